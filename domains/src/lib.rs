@@ -1,0 +1,94 @@
+//! Numeric abstract domains for watts: the lattice traits every domain implements, machine-integer
+//! intervals, and (with the `laws` feature or in tests) property checks of the lattice laws.
+//!
+//! Invariant: this crate knows nothing of LLVM, threads or program ids; a variable is a dense `Var`.
+#![deny(missing_docs)]
+
+mod env;
+mod interval;
+pub mod machine;
+
+pub use env::IntervalEnv;
+pub use interval::Interval;
+pub use machine::{BinOp, CastOp, CmpPred, IntTy};
+
+/// A dense variable index inside one abstract state (an SSA value or a memory cell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Var(pub u32);
+
+/// Three-valued answer of `NumDomain::entails`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Truth {
+    /// Holds in every concrete state of the abstract value.
+    True,
+    /// Fails in every concrete state.
+    False,
+    /// Neither could be shown.
+    Unknown,
+}
+
+/// A join-semilattice with widening and narrowing, as the fixpoint engines need it.
+///
+/// Contract: `join_with` and `widen_with` return whether `self` grew; `widen_with` requires
+/// `self.leq(newer)` (checked with `debug_assert!` by implementations) and every increasing
+/// chain of widenings is finite.
+pub trait Lattice: Clone + PartialEq + std::fmt::Debug {
+    /// The least element: no concrete state.
+    fn bottom() -> Self;
+    /// The greatest element: every concrete state.
+    fn top() -> Self;
+    /// Whether `self` is the least element.
+    fn is_bottom(&self) -> bool;
+    /// Partial order: every concrete state of `self` is one of `other`.
+    fn leq(&self, other: &Self) -> bool;
+    /// `self := self ⊔ other`; true iff `self` grew.
+    fn join_with(&mut self, other: &Self) -> bool;
+    /// `self := self ⊓ other`; true iff `self` shrank.
+    fn meet_with(&mut self, other: &Self) -> bool;
+    /// `self := self ∇ newer`; true iff `self` grew.
+    fn widen_with(&mut self, newer: &Self) -> bool;
+    /// `self := self Δ newer` (requires `newer.leq(self)`); true iff `self` shrank.
+    fn narrow_with(&mut self, newer: &Self) -> bool;
+}
+
+/// An operand of a numeric transfer function: a variable of the state or a constant set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// The value of a variable in the current state.
+    Var(Var),
+    /// Any value of this interval (a constant is a singleton).
+    Const(Interval),
+}
+
+/// An abstract environment mapping `Var`s to machine integers, as the analysis engine uses it.
+///
+/// Every transfer function is monotone and sound: for every concrete state in the concretization
+/// of `self`, the concrete result is in the concretization of the result. Variables a state has
+/// never heard of are unconstrained (top), so states need no fixed dimension.
+pub trait NumDomain: Lattice {
+    /// The values `x` may take (bottom when the state is bottom).
+    fn interval(&self, x: Var) -> Interval;
+    /// `x := any value of v` (forgets every relation of `x`).
+    fn set(&mut self, x: Var, v: Interval);
+    /// Weak update: `x := x or any value of v`.
+    fn set_weak(&mut self, x: Var, v: Interval);
+    /// `x := y` (relational domains keep `x == y`).
+    fn assign(&mut self, x: Var, y: Var);
+    /// `x := a op b` in the machine type `ty` (wrap-around on overflow).
+    fn apply(&mut self, x: Var, op: BinOp, a: Operand, b: Operand, ty: IntTy);
+    /// `x := cast(a)` from `from` to `to`.
+    fn cast(&mut self, x: Var, op: CastOp, a: Operand, from: IntTy, to: IntTy);
+    /// `x := (a pred b)` as 0 or 1.
+    fn compare(&mut self, x: Var, pred: CmpPred, a: Operand, b: Operand, ty: IntTy);
+    /// Keep only the states where `(a pred b) == outcome`; may become bottom.
+    fn assume(&mut self, pred: CmpPred, a: Operand, b: Operand, ty: IntTy, outcome: bool);
+    /// Whether `(a pred b)` holds in every state, in none, or neither.
+    fn entails(&self, pred: CmpPred, a: Operand, b: Operand, ty: IntTy) -> Truth;
+    /// Forget everything about `x` (top).
+    fn forget(&mut self, x: Var);
+    /// Make the state bottom (the path ends).
+    fn set_bottom(&mut self);
+}
+
+#[cfg(any(test, feature = "laws"))]
+pub mod laws;
