@@ -1,0 +1,191 @@
+//! The deduction rules of FSE'16 figure 4, as crepe Datalog over the nodes of one query.
+//!
+//! Invariant: every relation is read in the strong form of `rules/README.md` (every
+//! occurrence a node denotes precedes every occurrence the other denotes, and an occurrence of
+//! the later one is preceded by one of the earlier one), and every recursive rule is linear
+//! (`mhb(a, c) <- mhb(a, b), edge(b, c)`, never `mhb ∘ mhb`).
+//!
+//! Node ids are dense per query (see `oracle`); the static part of rules 1, 2 and 5 arrives
+//! already closed as `Step`, so a query only derives what its reads-from facts add. As in the
+//! original's magic-sets setting, `mhb` is computed only from the *witness* nodes (the loads
+//! and stores of the reads-from pairs), which are the only sources the conclusions need.
+
+/// The input of one query, over dense node ids.
+#[derive(Debug, Default)]
+pub(crate) struct QueryFacts {
+    /// Static must-happen-before between query nodes (rules 1, 2, 5, already closed).
+    pub step: Vec<(u32, u32)>,
+    /// `(load, store)`: the load reads exactly that store occurrence.
+    pub reads_from: Vec<(u32, u32)>,
+    /// `(load, loc)` for witness loads with a single location.
+    pub load_of: Vec<(u32, u32)>,
+    /// `(store, loc)` for strong stores (candidates for the overwriting store `s2`).
+    pub strong_store_of: Vec<(u32, u32)>,
+    /// Nodes that are loads of a reads-from pair.
+    pub loads: Vec<u32>,
+    /// Nodes that are stores (of a pair, or strong-store candidates).
+    pub stores: Vec<u32>,
+    /// Nodes that denote one occurrence that exists in every execution realising the query.
+    pub witnesses: Vec<u32>,
+}
+
+/// What the rules concluded.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Conclusions {
+    /// Rules 1, 2, 5 alone put a witness on a cycle.
+    pub static_cycle: bool,
+    /// Rules 1, 2, 3, 5, 6: some pair's load must happen before its store.
+    pub reads_from_future: bool,
+    /// Rule 7 forbids a pair of the combination.
+    pub overwritten_reread: bool,
+    /// With rule 4: a cycle through a witness, or a pair whose load must happen before its store.
+    pub with_overwrites: bool,
+}
+
+mod query {
+    use crepe::crepe;
+
+    crepe! {
+        @input
+        struct Step(u32, u32);
+        @input
+        struct ReadsFrom(u32, u32);
+        @input
+        struct LoadOf(u32, u32);
+        @input
+        struct StrongStoreOf(u32, u32);
+        @input
+        struct IsLoad(u32);
+        @input
+        struct IsStore(u32);
+        @input
+        struct Witness(u32);
+
+        // --- Without rule 4: rules 1, 2, 3, 5, 6. ---
+        struct BaseEdge(u32, u32);
+        struct BaseMhb(u32, u32);
+
+        // Soundness: rules 1 and 2 (program order, create, join) arrive closed as `Step`;
+        // the oracle emits a step only where the strong form holds (README, "Static edges"
+        // and "Nodes of a query").
+        BaseEdge(a, b) <- Step(a, b);
+        // Soundness (rule 3): a load reads a value written before it, so the witnessed store
+        // occurrence precedes the witnessed load occurrence (each witness is one occurrence).
+        BaseEdge(s, l) <- ReadsFrom(l, s);
+        // Soundness (rule 5): the strong form composes (linear, from witnesses only).
+        BaseMhb(a, b) <- Witness(a), BaseEdge(a, b);
+        BaseMhb(a, c) <- BaseMhb(a, b), BaseEdge(b, c);
+
+        @output
+        struct StaticCycle(u32);
+        @output
+        struct BaseConflict(u32, u32);
+
+        // Soundness: a witness occurs, so it cannot precede itself (`Step` is already closed).
+        StaticCycle(n) <- Witness(n), Step(n, m), (n == m);
+        // Soundness (rule 6): mhb(l, s) with l a load and s a store gives mnrf(l, s), which
+        // contradicts rf(l, s).
+        BaseConflict(l, s) <- ReadsFrom(l, s), BaseMhb(l, s), IsLoad(l), IsStore(s);
+
+        // --- All rules. ---
+        struct Edge(u32, u32);
+        struct Mhb(u32, u32);
+        struct ToLoad(u32, u32);
+        struct MustNotReadFrom(u32, u32);
+        struct MustNotReread(u32, u32);
+
+        Edge(a, b) <- BaseEdge(a, b);
+        // Soundness (rule 4): if l reads s1, every occurrence of s2 follows s1, and s2 is a
+        // strong store of the cell l reads, then an s2 before l would have overwritten s1's
+        // value; so l precedes every occurrence of s2. (The paper's premise st(s1, v) is not
+        // needed: rf(l, s1) already says s1 wrote the cell l reads.)
+        Edge(l, s2) <- ReadsFrom(l, s1), Mhb(s1, s2), LoadOf(l, v), StrongStoreOf(s2, v);
+        // Soundness (rule 5): linear transitivity from the witnesses.
+        Mhb(a, b) <- Witness(a), Edge(a, b);
+        Mhb(a, c) <- Mhb(a, b), Edge(b, c);
+
+        // mhb(x, l) into a witness load from any node: a path leaves a non-witness node only
+        // by a static step (reads-from and overwrite edges start at witnesses).
+        ToLoad(x, l) <- Mhb(x, l), IsLoad(l);
+        ToLoad(x, l) <- Step(x, l), IsLoad(l);
+        ToLoad(x, l) <- Mhb(w, l), IsLoad(l), Step(x, w);
+
+        // Soundness (rule 6): as above, with the overwrite edges.
+        MustNotReadFrom(l, s) <- Mhb(l, s), IsLoad(l), IsStore(s);
+        // Soundness (rule 7): s1 < l1 < (every) s2, some s2 < l2, s2 a strong store of the
+        // cell l2 reads: that occurrence of s1 is overwritten before l2.
+        // (l1 = l2 would need a cycle, which the other conclusions already report.)
+        MustNotReread(l2, s1) <-
+            ReadsFrom(l1, s1), Mhb(l1, s2), StrongStoreOf(s2, v), ToLoad(s2, l2), LoadOf(l2, v),
+            (l1 != l2);
+
+        @output
+        struct Cycle(u32);
+        @output
+        struct Conflict(u32, u32);
+        @output
+        struct RereadConflict(u32, u32);
+
+        Cycle(n) <- Mhb(n, m), (n == m);
+        Conflict(l, s) <- ReadsFrom(l, s), MustNotReadFrom(l, s);
+        RereadConflict(l, s) <- ReadsFrom(l, s), MustNotReread(l, s);
+    }
+
+    pub(super) fn run(facts: &super::QueryFacts) -> super::Conclusions {
+        let mut runtime = Crepe::new();
+        runtime.extend(facts.step.iter().map(|&(a, b)| Step(a, b)));
+        runtime.extend(facts.reads_from.iter().map(|&(l, s)| ReadsFrom(l, s)));
+        runtime.extend(facts.load_of.iter().map(|&(l, v)| LoadOf(l, v)));
+        runtime.extend(
+            facts
+                .strong_store_of
+                .iter()
+                .map(|&(s, v)| StrongStoreOf(s, v)),
+        );
+        runtime.extend(facts.loads.iter().map(|&l| IsLoad(l)));
+        runtime.extend(facts.stores.iter().map(|&s| IsStore(s)));
+        runtime.extend(facts.witnesses.iter().map(|&w| Witness(w)));
+        let (static_cycle, base_conflict, cycle, conflict, reread) = runtime.run();
+        super::Conclusions {
+            static_cycle: !static_cycle.is_empty(),
+            reads_from_future: !base_conflict.is_empty(),
+            overwritten_reread: !reread.is_empty(),
+            with_overwrites: !cycle.is_empty() || !conflict.is_empty(),
+        }
+    }
+}
+
+/// Runs the rules of figure 4 on one query.
+pub(crate) fn evaluate(facts: &QueryFacts) -> Conclusions {
+    query::run(facts)
+}
+
+/// The static closure written linearly in crepe; `Oracle::new` uses the bitset closure
+/// instead, and the tests check that both agree and compare their cost.
+#[cfg(test)]
+pub(crate) mod static_closure {
+    use crepe::crepe;
+
+    crepe! {
+        @input
+        struct StaticEdge(u32, u32);
+        @output
+        struct StaticClosure(u32, u32);
+
+        StaticClosure(a, b) <- StaticEdge(a, b);
+        StaticClosure(a, c) <- StaticClosure(a, b), StaticEdge(b, c);
+    }
+
+    /// The closure of `edges`, sorted.
+    pub(crate) fn run(edges: &[(u32, u32)]) -> Vec<(u32, u32)> {
+        let mut runtime = Crepe::new();
+        runtime.extend(edges.iter().map(|&(a, b)| StaticEdge(a, b)));
+        let (closure,) = runtime.run();
+        let mut out: Vec<_> = closure
+            .into_iter()
+            .map(|StaticClosure(a, b)| (a, b))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+}

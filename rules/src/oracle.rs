@@ -1,0 +1,616 @@
+//! The feasibility oracle: the static closure once per program, one rule evaluation per new
+//! combination, verdicts cached by the full combination.
+//!
+//! Invariant: a verdict depends only on the [`StaticFacts`] the oracle was built from and on
+//! the whole canonical [`Combination`]; the cache key is that whole combination (never an
+//! index vector), so no verdict is reused for another thread, load set or iteration.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::closure::{Closure, NO_COLUMN};
+use crate::happens_before::{self, QueryFacts};
+use crate::{Combination, Event, Feasibility, Loc, RuleId, StaticFacts, ThreadId, Verdict};
+
+/// Answers feasibility queries for one program. `Sync`: share it between rayon workers.
+#[derive(Debug)]
+pub struct Oracle {
+    // Invariant: indexed by event id; events beyond the end have no facts.
+    events: Vec<EventInfo>,
+    threads: HashMap<ThreadId, ThreadInfo>,
+    // Invariant: sorted by event, for deterministic node numbering.
+    strong_stores: HashMap<Loc, Vec<Event>>,
+    // Invariant: strong-form edges only (README, "Static edges"): program order of
+    // single-instance classes, start edges, create/join edges of single-instance children.
+    must: Closure,
+    // Invariant: program order (and start edges) inside multi-instance classes; holds between
+    // events of one instance only.
+    instance_order: Closure,
+    cache: Mutex<HashMap<Combination, Verdict>>,
+    queries: AtomicU64,
+    evaluations: AtomicU64,
+}
+
+/// Counters of an [`Oracle`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct OracleStats {
+    /// Calls of [`Oracle::check`].
+    pub queries: u64,
+    /// Queries that were not answered from the cache and ran the rules.
+    pub evaluations: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+struct EventInfo {
+    thread: Option<ThreadId>,
+    repeats: bool,
+    is_load: bool,
+    // Invariant: `Some` only if the load was declared with exactly one location.
+    load_loc: Option<Loc>,
+    is_store: bool,
+    // Invariant: `Some` only if the store was declared strong for exactly one location.
+    strong_loc: Option<Loc>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct ThreadInfo {
+    multi: bool,
+    // Invariant: sorted, no duplicates.
+    create_sites: Vec<Event>,
+}
+
+impl ThreadInfo {
+    fn unique_create_site(&self) -> Option<Event> {
+        match self.create_sites.as_slice() {
+            [c] => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+/// One node of a query (README, "Nodes").
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    event: Event,
+    // `a → self` holds if `must(a.out, into)`.
+    into: Option<Event>,
+    // `self → b` holds if `must(out, b.into)`.
+    out: Option<Event>,
+    // Nodes of the analysed instance of a multi-instance class.
+    instance: Option<ThreadId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum NodeKey {
+    /// All occurrences of an event of a single-instance class.
+    Plain(Event),
+    /// The occurrences of an event in the analysed instance of a multi-instance class.
+    Instance(ThreadId, Event),
+    /// The occurrence of a store read by the pair with this index.
+    Occurrence(usize),
+}
+
+impl Oracle {
+    /// Closes the static must-happen-before relation of `facts` (rules 1, 2, 5) once.
+    pub fn new(facts: &StaticFacts) -> Self {
+        let n = max_event(facts).map_or(0, |e| e as usize + 1);
+        let mut events = vec![EventInfo::default(); n];
+        let mut threads_of: Vec<BTreeSet<ThreadId>> = vec![BTreeSet::new(); n];
+        for &(e, t) in &facts.thread_of {
+            threads_of[e.0 as usize].insert(t);
+        }
+        for (info, ts) in events.iter_mut().zip(&threads_of) {
+            // Soundness: an event declared in two classes has no class, so no fact uses it.
+            if ts.len() == 1 {
+                info.thread = ts.first().copied();
+            }
+        }
+        for &e in &facts.repeats {
+            events[e.0 as usize].repeats = true;
+        }
+        let mut load_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::new();
+        for &(l, v) in &facts.loads {
+            events[l.0 as usize].is_load = true;
+            load_locs.entry(l).or_default().insert(v);
+        }
+        for (l, locs) in &load_locs {
+            if locs.len() == 1 {
+                events[l.0 as usize].load_loc = locs.first().copied();
+            }
+        }
+        let mut store_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::new();
+        for &(s, v) in &facts.stores {
+            events[s.0 as usize].is_store = true;
+            store_locs.entry(s).or_default().insert(v);
+        }
+        for &(s, _) in &facts.may_stores {
+            events[s.0 as usize].is_store = true;
+        }
+        let mut strong_stores: HashMap<Loc, Vec<Event>> = HashMap::new();
+        for (s, locs) in &store_locs {
+            // Soundness: a "strong" store of two locations overwrites neither for sure.
+            if let [v] = locs.iter().copied().collect::<Vec<_>>().as_slice() {
+                events[s.0 as usize].strong_loc = Some(*v);
+                strong_stores.entry(*v).or_default().push(*s);
+            }
+        }
+        for stores in strong_stores.values_mut() {
+            stores.sort_unstable();
+        }
+
+        let mut threads: HashMap<ThreadId, ThreadInfo> = HashMap::new();
+        for &t in &facts.multi_instance {
+            threads.entry(t).or_default().multi = true;
+        }
+        for &(c, start) in &facts.creates {
+            if let Some(t) = events[start.0 as usize].thread {
+                threads.entry(t).or_default().create_sites.push(c);
+            }
+        }
+        for info in threads.values_mut() {
+            info.create_sites.sort_unstable();
+            info.create_sites.dedup();
+        }
+        let multi = |t: ThreadId| threads.get(&t).is_some_and(|i| i.multi);
+
+        let mut must_edges: Vec<(u32, u32)> = Vec::new();
+        let mut instance_edges: Vec<(u32, u32)> = Vec::new();
+        for &(a, b) in &facts.program_order {
+            match (events[a.0 as usize].thread, events[b.0 as usize].thread) {
+                // Soundness (rule 1): dominance + non-reachability order every occurrence of
+                // `a` before every occurrence of `b` in one instance, and an occurrence of `b`
+                // after one of `a`. With one instance that is the strong form.
+                (Some(t), Some(u)) if t == u && !multi(t) => must_edges.push((a.0, b.0)),
+                (Some(t), Some(u)) if t == u => instance_edges.push((a.0, b.0)),
+                _ => {}
+            }
+        }
+        // Soundness: the start pseudo-event occurs once per instance, before the rest of it.
+        let starts: BTreeSet<Event> = facts
+            .creates
+            .iter()
+            .map(|&(_, start)| start)
+            .filter(|s| events[s.0 as usize].thread.is_some() && !events[s.0 as usize].repeats)
+            .collect();
+        for &start in &starts {
+            let t = events[start.0 as usize].thread.expect("filtered");
+            let edges = if multi(t) {
+                &mut instance_edges
+            } else {
+                &mut must_edges
+            };
+            for (e, info) in events.iter().enumerate() {
+                if info.thread == Some(t) && e as u32 != start.0 {
+                    edges.push((start.0, e as u32));
+                }
+            }
+        }
+        for &(c, start) in &facts.creates {
+            // Soundness (rule 2, create): a single-instance child is created by at most one
+            // create occurrence, and by an occurrence of its unique create site.
+            if let Some(t) = events[start.0 as usize].thread {
+                let info = &threads[&t];
+                if !info.multi && info.unique_create_site() == Some(c) {
+                    must_edges.push((c.0, start.0));
+                }
+            }
+        }
+        for &(end, join) in &facts.joins {
+            // Soundness (rule 2, join): the single instance ends before any completed
+            // occurrence of a join that must wait for it. For a multi-instance child the
+            // joined instance is unknown, so the fact is not used.
+            if let Some(t) = events[end.0 as usize].thread {
+                if !multi(t) {
+                    must_edges.push((end.0, join.0));
+                }
+            }
+        }
+
+        let mut column = vec![NO_COLUMN; n];
+        let mut columns = 0u32;
+        let anchors: BTreeSet<u32> = threads
+            .values()
+            .filter(|i| i.multi)
+            .filter_map(|i| i.unique_create_site())
+            .map(|c| c.0)
+            .collect();
+        for (e, info) in events.iter().enumerate() {
+            if info.is_load || info.is_store || anchors.contains(&(e as u32)) {
+                column[e] = columns;
+                columns += 1;
+            }
+        }
+        let must = Closure::new(n, &must_edges, column.clone(), columns as usize);
+        let instance_order = Closure::new(n, &instance_edges, column, columns as usize);
+        Oracle {
+            events,
+            threads,
+            strong_stores,
+            must,
+            instance_order,
+            cache: Mutex::new(HashMap::new()),
+            queries: AtomicU64::new(0),
+            evaluations: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether the static facts alone prove that every occurrence of `a` happens before every
+    /// occurrence of `b` (the load filter of FSE'16 Alg. 3 for loads in loops). Answers only
+    /// for `b` a declared load or store; false when unknown.
+    pub fn must_happen_before(&self, a: Event, b: Event) -> bool {
+        self.must.get(a.0, b.0)
+    }
+
+    /// The verdict for `c`, from the cache when this exact combination was checked before.
+    pub fn check(&self, c: &Combination) -> Verdict {
+        self.queries.fetch_add(1, Ordering::Relaxed);
+        if let Some(&v) = self.lock_cache().get(c) {
+            return v;
+        }
+        // The lock is not held while the rules run: two workers may evaluate the same
+        // combination at once, and both get the same (deterministic) verdict.
+        let verdict = self.evaluate(c);
+        self.lock_cache().insert(c.clone(), verdict);
+        verdict
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> OracleStats {
+        OracleStats {
+            queries: self.queries.load(Ordering::Relaxed),
+            evaluations: self.evaluations.load(Ordering::Relaxed),
+        }
+    }
+
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, HashMap<Combination, Verdict>> {
+        // A panic in another worker cannot leave a half-written entry: recover the map.
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn info(&self, e: Event) -> Option<&EventInfo> {
+        self.events.get(e.0 as usize)
+    }
+
+    fn multi(&self, t: ThreadId) -> bool {
+        self.threads.get(&t).is_some_and(|i| i.multi)
+    }
+
+    fn create_site(&self, t: ThreadId) -> Option<Event> {
+        self.threads
+            .get(&t)
+            .and_then(ThreadInfo::unique_create_site)
+    }
+
+    /// Runs the rules on `c` (no cache).
+    fn evaluate(&self, c: &Combination) -> Verdict {
+        self.evaluations.fetch_add(1, Ordering::Relaxed);
+        let Some(query) = self.query(c) else {
+            return Verdict::Feasible;
+        };
+        let found = happens_before::evaluate(&query);
+        if found.static_cycle {
+            Verdict::Infeasible(RuleId::HappensBeforeCycle)
+        } else if found.reads_from_future {
+            Verdict::Infeasible(RuleId::ReadsFromFuture)
+        } else if found.overwritten_reread {
+            Verdict::Infeasible(RuleId::OverwrittenReread)
+        } else if found.with_overwrites {
+            Verdict::Infeasible(RuleId::ReadsOverwritten)
+        } else {
+            Verdict::Feasible
+        }
+    }
+
+    /// The nodes and input facts of one query, or `None` when no pair is usable.
+    fn query(&self, c: &Combination) -> Option<QueryFacts> {
+        let mut per_load: HashMap<Event, u32> = HashMap::new();
+        for &(l, _) in c.pairs() {
+            *per_load.entry(l).or_default() += 1;
+        }
+        for (l, _) in c.uncertain() {
+            *per_load.entry(*l).or_default() += 1;
+        }
+        let pairs: Vec<(Event, Event)> = c
+            .pairs()
+            .iter()
+            .copied()
+            // Soundness: a load with two stores (or with a set of stores) does not read
+            // exactly one store, so rules 3, 4 and 7 must not see it: drop its pairs.
+            .filter(|(l, _)| per_load[l] == 1)
+            .filter(|&(l, s)| self.usable_pair(l, s))
+            .collect();
+        if pairs.is_empty() {
+            return None;
+        }
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut index: HashMap<NodeKey, u32> = HashMap::new();
+        let mut add = |key: NodeKey, node: Node| -> u32 {
+            *index.entry(key).or_insert_with(|| {
+                nodes.push(node);
+                nodes.len() as u32 - 1
+            })
+        };
+        let mut q = QueryFacts::default();
+        let mut load_locs: BTreeSet<Loc> = BTreeSet::new();
+        for (i, &(l, s)) in pairs.iter().enumerate() {
+            let (lt, st) = (self.thread(l), self.thread(s));
+            let ln = if self.multi(lt) {
+                add(NodeKey::Instance(lt, l), self.instance_node(lt, l))
+            } else {
+                add(NodeKey::Plain(l), plain(l))
+            };
+            let sn = if self.multi(st) {
+                // Soundness: the store may come from any instance of its class, another
+                // one for each pair: a fresh node, ordered only after what precedes its
+                // class's (unique) create site.
+                let node = Node {
+                    event: s,
+                    into: self.create_site(st),
+                    out: None,
+                    instance: None,
+                };
+                add(NodeKey::Occurrence(i), node)
+            } else if self.info(s).is_some_and(|e| e.repeats) {
+                // Soundness: a repeating store's occurrences are told apart per pair; the
+                // static edges of `s` hold for all its occurrences, so for this one too.
+                add(NodeKey::Occurrence(i), plain(s))
+            } else {
+                add(NodeKey::Plain(s), plain(s))
+            };
+            q.reads_from.push((ln, sn));
+            q.witnesses.extend([ln, sn]);
+            q.loads.push(ln);
+            q.stores.push(sn);
+            if let Some(v) = self.info(l).and_then(|e| e.load_loc) {
+                q.load_of.push((ln, v.0));
+                load_locs.insert(v);
+            }
+            if let Some(v) = self.info(s).and_then(|e| e.strong_loc) {
+                q.strong_store_of.push((sn, v.0));
+            }
+        }
+        let analysed: BTreeSet<ThreadId> = pairs
+            .iter()
+            .map(|&(l, _)| self.thread(l))
+            .filter(|&t| self.multi(t))
+            .collect();
+        // Candidates for the overwriting store s2 of rules 4 and 7.
+        for &v in &load_locs {
+            for &s2 in self.strong_stores.get(&v).map_or(&[][..], Vec::as_slice) {
+                let Some(t) = self.info(s2).and_then(|e| e.thread) else {
+                    continue;
+                };
+                let n = if !self.multi(t) {
+                    add(NodeKey::Plain(s2), plain(s2))
+                } else if analysed.contains(&t) {
+                    add(NodeKey::Instance(t, s2), self.instance_node(t, s2))
+                } else {
+                    // Soundness: the instance of another multi-instance class that wrote s1
+                    // is unknown, so its other stores are not ordered after s1.
+                    continue;
+                };
+                q.strong_store_of.push((n, v.0));
+                q.stores.push(n);
+            }
+        }
+        for list in [&mut q.witnesses, &mut q.loads, &mut q.stores] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        q.strong_store_of.sort_unstable();
+        q.strong_store_of.dedup();
+        // Static steps: from every witness to every node, and from every other node to every
+        // witness (a path between two non-witness nodes is already one static step).
+        let mut is_witness = vec![false; nodes.len()];
+        for &w in &q.witnesses {
+            is_witness[w as usize] = true;
+        }
+        for &w in &q.witnesses {
+            for (n, node) in nodes.iter().enumerate() {
+                if self.reaches(&nodes[w as usize], node) {
+                    q.step.push((w, n as u32));
+                }
+                if !is_witness[n] && self.reaches(node, &nodes[w as usize]) {
+                    q.step.push((n as u32, w));
+                }
+            }
+        }
+        Some(q)
+    }
+
+    /// Whether `(l, s)` can take part in the rules; otherwise it is ignored (README, "What
+    /// the oracle ignores").
+    fn usable_pair(&self, l: Event, s: Event) -> bool {
+        let (Some(li), Some(si)) = (self.info(l), self.info(s)) else {
+            return false;
+        };
+        // Soundness: a repeating load may read several stores over its occurrences, and an
+        // event without a class cannot be placed in an instance.
+        l != s
+            && li.is_load
+            && !li.repeats
+            && li.thread.is_some()
+            && si.is_store
+            && si.thread.is_some()
+    }
+
+    fn thread(&self, e: Event) -> ThreadId {
+        self.info(e)
+            .and_then(|i| i.thread)
+            .expect("usable pairs have a thread")
+    }
+
+    fn instance_node(&self, t: ThreadId, e: Event) -> Node {
+        Node {
+            event: e,
+            into: self.create_site(t),
+            out: None,
+            instance: Some(t),
+        }
+    }
+
+    /// The static step `a → b` between two query nodes, in the strong form.
+    fn reaches(&self, a: &Node, b: &Node) -> bool {
+        let through_must = match (a.out, b.into) {
+            (Some(o), Some(i)) => self.must.get(o.0, i.0),
+            _ => false,
+        };
+        let same_instance = matches!((a.instance, b.instance), (Some(x), Some(y)) if x == y)
+            && self.instance_order.get(a.event.0, b.event.0);
+        through_must || same_instance
+    }
+}
+
+impl Feasibility for Oracle {
+    fn check(&self, c: &Combination) -> Verdict {
+        Oracle::check(self, c)
+    }
+}
+
+fn plain(e: Event) -> Node {
+    Node {
+        event: e,
+        into: Some(e),
+        out: Some(e),
+        instance: None,
+    }
+}
+
+fn max_event(f: &StaticFacts) -> Option<u32> {
+    let pairs = f
+        .program_order
+        .iter()
+        .chain(&f.creates)
+        .chain(&f.joins)
+        .flat_map(|&(a, b)| [a.0, b.0]);
+    let singles = f
+        .loads
+        .iter()
+        .chain(&f.stores)
+        .chain(&f.may_stores)
+        .map(|&(e, _)| e.0)
+        .chain(f.thread_of.iter().map(|&(e, _)| e.0))
+        .chain(f.repeats.iter().map(|e| e.0));
+    pairs.chain(singles).max()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::happens_before::static_closure;
+
+    const THREADS: u32 = 4;
+    const EVENTS: u32 = 200;
+    const LOCS: u32 = 8;
+
+    /// Thread `t` owns events `t * EVENTS ..`; main (0) creates the others with its first
+    /// events and joins them with its last ones; the rest alternate loads and stores over
+    /// `LOCS` locations. Program order is given as a chain (the closure does the rest) or,
+    /// as a caller that computes dominance would give it, between every pair (`dense`).
+    fn large_program(dense: bool) -> (StaticFacts, Vec<(u32, u32)>) {
+        let mut f = StaticFacts::new();
+        let mut must = Vec::new();
+        let ev = |t: u32, i: u32| Event(t * EVENTS + i);
+        for t in 0..THREADS {
+            for i in 0..EVENTS {
+                f.thread_of(ev(t, i), ThreadId(t));
+                let later = if dense { EVENTS } else { (i + 2).min(EVENTS) };
+                for j in i + 1..later {
+                    f.program_order(ev(t, i), ev(t, j));
+                    must.push((ev(t, i).0, ev(t, j).0));
+                }
+            }
+        }
+        for t in 1..THREADS {
+            // main's event t - 1 creates t (whose event 0 is its start), main's event
+            // EVENTS - t joins t (whose last event is its end).
+            f.creates(ev(0, t - 1), ev(t, 0));
+            f.joins(ev(t, EVENTS - 1), ev(0, EVENTS - t));
+            must.push((ev(0, t - 1).0, ev(t, 0).0));
+            must.push((ev(t, EVENTS - 1).0, ev(0, EVENTS - t).0));
+            for i in 2..EVENTS {
+                must.push((ev(t, 0).0, ev(t, i).0));
+            }
+        }
+        for t in 0..THREADS {
+            for i in THREADS..EVENTS - THREADS {
+                let loc = Loc((i / 2) % LOCS);
+                if i % 2 == 0 {
+                    f.load(ev(t, i), loc);
+                } else {
+                    f.store(ev(t, i), loc);
+                }
+            }
+        }
+        (f, must)
+    }
+
+    #[test]
+    fn bitset_closure_agrees_with_the_crepe_closure_and_a_query_is_fast() {
+        for dense in [false, true] {
+            measure(dense);
+        }
+    }
+
+    fn measure(dense: bool) {
+        let (facts, must) = large_program(dense);
+        let started = Instant::now();
+        let oracle = Oracle::new(&facts);
+        let bitset = started.elapsed();
+        let started = Instant::now();
+        let by_crepe = static_closure::run(&must);
+        let crepe = started.elapsed();
+        let columns: Vec<u32> = (0..THREADS * EVENTS)
+            .filter(|&e| oracle.events[e as usize].is_load || oracle.events[e as usize].is_store)
+            .collect();
+        let mut by_bitset = Vec::new();
+        for a in 0..THREADS * EVENTS {
+            for &b in &columns {
+                if oracle.must_happen_before(Event(a), Event(b)) {
+                    by_bitset.push((a, b));
+                }
+            }
+        }
+        let restricted: Vec<_> = by_crepe
+            .iter()
+            .copied()
+            .filter(|(_, b)| columns.binary_search(b).is_ok())
+            .collect();
+        assert_eq!(by_bitset, restricted);
+        println!(
+            "static closure of {} events, {} edges: Oracle::new (bitset) {bitset:?}, \
+             crepe {crepe:?} ({} pairs)",
+            THREADS * EVENTS,
+            must.len(),
+            by_crepe.len()
+        );
+
+        // Queries: thread 1's loads read stores of the same location in threads 2 and 3.
+        let load = |i: u32| Event(EVENTS + THREADS + 2 * i);
+        let store = |t: u32, i: u32| Event(t * EVENTS + THREADS + 2 * i + 1);
+        let mut slowest = std::time::Duration::ZERO;
+        let mut total = std::time::Duration::ZERO;
+        let mut infeasible = 0;
+        let queries = 20u32;
+        for q in 0..queries {
+            let mut c = Combination::new();
+            for k in 0..8 {
+                let i = (q * 7 + k * 23) % 90;
+                c.reads_from(load(i), store(2 + (q + k) % 2, (i + q) % 90));
+            }
+            let started = Instant::now();
+            infeasible += u32::from(oracle.check(&c).is_infeasible());
+            let took = started.elapsed();
+            slowest = slowest.max(took);
+            total += took;
+        }
+        println!(
+            "{queries} queries of 8 pairs: mean {:?}, slowest {slowest:?}, {infeasible} infeasible",
+            total / queries
+        );
+        assert_eq!(oracle.stats().evaluations, u64::from(queries));
+    }
+}
