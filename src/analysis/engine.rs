@@ -1,0 +1,217 @@
+//! The sequential worklist interpreter of one thread (FSE'16, Alg. 1): states at node entries,
+//! reverse-postorder priority, widening at the targets of retreating edges, then a few
+//! decreasing (narrowing) passes.
+//!
+//! Invariant: the returned states are a post-fixpoint of the thread's transfer functions from
+//! its entry state, under the interference the `Transfer` supplies; so they over-approximate
+//! every state the thread can reach.
+
+use super::transfer::{NoRecord, Recorder, Transfer};
+use crate::ir::{InstKind, Operand, Terminator};
+use crate::threads::{Exit, NodeId, Shape};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use watts_domains::NumDomain;
+
+/// Joins before a widening point starts widening.
+const WIDEN_DELAY: u32 = 3;
+/// Decreasing passes after the increasing iteration.
+const NARROW_PASSES: usize = 3;
+
+/// Runs the thread to a post-fixpoint; returns the state at the entry of every node.
+pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> {
+    let cfg = t.view.cfg;
+    let n = cfg.nodes.len();
+    let mut state: Vec<D> = vec![D::bottom(); n];
+    if n == 0 {
+        return state;
+    }
+    let entry_node = cfg.contexts[0].entry;
+    state[entry_node.index()] = entry.clone();
+    let mut visits = vec![0u32; n];
+    let mut queued = vec![false; n];
+    let mut work = BinaryHeap::new();
+    work.push(Reverse((shape.rpo[entry_node.index()], entry_node)));
+    queued[entry_node.index()] = true;
+    while let Some(Reverse((_, node))) = work.pop() {
+        queued[node.index()] = false;
+        let s = state[node.index()].clone();
+        successors(t, node, s, &mut |to: NodeId, out: D| {
+            if out.is_bottom() {
+                return;
+            }
+            let i = to.index();
+            let mut joined = state[i].clone();
+            if !joined.join_with(&out) {
+                return;
+            }
+            visits[i] += 1;
+            if shape.widen_at[i] && visits[i] > WIDEN_DELAY {
+                let mut w = state[i].clone();
+                w.widen_with(&joined);
+                state[i] = w;
+            } else {
+                state[i] = joined;
+            }
+            if !queued[i] {
+                queued[i] = true;
+                work.push(Reverse((shape.rpo[i], to)));
+            }
+        });
+    }
+    // Decreasing passes (Gauss-Seidel in reverse postorder): every state is met with one
+    // application of the transfer functions to the current states, which stay above the least
+    // fixpoint; forward edges use the states already improved in this pass.
+    let mut order: Vec<NodeId> = (0..n as u32)
+        .map(NodeId)
+        .filter(|v| shape.rpo[v.index()] != u32::MAX)
+        .collect();
+    order.sort_by_key(|v| shape.rpo[v.index()]);
+    let mut back_preds: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for &p in &order {
+        for s in &shape.succ[p.index()] {
+            if shape.rpo[s.index()] <= shape.rpo[p.index()] {
+                back_preds[s.index()].push(p);
+            }
+        }
+    }
+    for _ in 0..NARROW_PASSES {
+        let mut next: Vec<D> = vec![D::bottom(); n];
+        next[entry_node.index()] = entry.clone();
+        let mut changed = false;
+        for &v in &order {
+            for &p in &back_preds[v.index()] {
+                let s = state[p.index()].clone();
+                let acc = &mut next[v.index()];
+                successors(t, p, s, &mut |to: NodeId, out: D| {
+                    if to == v {
+                        acc.join_with(&out);
+                    }
+                });
+            }
+            let incoming = std::mem::replace(&mut next[v.index()], D::bottom());
+            changed |= state[v.index()].meet_with(&incoming);
+            let s = state[v.index()].clone();
+            successors(t, v, s, &mut |to: NodeId, out: D| {
+                if shape.rpo[to.index()] > shape.rpo[v.index()] {
+                    next[to.index()].join_with(&out);
+                }
+            });
+        }
+        if !changed {
+            break;
+        }
+    }
+    state
+}
+
+/// Replays every reachable node once from its final state, reporting what it observes.
+pub fn replay<D: NumDomain, R: Recorder<D>>(t: &Transfer<'_>, states: &[D], rec: &mut R) {
+    for (i, s) in states.iter().enumerate() {
+        if s.is_bottom() {
+            continue;
+        }
+        let node = NodeId(i as u32);
+        let mut s = s.clone();
+        run_insts(t, node, &mut s, rec);
+    }
+}
+
+fn run_insts<D: NumDomain, R: Recorder<D>>(t: &Transfer<'_>, node: NodeId, s: &mut D, rec: &mut R) {
+    let nd = &t.view.cfg.nodes[node.index()];
+    for idx in nd.start..nd.end {
+        t.inst(s, node, nd.ctx, nd.block, idx, rec);
+        if s.is_bottom() {
+            break;
+        }
+    }
+}
+
+/// Executes a node from `s` and hands the state on each outgoing edge to `emit`.
+fn successors<D: NumDomain>(
+    t: &Transfer<'_>,
+    node: NodeId,
+    mut s: D,
+    emit: &mut dyn FnMut(NodeId, D),
+) {
+    if s.is_bottom() {
+        return;
+    }
+    run_insts(t, node, &mut s, &mut NoRecord);
+    if s.is_bottom() {
+        return;
+    }
+    let cfg = t.view.cfg;
+    let program = t.facts.program;
+    let nd = &cfg.nodes[node.index()];
+    let ctx = nd.ctx;
+    let func = cfg.contexts[ctx.0 as usize].func;
+    let block = &program.funcs[func.index()].blocks[nd.block.index()];
+    match &nd.exit {
+        Exit::InlinedCall { callee, .. } => {
+            let InstKind::Call { args, .. } = &block.insts[nd.end as usize].kind else {
+                return;
+            };
+            let callee_ctx = &cfg.contexts[callee.0 as usize];
+            let params = &program.funcs[callee_ctx.func.index()].params;
+            let vals: Vec<_> = args.iter().map(|a| t.value(&s, ctx, a)).collect();
+            for (p, v) in params.iter().zip(vals) {
+                let var = t.ssa_var(*callee, *p);
+                match program.funcs[callee_ctx.func.index()].vars[p.index()].ty {
+                    crate::ir::Ty::Int(bits) => {
+                        s.set(var, watts_domains::machine::clamp(v, watts_domains::IntTy::new(bits)))
+                    }
+                    _ => s.forget(var),
+                }
+            }
+            emit(callee_ctx.entry, s);
+        }
+        Exit::Term => match &block.term {
+            Terminator::Ret(v) => {
+                let Some((caller, call_node)) = cfg.contexts[ctx.0 as usize].caller else {
+                    return;
+                };
+                let cn = &cfg.nodes[call_node.index()];
+                let Exit::InlinedCall { cont, .. } = cn.exit else {
+                    return;
+                };
+                let caller_func = cfg.contexts[caller.0 as usize].func;
+                let call = &program.funcs[caller_func.index()].blocks[cn.block.index()].insts
+                    [cn.end as usize];
+                if let InstKind::Call { dst: Some(d), .. } = &call.kind {
+                    let val = v
+                        .as_ref()
+                        .map(|o| t.value(&s, ctx, o))
+                        .unwrap_or_else(watts_domains::Interval::top);
+                    let var = t.ssa_var(caller, *d);
+                    match program.funcs[caller_func.index()].vars[d.index()].ty {
+                        crate::ir::Ty::Int(bits) => s.set(
+                            var,
+                            watts_domains::machine::clamp(val, watts_domains::IntTy::new(bits)),
+                        ),
+                        _ => s.forget(var),
+                    }
+                }
+                emit(cont, s);
+            }
+            Terminator::Stop { .. } => {}
+            term => {
+                let from = nd.block;
+                t.branch(&s, node, term, |to, mut out| {
+                    t.phis(&mut out, ctx, from, to);
+                    emit(cfg.block_node(ctx, to), out);
+                });
+            }
+        },
+    }
+}
+
+/// The value of an operand in a state, for callers outside this module.
+pub fn operand_value<D: NumDomain>(
+    t: &Transfer<'_>,
+    s: &D,
+    ctx: crate::threads::CtxId,
+    o: &Operand,
+) -> watts_domains::Interval {
+    t.value(s, ctx, o)
+}

@@ -1,0 +1,108 @@
+//! The analysis: the per-thread worklist interpreter and the thread-modular fixpoint, and the
+//! verdict of every assertion.
+//!
+//! Invariant: `proved` is reported only when no abstract state of any thread reaches the
+//! assertion's failure; whatever is not modelled was over-approximated, never skipped.
+
+pub mod engine;
+pub mod modular;
+pub mod program_facts;
+pub mod transfer;
+mod verdict;
+
+use crate::config::{Config, DomainKind, Mode};
+use crate::error::InputError;
+use crate::ir::{AssertId, Program, Span};
+use watts_domains::Interval;
+
+/// The verdict of one assertion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    /// No execution reaches the assertion with a false condition.
+    Proved,
+    /// No execution reaches the assertion at all.
+    Unreachable,
+    /// The analysis could not exclude a failure.
+    MayFail,
+    /// A concrete execution fails it (needs a witness; not produced yet).
+    Violated,
+}
+
+impl Status {
+    /// The name used in JSON and listings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Proved => "proved",
+            Status::Unreachable => "unreachable",
+            Status::MayFail => "may-fail",
+            Status::Violated => "violated",
+        }
+    }
+}
+
+/// What the analysis concluded about one assertion site.
+#[derive(Clone, Debug)]
+pub struct AssertVerdict {
+    /// Which assertion.
+    pub id: AssertId,
+    /// The verdict.
+    pub status: Status,
+    /// Why, in one sentence (`"the condition holds in every state of threads main, t1"`).
+    pub reason: String,
+    /// Values of the condition's named variables where it may fail (empty otherwise).
+    pub values: Vec<(String, Interval)>,
+    /// Names of the threads in which the assertion is reachable.
+    pub threads: Vec<String>,
+}
+
+/// Something the user should know about how the program was modelled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// Where, if it has a position.
+    pub span: Option<Span>,
+    /// The message (`"call to unknown function `foo`: it may change ..."`).
+    pub message: String,
+}
+
+/// Counters of one run (the `stats` object of the JSON output).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Threads analysed (main included; a multi-instance thread counts once).
+    pub threads: usize,
+    /// Rounds of the thread-modular fixpoint.
+    pub iterations: usize,
+    /// Interference combinations analysed (flow-sensitive modes).
+    pub combinations: usize,
+    /// Combinations pruned as infeasible.
+    pub infeasible: usize,
+    /// Feasibility queries asked of the Datalog rules.
+    pub datalog_queries: usize,
+}
+
+/// The result of analysing a program.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// One verdict per assertion, indexed like `Program::asserts`.
+    pub verdicts: Vec<AssertVerdict>,
+    /// Modelling notes (unknown functions, unsupported instructions, budgets hit).
+    pub notes: Vec<Note>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+/// Analyses `program` in the mode and domain of `config`.
+pub fn analyze(program: &Program, config: &Config) -> Result<Outcome, InputError> {
+    if config.mode != Mode::FlowInsensitive {
+        return Err(InputError::Unsupported(format!(
+            "--mode {} is not implemented yet (available: flow-insensitive)",
+            config.mode.name()
+        )));
+    }
+    if config.domain != DomainKind::Interval {
+        return Err(InputError::Unsupported(format!(
+            "--domain {} is not implemented yet (available: interval)",
+            config.domain.name()
+        )));
+    }
+    verdict::analyze_with::<watts_domains::IntervalEnv>(program)
+}

@@ -1,0 +1,464 @@
+//! The thread-modular fixpoint (FSE'16, Alg. 2): analyse every thread under the interference of
+//! the others, recompute what each thread stores, repeat until nothing grows.
+//!
+//! Threads are discovered as the analysis reaches `pthread_create`: each create site (in one
+//! inlined context of one thread) with one entry function is one thread, which starts from the
+//! abstract state at the call. A site on a cycle of its thread, or in a thread that runs many
+//! times, stands for many instances, which interfere with each other.
+//!
+//! Invariant: interference and entry states only grow (joins, then widening), so the rounds
+//! terminate; the last round ran every thread under the final interference.
+
+use super::engine;
+use super::program_facts::{Facts, ThreadView};
+use super::transfer::{Recorder, Transfer};
+use crate::ir::{AssertId, FuncId, InitValue, InstKind, ObjectKind, Operand, Ty};
+use crate::memory::{cells::normalize, CellId, Lookup};
+use crate::threads::{CtxId, InlineBudget, NodeId, Shape, ThreadCfg};
+use std::collections::{BTreeMap, BTreeSet};
+use watts_domains::{Interval, Lattice, NumDomain, Truth};
+
+/// Rounds after which interference is widened instead of joined.
+const JOIN_ROUNDS: usize = 2;
+/// A safety net: rounds after which the analysis gives up (results become may-fail).
+const MAX_ROUNDS: usize = 200;
+
+/// How a thread came to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The program's `main`.
+    Main,
+    /// A `pthread_create` in thread `parent`, at instruction `inst` of `node`.
+    Created {
+        /// The creating thread.
+        parent: usize,
+        /// Node of the call in the parent's CFG.
+        node: NodeId,
+        /// Instruction index in the node's block.
+        inst: u32,
+    },
+    /// A function analysed on its own from an unknown state: a call that was not inlined
+    /// (recursion, size budget, call through a pointer) or a function unknown code may call.
+    Detached,
+}
+
+/// One analysed thread.
+pub struct Thread<D> {
+    /// A readable name (`main`, `reader`, `reader#2`).
+    pub name: String,
+    /// How it came to be.
+    pub origin: Origin,
+    /// Its entry function.
+    pub entry: FuncId,
+    /// Its inlined CFG.
+    pub cfg: ThreadCfg,
+    /// Orderings of the CFG.
+    pub shape: Shape,
+    /// Whether it stands for several instances running at once.
+    pub multi: bool,
+    /// Entry state (joined over every time the create site is reached).
+    pub entry_state: D,
+    /// Per cell, what this thread may store (bottom: nothing).
+    pub stores: Vec<Interval>,
+    /// The state at every node entry, from the last round.
+    pub states: Vec<D>,
+}
+
+/// What one assertion looked like in the final round.
+#[derive(Clone, Debug, Default)]
+pub struct AssertObs {
+    /// Threads that reach it.
+    pub reached_in: BTreeSet<usize>,
+    /// Threads where it may fail.
+    pub fails_in: BTreeSet<usize>,
+    /// Values of the condition's named variables where it may fail.
+    pub values: BTreeMap<String, Interval>,
+}
+
+/// The result of the fixpoint.
+pub struct Fixpoint<D> {
+    /// Every thread (detached functions included).
+    pub threads: Vec<Thread<D>>,
+    /// Rounds run.
+    pub rounds: usize,
+    /// Whether the round budget ran out (results are then not trustworthy).
+    pub gave_up: bool,
+    /// Per assertion.
+    pub asserts: Vec<AssertObs>,
+    /// Declared functions called somewhere reachable.
+    pub unknown_calls: BTreeSet<FuncId>,
+}
+
+struct Observer<'a, 'f, D> {
+    facts: &'a Facts<'f>,
+    transfer: &'a Transfer<'a>,
+    tid: usize,
+    stores: Vec<Interval>,
+    creates: Vec<(NodeId, u32, D)>,
+    asserts: &'a mut Vec<AssertObs>,
+    unknown_calls: &'a mut BTreeSet<FuncId>,
+}
+
+impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
+    fn store(&mut self, c: CellId, value: Interval) {
+        self.stores[c.index()].join_with(&value);
+    }
+
+    fn create(&mut self, node: NodeId, inst: u32, state: &D) {
+        self.creates.push((node, inst, state.clone()));
+    }
+
+    fn assertion(&mut self, id: AssertId, ctx: CtxId, cond: Option<&Operand>, state: &D) {
+        let obs = &mut self.asserts[id.index()];
+        obs.reached_in.insert(self.tid);
+        if self.transfer.holds(state, ctx, cond) != Truth::True {
+            obs.fails_in.insert(self.tid);
+            let info = &self.facts.program.asserts[id.index()];
+            for (name, v) in &info.cond_vars {
+                let iv = state.interval(self.transfer.ssa_var(ctx, *v));
+                obs.values
+                    .entry(name.clone())
+                    .and_modify(|x| {
+                        x.join_with(&iv);
+                    })
+                    .or_insert(iv);
+            }
+        }
+    }
+
+    fn unknown_call(&mut self, f: FuncId) {
+        self.unknown_calls.insert(f);
+    }
+}
+
+/// Runs the flow-insensitive thread-modular analysis from `main`.
+pub fn run<D: NumDomain>(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -> Fixpoint<D> {
+    let program = facts.program;
+    let ncells = facts.ncells as usize;
+    let budget = InlineBudget::default();
+    let mut threads: Vec<Thread<D>> = Vec::new();
+    threads.push(new_thread(facts, "main".into(), Origin::Main, main, false, initial_state(facts), budget));
+    let mut detached_queue: Vec<FuncId> = detached.to_vec();
+    let mut detached_done: BTreeSet<FuncId> = BTreeSet::new();
+    let mut rounds = 0;
+    let mut gave_up = false;
+    let mut asserts = vec![AssertObs::default(); program.asserts.len()];
+    let mut unknown_calls = BTreeSet::new();
+    loop {
+        rounds += 1;
+        let mut changed = false;
+        // Functions not inlined somewhere are analysed on their own, from an unknown state.
+        for t in &threads {
+            detached_queue.extend(t.cfg.opaque_callees.iter().copied());
+        }
+        while let Some(f) = detached_queue.pop() {
+            if detached_done.insert(f) {
+                let name = format!("{} (not inlined)", program.funcs[f.index()].name);
+                threads.push(new_thread(facts, name, Origin::Detached, f, true, D::top(), budget));
+                changed = true;
+            }
+        }
+        asserts = vec![AssertObs::default(); program.asserts.len()];
+        unknown_calls.clear();
+        let mut i = 0;
+        while i < threads.len() {
+            let interference = interference_for(&threads, i, ncells);
+            let (states, stores, creates) = {
+                let t = &threads[i];
+                let view = ThreadView {
+                    cfg: &t.cfg,
+                    interference: &interference,
+                };
+                let transfer = Transfer { facts, view: &view };
+                let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+                let mut obs = Observer {
+                    facts,
+                    transfer: &transfer,
+                    tid: i,
+                    stores: vec![Interval::bottom(); ncells],
+                    creates: Vec::new(),
+                    asserts: &mut asserts,
+                    unknown_calls: &mut unknown_calls,
+                };
+                engine::replay(&transfer, &states, &mut obs);
+                mark_guards(facts, &t.cfg, &states, i, obs.asserts);
+                (states, obs.stores, obs.creates)
+            };
+            threads[i].states = states;
+            changed |= accumulate(&mut threads[i].stores, &stores, rounds > JOIN_ROUNDS);
+            for (node, inst, state) in creates {
+                changed |= spawn(facts, &mut threads, i, node, inst, &state, rounds, budget);
+            }
+            i += 1;
+        }
+        if !changed {
+            break;
+        }
+        if rounds >= MAX_ROUNDS {
+            gave_up = true;
+            break;
+        }
+    }
+    Fixpoint {
+        threads,
+        rounds,
+        gave_up,
+        asserts,
+        unknown_calls,
+    }
+}
+
+fn new_thread<D: NumDomain>(
+    facts: &Facts<'_>,
+    name: String,
+    origin: Origin,
+    entry: FuncId,
+    multi: bool,
+    entry_state: D,
+    budget: InlineBudget,
+) -> Thread<D> {
+    let cfg = ThreadCfg::build(facts.program, entry, budget);
+    let shape = Shape::of(&cfg, facts.program);
+    Thread {
+        name,
+        origin,
+        entry,
+        cfg,
+        shape,
+        multi,
+        entry_state,
+        stores: vec![Interval::bottom(); facts.ncells as usize],
+        states: Vec::new(),
+    }
+}
+
+/// What thread `i` may read from the others: every store of every other thread, and its own
+/// stores when it has several instances.
+fn interference_for<D>(threads: &[Thread<D>], i: usize, ncells: usize) -> Vec<Interval> {
+    let mut out = vec![Interval::bottom(); ncells];
+    for (j, t) in threads.iter().enumerate() {
+        if j == i && !t.multi {
+            continue;
+        }
+        for (o, s) in out.iter_mut().zip(&t.stores) {
+            o.join_with(s);
+        }
+    }
+    out
+}
+
+/// `acc := acc ⊔ new` (or `acc ∇ (acc ⊔ new)` once `widen`); true iff `acc` grew.
+fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> bool {
+    let mut changed = false;
+    for (a, n) in acc.iter_mut().zip(new) {
+        let mut j = *a;
+        if j.join_with(n) {
+            changed = true;
+            if widen {
+                a.widen_with(&j);
+            } else {
+                *a = j;
+            }
+        }
+    }
+    changed
+}
+
+/// Registers (or updates) the threads a `pthread_create` reached by thread `parent` starts.
+#[allow(clippy::too_many_arguments)]
+fn spawn<D: NumDomain>(
+    facts: &Facts<'_>,
+    threads: &mut Vec<Thread<D>>,
+    parent: usize,
+    node: NodeId,
+    inst: u32,
+    state: &D,
+    rounds: usize,
+    budget: InlineBudget,
+) -> bool {
+    let program = facts.program;
+    let (ctx, block) = {
+        let n = &threads[parent].cfg.nodes[node.index()];
+        (n.ctx, n.block)
+    };
+    let func = threads[parent].cfg.contexts[ctx.0 as usize].func;
+    let InstKind::ThreadCreate { entry, arg, .. } =
+        &program.funcs[func.index()].blocks[block.index()].insts[inst as usize].kind
+    else {
+        return false;
+    };
+    let (entries, _) = facts.memory.pts.callees(program, func, entry);
+    let arg_value = {
+        let view = ThreadView {
+            cfg: &threads[parent].cfg,
+            interference: &[],
+        };
+        let t = Transfer { facts, view: &view };
+        t.value(state, ctx, arg)
+    };
+    let many = threads[parent].multi || threads[parent].shape.in_cycle[node.index()];
+    let mut changed = false;
+    for g in entries {
+        let gf = &program.funcs[g.index()];
+        if !gf.is_defined {
+            continue;
+        }
+        // Child entry: the parent's memory, and the argument in the first parameter.
+        let mut child_state = D::top();
+        for c in 0..facts.ncells {
+            let v = watts_domains::Var(c);
+            child_state.set(v, state.interval(v));
+        }
+        if let Some(p) = gf.params.first() {
+            let var = watts_domains::Var(facts.ncells + p.0);
+            match gf.vars[p.index()].ty {
+                Ty::Int(bits) => child_state.set(var, watts_domains::machine::clamp(arg_value, watts_domains::IntTy::new(bits))),
+                _ => child_state.forget(var),
+            }
+        }
+        let origin = Origin::Created { parent, node, inst };
+        // A thread that (transitively) creates its own kind from the same site is one
+        // multi-instance thread, so that thread creation chains stay finite.
+        let existing = threads
+            .iter()
+            .position(|t| t.origin == origin && t.entry == g)
+            .or_else(|| same_site_ancestor(threads, parent, g, func, block, inst));
+        match existing {
+            Some(k) => {
+                let t = &mut threads[k];
+                let mut joined = t.entry_state.clone();
+                if joined.join_with(&child_state) {
+                    if rounds > JOIN_ROUNDS {
+                        t.entry_state.widen_with(&joined);
+                    } else {
+                        t.entry_state = joined;
+                    }
+                    changed = true;
+                }
+                let recreated = !matches!(&t.origin, Origin::Created { parent: p, node: n, inst: i } if *p == parent && *n == node && *i == inst);
+                if (many || recreated) && !t.multi {
+                    t.multi = true;
+                    changed = true;
+                }
+            }
+            None => {
+                let count = threads.iter().filter(|t| t.entry == g).count();
+                let name = if count == 0 {
+                    gf.name.clone()
+                } else {
+                    format!("{}#{}", gf.name, count + 1)
+                };
+                threads.push(new_thread(facts, name, origin, g, many, child_state, budget));
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
+/// An ancestor of `parent` (or `parent` itself) that runs `g` and was created by the same
+/// source-level `pthread_create` instruction.
+fn same_site_ancestor<D>(
+    threads: &[Thread<D>],
+    parent: usize,
+    g: FuncId,
+    func: FuncId,
+    block: crate::ir::BlockId,
+    inst: u32,
+) -> Option<usize> {
+    let mut cur = Some(parent);
+    while let Some(k) = cur {
+        let t = &threads[k];
+        if t.entry == g {
+            if let Origin::Created { parent: p, node, inst: i } = &t.origin {
+                let pn = &threads[*p].cfg.nodes[node.index()];
+                let pf = threads[*p].cfg.contexts[pn.ctx.0 as usize].func;
+                if pf == func && pn.block == block && *i == inst {
+                    return Some(k);
+                }
+            }
+        }
+        cur = match &t.origin {
+            Origin::Created { parent: p, .. } => Some(*p),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// `assert()` is reached when one of its guard blocks is (in any context of its function).
+fn mark_guards<D: NumDomain>(
+    facts: &Facts<'_>,
+    cfg: &ThreadCfg,
+    states: &[D],
+    tid: usize,
+    asserts: &mut [AssertObs],
+) {
+    for (id, info) in facts.program.asserts.iter().enumerate() {
+        if info.guard_blocks.is_empty() {
+            continue;
+        }
+        for (ci, ctx) in cfg.contexts.iter().enumerate() {
+            if ctx.func != info.func {
+                continue;
+            }
+            let reached = info.guard_blocks.iter().any(|b| {
+                let n = cfg.block_node(CtxId(ci as u32), *b);
+                states.get(n.index()).is_some_and(|s| !s.is_bottom())
+            });
+            if reached {
+                asserts[id].reached_in.insert(tid);
+            }
+        }
+    }
+}
+
+/// The state of memory when `main` starts: globals hold their initializers, everything else
+/// (uninitialized locals, external globals) any value.
+pub fn initial_state<D: NumDomain>(facts: &Facts<'_>) -> D {
+    let program = facts.program;
+    let cells = &facts.memory.cells;
+    let mut s = D::top();
+    for g in &program.globals {
+        let obj = &program.objects[g.obj.index()];
+        let Some(init) = &g.init else { continue };
+        let Some(layout) = obj.layout.as_ref() else {
+            continue;
+        };
+        let mut vals: BTreeMap<CellId, (Interval, u64)> = BTreeMap::new();
+        let mut spoiled: BTreeSet<CellId> = BTreeSet::new();
+        for ic in init {
+            let v = match ic.value {
+                InitValue::Int(x) => Interval::constant(x),
+                _ => Interval::top(),
+            };
+            match cells.lookup(Some(layout), g.obj, ic.offset, ic.size) {
+                Some(Lookup::Exact(c)) => {
+                    let e = vals.entry(c).or_insert((Interval::bottom(), 0));
+                    e.0.join_with(&v);
+                    e.1 += 1;
+                }
+                Some(Lookup::Overlap(cs)) => spoiled.extend(cs),
+                None => {}
+            }
+        }
+        let _ = normalize;
+        for c in cells.of(g.obj) {
+            let info = cells.info(c);
+            let v = if spoiled.contains(&c) || info.kind != crate::ir::ScalarKind::Int {
+                Interval::top()
+            } else {
+                match vals.get(&c) {
+                    // Every instance of the cell has an initializer.
+                    Some((v, n)) if *n >= info.instances => *v,
+                    // Soundness: uncovered bytes of a defined global are zero.
+                    Some((v, _)) => v.join(&Interval::constant(0)),
+                    None => Interval::constant(0),
+                }
+            };
+            s.set(watts_domains::Var(c.0), v);
+        }
+    }
+    let _ = ObjectKind::Heap;
+    s
+}

@@ -1,0 +1,183 @@
+//! Facts about the program computed once and shared by every thread's analysis: memory
+//! accesses of every load and store, the definition of every SSA value.
+
+use crate::ir::{BlockId, FuncId, InstKind, Program, VarId};
+use crate::memory::{Access, CellId, MemoryModel};
+use crate::threads::ThreadCfg;
+use std::collections::HashMap;
+use watts_domains::Interval;
+
+/// Program-wide facts.
+pub struct Facts<'a> {
+    /// The program.
+    pub program: &'a Program,
+    /// Its memory model.
+    pub memory: &'a MemoryModel,
+    /// Number of cells; SSA vars of a thread come after them in a state.
+    pub ncells: u32,
+    /// Every cell, for havoc.
+    pub all_cells: Vec<CellId>,
+    accesses: HashMap<(FuncId, BlockId, u32), Access>,
+    defs: Vec<Vec<Option<(BlockId, u32)>>>,
+    /// Per function and block: the index of the last instruction that may write memory.
+    last_writer: Vec<Vec<Option<u32>>>,
+}
+
+impl<'a> Facts<'a> {
+    /// Computes the facts.
+    pub fn new(program: &'a Program, memory: &'a MemoryModel) -> Facts<'a> {
+        let mut accesses = HashMap::new();
+        let mut defs = Vec::with_capacity(program.funcs.len());
+        let mut last_writer = Vec::with_capacity(program.funcs.len());
+        for (fi, f) in program.funcs.iter().enumerate() {
+            let fid = FuncId(fi as u32);
+            let mut d = vec![None; f.vars.len()];
+            let mut lw = vec![None; f.blocks.len()];
+            for (bi, b) in f.blocks.iter().enumerate() {
+                for (ii, inst) in b.insts.iter().enumerate() {
+                    let key = (fid, BlockId(bi as u32), ii as u32);
+                    if let Some(dst) = defined_var(&inst.kind) {
+                        if let Some(slot) = d.get_mut(dst.index()) {
+                            *slot = Some((BlockId(bi as u32), ii as u32));
+                        }
+                    }
+                    let ptr_size = match &inst.kind {
+                        InstKind::Load { ptr, size, .. } | InstKind::Store { ptr, size, .. } => {
+                            Some((ptr, *size))
+                        }
+                        InstKind::AtomicRmw { ptr, bits, .. }
+                        | InstKind::CmpXchg { ptr, bits, .. } => {
+                            let size = if *bits == 0 {
+                                program.pointer_size
+                            } else {
+                                bits.div_ceil(8)
+                            };
+                            Some((ptr, size))
+                        }
+                        _ => None,
+                    };
+                    if let Some((ptr, size)) = ptr_size {
+                        accesses.insert(key, memory.access(program, fid, ptr, size));
+                    }
+                    if may_write(&inst.kind) {
+                        lw[bi] = Some(ii as u32);
+                    }
+                }
+            }
+            defs.push(d);
+            last_writer.push(lw);
+        }
+        Facts {
+            program,
+            memory,
+            ncells: memory.cells.len() as u32,
+            all_cells: (0..memory.cells.len() as u32).map(CellId).collect(),
+            accesses,
+            defs,
+            last_writer,
+        }
+    }
+
+    /// The cells instruction `idx` of `block` of `func` reads or writes.
+    pub fn access(&self, func: FuncId, block: BlockId, idx: u32) -> &Access {
+        static NONE: std::sync::OnceLock<Access> = std::sync::OnceLock::new();
+        self.accesses.get(&(func, block, idx)).unwrap_or_else(|| {
+            NONE.get_or_init(|| Access {
+                read_unknown: true,
+                ..Access::default()
+            })
+        })
+    }
+
+    /// The instruction that defines `v` in `func`, if any.
+    pub fn def(&self, func: FuncId, v: VarId) -> Option<&'a InstKind> {
+        let (b, i) = (*self.defs[func.index()].get(v.index())?)?;
+        Some(&self.program.funcs[func.index()].blocks[b.index()].insts[i as usize].kind)
+    }
+
+    /// The cell `v` was loaded from, when the load is in `block` at or after `start` and no
+    /// instruction after it in the block may write memory, so that at the end of the block the
+    /// cell (as this thread last saw it) still holds `v`.
+    pub fn loaded_cell_until_end(
+        &self,
+        func: FuncId,
+        block: BlockId,
+        start: u32,
+        v: VarId,
+    ) -> Option<CellId> {
+        let (b, i) = (*self.defs[func.index()].get(v.index())?)?;
+        if b != block || i < start {
+            return None;
+        }
+        if let Some(w) = self.last_writer[func.index()][b.index()] {
+            if w >= i {
+                return None;
+            }
+        }
+        let kind = &self.program.funcs[func.index()].blocks[b.index()].insts[i as usize].kind;
+        if !matches!(kind, InstKind::Load { .. }) {
+            return None;
+        }
+        let a = self.access(func, b, i);
+        (a.exact.len() == 1 && !a.read_unknown).then(|| a.exact[0])
+    }
+}
+
+/// What one thread sees of the others.
+pub struct ThreadView<'a> {
+    /// Its CFG.
+    pub cfg: &'a ThreadCfg,
+    /// For each cell, the join of what other threads may store into it (bottom: nothing).
+    pub interference: &'a [Interval],
+}
+
+impl ThreadView<'_> {
+    /// What other threads may have stored into `c`.
+    pub fn interference(&self, c: CellId) -> Interval {
+        self.interference
+            .get(c.index())
+            .copied()
+            .unwrap_or_else(Interval::bottom)
+    }
+}
+
+fn defined_var(k: &InstKind) -> Option<VarId> {
+    match k {
+        InstKind::Bin { dst, .. }
+        | InstKind::Cmp { dst, .. }
+        | InstKind::Cast { dst, .. }
+        | InstKind::Select { dst, .. }
+        | InstKind::Copy { dst, .. }
+        | InstKind::Gep { dst, .. }
+        | InstKind::Alloca { dst, .. }
+        | InstKind::HeapAlloc { dst, .. }
+        | InstKind::Load { dst, .. }
+        | InstKind::AtomicRmw { dst, .. }
+        | InstKind::Nondet { dst, .. } => Some(*dst),
+        InstKind::CmpXchg { old, .. } => Some(*old),
+        InstKind::Call { dst, .. }
+        | InstKind::ThreadCreate { dst, .. }
+        | InstKind::ThreadJoin { dst, .. }
+        | InstKind::Lock { dst, .. }
+        | InstKind::Unlock { dst, .. }
+        | InstKind::Havoc { dst, .. } => *dst,
+        _ => None,
+    }
+}
+
+fn may_write(k: &InstKind) -> bool {
+    match k {
+        InstKind::Store { .. }
+        | InstKind::AtomicRmw { .. }
+        | InstKind::CmpXchg { .. }
+        | InstKind::MemSet { .. }
+        | InstKind::MemCopy { .. }
+        | InstKind::Call { .. }
+        | InstKind::ThreadCreate { .. }
+        | InstKind::ThreadJoin { .. } => true,
+        InstKind::Havoc {
+            clobbers_memory, ..
+        } => *clobbers_memory,
+        _ => false,
+    }
+}

@@ -1,0 +1,656 @@
+//! Transfer functions: what one instruction, edge or phi does to an abstract state.
+//!
+//! Invariant: every function here over-approximates the concrete semantics of the instruction;
+//! memory reads also see every value the `Interference` may supply.
+
+use super::program_facts::{Facts, ThreadView};
+use crate::ir::{
+    AssertId, CastOp, Callee, FuncId, InstKind, Operand, RmwOp, Terminator, Ty, VarId,
+};
+use crate::memory::CellId;
+use crate::threads::{CtxId, NodeId};
+use watts_domains::{Lattice, 
+    machine, BinOp, CmpPred, IntTy, Interval, NumDomain, Operand as DOp, Truth, Var,
+};
+
+/// What the analysis of a thread observes while replaying its final states.
+pub trait Recorder<D> {
+    /// A write of `value` to cell `c` (weak or strong).
+    fn store(&mut self, c: CellId, value: Interval);
+    /// A `pthread_create` reached with `state` (before the call) at instruction `inst` of `node`.
+    fn create(&mut self, node: NodeId, inst: u32, state: &D);
+    /// An assertion instruction reached with `state` (before it).
+    fn assertion(&mut self, id: AssertId, ctx: CtxId, cond: Option<&Operand>, state: &D);
+    /// A call to a function that is only declared.
+    fn unknown_call(&mut self, f: FuncId);
+}
+
+/// A recorder that records nothing, for the fixpoint iterations.
+pub struct NoRecord;
+
+impl<D> Recorder<D> for NoRecord {
+    fn store(&mut self, _: CellId, _: Interval) {}
+    fn create(&mut self, _: NodeId, _: u32, _: &D) {}
+    fn assertion(&mut self, _: AssertId, _: CtxId, _: Option<&Operand>, _: &D) {}
+    fn unknown_call(&mut self, _: FuncId) {}
+}
+
+/// Transfer functions of one thread, bound to its CFG and its interference.
+pub struct Transfer<'a> {
+    /// Program-wide facts.
+    pub facts: &'a Facts<'a>,
+    /// The thread.
+    pub view: &'a ThreadView<'a>,
+}
+
+fn bool_ty() -> IntTy {
+    IntTy::new(1)
+}
+
+impl<'a> Transfer<'a> {
+    /// The domain variable of cell `c`.
+    pub fn cell_var(&self, c: CellId) -> Var {
+        Var(c.0)
+    }
+
+    /// The domain variable of SSA var `v` in context `ctx`.
+    pub fn ssa_var(&self, ctx: CtxId, v: VarId) -> Var {
+        Var(self.facts.ncells + self.view.cfg.var(ctx, v))
+    }
+
+    /// An IR operand as a domain operand.
+    pub fn op(&self, ctx: CtxId, o: &Operand) -> DOp {
+        match o {
+            Operand::Var(v) => DOp::Var(self.ssa_var(ctx, *v)),
+            Operand::Int { value, .. } => DOp::Const(Interval::constant(*value)),
+            Operand::Null => DOp::Const(Interval::constant(0)),
+            // Soundness: addresses and unknown values may be anything.
+            Operand::GlobalAddr(..) | Operand::FuncAddr(_) | Operand::Unknown(_) => {
+                DOp::Const(Interval::top())
+            }
+        }
+    }
+
+    /// The values an operand may take in `s`.
+    pub fn value<D: NumDomain>(&self, s: &D, ctx: CtxId, o: &Operand) -> Interval {
+        match self.op(ctx, o) {
+            DOp::Var(v) => s.interval(v),
+            DOp::Const(i) => i,
+        }
+    }
+
+    fn func_of(&self, ctx: CtxId) -> FuncId {
+        self.view.cfg.contexts[ctx.0 as usize].func
+    }
+
+    fn var_ty(&self, ctx: CtxId, v: VarId) -> Ty {
+        self.facts.program.funcs[self.func_of(ctx).index()].vars[v.index()].ty
+    }
+
+    fn set_result<D: NumDomain>(&self, s: &mut D, ctx: CtxId, dst: VarId, v: Interval) {
+        let var = self.ssa_var(ctx, dst);
+        match self.var_ty(ctx, dst) {
+            Ty::Int(bits) => s.set(var, machine::clamp(v, IntTy::new(bits))),
+            _ => s.forget(var),
+        }
+    }
+
+    fn forget_result<D: NumDomain>(&self, s: &mut D, ctx: CtxId, dst: Option<VarId>) {
+        if let Some(d) = dst {
+            s.forget(self.ssa_var(ctx, d));
+        }
+    }
+
+    /// The value a read of cell `c` may see: this thread's own value or another thread's store.
+    fn read_cell<D: NumDomain>(&self, s: &mut D, c: CellId) -> Interval {
+        let var = self.cell_var(c);
+        let other = self.view.interference(c);
+        if !other.is_bottom() && !s.is_bottom() {
+            let mut v = s.interval(var);
+            v.join_with(&other);
+            s.set(var, v);
+        }
+        s.interval(var)
+    }
+
+    fn write_cells<D: NumDomain, R: Recorder<D>>(
+        &self,
+        s: &mut D,
+        access: &crate::memory::Access,
+        value: Interval,
+        src: Option<Var>,
+        rec: &mut R,
+    ) {
+        if access.strong {
+            let c = access.exact[0];
+            match src {
+                Some(v) => s.assign(self.cell_var(c), v),
+                None => s.set(self.cell_var(c), value),
+            }
+        } else {
+            for c in &access.exact {
+                s.set_weak(self.cell_var(*c), value);
+            }
+        }
+        for c in &access.exact {
+            rec.store(*c, value);
+        }
+        for c in &access.clobber {
+            s.forget(self.cell_var(*c));
+            rec.store(*c, Interval::top());
+        }
+    }
+
+    /// Forgets cells after an unmodelled write, recording the write as a store of any value.
+    fn clobber<D: NumDomain, R: Recorder<D>>(&self, s: &mut D, cells: &[CellId], rec: &mut R) {
+        for c in cells {
+            s.forget(self.cell_var(*c));
+            rec.store(*c, Interval::top());
+        }
+    }
+
+    /// Applies instruction `idx` of the node's block in context `ctx`.
+    pub fn inst<D: NumDomain, R: Recorder<D>>(
+        &self,
+        s: &mut D,
+        node: NodeId,
+        ctx: CtxId,
+        block: crate::ir::BlockId,
+        idx: u32,
+        rec: &mut R,
+    ) {
+        if s.is_bottom() {
+            return;
+        }
+        let func = self.func_of(ctx);
+        let inst = &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
+        match &inst.kind {
+            InstKind::Bin { dst, op, a, b, bits } => {
+                let (a, b) = (self.op(ctx, a), self.op(ctx, b));
+                s.apply(self.ssa_var(ctx, *dst), *op, a, b, IntTy::new(*bits));
+            }
+            InstKind::Cmp { dst, pred, a, b, bits } => {
+                let d = self.ssa_var(ctx, *dst);
+                if *bits == 0 {
+                    s.set(d, Interval::top_of(bool_ty()));
+                } else {
+                    let (a, b) = (self.op(ctx, a), self.op(ctx, b));
+                    s.compare(d, *pred, a, b, IntTy::new(*bits));
+                }
+            }
+            InstKind::Cast { dst, op, src, from, to } => {
+                let d = self.ssa_var(ctx, *dst);
+                let wop = match op {
+                    CastOp::Trunc => Some(watts_domains::CastOp::Trunc),
+                    CastOp::ZExt => Some(watts_domains::CastOp::ZExt),
+                    CastOp::SExt => Some(watts_domains::CastOp::SExt),
+                    _ => None,
+                };
+                match wop {
+                    Some(c) if *from > 0 && *to > 0 => {
+                        let a = self.op(ctx, src);
+                        s.cast(d, c, a, IntTy::new(*from), IntTy::new(*to));
+                    }
+                    // Soundness: addresses as integers, and float conversions, are unknown.
+                    _ => self.set_result(s, ctx, *dst, Interval::top()),
+                }
+            }
+            InstKind::Select { dst, cond, t, f } => {
+                let c = self.value(s, ctx, cond);
+                let v = if c.as_const() == Some(1) {
+                    self.value(s, ctx, t)
+                } else if c.as_const() == Some(0) {
+                    self.value(s, ctx, f)
+                } else {
+                    self.value(s, ctx, t).join(&self.value(s, ctx, f))
+                };
+                self.set_result(s, ctx, *dst, v);
+            }
+            InstKind::Copy { dst, src } => match (self.op(ctx, src), self.var_ty(ctx, *dst)) {
+                (DOp::Var(v), Ty::Int(_)) => s.assign(self.ssa_var(ctx, *dst), v),
+                _ => {
+                    let v = self.value(s, ctx, src);
+                    self.set_result(s, ctx, *dst, v);
+                }
+            },
+            InstKind::Gep { dst, .. } | InstKind::Alloca { dst, .. } => {
+                s.forget(self.ssa_var(ctx, *dst));
+            }
+            InstKind::HeapAlloc { dst, .. } => s.forget(self.ssa_var(ctx, *dst)),
+            InstKind::Load { dst, ty, .. } => {
+                let access = self.facts.access(func, block, idx);
+                let d = self.ssa_var(ctx, *dst);
+                let Ty::Int(bits) = *ty else {
+                    s.forget(d);
+                    return;
+                };
+                let ty = IntTy::new(bits);
+                if access.read_unknown || access.exact.is_empty() {
+                    // Soundness: bytes outside the tracked cells may hold anything.
+                    for c in &access.exact {
+                        self.read_cell(s, *c);
+                    }
+                    s.set(d, Interval::top_of(ty));
+                } else if access.exact.len() == 1 {
+                    let c = access.exact[0];
+                    self.read_cell(s, c);
+                    if self.facts.memory.is_int(c) {
+                        s.assign(d, self.cell_var(c));
+                        let v = machine::clamp(s.interval(d), ty);
+                        s.set(d, v);
+                    } else {
+                        s.set(d, Interval::top_of(ty));
+                    }
+                } else {
+                    let mut v = Interval::bottom();
+                    for c in &access.exact {
+                        let cv = if self.facts.memory.is_int(*c) {
+                            self.read_cell(s, *c)
+                        } else {
+                            Interval::top()
+                        };
+                        v.join_with(&cv);
+                    }
+                    s.set(d, machine::clamp(v, ty));
+                }
+            }
+            InstKind::Store { val, ty, .. } => {
+                let access = self.facts.access(func, block, idx);
+                let (v, src) = match (ty, self.op(ctx, val)) {
+                    (Ty::Int(_), DOp::Var(x)) => (s.interval(x), Some(x)),
+                    (Ty::Int(_), DOp::Const(c)) => (c, None),
+                    _ => (Interval::top(), None),
+                };
+                self.write_cells(s, access, v, src, rec);
+            }
+            InstKind::AtomicRmw { dst, op, val, bits, .. } => {
+                let access = self.facts.access(func, block, idx).clone();
+                let old = if access.read_unknown || access.exact.is_empty() || *bits == 0 {
+                    Interval::top()
+                } else {
+                    let mut v = Interval::bottom();
+                    for c in &access.exact {
+                        v.join_with(&self.read_cell(s, *c));
+                    }
+                    v
+                };
+                let ty = IntTy::new((*bits).max(1));
+                let old = if *bits == 0 { old } else { machine::clamp(old, ty) };
+                let operand = self.value(s, ctx, val);
+                let new = rmw(*op, old, operand, ty, *bits);
+                self.set_result(s, ctx, *dst, old);
+                self.write_cells(s, &access, new, None, rec);
+            }
+            InstKind::CmpXchg { old, ok, new, bits, .. } => {
+                let access = self.facts.access(func, block, idx).clone();
+                let old_v = if access.read_unknown || access.exact.is_empty() || *bits == 0 {
+                    Interval::top()
+                } else {
+                    let mut v = Interval::bottom();
+                    for c in &access.exact {
+                        v.join_with(&self.read_cell(s, *c));
+                    }
+                    machine::clamp(v, IntTy::new(*bits))
+                };
+                self.set_result(s, ctx, *old, old_v);
+                s.set(self.ssa_var(ctx, *ok), Interval::top_of(bool_ty()));
+                // Soundness: the exchange may or may not happen, so the new value is only added.
+                let new_v = if *bits == 0 {
+                    Interval::top()
+                } else {
+                    self.value(s, ctx, new)
+                };
+                let weak = crate::memory::Access {
+                    strong: false,
+                    ..access
+                };
+                self.write_cells(s, &weak, new_v, None, rec);
+            }
+            InstKind::MemSet { ptr, val, .. } => {
+                let cells = self.facts.memory.region(self.facts.program, func, ptr);
+                let zero = self.value(s, ctx, val).as_const() == Some(0);
+                for c in &cells {
+                    if zero {
+                        s.set_weak(self.cell_var(*c), Interval::constant(0));
+                        rec.store(*c, Interval::constant(0));
+                    } else {
+                        s.forget(self.cell_var(*c));
+                        rec.store(*c, Interval::top());
+                    }
+                }
+            }
+            InstKind::MemCopy { dst, .. } => {
+                let cells = self.facts.memory.region(self.facts.program, func, dst);
+                self.clobber(s, &cells, rec);
+            }
+            InstKind::Call { dst, callee, args } => {
+                self.call(s, ctx, func, *dst, callee, args, rec);
+            }
+            InstKind::ThreadCreate { dst, handle, .. } => {
+                rec.create(node, idx, s);
+                let cells = self.facts.memory.region(self.facts.program, func, handle);
+                self.clobber(s, &cells, rec);
+                self.forget_result(s, ctx, *dst);
+            }
+            InstKind::ThreadJoin { dst, retval, .. } => {
+                let cells = self.facts.memory.region(self.facts.program, func, retval);
+                self.clobber(s, &cells, rec);
+                self.forget_result(s, ctx, *dst);
+            }
+            InstKind::Lock { dst, .. } | InstKind::Unlock { dst, .. } => {
+                self.forget_result(s, ctx, *dst);
+            }
+            InstKind::AtomicBegin | InstKind::AtomicEnd => {}
+            InstKind::Assert { id, cond } => {
+                rec.assertion(*id, ctx, cond.as_ref(), s);
+                if let Some(c) = cond {
+                    // After a failing assertion the program stops, as `assert` does.
+                    self.assume_cond(s, ctx, node, c, true);
+                }
+            }
+            InstKind::Assume { cond } => self.assume_cond(s, ctx, node, cond, true),
+            InstKind::Nondet { dst, ty, is_bool } => {
+                let d = self.ssa_var(ctx, *dst);
+                match ty {
+                    Ty::Int(_) if *is_bool => s.set(d, Interval::new(0, 1)),
+                    Ty::Int(bits) => s.set(d, Interval::top_of(IntTy::new(*bits))),
+                    _ => s.forget(d),
+                }
+            }
+            InstKind::Havoc {
+                dst,
+                clobbers_memory,
+                ..
+            } => {
+                self.forget_result(s, ctx, *dst);
+                if *clobbers_memory {
+                    self.clobber(s, &self.facts.memory.exposed_cells, rec);
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call<D: NumDomain, R: Recorder<D>>(
+        &self,
+        s: &mut D,
+        ctx: CtxId,
+        func: FuncId,
+        dst: Option<VarId>,
+        callee: &Callee,
+        args: &[Operand],
+        rec: &mut R,
+    ) {
+        let program = self.facts.program;
+        let mut unknown_code = true;
+        if let Callee::Direct(g) = callee {
+            let gf = &program.funcs[g.index()];
+            if !gf.is_defined {
+                unknown_code = false;
+                if crate::memory::points_to::writes_only_args(&gf.name) {
+                    let cells = self.facts.memory.reachable(program, func, args);
+                    self.clobber(s, &cells, rec);
+                } else {
+                    rec.unknown_call(*g);
+                    let mut cells = self.facts.memory.reachable(program, func, args);
+                    cells.extend(self.facts.memory.exposed_cells.iter().copied());
+                    self.clobber(s, &cells, rec);
+                }
+            }
+        }
+        if unknown_code {
+            // Soundness: a defined function that was not inlined (recursion, size budget, call
+            // through a pointer) may write any cell; its own stores are analysed separately.
+            self.clobber(s, &self.facts.all_cells, &mut NoRecord);
+        }
+        self.forget_result(s, ctx, dst);
+    }
+
+    /// Keeps the states where operand `cond` (an integer) is non-zero (`outcome`) or zero.
+    pub fn assume_cond<D: NumDomain>(
+        &self,
+        s: &mut D,
+        ctx: CtxId,
+        node: NodeId,
+        cond: &Operand,
+        outcome: bool,
+    ) {
+        self.assume_rec(s, ctx, node, cond, outcome, 4);
+    }
+
+    fn assume_rec<D: NumDomain>(
+        &self,
+        s: &mut D,
+        ctx: CtxId,
+        node: NodeId,
+        cond: &Operand,
+        outcome: bool,
+        depth: u32,
+    ) {
+        if s.is_bottom() {
+            return;
+        }
+        let d = self.op(ctx, cond);
+        let width = match cond {
+            Operand::Var(v) => match self.var_ty(ctx, *v) {
+                Ty::Int(b) => b,
+                _ => return,
+            },
+            Operand::Int { bits, .. } => *bits,
+            _ => return,
+        };
+        let zero = DOp::Const(Interval::constant(0));
+        let ty = IntTy::new(width);
+        if outcome {
+            s.assume(CmpPred::Ne, d, zero, ty, true);
+        } else {
+            s.assume(CmpPred::Eq, d, zero, ty, true);
+        }
+        let Operand::Var(v) = cond else { return };
+        if depth == 0 {
+            return;
+        }
+        let func = self.func_of(ctx);
+        let Some(def) = self.facts.def(func, *v) else {
+            return;
+        };
+        match def {
+            InstKind::Cmp { pred, a, b, bits, .. } if *bits > 0 => {
+                let (da, db) = (self.op(ctx, a), self.op(ctx, b));
+                s.assume(*pred, da, db, IntTy::new(*bits), outcome);
+                for o in [a, b] {
+                    self.refine_loaded_cell(s, ctx, node, o);
+                }
+            }
+            InstKind::Cast {
+                op: CastOp::ZExt | CastOp::SExt,
+                src,
+                ..
+            } => self.assume_rec(s, ctx, node, src, outcome, depth - 1),
+            InstKind::Cast {
+                op: CastOp::Trunc,
+                src,
+                to: 1,
+                from,
+                ..
+            } => {
+                // `trunc` to i1 keeps the low bit; when the source is 0 or 1, it is the source.
+                let sv = self.value(s, ctx, src);
+                if !sv.is_bottom() && sv.lo() >= 0 && sv.hi() <= 1 {
+                    let want = DOp::Const(Interval::constant(i128::from(outcome)));
+                    s.assume(CmpPred::Eq, self.op(ctx, src), want, IntTy::new(*from), true);
+                    self.refine_loaded_cell(s, ctx, node, src);
+                }
+            }
+            InstKind::Bin {
+                op: BinOp::Xor,
+                a,
+                b,
+                bits: 1,
+                ..
+            } => {
+                // `!c` is `c xor 1`.
+                if matches!(b, Operand::Int { value: 1, .. }) {
+                    self.assume_rec(s, ctx, node, a, !outcome, depth - 1);
+                } else if matches!(a, Operand::Int { value: 1, .. }) {
+                    self.assume_rec(s, ctx, node, b, !outcome, depth - 1);
+                }
+            }
+            InstKind::Bin {
+                op: BinOp::And,
+                a,
+                b,
+                bits: 1,
+                ..
+            } if outcome => {
+                self.assume_rec(s, ctx, node, a, true, depth - 1);
+                self.assume_rec(s, ctx, node, b, true, depth - 1);
+            }
+            InstKind::Bin {
+                op: BinOp::Or,
+                a,
+                b,
+                bits: 1,
+                ..
+            } if !outcome => {
+                self.assume_rec(s, ctx, node, a, false, depth - 1);
+                self.assume_rec(s, ctx, node, b, false, depth - 1);
+            }
+            _ => {}
+        }
+    }
+
+    /// After refining a loaded value at a branch, refine the cell it was loaded from too, when
+    /// this thread cannot have changed the cell since the load (same node, no write between).
+    fn refine_loaded_cell<D: NumDomain>(&self, s: &mut D, ctx: CtxId, node: NodeId, o: &Operand) {
+        let Operand::Var(v) = o else { return };
+        let func = self.func_of(ctx);
+        let n = &self.view.cfg.nodes[node.index()];
+        if let Some(c) = self.facts.loaded_cell_until_end(func, n.block, n.start, *v) {
+            if self.facts.memory.is_int(c) {
+                let ty = match self.var_ty(ctx, *v) {
+                    Ty::Int(b) => IntTy::new(b),
+                    _ => return,
+                };
+                s.assume(
+                    CmpPred::Eq,
+                    DOp::Var(self.cell_var(c)),
+                    DOp::Var(self.ssa_var(ctx, *v)),
+                    ty,
+                    true,
+                );
+            }
+        }
+    }
+
+    /// The state on each outgoing edge of a node that ends in its block's terminator.
+    pub fn branch<D: NumDomain>(
+        &self,
+        s: &D,
+        node: NodeId,
+        term: &Terminator,
+        mut emit: impl FnMut(crate::ir::BlockId, D),
+    ) {
+        let ctx = self.view.cfg.nodes[node.index()].ctx;
+        match term {
+            Terminator::Br(t) => emit(*t, s.clone()),
+            Terminator::CondBr { cond, then_, else_ } => {
+                let mut a = s.clone();
+                self.assume_cond(&mut a, ctx, node, cond, true);
+                let mut b = s.clone();
+                self.assume_cond(&mut b, ctx, node, cond, false);
+                emit(*then_, a);
+                emit(*else_, b);
+            }
+            Terminator::Switch {
+                value,
+                bits,
+                cases,
+                default,
+            } => {
+                let ty = IntTy::new(*bits);
+                let v = self.op(ctx, value);
+                let mut rest = s.clone();
+                for (c, t) in cases {
+                    let k = DOp::Const(Interval::constant(*c));
+                    let mut a = s.clone();
+                    a.assume(CmpPred::Eq, v, k, ty, true);
+                    emit(*t, a);
+                    rest.assume(CmpPred::Ne, v, k, ty, true);
+                }
+                emit(*default, rest);
+            }
+            Terminator::Ret(_) | Terminator::Stop { .. } => {}
+        }
+    }
+
+    /// Evaluates the phis of `to` (in context `ctx`) on the edge from `from`, in parallel.
+    pub fn phis<D: NumDomain>(
+        &self,
+        s: &mut D,
+        ctx: CtxId,
+        from: crate::ir::BlockId,
+        to: crate::ir::BlockId,
+    ) {
+        let func = self.func_of(ctx);
+        let block = &self.facts.program.funcs[func.index()].blocks[to.index()];
+        if block.phis.is_empty() || s.is_bottom() {
+            return;
+        }
+        let vals: Vec<(VarId, Interval)> = block
+            .phis
+            .iter()
+            .map(|p| {
+                let v = p
+                    .incoming
+                    .iter()
+                    .find(|(b, _)| *b == from)
+                    .map(|(_, o)| self.value(s, ctx, o))
+                    .unwrap_or_else(Interval::top);
+                (p.dst, v)
+            })
+            .collect();
+        for (d, v) in vals {
+            self.set_result(s, ctx, d, v);
+        }
+    }
+
+    /// Whether the assertion condition `cond` (`None`: reaching is failing) holds in `s`.
+    pub fn holds<D: NumDomain>(&self, s: &D, ctx: CtxId, cond: Option<&Operand>) -> Truth {
+        if s.is_bottom() {
+            return Truth::True;
+        }
+        let Some(c) = cond else {
+            return Truth::False;
+        };
+        let width = match c {
+            Operand::Var(v) => match self.var_ty(ctx, *v) {
+                Ty::Int(b) => b,
+                _ => return Truth::Unknown,
+            },
+            Operand::Int { bits, .. } => *bits,
+            _ => return Truth::Unknown,
+        };
+        let zero = DOp::Const(Interval::constant(0));
+        s.entails(CmpPred::Ne, self.op(ctx, c), zero, IntTy::new(width))
+    }
+}
+
+/// The value an `atomicrmw` stores.
+fn rmw(op: RmwOp, old: Interval, v: Interval, ty: IntTy, bits: u32) -> Interval {
+    if bits == 0 {
+        return Interval::top();
+    }
+    let bin = |o| machine::binop(o, old, v, ty);
+    match op {
+        RmwOp::Xchg => v,
+        RmwOp::Add => bin(BinOp::Add),
+        RmwOp::Sub => bin(BinOp::Sub),
+        RmwOp::And => bin(BinOp::And),
+        RmwOp::Or => bin(BinOp::Or),
+        RmwOp::Xor => bin(BinOp::Xor),
+        // The result is one of the two operands.
+        RmwOp::Max | RmwOp::Min | RmwOp::UMax | RmwOp::UMin => old.join(&v),
+        RmwOp::Nand | RmwOp::Other => Interval::top_of(ty),
+    }
+}

@@ -1,0 +1,155 @@
+//! From the fixpoint to one verdict per assertion, with the notes a user needs to trust it.
+
+use super::modular::{self, Origin};
+use super::program_facts::Facts;
+use super::{AssertVerdict, Note, Outcome, Stats, Status};
+use crate::error::InputError;
+use crate::ir::{AssertId, AssertKind, Callee, FuncId, InstKind, Program};
+use crate::memory::MemoryModel;
+use std::collections::BTreeSet;
+use watts_domains::NumDomain;
+
+/// Runs the flow-insensitive analysis in domain `D` and computes the verdicts.
+pub fn analyze_with<D: NumDomain>(program: &Program) -> Result<Outcome, InputError> {
+    let main = program
+        .funcs
+        .iter()
+        .position(|f| f.name == "main" && f.is_defined)
+        .map(|i| FuncId(i as u32))
+        .ok_or(InputError::NoEntryPoint)?;
+    let memory = MemoryModel::build(program);
+    let facts = Facts::new(program, &memory);
+    let detached = detached_roots(program, &memory);
+    let fix = modular::run::<D>(&facts, main, &detached);
+    let mut verdicts = Vec::with_capacity(program.asserts.len());
+    for (i, info) in program.asserts.iter().enumerate() {
+        let obs = &fix.asserts[i];
+        let names = |set: &BTreeSet<usize>| -> Vec<String> {
+            set.iter().map(|t| fix.threads[*t].name.clone()).collect()
+        };
+        let reached = names(&obs.reached_in);
+        let (status, reason) = if fix.gave_up {
+            (
+                Status::MayFail,
+                "the analysis stopped before its fixpoint (round budget exhausted)".to_string(),
+            )
+        } else if !obs.fails_in.is_empty() {
+            let why = match info.kind {
+                AssertKind::ReachError => "the call is reachable".to_string(),
+                _ => "the condition may be false".to_string(),
+            };
+            (Status::MayFail, format!("{why} in {}", list(&names(&obs.fails_in))))
+        } else if reached.is_empty() {
+            (Status::Unreachable, "no analysed execution reaches it".to_string())
+        } else {
+            (
+                Status::Proved,
+                format!("the condition holds in every state of {}", list(&reached)),
+            )
+        };
+        let values = if status == Status::MayFail {
+            obs.values.iter().map(|(k, v)| (k.clone(), *v)).collect()
+        } else {
+            Vec::new()
+        };
+        verdicts.push(AssertVerdict {
+            id: AssertId(i as u32),
+            status,
+            reason,
+            values,
+            threads: reached,
+        });
+    }
+    let notes = notes(program, &fix);
+    let stats = Stats {
+        threads: fix
+            .threads
+            .iter()
+            .filter(|t| t.origin != Origin::Detached)
+            .count(),
+        iterations: fix.rounds,
+        ..Stats::default()
+    };
+    Ok(Outcome {
+        verdicts,
+        notes,
+        stats,
+    })
+}
+
+fn list(names: &[String]) -> String {
+    match names.len() {
+        0 => "no thread".to_string(),
+        1 => format!("thread {}", names[0]),
+        _ => format!("threads {}", names.join(", ")),
+    }
+}
+
+/// Defined functions that must be analysed on their own: targets of calls through pointers,
+/// and functions whose address reached code the analysis cannot see (callbacks).
+fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<FuncId> {
+    let mut out = BTreeSet::new();
+    for (fi, f) in program.funcs.iter().enumerate() {
+        for b in &f.blocks {
+            for inst in &b.insts {
+                if let InstKind::Call {
+                    callee: Callee::Indirect(op),
+                    ..
+                } = &inst.kind
+                {
+                    let (targets, _) = memory.pts.callees(program, FuncId(fi as u32), op);
+                    out.extend(targets);
+                }
+            }
+        }
+    }
+    out.extend(memory.pts.exposed_funcs.iter().copied());
+    out.into_iter()
+        .filter(|f| program.funcs[f.index()].is_defined)
+        .collect()
+}
+
+fn notes<D>(program: &Program, fix: &modular::Fixpoint<D>) -> Vec<Note> {
+    let mut notes = Vec::new();
+    for f in &fix.unknown_calls {
+        let func = &program.funcs[f.index()];
+        notes.push(Note {
+            span: None,
+            message: format!(
+                "`{}` has no definition in the analysed program: a call may change any memory \\
+                 it can reach (every non-static global, and what its arguments point to) and \\
+                 return any value",
+                func.name
+            ),
+        });
+    }
+    for t in &fix.threads {
+        if t.origin == Origin::Detached {
+            notes.push(Note {
+                span: program.funcs[t.entry.index()].span,
+                message: format!(
+                    "`{}` is not inlined (recursion, a call through a pointer, or the size \\
+                     budget): it is analysed once from an unknown state, and a call to it may \\
+                     change any memory",
+                    program.funcs[t.entry.index()].name
+                ),
+            });
+        }
+    }
+    let mut havoc = BTreeSet::new();
+    for f in &program.funcs {
+        for b in &f.blocks {
+            for inst in &b.insts {
+                if let InstKind::Havoc { reason, .. } = &inst.kind {
+                    if havoc.insert(reason.clone()) {
+                        notes.push(Note {
+                            span: inst.span,
+                            message: format!("not modelled, any value assumed: {reason}"),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    notes
+}

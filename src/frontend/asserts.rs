@@ -1,0 +1,218 @@
+//! Finishing assertion sites: guard blocks, the named values their condition depends on, and
+//! the source text of `__VERIFIER_assert(...)` arguments.
+
+use std::collections::HashSet;
+
+use llvm_sys::LLVMOpcode;
+
+use super::consts::Addr;
+use super::ffi::Val;
+use super::lower::FnLower;
+use crate::ir::{AssertKind, Block, BlockId, Span, Terminator, VarId};
+
+/// How far back from the condition the walk for named values goes.
+const MAX_DEPTH: u32 = 4;
+/// At most this many values are visited per assertion.
+const MAX_VISITS: usize = 64;
+/// Source text scanned for a call's arguments, in bytes.
+const MAX_SOURCE: usize = 4096;
+
+impl FnLower<'_> {
+    /// Fills in guard blocks and condition variables of this function's assertions.
+    pub fn finish_asserts(&mut self, blocks: &[Block]) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); blocks.len()];
+        for (i, b) in blocks.iter().enumerate() {
+            for s in successors(&b.term) {
+                if let Some(p) = preds.get_mut(s.index()) {
+                    if !p.contains(&BlockId::from(i)) {
+                        p.push(BlockId::from(i));
+                    }
+                }
+            }
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            let Some(kind) = self.cx.program.asserts.get(p.id.index()).map(|a| a.kind) else {
+                continue;
+            };
+            let mut roots = p.roots.clone();
+            let mut guards = Vec::new();
+            if kind != AssertKind::VerifierAssert {
+                // The failure is reaching the block: the branches into it hold the condition.
+                // Only `Macro` assertions record them as guard blocks (see `AssertInfo`).
+                let into = preds.get(p.block.index()).cloned().unwrap_or_default();
+                for g in &into {
+                    let Some(&bb) = self.llvm_blocks.get(g.index()) else {
+                        continue;
+                    };
+                    let t = bb.terminator();
+                    if t.is_null() {
+                        continue;
+                    }
+                    match t.opcode() {
+                        LLVMOpcode::LLVMBr if t.is_conditional() => roots.push(t.condition()),
+                        LLVMOpcode::LLVMSwitch => roots.push(t.operand(0)),
+                        _ => {}
+                    }
+                }
+                if kind == AssertKind::Macro {
+                    guards = into;
+                }
+            }
+            let vars = self.cond_vars(&roots);
+            if let Some(info) = self.cx.program.asserts.get_mut(p.id.index()) {
+                info.guard_blocks = guards;
+                info.cond_vars = vars;
+            }
+        }
+    }
+
+    /// Named values the roots depend on, in order of first appearance, one per name.
+    fn cond_vars(&self, roots: &[Val]) -> Vec<(String, VarId)> {
+        let mut out = Vec::new();
+        let mut names = HashSet::new();
+        let mut visited = HashSet::new();
+        for &r in roots {
+            self.visit(r, 0, &mut visited, &mut names, &mut out);
+        }
+        out
+    }
+
+    fn visit(
+        &self,
+        v: Val,
+        depth: u32,
+        visited: &mut HashSet<Val>,
+        names: &mut HashSet<String>,
+        out: &mut Vec<(String, VarId)>,
+    ) {
+        if v.is_null() || visited.len() >= MAX_VISITS || !visited.insert(v) {
+            return;
+        }
+        if let Some(&var) = self.var_of.get(&v) {
+            if let Some(name) = self.source_name(v) {
+                if names.insert(name.clone()) {
+                    out.push((name, var));
+                }
+                return;
+            }
+        }
+        if depth >= MAX_DEPTH || !v.is_instruction() {
+            return;
+        }
+        use LLVMOpcode::*;
+        match v.opcode() {
+            LLVMPHI => {
+                // `a && b` becomes a phi of constants: the branch conditions leading to it
+                // carry the dependence.
+                for (iv, bb) in v.incoming() {
+                    self.visit(iv, depth + 1, visited, names, out);
+                    let t = bb.terminator();
+                    if !t.is_null() && t.opcode() == LLVMBr && t.is_conditional() {
+                        self.visit(t.condition(), depth + 1, visited, names, out);
+                    }
+                }
+            }
+            LLVMICmp | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv
+            | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
+            | LLVMXor | LLVMSelect | LLVMFreeze | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast => {
+                for i in 0..v.num_operands() {
+                    self.visit(v.operand(i), depth + 1, visited, names, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The source name of a value: its debug variable, or the global a load reads.
+    fn source_name(&self, v: Val) -> Option<String> {
+        if let Some(n) = self.names.values.get(&v) {
+            return Some(n.clone());
+        }
+        if v.is_instruction() && v.opcode() == LLVMOpcode::LLVMLoad {
+            if let Some(Addr::Global(g, 0)) = self.cx.syms.const_addr(v.operand(0)) {
+                return self
+                    .cx
+                    .program
+                    .globals
+                    .get(g.index())
+                    .map(|g| g.name.clone());
+            }
+        }
+        None
+    }
+
+    /// The argument text of a call to `callee` at `span`, read from the source file:
+    /// `__VERIFIER_assert(x > 0)` gives `x > 0`.
+    pub fn source_call_args(&mut self, span: Span, callee: &str) -> Option<String> {
+        let text = self.cx.files.text_from(span, MAX_SOURCE)?;
+        let col = span.col.saturating_sub(1) as usize;
+        let first_line_len = text.find('\n').unwrap_or(text.len());
+        let from = if col <= first_line_len && text.is_char_boundary(col) {
+            col
+        } else {
+            0
+        };
+        let start = text[from..]
+            .find(callee)
+            .map(|i| i + from)
+            .or_else(|| text[..first_line_len].find(callee))?;
+        // The call must begin on the span's line.
+        if start > first_line_len {
+            return None;
+        }
+        let rest = text[start + callee.len()..].trim_start();
+        let rest = rest.strip_prefix('(')?;
+        let mut depth = 0u32;
+        let mut end = None;
+        let mut in_str: Option<char> = None;
+        let mut escaped = false;
+        for (i, ch) in rest.char_indices() {
+            if i > MAX_SOURCE {
+                break;
+            }
+            if let Some(q) = in_str {
+                if escaped {
+                    escaped = false;
+                } else if ch == '\\' {
+                    escaped = true;
+                } else if ch == q {
+                    in_str = None;
+                }
+                continue;
+            }
+            match ch {
+                '"' | '\'' => in_str = Some(ch),
+                '(' => depth += 1,
+                ')' if depth == 0 => {
+                    end = Some(i);
+                    break;
+                }
+                ')' => depth -= 1,
+                _ => {}
+            }
+        }
+        let arg = rest[..end?]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        (!arg.is_empty()).then_some(arg)
+    }
+}
+
+/// The successors of a terminator.
+pub(crate) fn successors(t: &Terminator) -> Vec<BlockId> {
+    match t {
+        Terminator::Br(b) => vec![*b],
+        Terminator::CondBr { then_, else_, .. } => vec![*then_, *else_],
+        Terminator::Switch { cases, default, .. } => {
+            let mut v: Vec<BlockId> = cases.iter().map(|&(_, b)| b).collect();
+            v.push(*default);
+            v
+        }
+        Terminator::Ret(_) | Terminator::Stop { .. } => Vec::new(),
+    }
+}

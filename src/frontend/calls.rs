@@ -1,0 +1,362 @@
+//! Calls: intrinsics, library functions (threads, locks, allocation, nondeterminism), assertion
+//! sites, and calls that do not return.
+
+use llvm_sys::{LLVMTypeKind, LLVMValueKind};
+
+use super::consts::Addr;
+use super::ffi::Val;
+use super::layout::ty_of;
+use super::lower::{Flow, FnLower};
+use crate::ir::{
+    AssertInfo, AssertKind, Callee, InstKind, ObjId, Object, ObjectKind, Operand, StopReason,
+    Terminator, Ty,
+};
+
+/// Intrinsics with no effect the analysis cares about.
+const IGNORED_INTRINSICS: [&str; 10] = [
+    "llvm.dbg.",
+    "llvm.lifetime.",
+    "llvm.stacksave",
+    "llvm.stackrestore",
+    "llvm.assume",
+    "llvm.experimental.noalias.scope.decl",
+    "llvm.donothing",
+    "llvm.sideeffect",
+    "llvm.var.annotation",
+    "llvm.pseudoprobe",
+];
+
+const LOCKS: [&str; 4] = [
+    "pthread_mutex_lock",
+    "pthread_spin_lock",
+    "pthread_rwlock_rdlock",
+    "pthread_rwlock_wrlock",
+];
+const UNLOCKS: [&str; 3] = [
+    "pthread_mutex_unlock",
+    "pthread_spin_unlock",
+    "pthread_rwlock_unlock",
+];
+const ALLOCATORS: [&str; 8] = [
+    "malloc",
+    "calloc",
+    "realloc",
+    "aligned_alloc",
+    "strdup",
+    "strndup",
+    "valloc",
+    "alloca",
+];
+
+/// The argument of an assert-failure function that holds the asserted expression's text, by
+/// function, in order of preference.
+fn assert_text_args(name: &str) -> Option<&'static [usize]> {
+    match name {
+        "__assert_fail" => Some(&[0]),
+        // Apple: __assert_rtn(func, file, line, expr); BSD/newlib: __assert(func, file, line, expr)
+        // or old glibc __assert(expr, file, line).
+        "__assert_rtn" | "__assert_func" => Some(&[3]),
+        "__assert" => Some(&[3, 0]),
+        _ => None,
+    }
+}
+
+impl FnLower<'_> {
+    /// Lowers a call (also the call part of `invoke` / `callbr`).
+    pub fn lower_call(&mut self, inst: Val, out: &mut Vec<InstKind>) -> Flow {
+        let callee = inst.called_value();
+        let args = inst.call_args();
+        if callee.is_null() || callee.kind() == LLVMValueKind::LLVMInlineAsmValueKind {
+            out.push(self.havoc(inst, true, "inline assembly is not modelled"));
+            return Flow::Next;
+        }
+        let direct = match self.cx.syms.const_addr(callee) {
+            Some(Addr::Func(f, 0)) => Some(f),
+            _ => None,
+        };
+        let Some(fid) = direct else {
+            let dst = self.used_result(inst);
+            let args = args.iter().map(|&a| self.op(a)).collect();
+            out.push(InstKind::Call {
+                dst,
+                callee: Callee::Indirect(self.op(callee)),
+                args,
+            });
+            return Flow::Next;
+        };
+        let fval = self.cx.syms.func_vals[fid.index()];
+        let name = fval.name();
+        if name.starts_with("llvm.") {
+            self.intrinsic(inst, &name, &args, out);
+            return Flow::Next;
+        }
+        let declared = fval.is_declaration();
+        let ops: Vec<Operand> = args.iter().map(|&a| self.op(a)).collect();
+        let call = |this: &mut Self| InstKind::Call {
+            dst: this.used_result(inst),
+            callee: Callee::Direct(fid),
+            args: ops.clone(),
+        };
+
+        // Assertion sites.
+        if declared {
+            if let Some(text_args) = assert_text_args(&name) {
+                if !self.in_assert_helper {
+                    let condition = text_args
+                        .iter()
+                        .filter_map(|&i| args.get(i))
+                        .find_map(|&a| self.cx.syms.const_string(a))
+                        .unwrap_or_else(|| "assert(...)".to_string());
+                    let span = self.span(inst);
+                    let id = self.new_assert(
+                        self.assert_info(AssertKind::Macro, span, condition),
+                        Vec::new(),
+                    );
+                    out.push(InstKind::Assert { id, cond: None });
+                }
+                return Flow::End(Terminator::Stop {
+                    reason: StopReason::ProcessExit,
+                });
+            }
+        }
+        if !self.in_assert_helper {
+            match name.as_str() {
+                "reach_error" | "__VERIFIER_error" => {
+                    let span = self.span(inst);
+                    let info = self.assert_info(AssertKind::ReachError, span, format!("{name}()"));
+                    let id = self.new_assert(info, Vec::new());
+                    out.push(InstKind::Assert { id, cond: None });
+                    if !declared {
+                        out.push(call(self));
+                    }
+                    return Flow::Next;
+                }
+                "__VERIFIER_assert" => {
+                    let span = self.span(inst);
+                    let condition = span
+                        .and_then(|s| self.source_call_args(s, "__VERIFIER_assert"))
+                        .unwrap_or_else(|| "__VERIFIER_assert(...)".to_string());
+                    let cond = ops
+                        .first()
+                        .copied()
+                        .unwrap_or(Operand::Unknown(Ty::Int(32)));
+                    let info = self.assert_info(AssertKind::VerifierAssert, span, condition);
+                    let id = self.new_assert(info, args.first().copied().into_iter().collect());
+                    out.push(InstKind::Assert {
+                        id,
+                        cond: Some(cond),
+                    });
+                    if !declared {
+                        out.push(call(self));
+                    }
+                    return Flow::Next;
+                }
+                _ => {}
+            }
+        }
+
+        if !declared {
+            // SV-COMP convention: a function named `__VERIFIER_atomic_*` runs atomically.
+            if name.starts_with("__VERIFIER_atomic_")
+                && name != "__VERIFIER_atomic_begin"
+                && name != "__VERIFIER_atomic_end"
+            {
+                out.push(InstKind::AtomicBegin);
+                out.push(call(self));
+                out.push(InstKind::AtomicEnd);
+                return Flow::Next;
+            }
+            out.push(call(self));
+            return Flow::Next;
+        }
+
+        // Library functions (declared only).
+        let arg = |i: usize| ops.get(i).copied();
+        let n = name.as_str();
+        match n {
+            "pthread_create" if ops.len() >= 4 => {
+                out.push(InstKind::ThreadCreate {
+                    dst: self.used_result(inst),
+                    handle: ops[0],
+                    entry: ops[2],
+                    arg: ops[3],
+                });
+                return Flow::Next;
+            }
+            "pthread_join" if ops.len() >= 2 => {
+                let dst = self.used_result(inst);
+                out.push(InstKind::ThreadJoin {
+                    dst,
+                    handle: ops[0],
+                    retval: ops[1],
+                });
+                return Flow::Next;
+            }
+            _ if LOCKS.contains(&n) && !ops.is_empty() => {
+                out.push(InstKind::Lock {
+                    dst: self.used_result(inst),
+                    lock: ops[0],
+                });
+                return Flow::Next;
+            }
+            _ if UNLOCKS.contains(&n) && !ops.is_empty() => {
+                out.push(InstKind::Unlock {
+                    dst: self.used_result(inst),
+                    lock: ops[0],
+                });
+                return Flow::Next;
+            }
+            "__VERIFIER_atomic_begin" => {
+                out.push(InstKind::AtomicBegin);
+                return Flow::Next;
+            }
+            "__VERIFIER_atomic_end" => {
+                out.push(InstKind::AtomicEnd);
+                return Flow::Next;
+            }
+            "__VERIFIER_assume" | "assume_abort_if_not" if !ops.is_empty() => {
+                out.push(InstKind::Assume { cond: ops[0] });
+                return Flow::Next;
+            }
+            "memset" if ops.len() >= 3 => {
+                out.push(InstKind::MemSet {
+                    ptr: ops[0],
+                    val: ops[1],
+                    len: ops[2],
+                });
+                self.copy_result(inst, ops[0], out);
+                return Flow::Next;
+            }
+            "memcpy" | "memmove" if ops.len() >= 3 => {
+                out.push(InstKind::MemCopy {
+                    dst: ops[0],
+                    src: ops[1],
+                    len: ops[2],
+                });
+                self.copy_result(inst, ops[0], out);
+                return Flow::Next;
+            }
+            "pthread_exit" => {
+                return Flow::End(Terminator::Stop {
+                    reason: StopReason::ThreadExit,
+                })
+            }
+            // These run no user code: the process just ends.
+            "abort" | "_exit" | "_Exit" => {
+                return Flow::End(Terminator::Stop {
+                    reason: StopReason::ProcessExit,
+                })
+            }
+            _ => {}
+        }
+        let returns_ptr = inst.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind;
+        if let Some(suffix) = n.strip_prefix("__VERIFIER_nondet_") {
+            if inst.ty().kind() != LLVMTypeKind::LLVMVoidTypeKind {
+                let is_bool = matches!(suffix, "bool" | "_Bool");
+                out.push(InstKind::Nondet {
+                    dst: self.var(inst),
+                    ty: ty_of(inst.ty()),
+                    is_bool,
+                });
+                return Flow::Next;
+            }
+        }
+        if ALLOCATORS.contains(&n) && returns_ptr {
+            let obj = self.heap_object(inst);
+            let from = if n == "realloc" { arg(0) } else { None };
+            out.push(InstKind::HeapAlloc {
+                dst: self.var(inst),
+                obj,
+                zeroed: n == "calloc",
+                from,
+            });
+            return Flow::Next;
+        }
+        out.push(call(self));
+        if n == "exit"
+            || n == "quick_exit"
+            || fval.has_fn_attr("noreturn", false)
+            || inst.has_fn_attr("noreturn", true)
+        {
+            return Flow::End(Terminator::Stop {
+                reason: StopReason::ProcessExit,
+            });
+        }
+        Flow::Next
+    }
+
+    fn assert_info(
+        &self,
+        kind: AssertKind,
+        span: Option<crate::ir::Span>,
+        condition: String,
+    ) -> AssertInfo {
+        AssertInfo {
+            func: self.fid,
+            kind,
+            span,
+            condition,
+            cond_vars: Vec::new(),
+            guard_blocks: Vec::new(),
+        }
+    }
+
+    /// `dst := first argument` for libc functions that return their destination.
+    fn copy_result(&mut self, inst: Val, src: Operand, out: &mut Vec<InstKind>) {
+        if let Some(dst) = self.used_result(inst) {
+            out.push(InstKind::Copy { dst, src });
+        }
+    }
+
+    /// A fresh heap object for an allocation site.
+    fn heap_object(&mut self, inst: Val) -> ObjId {
+        let span = self.span(inst);
+        let name = match span {
+            Some(s) => format!("heap@{}:{}", self.cx.files.short_name(s), s.line),
+            None => format!("heap@{}", self.fname),
+        };
+        let obj = ObjId::from(self.cx.program.objects.len());
+        self.cx.program.objects.push(Object {
+            kind: ObjectKind::Heap(self.fid),
+            name,
+            layout: None,
+            span,
+        });
+        obj
+    }
+
+    fn intrinsic(&mut self, inst: Val, name: &str, args: &[Val], out: &mut Vec<InstKind>) {
+        if IGNORED_INTRINSICS.iter().any(|p| name.starts_with(p)) {
+            if inst.ty().kind() != LLVMTypeKind::LLVMVoidTypeKind && inst.has_uses() {
+                out.push(self.havoc(inst, false, format!("result of {name}")));
+            }
+            return;
+        }
+        let op = |this: &Self, i: usize| args.get(i).map(|&a| this.op(a));
+        if name.starts_with("llvm.memset.") {
+            if let (Some(ptr), Some(val), Some(len)) = (op(self, 0), op(self, 1), op(self, 2)) {
+                out.push(InstKind::MemSet { ptr, val, len });
+                return;
+            }
+        }
+        if name.starts_with("llvm.memcpy.") || name.starts_with("llvm.memmove.") {
+            if let (Some(dst), Some(src), Some(len)) = (op(self, 0), op(self, 1), op(self, 2)) {
+                out.push(InstKind::MemCopy { dst, src, len });
+                return;
+            }
+        }
+        if name.starts_with("llvm.threadlocal.address") {
+            // Every access to a `__thread` variable goes through this intrinsic; an unknown
+            // pointer makes each such access unknown, which is sound for per-thread copies.
+            out.push(self.havoc(inst, false, "thread-local storage is not modelled"));
+            return;
+        }
+        let clobbers = args.iter().any(|a| {
+            let t = a.ty();
+            t.kind() == LLVMTypeKind::LLVMPointerTypeKind
+                || (super::layout::is_vector(t)
+                    && t.element().kind() == LLVMTypeKind::LLVMPointerTypeKind)
+        });
+        out.push(self.havoc(inst, clobbers, format!("intrinsic {name} is not modelled")));
+    }
+}

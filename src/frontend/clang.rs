@@ -1,0 +1,143 @@
+//! Finding clang-19 and compiling C to LLVM bitcode.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::config::Config;
+use crate::error::InputError;
+
+/// The LLVM major version watts links against; clang must produce IR of the same version.
+pub(crate) const LLVM_MAJOR: u32 = 19;
+
+/// A clang binary whose version was checked.
+#[derive(Clone, Debug)]
+pub(crate) struct Clang {
+    /// The program to run.
+    pub program: PathBuf,
+}
+
+/// Finds clang: `config.clang`, else `$WATTS_CLANG`, else `clang-19`, else `clang` on PATH.
+/// Refuses a clang of another major version.
+pub(crate) fn find(config: &Config) -> Result<Clang, InputError> {
+    let explicit: Option<PathBuf> = config.clang.clone().or_else(|| {
+        std::env::var_os("WATTS_CLANG")
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+    });
+    if let Some(program) = explicit {
+        return match version(&program) {
+            Ok(v) => check_version(program, v),
+            Err(e) => Err(InputError::ClangNotFound(format!(
+                "cannot run {}: {e}",
+                program.display()
+            ))),
+        };
+    }
+    let mut tried = Vec::new();
+    for name in [format!("clang-{LLVM_MAJOR}"), "clang".to_string()] {
+        let program = PathBuf::from(&name);
+        match version(&program) {
+            Ok(v) => return check_version(program, v),
+            Err(e) => tried.push(format!("{name}: {e}")),
+        }
+    }
+    Err(InputError::ClangNotFound(format!(
+        "no clang-{LLVM_MAJOR} found on PATH ({}); install clang-{LLVM_MAJOR} or pass --clang",
+        tried.join("; ")
+    )))
+}
+
+fn check_version(program: PathBuf, major: Option<u32>) -> Result<Clang, InputError> {
+    match major {
+        Some(LLVM_MAJOR) => Ok(Clang { program }),
+        Some(other) => Err(InputError::ClangNotFound(format!(
+            "{} is clang {other}, but watts needs LLVM {LLVM_MAJOR} (clang-{LLVM_MAJOR})",
+            program.display()
+        ))),
+        None => Err(InputError::ClangNotFound(format!(
+            "cannot tell the version of {} (`--version` does not say `clang version`); watts needs clang-{LLVM_MAJOR}",
+            program.display()
+        ))),
+    }
+}
+
+/// Runs `program --version` and returns the major version it reports, if any.
+fn version(program: &Path) -> Result<Option<u32>, String> {
+    let out = Command::new(program)
+        .arg("--version")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("`--version` failed ({})", out.status));
+    }
+    Ok(parse_major(&String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The major version in `clang --version` output ("Ubuntu clang version 19.1.1 ...").
+pub(crate) fn parse_major(text: &str) -> Option<u32> {
+    let rest = &text[text.find("clang version ")? + "clang version ".len()..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+/// Compiles one C (or preprocessed `.i`) file to bitcode and returns its bytes.
+pub(crate) fn compile(
+    clang: &Clang,
+    input: &Path,
+    extra: &[String],
+) -> Result<Vec<u8>, InputError> {
+    let tmp = tempfile::Builder::new()
+        .prefix("watts-")
+        .suffix(".bc")
+        .tempfile()
+        .map_err(|e| InputError::Unreadable(std::env::temp_dir(), e))?;
+    let mut args: Vec<OsString> = [
+        "-g",
+        "-O0",
+        "-Xclang",
+        "-disable-O0-optnone",
+        "-fno-discard-value-names",
+        "-emit-llvm",
+        "-c",
+        "-o",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    args.push(tmp.path().as_os_str().to_owned());
+    args.push(input.as_os_str().to_owned());
+    args.extend(extra.iter().map(OsString::from));
+    let out = Command::new(&clang.program)
+        .args(&args)
+        .output()
+        .map_err(|e| {
+            InputError::ClangNotFound(format!("cannot run {}: {e}", clang.program.display()))
+        })?;
+    if !out.status.success() {
+        let mut diagnostics = String::from_utf8_lossy(&out.stderr).into_owned();
+        if diagnostics.trim().is_empty() {
+            diagnostics = format!("clang exited with {}", out.status);
+        }
+        return Err(InputError::CompileFailed {
+            path: input.to_path_buf(),
+            diagnostics,
+        });
+    }
+    std::fs::read(tmp.path()).map_err(|e| InputError::Unreadable(tmp.path().to_path_buf(), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_major;
+
+    #[test]
+    fn parses_versions() {
+        assert_eq!(
+            parse_major("Ubuntu clang version 19.1.1 (1ubuntu1)\nTarget: x"),
+            Some(19)
+        );
+        assert_eq!(parse_major("clang version 14.0.6"), Some(14));
+        assert_eq!(parse_major("gcc (GCC) 12"), None);
+    }
+}

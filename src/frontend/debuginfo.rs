@@ -1,0 +1,180 @@
+//! Debug info: source files and spans, and source names of SSA values and allocas.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use llvm_sys::{LLVMOpcode, LLVMValueKind};
+
+use super::ffi::Val;
+use crate::ir::{FileId, SourceFile, Span};
+
+/// The source files spans point into, deduplicated by path.
+#[derive(Default)]
+pub(crate) struct Files {
+    by_key: HashMap<(String, String), Option<FileId>>,
+    by_path: HashMap<String, FileId>,
+    files: Vec<SourceFile>,
+    /// Line starts of files whose text was read early (`None`: not read yet).
+    line_starts: Vec<Option<Vec<usize>>>,
+}
+
+impl Files {
+    /// The span of an instruction's debug location.
+    pub fn span_of_inst(&mut self, inst: Val) -> Option<Span> {
+        let line = inst.debug_line();
+        if line == 0 {
+            return None;
+        }
+        let file = self.file_of(inst)?;
+        Some(Span {
+            file,
+            line,
+            col: inst.debug_col(),
+        })
+    }
+
+    /// The span of a function's or global's debug info (column unknown).
+    pub fn span_of_global(&mut self, g: Val) -> Option<Span> {
+        let line = g.debug_line();
+        if line == 0 {
+            return None;
+        }
+        let file = self.file_of(g)?;
+        Some(Span { file, line, col: 0 })
+    }
+
+    /// The file name (last component) of a span, for readable object names.
+    pub fn short_name(&self, span: Span) -> String {
+        let path = self
+            .files
+            .get(span.file.0 as usize)
+            .map(|f| f.path.as_str())
+            .unwrap_or("?");
+        Path::new(path)
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.to_string())
+    }
+
+    fn file_of(&mut self, v: Val) -> Option<FileId> {
+        let key = v.debug_file();
+        if let Some(id) = self.by_key.get(&key) {
+            return *id;
+        }
+        let (dir, name) = &key;
+        let id = if name.is_empty() {
+            None
+        } else {
+            let path = if Path::new(name).is_absolute() || dir.is_empty() {
+                name.clone()
+            } else {
+                Path::new(dir).join(name).to_string_lossy().into_owned()
+            };
+            Some(*self.by_path.entry(path.clone()).or_insert_with(|| {
+                let id = FileId(self.files.len() as u32);
+                self.files.push(SourceFile { path, text: None });
+                id
+            }))
+        };
+        self.by_key.insert(key, id);
+        id
+    }
+
+    /// The file table, with the text of every file that can be read.
+    pub fn finish(mut self) -> Vec<SourceFile> {
+        for (i, f) in self.files.iter_mut().enumerate() {
+            let read = self.line_starts.get(i).is_some_and(|s| s.is_some());
+            if !read {
+                f.text = read_text(&f.path);
+            }
+        }
+        self.files
+    }
+
+    /// Reads a file's text once (used for assertion conditions before `finish`), with the byte
+    /// offset of each line start.
+    fn load_text(&mut self, file: FileId) -> Option<(&str, &[usize])> {
+        let i = file.0 as usize;
+        if self.line_starts.len() < self.files.len() {
+            self.line_starts.resize(self.files.len(), None);
+        }
+        if self.line_starts[i].is_none() {
+            let f = &mut self.files[i];
+            f.text = read_text(&f.path);
+            let starts = match &f.text {
+                Some(t) => std::iter::once(0)
+                    .chain(t.match_indices('\n').map(|(k, _)| k + 1))
+                    .collect(),
+                None => Vec::new(),
+            };
+            self.line_starts[i] = Some(starts);
+        }
+        let text = self.files[i].text.as_deref()?;
+        Some((text, self.line_starts[i].as_deref()?))
+    }
+
+    /// At most `max` bytes of source text from the start of `span`'s line.
+    pub fn text_from(&mut self, span: Span, max: usize) -> Option<String> {
+        let (text, starts) = self.load_text(span.file)?;
+        let start = *starts.get(span.line.checked_sub(1)? as usize)?;
+        let mut end = (start + max).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Some(text[start..end].to_string())
+    }
+}
+
+fn read_text(path: &str) -> Option<String> {
+    std::fs::read(path)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// Source names found in one function's `llvm.dbg.value` / `llvm.dbg.declare` calls.
+#[derive(Default)]
+pub(crate) struct Names {
+    /// Value (argument or instruction) to its source variable name.
+    pub values: HashMap<Val, String>,
+    /// Alloca to (variable name, the `llvm.dbg.declare` call, whose location is the declaration).
+    pub declared: HashMap<Val, (String, Val)>,
+}
+
+/// Whether `inst` is a call to a `llvm.dbg.*` intrinsic.
+pub(crate) fn is_dbg_call(inst: Val) -> bool {
+    inst.opcode() == LLVMOpcode::LLVMCall && {
+        let callee = inst.called_value();
+        !callee.is_null()
+            && callee.kind() == LLVMValueKind::LLVMFunctionValueKind
+            && callee.name().starts_with("llvm.dbg.")
+    }
+}
+
+/// Collects the source names of a defined function's values.
+pub(crate) fn names(func: Val) -> Names {
+    let mut out = Names::default();
+    for bb in func.blocks() {
+        for inst in bb.instructions() {
+            if !is_dbg_call(inst) {
+                continue;
+            }
+            let callee = inst.called_value().name();
+            let args = inst.call_args();
+            let (Some(&loc), Some(&var)) = (args.first(), args.get(1)) else {
+                continue;
+            };
+            let (Some(v), Some(name)) = (loc.local_metadata_value(), var.di_variable_name()) else {
+                continue;
+            };
+            if callee == "llvm.dbg.declare" {
+                // The alloca holds the variable's address, not its value.
+                if v.is_instruction() && v.opcode() == LLVMOpcode::LLVMAlloca {
+                    out.declared.entry(v).or_insert((name, inst));
+                }
+            } else if callee == "llvm.dbg.value" {
+                out.values.entry(v).or_insert(name);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,557 @@
+//! Thin, copyable handles over llvm-sys references, with the queries the lowering needs.
+//!
+//! Invariant: a handle is only created from a reference of the module being lowered, and the
+//! module (and its context) outlives every handle; so every query below is sound even though
+//! the handles are plain pointers. Nothing here leaves the front end.
+
+use std::ffi::{c_char, c_uint, CStr};
+
+use llvm_sys::core as c;
+use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef};
+use llvm_sys::target::{self as t, LLVMTargetDataRef};
+use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+
+/// Copies a (pointer, length) string returned by LLVM into an owned `String`.
+fn lossy(ptr: *const c_char, len: usize) -> String {
+    if ptr.is_null() || len == 0 {
+        return String::new();
+    }
+    // SAFETY: LLVM returned `len` readable bytes at `ptr`.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Copies and frees a message LLVM allocated (`LLVMPrint*ToString`).
+fn take_message(ptr: *mut c_char) -> String {
+    if ptr.is_null() {
+        return String::new();
+    }
+    // SAFETY: LLVM returned a NUL-terminated string that we own.
+    let s = unsafe { CStr::from_ptr(ptr) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: allocated by LLVM, freed once.
+    unsafe { c::LLVMDisposeMessage(ptr) };
+    s
+}
+
+/// A value of the module (instruction, argument, constant, global, metadata wrapper).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Val(pub LLVMValueRef);
+
+/// A type of the module's context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Type(pub LLVMTypeRef);
+
+/// A basic block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Bb(pub LLVMBasicBlockRef);
+
+/// Walks an LLVM intrusive list given the first element and a `next` function.
+fn walk<R: Copy, T>(
+    first: R,
+    next: unsafe extern "C" fn(R) -> R,
+    is_null: fn(R) -> bool,
+    wrap: fn(R) -> T,
+) -> Vec<T> {
+    let mut out = Vec::new();
+    let mut cur = first;
+    while !is_null(cur) {
+        out.push(wrap(cur));
+        // SAFETY: `cur` is a live element of the list.
+        cur = unsafe { next(cur) };
+    }
+    out
+}
+
+/// Every function of the module, in order.
+pub(crate) fn functions(m: LLVMModuleRef) -> Vec<Val> {
+    // SAFETY: `m` is a live module.
+    let first = unsafe { c::LLVMGetFirstFunction(m) };
+    walk(first, c::LLVMGetNextFunction, |p| p.is_null(), Val)
+}
+
+/// Every global variable of the module, in order.
+pub(crate) fn globals(m: LLVMModuleRef) -> Vec<Val> {
+    // SAFETY: `m` is a live module.
+    let first = unsafe { c::LLVMGetFirstGlobal(m) };
+    walk(first, c::LLVMGetNextGlobal, |p| p.is_null(), Val)
+}
+
+/// The module's data layout (owned by the module).
+pub(crate) fn data_layout(m: LLVMModuleRef) -> LLVMTargetDataRef {
+    // SAFETY: `m` is a live module; the result lives as long as it.
+    unsafe { t::LLVMGetModuleDataLayout(m) }
+}
+
+impl Val {
+    /// Whether the handle is null.
+    pub fn is_null(self) -> bool {
+        self.0.is_null()
+    }
+
+    /// The value's kind.
+    pub fn kind(self) -> LLVMValueKind {
+        // SAFETY: live value.
+        unsafe { c::LLVMGetValueKind(self.0) }
+    }
+
+    /// Its type.
+    pub fn ty(self) -> Type {
+        // SAFETY: live value.
+        Type(unsafe { c::LLVMTypeOf(self.0) })
+    }
+
+    /// Its LLVM name (may be empty).
+    pub fn name(self) -> String {
+        let mut len = 0usize;
+        // SAFETY: live value; LLVM returns `len` bytes.
+        let p = unsafe { c::LLVMGetValueName2(self.0, &mut len) };
+        lossy(p, len)
+    }
+
+    /// Its textual IR form (for diagnostics and the rare wide constant).
+    pub fn print(self) -> String {
+        // SAFETY: live value.
+        take_message(unsafe { c::LLVMPrintValueToString(self.0) })
+    }
+
+    /// Whether the value has at least one use.
+    pub fn has_uses(self) -> bool {
+        // SAFETY: live value.
+        !unsafe { c::LLVMGetFirstUse(self.0) }.is_null()
+    }
+
+    /// The number of operands of a user (instruction or constant expression).
+    pub fn num_operands(self) -> u32 {
+        // SAFETY: live value.
+        let n = unsafe { c::LLVMGetNumOperands(self.0) };
+        u32::try_from(n).unwrap_or(0)
+    }
+
+    /// Operand `i` (null if out of range).
+    pub fn operand(self, i: u32) -> Val {
+        if i >= self.num_operands() {
+            return Val(std::ptr::null_mut());
+        }
+        // SAFETY: live user, index in range.
+        Val(unsafe { c::LLVMGetOperand(self.0, i) })
+    }
+
+    /// Whether this is an instruction.
+    pub fn is_instruction(self) -> bool {
+        self.kind() == LLVMValueKind::LLVMInstructionValueKind
+    }
+
+    /// The opcode of an instruction.
+    pub fn opcode(self) -> LLVMOpcode {
+        // SAFETY: live instruction.
+        unsafe { c::LLVMGetInstructionOpcode(self.0) }
+    }
+
+    /// The opcode of a constant expression.
+    pub fn const_opcode(self) -> LLVMOpcode {
+        // SAFETY: live constant expression.
+        unsafe { c::LLVMGetConstOpcode(self.0) }
+    }
+
+    /// A sign-extended `ConstantInt` of at most 64 bits.
+    pub fn const_sext(self) -> i64 {
+        // SAFETY: live ConstantInt.
+        unsafe { c::LLVMConstIntGetSExtValue(self.0) }
+    }
+
+    /// A `ConstantFP`'s value.
+    pub fn const_double(self) -> f64 {
+        let mut loses = 0;
+        // SAFETY: live ConstantFP.
+        unsafe { c::LLVMConstRealGetDouble(self.0, &mut loses) }
+    }
+
+    /// The initializer of a global variable (null for a declaration).
+    pub fn initializer(self) -> Val {
+        // SAFETY: live global variable.
+        Val(unsafe { c::LLVMGetInitializer(self.0) })
+    }
+
+    /// The aliasee of a global alias.
+    pub fn aliasee(self) -> Val {
+        // SAFETY: live global alias.
+        Val(unsafe { c::LLVMAliasGetAliasee(self.0) })
+    }
+
+    /// Whether a global value is a declaration (no body, no initializer).
+    pub fn is_declaration(self) -> bool {
+        // SAFETY: live global value.
+        unsafe { c::LLVMIsDeclaration(self.0) != 0 }
+    }
+
+    /// Whether a global value has internal or private linkage.
+    pub fn is_internal(self) -> bool {
+        use llvm_sys::LLVMLinkage::*;
+        // SAFETY: live global value.
+        let l = unsafe { c::LLVMGetLinkage(self.0) };
+        matches!(l, LLVMInternalLinkage | LLVMPrivateLinkage)
+    }
+
+    /// Whether a global variable is constant.
+    pub fn is_global_constant(self) -> bool {
+        // SAFETY: live global variable.
+        unsafe { c::LLVMIsGlobalConstant(self.0) != 0 }
+    }
+
+    /// The value type of a global (the pointee).
+    pub fn global_value_type(self) -> Type {
+        // SAFETY: live global value.
+        Type(unsafe { c::LLVMGlobalGetValueType(self.0) })
+    }
+
+    /// The parameters of a function.
+    pub fn params(self) -> Vec<Val> {
+        // SAFETY: live function.
+        let n = unsafe { c::LLVMCountParams(self.0) };
+        // SAFETY: index in range.
+        (0..n)
+            .map(|i| Val(unsafe { c::LLVMGetParam(self.0, i) }))
+            .collect()
+    }
+
+    /// The basic blocks of a function, in layout order (entry first).
+    pub fn blocks(self) -> Vec<Bb> {
+        // SAFETY: live function.
+        let first = unsafe { c::LLVMGetFirstBasicBlock(self.0) };
+        walk(first, c::LLVMGetNextBasicBlock, |p| p.is_null(), Bb)
+    }
+
+    /// Whether a function (or call site, when `call` is set) has the enum attribute `name`.
+    pub fn has_fn_attr(self, name: &str, call: bool) -> bool {
+        // SAFETY: reads a static table.
+        let kind = unsafe { c::LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) };
+        if kind == 0 {
+            return false;
+        }
+        let idx = llvm_sys::LLVMAttributeFunctionIndex;
+        // SAFETY: live function or call instruction.
+        let attr = unsafe {
+            if call {
+                c::LLVMGetCallSiteEnumAttribute(self.0, idx, kind)
+            } else {
+                c::LLVMGetEnumAttributeAtIndex(self.0, idx, kind)
+            }
+        };
+        !attr.is_null()
+    }
+
+    /// The called operand of a call, invoke or callbr.
+    pub fn called_value(self) -> Val {
+        // SAFETY: live call-like instruction.
+        Val(unsafe { c::LLVMGetCalledValue(self.0) })
+    }
+
+    /// The argument operands of a call, invoke or callbr.
+    pub fn call_args(self) -> Vec<Val> {
+        // SAFETY: live call-like instruction.
+        let n = unsafe { c::LLVMGetNumArgOperands(self.0) };
+        (0..n).map(|i| self.operand(i)).collect()
+    }
+
+    /// Successors of a terminator.
+    pub fn successors(self) -> Vec<Bb> {
+        // SAFETY: live terminator.
+        let n = unsafe { c::LLVMGetNumSuccessors(self.0) };
+        // SAFETY: index in range.
+        (0..n)
+            .map(|i| Bb(unsafe { c::LLVMGetSuccessor(self.0, i) }))
+            .collect()
+    }
+
+    /// Whether a `br` is conditional.
+    pub fn is_conditional(self) -> bool {
+        // SAFETY: live branch.
+        unsafe { c::LLVMIsConditional(self.0) != 0 }
+    }
+
+    /// The condition of a conditional `br` (only `br`: the scrutinee of a switch is operand 0).
+    pub fn condition(self) -> Val {
+        // SAFETY: live branch/switch.
+        Val(unsafe { c::LLVMGetCondition(self.0) })
+    }
+
+    /// The incoming (value, block) pairs of a phi.
+    pub fn incoming(self) -> Vec<(Val, Bb)> {
+        // SAFETY: live phi.
+        let n = unsafe { c::LLVMCountIncoming(self.0) };
+        (0..n)
+            .map(|i| {
+                // SAFETY: index in range.
+                unsafe {
+                    (
+                        Val(c::LLVMGetIncomingValue(self.0, i)),
+                        Bb(c::LLVMGetIncomingBlock(self.0, i)),
+                    )
+                }
+            })
+            .collect()
+    }
+
+    /// The integer predicate of an `icmp`.
+    pub fn icmp_predicate(self) -> llvm_sys::LLVMIntPredicate {
+        // SAFETY: live icmp.
+        unsafe { c::LLVMGetICmpPredicate(self.0) }
+    }
+
+    /// The source element type of a GEP (instruction or constant expression).
+    pub fn gep_source_type(self) -> Type {
+        // SAFETY: live GEP operator.
+        Type(unsafe { c::LLVMGetGEPSourceElementType(self.0) })
+    }
+
+    /// The allocated type of an `alloca`.
+    pub fn allocated_type(self) -> Type {
+        // SAFETY: live alloca.
+        Type(unsafe { c::LLVMGetAllocatedType(self.0) })
+    }
+
+    /// The constant indices of an `extractvalue`/`insertvalue`.
+    pub fn indices(self) -> Vec<u32> {
+        // SAFETY: live extractvalue/insertvalue.
+        let n = unsafe { c::LLVMGetNumIndices(self.0) };
+        // SAFETY: as above; LLVM returns `n` indices.
+        let p = unsafe { c::LLVMGetIndices(self.0) };
+        if p.is_null() || n == 0 {
+            return Vec::new();
+        }
+        // SAFETY: `n` readable entries.
+        unsafe { std::slice::from_raw_parts(p, n as usize) }.to_vec()
+    }
+
+    /// Whether a load, store or atomicrmw is atomic.
+    pub fn is_atomic_access(self) -> bool {
+        // SAFETY: live memory instruction.
+        let o = unsafe { c::LLVMGetOrdering(self.0) };
+        o != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+    }
+
+    /// The operation of an `atomicrmw`.
+    pub fn rmw_op(self) -> llvm_sys::LLVMAtomicRMWBinOp {
+        // SAFETY: live atomicrmw.
+        unsafe { c::LLVMGetAtomicRMWBinOp(self.0) }
+    }
+
+    /// The default destination of a `switch`.
+    pub fn switch_default(self) -> Bb {
+        // SAFETY: live switch.
+        Bb(unsafe { c::LLVMGetSwitchDefaultDest(self.0) })
+    }
+
+    /// Raw bytes of a `ConstantDataSequential` of `i8` (strings).
+    pub fn as_bytes(self) -> Vec<u8> {
+        let mut len = 0usize;
+        // SAFETY: live ConstantDataSequential; LLVM returns `len` bytes.
+        let p = unsafe { c::LLVMGetAsString(self.0, &mut len) };
+        if p.is_null() {
+            return Vec::new();
+        }
+        // SAFETY: `len` readable bytes.
+        unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) }.to_vec()
+    }
+
+    /// Element `i` of a constant aggregate (null if none).
+    pub fn aggregate_element(self, i: u32) -> Val {
+        // SAFETY: live constant.
+        Val(unsafe { c::LLVMGetAggregateElement(self.0, i) })
+    }
+
+    /// Source line of an instruction, function or global (0 when unknown).
+    pub fn debug_line(self) -> u32 {
+        // SAFETY: live instruction, function or global variable (callers guarantee it).
+        unsafe { c::LLVMGetDebugLocLine(self.0) }
+    }
+
+    /// Source column of an instruction (0 when unknown).
+    pub fn debug_col(self) -> u32 {
+        if !self.is_instruction() {
+            return 0;
+        }
+        // SAFETY: live instruction.
+        unsafe { c::LLVMGetDebugLocColumn(self.0) }
+    }
+
+    /// (directory, file name) of the debug location of an instruction, function or global.
+    pub fn debug_file(self) -> (String, String) {
+        let mut dl: c_uint = 0;
+        let mut fl: c_uint = 0;
+        // SAFETY: live instruction, function or global variable.
+        let d = unsafe { c::LLVMGetDebugLocDirectory(self.0, &mut dl) };
+        // SAFETY: as above.
+        let f = unsafe { c::LLVMGetDebugLocFilename(self.0, &mut fl) };
+        (lossy(d, dl as usize), lossy(f, fl as usize))
+    }
+
+    /// The metadata wrapped by a `MetadataAsValue` operand, with its kind.
+    pub fn metadata_kind(self) -> Option<llvm_sys::debuginfo::LLVMMetadataKind> {
+        if self.is_null() || self.kind() != LLVMValueKind::LLVMMetadataAsValueValueKind {
+            return None;
+        }
+        // SAFETY: live MetadataAsValue; LLVMValueAsMetadata unwraps it.
+        let md = unsafe { c::LLVMValueAsMetadata(self.0) };
+        if md.is_null() {
+            return None;
+        }
+        // SAFETY: live metadata.
+        Some(unsafe { llvm_sys::debuginfo::LLVMGetMetadataKind(md) })
+    }
+
+    /// The value inside `metadata <value>` (function-local metadata), if it is one.
+    pub fn local_metadata_value(self) -> Option<Val> {
+        use llvm_sys::debuginfo::LLVMMetadataKind::*;
+        match self.metadata_kind()? {
+            LLVMLocalAsMetadataMetadataKind => {
+                // SAFETY: LLVMGetOperand(MAV, 0) returns the wrapped value of a ValueAsMetadata.
+                let v = Val(unsafe { c::LLVMGetOperand(self.0, 0) });
+                (!v.is_null()).then_some(v)
+            }
+            _ => None,
+        }
+    }
+
+    /// The `name:` of a `DILocalVariable` wrapped as a value.
+    pub fn di_variable_name(self) -> Option<String> {
+        use llvm_sys::debuginfo::LLVMMetadataKind::*;
+        if !matches!(self.metadata_kind()?, LLVMDILocalVariableMetadataKind) {
+            return None;
+        }
+        // SAFETY: a DILocalVariable is an MDNode.
+        let n = unsafe { c::LLVMGetMDNodeNumOperands(self.0) };
+        if n < 2 {
+            return None;
+        }
+        let mut ops = vec![std::ptr::null_mut(); n as usize];
+        // SAFETY: `ops` has room for every operand.
+        unsafe { c::LLVMGetMDNodeOperands(self.0, ops.as_mut_ptr()) };
+        // Operand 1 of a DIVariable is its name (an MDString).
+        let name = ops[1];
+        if name.is_null() {
+            return None;
+        }
+        let mut len: c_uint = 0;
+        // SAFETY: live metadata value; returns null when it is not an MDString.
+        let p = unsafe { c::LLVMGetMDString(name, &mut len) };
+        let s = lossy(p, len as usize);
+        (!s.is_empty()).then_some(s)
+    }
+}
+
+impl Bb {
+    /// The instructions of the block, in order.
+    pub fn instructions(self) -> Vec<Val> {
+        // SAFETY: live block.
+        let first = unsafe { c::LLVMGetFirstInstruction(self.0) };
+        walk(first, c::LLVMGetNextInstruction, |p| p.is_null(), Val)
+    }
+
+    /// The block's terminator (null for a malformed block).
+    pub fn terminator(self) -> Val {
+        // SAFETY: live block.
+        Val(unsafe { c::LLVMGetBasicBlockTerminator(self.0) })
+    }
+}
+
+impl Type {
+    /// Its kind.
+    pub fn kind(self) -> LLVMTypeKind {
+        // SAFETY: live type.
+        unsafe { c::LLVMGetTypeKind(self.0) }
+    }
+
+    /// The width of an integer type.
+    pub fn int_width(self) -> u32 {
+        // SAFETY: live integer type.
+        unsafe { c::LLVMGetIntTypeWidth(self.0) }
+    }
+
+    /// Whether the type has a size (scalable vectors count as unsized here).
+    pub fn is_sized(self) -> bool {
+        if self.kind() == LLVMTypeKind::LLVMScalableVectorTypeKind {
+            return false;
+        }
+        // SAFETY: live type.
+        unsafe { c::LLVMTypeIsSized(self.0) != 0 }
+    }
+
+    /// Element type of an array or vector.
+    pub fn element(self) -> Type {
+        // SAFETY: live array or vector type.
+        Type(unsafe { c::LLVMGetElementType(self.0) })
+    }
+
+    /// Length of an array type.
+    pub fn array_len(self) -> u64 {
+        // SAFETY: live array type.
+        unsafe { c::LLVMGetArrayLength2(self.0) }
+    }
+
+    /// Field types of a struct.
+    pub fn struct_fields(self) -> Vec<Type> {
+        // SAFETY: live struct type.
+        let n = unsafe { c::LLVMCountStructElementTypes(self.0) };
+        // SAFETY: index in range.
+        (0..n)
+            .map(|i| Type(unsafe { c::LLVMStructGetTypeAtIndex(self.0, i) }))
+            .collect()
+    }
+
+    /// The return type of a function type.
+    pub fn return_type(self) -> Type {
+        // SAFETY: live function type.
+        Type(unsafe { c::LLVMGetReturnType(self.0) })
+    }
+
+    /// Whether a function type is variadic.
+    pub fn is_vararg(self) -> bool {
+        // SAFETY: live function type.
+        unsafe { c::LLVMIsFunctionVarArg(self.0) != 0 }
+    }
+
+    /// The textual form of the type.
+    pub fn print(self) -> String {
+        // SAFETY: live type.
+        take_message(unsafe { c::LLVMPrintTypeToString(self.0) })
+    }
+}
+
+/// Size and offset queries against the module's data layout.
+#[derive(Clone, Copy)]
+pub(crate) struct DataLayout(pub LLVMTargetDataRef);
+
+impl DataLayout {
+    /// ABI allocation size (with tail padding) of a sized type.
+    pub fn alloc_size(self, ty: Type) -> u64 {
+        if !ty.is_sized() {
+            return 0;
+        }
+        // SAFETY: live data layout and sized type.
+        unsafe { t::LLVMABISizeOfType(self.0, ty.0) }
+    }
+
+    /// Store size (bytes actually written) of a sized type.
+    pub fn store_size(self, ty: Type) -> u64 {
+        if !ty.is_sized() {
+            return 0;
+        }
+        // SAFETY: live data layout and sized type.
+        unsafe { t::LLVMStoreSizeOfType(self.0, ty.0) }
+    }
+
+    /// Byte offset of field `i` of a sized struct type.
+    pub fn field_offset(self, ty: Type, i: u32) -> u64 {
+        // SAFETY: live data layout, sized struct type, index checked by callers.
+        unsafe { t::LLVMOffsetOfElement(self.0, ty.0, i) }
+    }
+
+    /// Pointer size in bytes (address space 0).
+    pub fn pointer_size(self) -> u32 {
+        // SAFETY: live data layout.
+        unsafe { t::LLVMPointerSize(self.0) }
+    }
+}

@@ -1,0 +1,222 @@
+//! Reading every input into one LLVM module: compile C, parse `.ll`/`.bc`, verify, link, run
+//! mem2reg, and switch the debug info to the intrinsic form the lowering reads.
+
+use std::path::{Path, PathBuf};
+
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
+use inkwell::values::AsValueRef;
+use inkwell::OptimizationLevel;
+
+use super::clang::{self, Clang};
+use crate::config::Config;
+use crate::error::InputError;
+
+/// What kind of input a file is, by its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InputKind {
+    /// `.c` or `.i`: compiled by clang.
+    C,
+    /// `.ll`: textual IR.
+    Text,
+    /// `.bc`: bitcode.
+    Bitcode,
+}
+
+fn classify(path: &Path) -> Option<InputKind> {
+    let ext = path.extension()?.to_str()?;
+    match ext {
+        "c" | "i" => Some(InputKind::C),
+        "ll" => Some(InputKind::Text),
+        "bc" => Some(InputKind::Bitcode),
+        _ => None,
+    }
+}
+
+/// Whether `bytes` start like LLVM bitcode (raw or wrapped).
+fn is_bitcode(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"BC\xC0\xDE") || bytes.starts_with(&[0xDE, 0xC0, 0x17, 0x0B])
+}
+
+/// Loads, links and prepares every input of `config` into one module of `ctx`.
+pub(crate) fn load_module<'ctx>(
+    ctx: &'ctx Context,
+    config: &Config,
+) -> Result<Module<'ctx>, InputError> {
+    if config.inputs.is_empty() {
+        return Err(InputError::Unsupported("no input file given".to_string()));
+    }
+    // Check every input before compiling anything, so that a typo is reported at once.
+    let mut kinds = Vec::with_capacity(config.inputs.len());
+    for path in &config.inputs {
+        let kind = classify(path).ok_or_else(|| InputError::UnknownFileType(path.clone()))?;
+        match std::fs::metadata(path) {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(InputError::MissingFile(path.clone()))
+            }
+            Err(e) => return Err(InputError::Unreadable(path.clone(), e)),
+        }
+        kinds.push(kind);
+    }
+    let mut clang: Option<Clang> = None;
+    let mut linked: Option<Module<'ctx>> = None;
+    for (path, kind) in config.inputs.iter().zip(kinds) {
+        let bytes = match kind {
+            InputKind::C => {
+                // Unreadable sources give clang's own message otherwise; read them first.
+                std::fs::read(path).map_err(|e| InputError::Unreadable(path.clone(), e))?;
+                if clang.is_none() {
+                    clang = Some(clang::find(config)?);
+                }
+                let Some(cl) = clang.as_ref() else {
+                    return Err(InputError::ClangNotFound("clang lookup failed".to_string()));
+                };
+                clang::compile(cl, path, &config.clang_args)?
+            }
+            InputKind::Text | InputKind::Bitcode => {
+                let bytes =
+                    std::fs::read(path).map_err(|e| InputError::Unreadable(path.clone(), e))?;
+                if kind == InputKind::Bitcode && !is_bitcode(&bytes) {
+                    return Err(InputError::InvalidIr {
+                        path: path.clone(),
+                        message: "not an LLVM bitcode file (bad magic number)".to_string(),
+                    });
+                }
+                bytes
+            }
+        };
+        let module = parse(ctx, path, &bytes)?;
+        match &linked {
+            None => linked = Some(module),
+            Some(first) => first
+                .link_in_module(module)
+                .map_err(|e| InputError::InvalidIr {
+                    path: path.clone(),
+                    message: format!("cannot link: {}", e.to_string_lossy()),
+                })?,
+        }
+    }
+    let Some(module) = linked else {
+        return Err(InputError::Unsupported("no input file given".to_string()));
+    };
+    strip_optnone(&module);
+    run_mem2reg(&module);
+    use_debug_intrinsics(&module);
+    Ok(module)
+}
+
+/// Parses IR text or bitcode and verifies it.
+fn parse<'ctx>(ctx: &'ctx Context, path: &Path, bytes: &[u8]) -> Result<Module<'ctx>, InputError> {
+    let name = path.display().to_string().replace('\0', "");
+    let buf = MemoryBuffer::create_from_memory_range_copy(bytes, &name);
+    let module = ctx
+        .create_module_from_ir(buf)
+        .map_err(|e| InputError::InvalidIr {
+            path: path.to_path_buf(),
+            message: e.to_string_lossy().into_owned(),
+        })?;
+    verify(&module, path)?;
+    Ok(module)
+}
+
+/// Runs the LLVM verifier; a broken module would make later queries undefined.
+fn verify(module: &Module<'_>, path: &Path) -> Result<(), InputError> {
+    use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+    let mut msg: *mut std::ffi::c_char = std::ptr::null_mut();
+    // SAFETY: live module; the message is freed below.
+    let broken = unsafe {
+        LLVMVerifyModule(
+            module.as_mut_ptr(),
+            LLVMVerifierFailureAction::LLVMReturnStatusAction,
+            &mut msg,
+        )
+    } != 0;
+    let text = if msg.is_null() {
+        String::new()
+    } else {
+        // SAFETY: NUL-terminated message allocated by LLVM.
+        let s = unsafe { std::ffi::CStr::from_ptr(msg) }
+            .to_string_lossy()
+            .into_owned();
+        // SAFETY: freed once.
+        unsafe { llvm_sys::core::LLVMDisposeMessage(msg) };
+        s
+    };
+    if broken {
+        return Err(InputError::InvalidIr {
+            path: PathBuf::from(path),
+            message: if text.is_empty() {
+                "the module does not verify".to_string()
+            } else {
+                text
+            },
+        });
+    }
+    Ok(())
+}
+
+/// A target machine for the module's triple, else for the host.
+fn target_machine(module: &Module<'_>) -> Option<TargetMachine> {
+    Target::initialize_x86(&InitializationConfig::default());
+    let make = |triple: &TargetTriple| {
+        let target = Target::from_triple(triple).ok()?;
+        target.create_target_machine(
+            triple,
+            "generic",
+            "",
+            OptimizationLevel::None,
+            RelocMode::Default,
+            CodeModel::Default,
+        )
+    };
+    make(&module.get_triple()).or_else(|| make(&TargetMachine::get_default_triple()))
+}
+
+/// Removes `optnone` (what `clang -O0` puts on every function unless told
+/// `-disable-O0-optnone`), which would make mem2reg skip the function.
+fn strip_optnone(module: &Module<'_>) {
+    use llvm_sys::core::{LLVMGetEnumAttributeKindForName, LLVMRemoveEnumAttributeAtIndex};
+    let name = "optnone";
+    // SAFETY: reads a static table.
+    let kind = unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) };
+    if kind == 0 {
+        return;
+    }
+    for f in module.get_functions() {
+        // SAFETY: live function; removing an absent attribute is a no-op.
+        unsafe {
+            LLVMRemoveEnumAttributeAtIndex(
+                f.as_value_ref(),
+                llvm_sys::LLVMAttributeFunctionIndex,
+                kind,
+            )
+        };
+    }
+}
+
+/// Promotes allocas to SSA values. If no target machine can be made, the module stays as it is
+/// (allocas become stack objects: slower to analyse, still sound).
+fn run_mem2reg(module: &Module<'_>) {
+    if let Some(tm) = target_machine(module) {
+        // A failure leaves the module valid and unpromoted.
+        let _ = module.run_passes("mem2reg", &tm, PassBuilderOptions::create());
+    }
+}
+
+/// LLVM 19 may keep debug info as records instead of `llvm.dbg.*` calls; convert back so that
+/// variable names are visible as intrinsic calls.
+fn use_debug_intrinsics(module: &Module<'_>) {
+    use llvm_sys::core::{LLVMIsNewDbgInfoFormat, LLVMSetIsNewDbgInfoFormat};
+    // SAFETY: live module.
+    unsafe {
+        if LLVMIsNewDbgInfoFormat(module.as_mut_ptr()) != 0 {
+            LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 0);
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! Lowering a whole module: symbol tables, globals with their objects and initial contents,
+//! and the driver that lowers each function block by block.
+
+use std::collections::HashMap;
+
+use inkwell::module::Module;
+use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
+
+use super::consts::Symbols;
+use super::debuginfo::{self, Files, Names};
+use super::ffi::{self, Bb, DataLayout, Val};
+use super::layout::{layout_of, ty_of};
+use crate::ir::{
+    AssertId, AssertInfo, Block, BlockId, FuncId, Function, Global, GlobalId, Inst, InstKind,
+    ObjId, Object, ObjectKind, Operand, Program, Span, Terminator, Ty, VarId, VarInfo,
+};
+
+/// Program-wide lowering state.
+pub(crate) struct Ctx {
+    /// Symbol tables and the data layout.
+    pub syms: Symbols,
+    /// Source files.
+    pub files: Files,
+    /// The program being built (functions are appended as they are lowered).
+    pub program: Program,
+}
+
+/// Lowers a prepared module into a program.
+pub(crate) fn lower_module(module: &Module<'_>) -> Program {
+    let m = module.as_mut_ptr();
+    let dl = DataLayout(ffi::data_layout(m));
+    let fvals = ffi::functions(m);
+    let gvals = ffi::globals(m);
+    let funcs = fvals
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| (f, FuncId::from(i)))
+        .collect();
+    let globals = gvals
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| (g, GlobalId::from(i)))
+        .collect();
+    let mut cx = Ctx {
+        syms: Symbols {
+            dl,
+            funcs,
+            func_vals: fvals.clone(),
+            globals,
+        },
+        files: Files::default(),
+        program: Program {
+            pointer_size: dl.pointer_size(),
+            ..Program::default()
+        },
+    };
+    for (i, &g) in gvals.iter().enumerate() {
+        lower_global(&mut cx, GlobalId::from(i), g);
+    }
+    for (i, &f) in fvals.iter().enumerate() {
+        let func = FnLower::lower(&mut cx, FuncId::from(i), f);
+        cx.program.funcs.push(func);
+    }
+    let Ctx {
+        files, mut program, ..
+    } = cx;
+    program.files = files.finish();
+    program
+}
+
+fn lower_global(cx: &mut Ctx, id: GlobalId, g: Val) {
+    let name = g.name();
+    let span = cx.files.span_of_global(g);
+    let obj = ObjId::from(cx.program.objects.len());
+    cx.program.objects.push(Object {
+        kind: ObjectKind::Global(id),
+        name: name.clone(),
+        layout: layout_of(g.global_value_type(), cx.syms.dl),
+        span,
+    });
+    let init = if g.is_declaration() {
+        None
+    } else {
+        let init = g.initializer();
+        Some(if init.is_null() {
+            Vec::new()
+        } else {
+            cx.syms.init_cells(init)
+        })
+    };
+    cx.program.globals.push(Global {
+        name,
+        obj,
+        init,
+        is_internal: g.is_internal(),
+        is_constant: g.is_global_constant(),
+        span,
+    });
+}
+
+/// Names of functions whose bodies are assertion helpers: assertion sites inside them are not
+/// registered, because calls to them are the assertion sites.
+pub(crate) const ASSERT_HELPERS: [&str; 3] =
+    ["reach_error", "__VERIFIER_error", "__VERIFIER_assert"];
+
+/// An assertion whose guard blocks and condition variables are filled in after the function.
+pub(crate) struct PendingAssert {
+    /// Its id.
+    pub id: AssertId,
+    /// The IR block holding the `Assert` (for `Macro`: its predecessors are the guards).
+    pub block: BlockId,
+    /// LLVM values the condition starts from (`__VERIFIER_assert`'s argument); empty for
+    /// `Macro`, whose roots are the guards' branch conditions.
+    pub roots: Vec<Val>,
+}
+
+/// The lowering of one function.
+pub(crate) struct FnLower<'a> {
+    /// Program-wide state.
+    pub cx: &'a mut Ctx,
+    /// This function.
+    pub fid: FuncId,
+    /// Its LLVM name.
+    pub fname: String,
+    /// Its vars.
+    pub vars: Vec<VarInfo>,
+    /// LLVM value to var.
+    pub var_of: HashMap<Val, VarId>,
+    /// `cmpxchg` instruction to its (old, ok) vars.
+    pub cmpxchg: HashMap<Val, (VarId, VarId)>,
+    /// LLVM block to IR block.
+    pub block_of: HashMap<Bb, BlockId>,
+    /// LLVM blocks in IR order.
+    pub llvm_blocks: Vec<Bb>,
+    /// Source names.
+    pub names: Names,
+    /// Whether this is the body of an assertion helper.
+    pub in_assert_helper: bool,
+    /// Assertions to finish.
+    pub pending: Vec<PendingAssert>,
+    /// The IR block being lowered.
+    pub cur_block: BlockId,
+    /// The function's return type (`None` for void).
+    pub ret_ty: Option<Ty>,
+}
+
+/// What the lowering of a non-terminator instruction means for the rest of the block.
+pub(crate) enum Flow {
+    /// Go on with the next instruction.
+    Next,
+    /// The block ends here (a call that does not return): the rest is dead.
+    End(Terminator),
+}
+
+impl<'a> FnLower<'a> {
+    fn lower(cx: &'a mut Ctx, fid: FuncId, f: Val) -> Function {
+        let fname = f.name();
+        let fty = f.global_value_type();
+        let ret_ty = fty.return_type();
+        let ret = (ret_ty.kind() != LLVMTypeKind::LLVMVoidTypeKind).then(|| ty_of(ret_ty));
+        let is_defined = !f.is_declaration();
+        let span = cx.files.span_of_global(f);
+        let mut this = FnLower {
+            cx,
+            fid,
+            in_assert_helper: ASSERT_HELPERS.contains(&fname.as_str()),
+            fname,
+            vars: Vec::new(),
+            var_of: HashMap::new(),
+            cmpxchg: HashMap::new(),
+            block_of: HashMap::new(),
+            llvm_blocks: Vec::new(),
+            names: if is_defined {
+                debuginfo::names(f)
+            } else {
+                Names::default()
+            },
+            pending: Vec::new(),
+            cur_block: BlockId(0),
+            ret_ty: ret,
+        };
+        let mut params = Vec::new();
+        for p in f.params() {
+            params.push(this.new_var_for(p));
+        }
+        let mut blocks = Vec::new();
+        let mut first_span = None;
+        if is_defined {
+            this.number(f);
+            for (i, bb) in this.llvm_blocks.clone().into_iter().enumerate() {
+                this.cur_block = BlockId::from(i);
+                let block = this.lower_block(bb);
+                if first_span.is_none() {
+                    first_span = block.insts.iter().find_map(|i| i.span).or(block.term_span);
+                }
+                blocks.push(block);
+            }
+            this.finish_asserts(&blocks);
+        }
+        Function {
+            name: this.fname,
+            params,
+            vars: this.vars,
+            blocks,
+            ret,
+            is_defined,
+            is_internal: f.is_internal(),
+            is_variadic: fty.is_vararg(),
+            span: span.or(first_span),
+        }
+    }
+
+    /// A fresh var for an LLVM value (named from the debug info if possible).
+    fn new_var_for(&mut self, v: Val) -> VarId {
+        let id = self.fresh_var(ty_of(v.ty()), self.names.values.get(&v).cloned());
+        self.var_of.insert(v, id);
+        id
+    }
+
+    /// A fresh var of type `ty`.
+    pub fn fresh_var(&mut self, ty: Ty, name: Option<String>) -> VarId {
+        let id = VarId::from(self.vars.len());
+        self.vars.push(VarInfo { ty, name });
+        id
+    }
+
+    /// Numbers blocks and gives every value-producing instruction a var (operands may refer
+    /// forward, through phis).
+    fn number(&mut self, f: Val) {
+        self.llvm_blocks = f.blocks();
+        for (i, &bb) in self.llvm_blocks.iter().enumerate() {
+            self.block_of.insert(bb, BlockId::from(i));
+        }
+        for bb in self.llvm_blocks.clone() {
+            for inst in bb.instructions() {
+                let t = inst.ty();
+                if t.kind() == LLVMTypeKind::LLVMVoidTypeKind || debuginfo::is_dbg_call(inst) {
+                    continue;
+                }
+                if inst.opcode() == LLVMOpcode::LLVMAtomicCmpXchg {
+                    let fields = t.struct_fields();
+                    let old_ty = fields.first().map(|&t| ty_of(t)).unwrap_or(Ty::Other);
+                    let old = self.fresh_var(old_ty, None);
+                    let ok = self.fresh_var(Ty::Int(1), None);
+                    self.cmpxchg.insert(inst, (old, ok));
+                    continue;
+                }
+                self.new_var_for(inst);
+            }
+        }
+    }
+
+    /// The var of a value-producing instruction (numbered beforehand).
+    pub fn var(&mut self, inst: Val) -> VarId {
+        match self.var_of.get(&inst) {
+            Some(&v) => v,
+            None => self.new_var_for(inst),
+        }
+    }
+
+    /// The var of a call's result if the call produces a used value.
+    pub fn used_result(&mut self, inst: Val) -> Option<VarId> {
+        (inst.ty().kind() != LLVMTypeKind::LLVMVoidTypeKind && inst.has_uses())
+            .then(|| self.var(inst))
+    }
+
+    /// The var of an instruction's result if it is not void.
+    pub fn result(&mut self, inst: Val) -> Option<VarId> {
+        (inst.ty().kind() != LLVMTypeKind::LLVMVoidTypeKind).then(|| self.var(inst))
+    }
+
+    /// An LLVM value as an operand.
+    pub fn op(&self, v: Val) -> Operand {
+        if v.is_null() {
+            return Operand::Unknown(Ty::Other);
+        }
+        match v.kind() {
+            LLVMValueKind::LLVMArgumentValueKind | LLVMValueKind::LLVMInstructionValueKind => {
+                match self.var_of.get(&v) {
+                    Some(&id) => Operand::Var(id),
+                    None => Operand::Unknown(ty_of(v.ty())),
+                }
+            }
+            _ => self.cx.syms.const_operand(v),
+        }
+    }
+
+    /// The IR block of an LLVM block.
+    pub fn block(&self, bb: Bb) -> BlockId {
+        // Every successor is a block of this function (the module verified).
+        self.block_of.get(&bb).copied().unwrap_or(BlockId(0))
+    }
+
+    /// The span of an instruction.
+    pub fn span(&mut self, inst: Val) -> Option<Span> {
+        self.cx.files.span_of_inst(inst)
+    }
+
+    fn lower_block(&mut self, bb: Bb) -> Block {
+        let mut phis = Vec::new();
+        let mut insts: Vec<Inst> = Vec::new();
+        for inst in bb.instructions() {
+            if inst.opcode() == LLVMOpcode::LLVMPHI {
+                let dst = self.var(inst);
+                let incoming = inst
+                    .incoming()
+                    .into_iter()
+                    .map(|(v, b)| (self.block(b), self.op(v)))
+                    .collect();
+                phis.push(crate::ir::Phi { dst, incoming });
+                continue;
+            }
+            let span = self.span(inst);
+            if is_terminator(inst.opcode()) {
+                let term = self.lower_terminator(inst, &mut insts, span);
+                return Block {
+                    phis,
+                    insts,
+                    term,
+                    term_span: span,
+                };
+            }
+            let mut out = Vec::new();
+            let flow = self.lower_inst(inst, &mut out);
+            insts.extend(out.into_iter().map(|kind| Inst { kind, span }));
+            if let Flow::End(term) = flow {
+                return Block {
+                    phis,
+                    insts,
+                    term,
+                    term_span: span,
+                };
+            }
+        }
+        // A block without terminator does not verify; be defensive anyway.
+        let reason = "block without terminator".to_string();
+        insts.push(Inst {
+            kind: InstKind::Havoc {
+                dst: None,
+                clobbers_memory: true,
+                reason,
+            },
+            span: None,
+        });
+        Block {
+            phis,
+            insts,
+            term: Terminator::Stop {
+                reason: crate::ir::StopReason::Unreachable,
+            },
+            term_span: None,
+        }
+    }
+
+    /// Registers an assertion site and returns its id.
+    pub fn new_assert(&mut self, info: AssertInfo, roots: Vec<Val>) -> AssertId {
+        let id = AssertId::from(self.cx.program.asserts.len());
+        self.cx.program.asserts.push(info);
+        self.pending.push(PendingAssert {
+            id,
+            block: self.cur_block,
+            roots,
+        });
+        id
+    }
+}
+
+/// Whether an opcode ends a block.
+pub(crate) fn is_terminator(op: LLVMOpcode) -> bool {
+    use LLVMOpcode::*;
+    matches!(
+        op,
+        LLVMRet
+            | LLVMBr
+            | LLVMSwitch
+            | LLVMIndirectBr
+            | LLVMInvoke
+            | LLVMUnreachable
+            | LLVMCallBr
+            | LLVMResume
+            | LLVMCleanupRet
+            | LLVMCatchRet
+            | LLVMCatchSwitch
+    )
+}

@@ -1,0 +1,38 @@
+//! The front end: runs clang, loads LLVM IR with inkwell, and lowers it once into [`crate::ir`].
+//!
+//! Invariant: the only module that imports inkwell or llvm-sys; everything it returns is plain data.
+//!
+//! - `clang`: finding clang-19 and compiling C to bitcode.
+//! - `load`: parsing, verifying and linking the inputs; mem2reg; debug-info format.
+//! - `lower`, `lower_inst`, `calls`, `asserts`: lowering functions, instructions, calls and
+//!   assertion sites.
+//! - `consts`, `layout`, `debuginfo`: constants and initializers, type layouts, spans and names.
+//! - `ffi`: small handles over llvm-sys references.
+//! - [`dump`]: a readable text form of the result.
+
+mod asserts;
+mod calls;
+mod clang;
+mod consts;
+mod debuginfo;
+mod dump;
+mod ffi;
+mod layout;
+mod load;
+mod lower;
+mod lower_inst;
+#[cfg(test)]
+mod tests;
+
+pub use dump::dump;
+
+use crate::config::Config;
+use crate::error::InputError;
+use crate::ir::Program;
+
+/// Compiles (if needed), loads and lowers every input of `config` into one program.
+pub fn load(config: &Config) -> Result<Program, InputError> {
+    let context = inkwell::context::Context::create();
+    let module = load::load_module(&context, config)?;
+    Ok(lower::lower_module(&module))
+}

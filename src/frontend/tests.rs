@@ -1,0 +1,887 @@
+//! Front-end tests: small C programs compiled with clang-19 and checked after lowering.
+
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::error::InputError;
+use crate::ir::*;
+
+/// Writes `files` into a fresh directory and returns it (kept alive by the guard).
+fn write(files: &[(&str, &[u8])]) -> (tempfile::TempDir, Vec<PathBuf>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let paths = files
+        .iter()
+        .map(|(name, text)| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).expect("write");
+            p
+        })
+        .collect();
+    (dir, paths)
+}
+
+fn load_files(files: &[(&str, &[u8])], args: &[&str]) -> Result<Program, InputError> {
+    let (_dir, paths) = write(files);
+    let mut config = Config::new(paths);
+    config.clang_args = args.iter().map(|s| s.to_string()).collect();
+    super::load(&config)
+}
+
+fn lower_c(src: &str) -> Program {
+    match load_files(&[("t.c", src.as_bytes())], &[]) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn func<'p>(p: &'p Program, name: &str) -> &'p Function {
+    p.funcs
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no function {name}"))
+}
+
+fn insts(f: &Function) -> impl Iterator<Item = &InstKind> {
+    f.blocks
+        .iter()
+        .flat_map(|b| b.insts.iter().map(|i| &i.kind))
+}
+
+#[test]
+#[ignore]
+fn dump_file() {
+    let path = std::env::var("WATTS_DUMP").expect("WATTS_DUMP");
+    match super::load(&Config::new(vec![PathBuf::from(path)])) {
+        Ok(p) => eprintln!("{}", super::dump(&p)),
+        Err(e) => eprintln!("error: {e}"),
+    }
+}
+
+fn only_assert(p: &Program) -> &AssertInfo {
+    assert_eq!(p.asserts.len(), 1, "{}", super::dump(p));
+    &p.asserts[0]
+}
+
+/// The block of `f` holding the `Assert` instruction of `id`, and the instruction's index.
+fn assert_site(f: &Function, id: AssertId) -> (usize, usize) {
+    for (b, block) in f.blocks.iter().enumerate() {
+        for (i, inst) in block.insts.iter().enumerate() {
+            if matches!(inst.kind, InstKind::Assert { id: x, .. } if x == id) {
+                return (b, i);
+            }
+        }
+    }
+    panic!("no Assert {id:?}");
+}
+
+#[test]
+fn global_initializers_have_cells_at_offsets() {
+    let p = lower_c(
+        "struct S { int a; char c; long f; };\n\
+         struct S s = { 1, 'x', -7 };\n\
+         int arr[4] = { 5, 0, 6 };\n\
+         char str[] = \"hi\";\n\
+         int *pa = &arr[2];\n\
+         struct S zero;\n\
+         extern int ext;\n\
+         int f(void) { return ext; }\n\
+         int (*fp)(void) = f;\n",
+    );
+    let g = |name: &str| p.globals.iter().position(|g| g.name == name).expect(name);
+    let cells = |name: &str| p.globals[g(name)].init.clone().expect("defined");
+    let cell = |offset, size, value| InitCell {
+        offset,
+        size,
+        value,
+    };
+    assert_eq!(
+        cells("s"),
+        vec![
+            cell(0, 4, InitValue::Int(1)),
+            cell(4, 1, InitValue::Int(120)),
+            cell(8, 8, InitValue::Int(-7))
+        ]
+    );
+    assert_eq!(
+        cells("arr"),
+        vec![cell(0, 4, InitValue::Int(5)), cell(8, 4, InitValue::Int(6))]
+    );
+    assert_eq!(
+        cells("str"),
+        vec![
+            cell(0, 1, InitValue::Int(104)),
+            cell(1, 1, InitValue::Int(105))
+        ]
+    );
+    assert_eq!(
+        cells("pa"),
+        vec![cell(
+            0,
+            8,
+            InitValue::GlobalAddr(GlobalId::from(g("arr")), 8)
+        )]
+    );
+    assert_eq!(cells("zero"), vec![]);
+    assert!(p.globals[g("ext")].init.is_none());
+    let f = p.funcs.iter().position(|f| f.name == "f").expect("f");
+    assert_eq!(
+        cells("fp"),
+        vec![cell(0, 8, InitValue::FuncAddr(FuncId::from(f)))]
+    );
+    // Layouts.
+    let s_obj = &p.objects[p.globals[g("s")].obj.index()];
+    assert_eq!(s_obj.kind, ObjectKind::Global(GlobalId::from(g("s"))));
+    let Some(Layout::Struct { size: 16, fields }) = &s_obj.layout else {
+        panic!("{:?}", s_obj.layout)
+    };
+    let offsets: Vec<u64> = fields.iter().map(|(o, _)| *o).collect();
+    assert_eq!(offsets, vec![0, 4, 8]);
+    assert_eq!(
+        fields[2].1,
+        Layout::Scalar {
+            size: 8,
+            kind: ScalarKind::Int
+        }
+    );
+    let arr = &p.objects[p.globals[g("arr")].obj.index()];
+    assert_eq!(
+        arr.layout,
+        Some(Layout::Array {
+            elem: Box::new(Layout::Scalar {
+                size: 4,
+                kind: ScalarKind::Int
+            }),
+            stride: 4,
+            count: 4
+        })
+    );
+    let pa = &p.objects[p.globals[g("pa")].obj.index()];
+    assert_eq!(
+        pa.layout,
+        Some(Layout::Scalar {
+            size: 8,
+            kind: ScalarKind::Ptr
+        })
+    );
+    assert_eq!(p.pointer_size, 8);
+}
+
+#[test]
+fn assert_macro_is_one_macro_assertion() {
+    let p = lower_c(
+        "#include <assert.h>\n\
+         int g;\n\
+         int main(void) {\n\
+         \x20 int x = g + 1;\n\
+         \x20 assert(x > 0);\n\
+         \x20 return 0;\n\
+         }\n",
+    );
+    let a = only_assert(&p);
+    assert_eq!(a.kind, AssertKind::Macro);
+    assert_eq!(a.condition, "x > 0");
+    let main = func(&p, "main");
+    assert_eq!(p.funcs[a.func.index()].name, "main");
+    let span = a.span.expect("span");
+    assert_eq!((span.line, span.col), (5, 3));
+    assert!(p.files[span.file.0 as usize].path.ends_with("t.c"));
+    assert!(p.files[span.file.0 as usize]
+        .text
+        .as_deref()
+        .unwrap_or("")
+        .contains("assert(x > 0)"));
+    let (b, i) = assert_site(main, AssertId(0));
+    assert!(matches!(
+        main.blocks[b].insts[i].kind,
+        InstKind::Assert { cond: None, .. }
+    ));
+    assert_eq!(
+        i,
+        main.blocks[b].insts.len() - 1,
+        "the Assert ends the block"
+    );
+    assert_eq!(
+        main.blocks[b].term,
+        Terminator::Stop {
+            reason: StopReason::ProcessExit
+        }
+    );
+    assert!(!a.guard_blocks.is_empty());
+    for g in &a.guard_blocks {
+        let Terminator::CondBr { then_, else_, .. } = main.blocks[g.index()].term else {
+            panic!("guard without CondBr")
+        };
+        assert!(then_.index() == b || else_.index() == b);
+    }
+    assert_eq!(
+        a.cond_vars
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>(),
+        vec!["x"]
+    );
+    let (_, x) = &a.cond_vars[0];
+    assert_eq!(main.vars[x.index()].name.as_deref(), Some("x"));
+    // The __assert_fail declaration is there, but not called.
+    assert!(!insts(main).any(|k| matches!(k, InstKind::Call { .. })));
+}
+
+#[test]
+fn verifier_assert_keeps_condition_and_text() {
+    let p = lower_c(
+        "extern int __VERIFIER_nondet_int(void);\n\
+         extern void __VERIFIER_assert(int);\n\
+         int main(void) {\n\
+         \x20 int n = __VERIFIER_nondet_int();\n\
+         \x20 __VERIFIER_assert( n != 3 &&\n\
+         \x20     n < (4 * 2) );\n\
+         \x20 return 0;\n\
+         }\n",
+    );
+    let a = only_assert(&p);
+    assert_eq!(a.kind, AssertKind::VerifierAssert);
+    assert_eq!(a.condition, "n != 3 && n < (4 * 2)");
+    assert!(a.guard_blocks.is_empty());
+    assert_eq!(
+        a.cond_vars
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>(),
+        vec!["n"]
+    );
+    let main = func(&p, "main");
+    let (b, i) = assert_site(main, AssertId(0));
+    assert!(matches!(
+        main.blocks[b].insts[i].kind,
+        InstKind::Assert {
+            cond: Some(Operand::Var(_)),
+            ..
+        }
+    ));
+    // Declared only: no call after it.
+    assert!(!insts(main).any(|k| matches!(k, InstKind::Call { .. })));
+    assert!(insts(main).any(|k| matches!(
+        k,
+        InstKind::Nondet {
+            ty: Ty::Int(32),
+            is_bool: false,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn reach_error_is_an_assertion_and_helper_bodies_are_not() {
+    let p = lower_c(
+        "#include <assert.h>\n\
+         void reach_error() { assert(0); }\n\
+         void __VERIFIER_assert(int c) { if (!c) { ERROR: { reach_error(); } } return; }\n\
+         int g;\n\
+         int main(void) {\n\
+         \x20 if (g > 5) reach_error();\n\
+         \x20 __VERIFIER_assert(g != 7);\n\
+         \x20 g = 1;\n\
+         \x20 return 0;\n\
+         }\n",
+    );
+    assert_eq!(p.asserts.len(), 2, "{}", super::dump(&p));
+    let main = func(&p, "main");
+    let r = &p.asserts[0];
+    assert_eq!(r.kind, AssertKind::ReachError);
+    assert_eq!(r.condition, "reach_error()");
+    assert_eq!(r.span.map(|s| s.line), Some(6));
+    let (b, i) = assert_site(main, AssertId(0));
+    // Defined: the call follows, and the block goes on.
+    assert!(matches!(
+        main.blocks[b].insts[i + 1].kind,
+        InstKind::Call { .. }
+    ));
+    assert!(matches!(main.blocks[b].term, Terminator::Br(_)));
+    let v = &p.asserts[1];
+    assert_eq!(v.kind, AssertKind::VerifierAssert);
+    assert_eq!(v.condition, "g != 7");
+    assert_eq!(
+        v.cond_vars
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>(),
+        vec!["g"]
+    );
+    // The bodies hold no Assert; reach_error's assert(0) just stops.
+    let re = func(&p, "reach_error");
+    assert!(!insts(re).any(|k| matches!(k, InstKind::Assert { .. })));
+    assert!(re.blocks.iter().any(|b| b.term
+        == Terminator::Stop {
+            reason: StopReason::ProcessExit
+        }));
+    let va = func(&p, "__VERIFIER_assert");
+    assert!(!insts(va).any(|k| matches!(k, InstKind::Assert { .. })));
+    assert!(insts(va).any(|k| matches!(k, InstKind::Call { .. })));
+}
+
+#[test]
+fn pthread_create_is_a_thread_creation() {
+    let p = lower_c(
+        "#include <pthread.h>\n\
+         pthread_mutex_t m;\n\
+         int shared;\n\
+         void *f(void *p) { pthread_mutex_lock(&m); shared += *(int *)p; pthread_mutex_unlock(&m); return 0; }\n\
+         int main(void) {\n\
+         \x20 pthread_t t; int arg = 1;\n\
+         \x20 pthread_create(&t, 0, f, &arg);\n\
+         \x20 pthread_join(t, 0);\n\
+         \x20 return shared;\n\
+         }\n",
+    );
+    let main = func(&p, "main");
+    let fid = FuncId::from(p.funcs.iter().position(|f| f.name == "f").expect("f"));
+    let create = insts(main)
+        .find(|k| matches!(k, InstKind::ThreadCreate { .. }))
+        .expect("create");
+    let InstKind::ThreadCreate {
+        entry, handle, arg, ..
+    } = create
+    else {
+        unreachable!()
+    };
+    assert_eq!(*entry, Operand::FuncAddr(fid));
+    let alloca_obj = |v: &Operand| {
+        let Operand::Var(v) = v else { panic!("{v:?}") };
+        insts(main)
+            .find_map(|k| match k {
+                InstKind::Alloca { dst, obj } if dst == v => {
+                    Some(p.objects[obj.index()].name.clone())
+                }
+                _ => None,
+            })
+            .expect("alloca")
+    };
+    assert_eq!(alloca_obj(handle), "main::t");
+    assert_eq!(alloca_obj(arg), "main::arg");
+    assert!(insts(main).any(|k| matches!(
+        k,
+        InstKind::ThreadJoin {
+            retval: Operand::Null,
+            ..
+        }
+    )));
+    let fb = func(&p, "f");
+    let m = GlobalId::from(p.globals.iter().position(|g| g.name == "m").expect("m"));
+    assert!(insts(fb)
+        .any(|k| matches!(k, InstKind::Lock { lock: Operand::GlobalAddr(g, 0), .. } if *g == m)));
+    assert!(insts(fb)
+        .any(|k| matches!(k, InstKind::Unlock { lock: Operand::GlobalAddr(g, 0), .. } if *g == m)));
+}
+
+#[test]
+fn gep_into_array_of_structs() {
+    let p = lower_c(
+        "struct S { int a; char c; long f; };\n\
+         struct S a[10];\n\
+         long get(int i) { return a[i].f; }\n",
+    );
+    let f = func(&p, "get");
+    let geps: Vec<_> = insts(f)
+        .filter_map(|k| match k {
+            InstKind::Gep {
+                offset, indices, ..
+            } => Some((*offset, indices.clone())),
+            _ => None,
+        })
+        .collect();
+    // clang emits `gep [10 x S], @a, 0, idx` then `gep S, p, 0, 2`; or one of them folded.
+    let total: i64 = geps.iter().map(|(o, _)| *o).sum();
+    let strides: Vec<u64> = geps
+        .iter()
+        .flat_map(|(_, i)| i.iter().map(|(_, s)| *s))
+        .collect();
+    assert_eq!(total, 8, "{geps:?}");
+    assert_eq!(strides, vec![16]);
+    let Some((_, idx)) = geps.iter().find(|(_, i)| !i.is_empty()) else {
+        panic!()
+    };
+    assert!(matches!(idx[0].0, Operand::Var(_)));
+}
+
+#[test]
+fn invalid_ll_is_invalid_ir() {
+    let r = load_files(
+        &[("bad.ll", b"define i32 @main() {\n  ret i32 %nope\n}\n")],
+        &[],
+    );
+    match r {
+        Err(InputError::InvalidIr { message, .. }) => {
+            assert!(message.contains("nope"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn garbage_bitcode_is_invalid_ir() {
+    for bytes in [
+        &b"\x00\x01garbage\xff\xfe"[..],
+        &b"BC\xC0\xDE\x35\x14\x00\x00\x05\x00\x00\x00\x62\x0C\x30"[..],
+    ] {
+        match load_files(&[("bad.bc", bytes)], &[]) {
+            Err(InputError::InvalidIr { .. }) => {}
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn c_syntax_error_is_compile_failed() {
+    match load_files(&[("bad.c", b"int main(void) { return 0 }\n")], &[]) {
+        Err(InputError::CompileFailed { diagnostics, .. }) => {
+            assert!(diagnostics.contains("expected ';'"), "{diagnostics}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn missing_and_unknown_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("nope.c");
+    match super::load(&Config::new(vec![missing.clone()])) {
+        Err(InputError::MissingFile(p)) => assert_eq!(p, missing),
+        other => panic!("{other:?}"),
+    }
+    match load_files(&[("x.txt", b"int main;")], &[]) {
+        Err(InputError::UnknownFileType(_)) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn m32_has_four_byte_pointers() {
+    let src = b"int *p; struct T { char c; int *q; } t; int main(void) { return 0; }\n";
+    let p = load_files(&[("t.c", src)], &["-m32"]).expect("compiles");
+    assert_eq!(p.pointer_size, 4);
+    let t = p.globals.iter().find(|g| g.name == "t").expect("t");
+    let Some(Layout::Struct { size, fields }) = &p.objects[t.obj.index()].layout else {
+        panic!()
+    };
+    assert_eq!((*size, fields[1].0), (8, 4));
+}
+
+#[test]
+fn ll_input_is_promoted_and_linked() {
+    // Unpromoted IR, as clang -O0 writes it: mem2reg must turn the alloca into SSA values.
+    let lib = b"define i32 @twice(i32 %x) #0 {\n\
+        entry:\n\
+        \x20 %p = alloca i32\n\
+        \x20 store i32 %x, ptr %p\n\
+        \x20 %v = load i32, ptr %p\n\
+        \x20 %r = mul i32 %v, 2\n\
+        \x20 ret i32 %r\n\
+        }\n\
+        attributes #0 = { noinline nounwind optnone }\n";
+    let main = b"int twice(int);\nint main(void) { return twice(21); }\n";
+    let p = load_files(&[("main.c", main), ("lib.ll", lib)], &[]).expect("loads");
+    let twice = func(&p, "twice");
+    assert!(twice.is_defined);
+    let kinds: Vec<_> = insts(twice).collect();
+    assert!(
+        matches!(
+            kinds.as_slice(),
+            [InstKind::Bin {
+                op: BinOp::Mul,
+                bits: 32,
+                ..
+            }]
+        ),
+        "{kinds:?}"
+    );
+    let main = func(&p, "main");
+    let tid = FuncId::from(
+        p.funcs
+            .iter()
+            .position(|f| f.name == "twice")
+            .expect("twice"),
+    );
+    assert!(insts(main)
+        .any(|k| matches!(k, InstKind::Call { callee: Callee::Direct(f), .. } if *f == tid)));
+}
+
+#[test]
+fn atomics_nondet_heap_and_noreturn() {
+    let p = lower_c(
+        "#include <stdatomic.h>\n\
+         #include <stdlib.h>\n\
+         #include <string.h>\n\
+         extern _Bool __VERIFIER_nondet_bool(void);\n\
+         extern void *__VERIFIER_nondet_pointer(void);\n\
+         extern void assume_abort_if_not(int);\n\
+         extern void die(void) __attribute__((noreturn));\n\
+         atomic_int ai;\n\
+         int main(void) {\n\
+         \x20 int old = 0;\n\
+         \x20 int ok = atomic_compare_exchange_strong(&ai, &old, 1);\n\
+         \x20 atomic_fetch_add(&ai, 2);\n\
+         \x20 _Bool b = __VERIFIER_nondet_bool();\n\
+         \x20 void *q = __VERIFIER_nondet_pointer();\n\
+         \x20 assume_abort_if_not(b);\n\
+         \x20 int *h = calloc(4, sizeof(int));\n\
+         \x20 memset(h, 1, 4);\n\
+         \x20 __asm__ volatile(\"\" ::: \"memory\");\n\
+         \x20 if (ok) die();\n\
+         \x20 return q != 0;\n\
+         }\n",
+    );
+    let main = func(&p, "main");
+    let all: Vec<_> = insts(main).collect();
+    let (old, okv) = all
+        .iter()
+        .find_map(|k| match k {
+            InstKind::CmpXchg {
+                old, ok, bits: 32, ..
+            } => Some((*old, *ok)),
+            _ => None,
+        })
+        .expect("cmpxchg");
+    assert!(all
+        .iter()
+        .any(|k| matches!(k, InstKind::Copy { src: Operand::Var(v), .. } if *v == old)));
+    assert!(all
+        .iter()
+        .any(|k| matches!(k, InstKind::Copy { src: Operand::Var(v), .. } if *v == okv)));
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::AtomicRmw {
+            op: RmwOp::Add,
+            bits: 32,
+            ..
+        }
+    )));
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::Nondet {
+            ty: Ty::Int(1),
+            is_bool: true,
+            ..
+        }
+    )));
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::Nondet {
+            ty: Ty::Ptr,
+            is_bool: false,
+            ..
+        }
+    )));
+    assert!(all.iter().any(|k| matches!(k, InstKind::Assume { .. })));
+    let heap = all
+        .iter()
+        .find_map(|k| match k {
+            InstKind::HeapAlloc {
+                obj,
+                zeroed: true,
+                from: None,
+                ..
+            } => Some(*obj),
+            _ => None,
+        })
+        .expect("calloc");
+    assert_eq!(
+        p.objects[heap.index()].kind,
+        ObjectKind::Heap(FuncId::from(
+            p.funcs.iter().position(|f| f.name == "main").expect("main")
+        ))
+    );
+    assert_eq!(p.objects[heap.index()].name, "heap@t.c:16");
+    assert!(all.iter().any(|k| matches!(k, InstKind::MemSet { .. })));
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::Havoc {
+            clobbers_memory: true,
+            ..
+        }
+    )));
+    // die() is declared noreturn: the call, then the path ends.
+    let die = main
+        .blocks
+        .iter()
+        .find(|b| {
+            b.insts
+                .iter()
+                .any(|i| matches!(i.kind, InstKind::Call { .. }))
+        })
+        .expect("call to die");
+    assert_eq!(
+        die.term,
+        Terminator::Stop {
+            reason: StopReason::ProcessExit
+        }
+    );
+}
+
+#[test]
+fn defined_assume_and_atomic_functions_stay_calls() {
+    let p = lower_c(
+        "#include <stdlib.h>\n\
+         void assume_abort_if_not(int c) { if (!c) abort(); }\n\
+         int x;\n\
+         void __VERIFIER_atomic_inc(void) { x++; }\n\
+         int main(void) { assume_abort_if_not(x < 3); __VERIFIER_atomic_inc(); return 0; }\n",
+    );
+    let main = func(&p, "main");
+    let all: Vec<_> = insts(main).collect();
+    assert!(!all.iter().any(|k| matches!(k, InstKind::Assume { .. })));
+    let n = all
+        .iter()
+        .filter(|k| matches!(k, InstKind::Call { .. }))
+        .count();
+    assert_eq!(n, 2);
+    let pos = |f: fn(&&&InstKind) -> bool| all.iter().position(|k| f(&k)).expect("present");
+    let begin = pos(|k| matches!(k, InstKind::AtomicBegin));
+    let end = pos(|k| matches!(k, InstKind::AtomicEnd));
+    assert_eq!(end, begin + 2);
+    let assume = func(&p, "assume_abort_if_not");
+    assert!(assume.blocks.iter().any(|b| b.term
+        == Terminator::Stop {
+            reason: StopReason::ProcessExit
+        }));
+}
+
+#[test]
+fn switch_phi_and_indirect_calls() {
+    let p = lower_c(
+        "int h(int);\n\
+         int main(int argc, char **argv) {\n\
+         \x20 int (*fp)(int) = argc > 1 ? h : 0;\n\
+         \x20 int r;\n\
+         \x20 switch (argc) { case -1: r = 1; break; case 5: r = 2; break; default: r = fp(argc); }\n\
+         \x20 return r;\n\
+         }\n",
+    );
+    let main = func(&p, "main");
+    assert_eq!(main.params.len(), 2);
+    assert_eq!(
+        main.vars[main.params[0].index()].name.as_deref(),
+        Some("argc")
+    );
+    let sw = main.blocks.iter().find_map(|b| match &b.term {
+        Terminator::Switch { cases, bits, .. } => Some((cases.clone(), *bits)),
+        _ => None,
+    });
+    let (cases, bits) = sw.expect("switch");
+    assert_eq!(bits, 32);
+    assert_eq!(cases.iter().map(|c| c.0).collect::<Vec<_>>(), vec![-1, 5]);
+    assert!(main.blocks.iter().any(|b| !b.phis.is_empty()));
+    assert!(insts(main).any(|k| matches!(
+        k,
+        InstKind::Call {
+            callee: Callee::Indirect(Operand::Var(_)),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn preprocessed_input_and_dump() {
+    let src = b"# 1 \"orig.c\"\nint g = 2;\nint main(void) { return g; }\n";
+    let p = load_files(&[("t.i", src)], &[]).expect("compiles");
+    let main = func(&p, "main");
+    let span = main.span.expect("span");
+    let file = &p.files[span.file.0 as usize];
+    assert!(file.path.ends_with("orig.c"), "{}", file.path);
+    assert!(file.text.is_none());
+    let text = super::dump(&p);
+    assert!(text.contains("define Int(32) main()"), "{text}");
+    assert!(text.contains("load Int(32) 4B @g"), "{text}");
+}
+
+#[test]
+fn bitcode_input_and_two_c_files() {
+    let clang = super::clang::find(&Config::new(Vec::new())).expect("clang-19");
+    let (_dir, paths) = write(&[(
+        "lib.c",
+        b"int counter = 4;\nint bump(void) { return ++counter; }\n",
+    )]);
+    let bc = super::clang::compile(&clang, &paths[0], &[]).expect("compiles");
+    let main =
+        b"extern int counter; int bump(void);\nint main(void) { return bump() + counter; }\n";
+    let p = load_files(&[("lib.bc", &bc), ("main.c", main)], &[]).expect("loads");
+    assert!(func(&p, "bump").is_defined);
+    assert!(func(&p, "main").is_defined);
+    let g = p
+        .globals
+        .iter()
+        .find(|g| g.name == "counter")
+        .expect("counter");
+    assert_eq!(
+        g.init.as_deref(),
+        Some(
+            &[InitCell {
+                offset: 0,
+                size: 4,
+                value: InitValue::Int(4)
+            }][..]
+        )
+    );
+    // Spans of both files are there.
+    assert!(p.files.iter().any(|f| f.path.ends_with("lib.c")));
+    assert!(p.files.iter().any(|f| f.path.ends_with("main.c")));
+}
+
+#[test]
+fn exotic_ir_degrades_to_havoc_and_conservative_branches() {
+    let ll = br#"
+@g = global i32 0
+@big = global i128 -5
+@al = alias i32, ptr @g
+@u = global { i32, double } undef
+@tls = internal thread_local global i32 7
+
+declare i32 @__gxx_personality_v0(...)
+declare void @may_throw()
+
+define i32 @ib(ptr %p) {
+entry:
+  indirectbr ptr %p, [label %l1, label %l2]
+l1:
+  ret i32 1
+l2:
+  %q = load i32, ptr @al
+  ret i32 %q
+}
+
+define i32 @inv() personality ptr @__gxx_personality_v0 {
+entry:
+  invoke void @may_throw() to label %ok unwind label %lp
+ok:
+  ret i32 0
+lp:
+  %e = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %e
+}
+
+define i32 @misc(<4 x i32> %v, ptr %p, float %f, i128 %w) {
+entry:
+  %a = add <4 x i32> %v, %v
+  %x = extractelement <4 x i32> %a, i32 0
+  %s = call i32 asm sideeffect "mov $1, $0", "=r,r"(i32 %x)
+  %fa = fadd float %f, 1.0
+  %fi = fptosi float %fa to i32
+  %t = call ptr @llvm.threadlocal.address.p0(ptr @tls)
+  store i32 %fi, ptr %t
+  %k = add i128 %w, 340282366920938463463374607431768211455
+  %r = add i32 %s, undef
+  ret i32 %r
+}
+
+declare ptr @llvm.threadlocal.address.p0(ptr)
+"#;
+    let p = load_files(&[("x.ll", ll)], &[]).expect("loads");
+    let gi = |n: &str| GlobalId::from(p.globals.iter().position(|g| g.name == n).expect(n));
+    assert_eq!(
+        p.globals[gi("big").index()].init,
+        Some(vec![InitCell {
+            offset: 0,
+            size: 16,
+            value: InitValue::Int(-5)
+        }])
+    );
+    let u = p.globals[gi("u").index()].init.clone().expect("defined");
+    assert_eq!(
+        u.iter().map(|c| (c.offset, c.size)).collect::<Vec<_>>(),
+        vec![(0, 4), (8, 8)]
+    );
+    assert!(u.iter().all(|c| c.value == InitValue::Unknown));
+
+    let ib = func(&p, "ib");
+    assert!(matches!(ib.blocks[0].insts[0].kind, InstKind::Havoc { .. }));
+    let Terminator::Switch {
+        value: Operand::Unknown(_),
+        cases,
+        default,
+        ..
+    } = &ib.blocks[0].term
+    else {
+        panic!("{:?}", ib.blocks[0].term)
+    };
+    assert_eq!((cases.len(), *default), (1, BlockId(2)));
+    let g = gi("g");
+    assert!(insts(ib)
+        .any(|k| matches!(k, InstKind::Load { ptr: Operand::GlobalAddr(x, 0), .. } if *x == g)));
+
+    let inv = func(&p, "inv");
+    assert!(matches!(
+        inv.blocks[0].insts[0].kind,
+        InstKind::Call {
+            callee: Callee::Direct(_),
+            ..
+        }
+    ));
+    assert!(matches!(inv.blocks[0].term, Terminator::Switch { .. }));
+    assert!(matches!(
+        inv.blocks[2].term,
+        Terminator::Ret(Some(Operand::Unknown(Ty::Int(32))))
+    ));
+
+    let misc = func(&p, "misc");
+    let all: Vec<_> = insts(misc).collect();
+    let havocs = all
+        .iter()
+        .filter(|k| matches!(k, InstKind::Havoc { dst: Some(_), .. }))
+        .count();
+    assert_eq!(havocs, 5, "{all:?}"); // vector add, extractelement, asm, fadd, threadlocal
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::Havoc {
+            clobbers_memory: true,
+            ..
+        }
+    )));
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::Cast {
+            op: CastOp::Other,
+            ..
+        }
+    )));
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::Bin {
+            b: Operand::Int {
+                value: -1,
+                bits: 128
+            },
+            ..
+        }
+    )));
+    assert!(all.iter().any(|k| matches!(
+        k,
+        InstKind::Bin {
+            b: Operand::Unknown(Ty::Int(32)),
+            ..
+        }
+    )));
+}
+
+#[test]
+fn clang_of_another_version_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, paths) = write(&[
+        ("clang", b"#!/bin/sh\necho 'clang version 14.0.6'\n"),
+        ("t.c", b"int main(void) { return 0; }\n"),
+    ]);
+    std::fs::set_permissions(&paths[0], std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let mut config = Config::new(vec![paths[1].clone()]);
+    config.clang = Some(paths[0].clone());
+    match super::load(&config) {
+        // (Another test forking while the script is being written can make exec fail with
+        // ETXTBSY; that is still a refusal.)
+        Err(InputError::ClangNotFound(why)) => {
+            assert!(why.contains("LLVM 19") || why.contains("busy"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    config.clang = Some(paths[0].with_file_name("no-such-clang"));
+    assert!(matches!(
+        super::load(&config),
+        Err(InputError::ClangNotFound(_))
+    ));
+}

@@ -1,0 +1,151 @@
+//! The watts IR: the program as the analyses see it, lowered once from LLVM by `frontend`.
+//!
+//! Invariant: plain `Send + Sync` data with dense `u32` ids; no inkwell or LLVM type appears here.
+//! Ids of vars and blocks are local to their function; globals, functions, objects and
+//! assertions have program-wide ids.
+
+mod ids;
+mod inst;
+mod layout;
+mod span;
+
+pub use ids::{AssertId, BlockId, FuncId, GlobalId, ObjId, VarId};
+pub use inst::{
+    AssertKind, BinOp, Callee, CastOp, CmpPred, Inst, InstKind, Operand, Phi, RmwOp, StopReason,
+    Terminator,
+};
+pub use layout::{InitCell, InitValue, Layout, ScalarKind};
+pub use span::{FileId, SourceFile, Span};
+
+/// The type of an SSA value, as far as the analysis cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// An integer of this many bits (1..=128).
+    Int(u32),
+    /// A pointer (opaque; the memory model resolves what it points to).
+    Ptr,
+    /// Anything else (floats, vectors, aggregates): always an unknown value.
+    Other,
+}
+
+/// One SSA value of a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarInfo {
+    /// Its type.
+    pub ty: Ty,
+    /// The source variable it holds, from the debug info (`llvm.dbg.value`), if any.
+    pub name: Option<String>,
+}
+
+/// A whole program after lowering.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Every function, defined or only declared. Indexed by `FuncId`.
+    pub funcs: Vec<Function>,
+    /// Every global variable. Indexed by `GlobalId`.
+    pub globals: Vec<Global>,
+    /// Every memory object: one per global, per `alloca`, per heap allocation site. Indexed by `ObjId`.
+    pub objects: Vec<Object>,
+    /// Every assertion site. Indexed by `AssertId`.
+    pub asserts: Vec<AssertInfo>,
+    /// Source files referenced by spans. Indexed by `FileId`.
+    pub files: Vec<SourceFile>,
+    /// Pointer size in bytes of the target (4 with `-m32`, else 8).
+    pub pointer_size: u32,
+}
+
+/// One function.
+#[derive(Clone, Debug, Default)]
+pub struct Function {
+    /// Its LLVM name.
+    pub name: String,
+    /// Parameters, in order; each is a var of this function.
+    pub params: Vec<VarId>,
+    /// The SSA values of the function (parameters included). Indexed by `VarId`.
+    pub vars: Vec<VarInfo>,
+    /// Basic blocks; `BlockId(0)` is the entry. Empty for a declaration.
+    pub blocks: Vec<Block>,
+    /// The return type (`None` for `void`).
+    pub ret: Option<Ty>,
+    /// Whether it has a body in this program.
+    pub is_defined: bool,
+    /// Whether it is visible only inside its module (`static`).
+    pub is_internal: bool,
+    /// Whether it is variadic.
+    pub is_variadic: bool,
+    /// Where it is defined, from the debug info.
+    pub span: Option<Span>,
+}
+
+/// A basic block: phis, then straight-line instructions, then one terminator.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// Phi nodes at the block entry, evaluated in parallel on each incoming edge.
+    pub phis: Vec<Phi>,
+    /// Straight-line instructions.
+    pub insts: Vec<Inst>,
+    /// How control leaves the block.
+    pub term: Terminator,
+    /// Source position of the terminator, if any.
+    pub term_span: Option<Span>,
+}
+
+/// A global variable.
+#[derive(Clone, Debug)]
+pub struct Global {
+    /// Its name in the source (LLVM name, without `@`).
+    pub name: String,
+    /// Its memory object.
+    pub obj: ObjId,
+    /// Initial contents; `None` for an external declaration (contents unknown).
+    pub init: Option<Vec<InitCell>>,
+    /// Whether it is `static` (internal linkage): unknown external code cannot name it.
+    pub is_internal: bool,
+    /// Whether it is constant (`const` or a string literal).
+    pub is_constant: bool,
+    /// Where it is declared.
+    pub span: Option<Span>,
+}
+
+/// What kind of memory an object is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    /// A global variable.
+    Global(GlobalId),
+    /// An `alloca` that mem2reg could not promote (its address is taken), in this function.
+    Stack(FuncId),
+    /// A heap allocation site (`malloc`, `calloc`, `realloc`, ...) in this function.
+    Heap(FuncId),
+}
+
+/// A memory object: the unit the points-to analysis reasons about.
+#[derive(Clone, Debug)]
+pub struct Object {
+    /// What it is.
+    pub kind: ObjectKind,
+    /// A readable name (`x`, `main::buf`, `heap@f.c:12`).
+    pub name: String,
+    /// The type layout; `None` when unknown (heap blobs, opaque types).
+    pub layout: Option<Layout>,
+    /// Where it is declared or allocated.
+    pub span: Option<Span>,
+}
+
+/// One assertion site of the program.
+#[derive(Clone, Debug)]
+pub struct AssertInfo {
+    /// The function that contains it.
+    pub func: FuncId,
+    /// What source construct it comes from.
+    pub kind: AssertKind,
+    /// Where the assertion is (the `assert(...)` / call expression).
+    pub span: Option<Span>,
+    /// The condition as written (`"x > 0"`), or the called function's name for `reach_error()`.
+    pub condition: String,
+    /// Named values that feed the condition, for diagnostics: (source name, var of `func`).
+    /// Their intervals are shown when the assertion may fail.
+    pub cond_vars: Vec<(String, VarId)>,
+    /// For `AssertKind::Macro`: the blocks that branch to the failure block. The assertion is
+    /// reached when one of them is; it fails when the `Assert` instruction is reached.
+    pub guard_blocks: Vec<BlockId>,
+}

@@ -1,0 +1,281 @@
+//! Abstract memory cells: the scalar leaves of every object's layout, with arrays summarized.
+//!
+//! Invariant: every byte of a typed object belongs to at most one cell; all elements of an array
+//! share the cells of element 0, so such cells are never `singular` (they take weak updates).
+
+use crate::ir::{Layout, ObjId, ObjectKind, Program, ScalarKind};
+
+/// A dense cell index; cells of one object are contiguous.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellId(pub u32);
+
+impl CellId {
+    /// The index this id stands for.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One scalar memory cell.
+#[derive(Clone, Debug)]
+pub struct CellInfo {
+    /// The object it belongs to.
+    pub obj: ObjId,
+    /// Byte offset in the object, normalized to element 0 of every enclosing array.
+    pub offset: u64,
+    /// Size in bytes.
+    pub size: u32,
+    /// What it holds.
+    pub kind: ScalarKind,
+    /// Whether it stands for exactly one concrete cell (not in an array, not on the heap), so
+    /// that a store may replace its value (strong update).
+    pub singular: bool,
+    /// A readable name (`g`, `s.f`, `a[]`, `main::x`).
+    pub name: String,
+    /// How many concrete cells of one object it stands for (the product of the lengths of the
+    /// enclosing arrays; 0 when a length is unknown).
+    pub instances: u64,
+}
+
+/// All cells of a program.
+#[derive(Clone, Debug, Default)]
+pub struct Cells {
+    /// Indexed by `CellId`.
+    pub cells: Vec<CellInfo>,
+    /// For each object, the range of its cells (empty for objects without a layout).
+    pub by_obj: Vec<std::ops::Range<u32>>,
+}
+
+/// The result of normalizing an access at a known offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Exactly one cell with this offset and size.
+    Exact(CellId),
+    /// The access covers parts of these cells, or bytes of no cell (padding, out of bounds).
+    Overlap(Vec<CellId>),
+}
+
+impl Cells {
+    /// Flattens the layout of every object of `program` into cells.
+    pub fn build(program: &Program) -> Cells {
+        let mut out = Cells::default();
+        for (i, obj) in program.objects.iter().enumerate() {
+            let start = out.cells.len() as u32;
+            if let Some(layout) = &obj.layout {
+                let heap = matches!(obj.kind, ObjectKind::Heap(_));
+                let mut leaves = Vec::new();
+                flatten(layout, 0, 1, &obj.name, &mut leaves);
+                for (offset, size, kind, instances, name) in leaves {
+                    let singular = instances == 1;
+                    out.cells.push(CellInfo {
+                        obj: ObjId(i as u32),
+                        offset,
+                        size,
+                        kind,
+                        singular: singular && !heap,
+                        name,
+                        instances,
+                    });
+                }
+            }
+            out.by_obj.push(start..out.cells.len() as u32);
+        }
+        out
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether there are no cells.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The cells of `obj`.
+    pub fn of(&self, obj: ObjId) -> impl Iterator<Item = CellId> + '_ {
+        self.by_obj[obj.index()].clone().map(CellId)
+    }
+
+    /// The cell info.
+    pub fn info(&self, c: CellId) -> &CellInfo {
+        &self.cells[c.index()]
+    }
+
+    /// Finds the cells an access of `size` bytes at byte `offset` of `obj` touches, or `None`
+    /// when the object has no layout.
+    pub fn lookup(
+        &self,
+        layout: Option<&Layout>,
+        obj: ObjId,
+        offset: u64,
+        size: u32,
+    ) -> Option<Lookup> {
+        let layout = layout?;
+        let norm = normalize(layout, offset)?;
+        let mut overlapping = Vec::new();
+        let end = norm.saturating_add(u64::from(size));
+        for c in self.of(obj) {
+            let info = self.info(c);
+            if info.offset == norm && info.size == size {
+                return Some(Lookup::Exact(c));
+            }
+            let c_end = info.offset + u64::from(info.size);
+            if info.offset < end && norm < c_end {
+                overlapping.push(c);
+            }
+        }
+        // Soundness: an access that spans array elements touches other normalized offsets;
+        // covering every cell of the object is the safe answer then.
+        if end > layout.size() || crosses_array_element(layout, offset, size) {
+            return Some(Lookup::Overlap(self.of(obj).collect()));
+        }
+        Some(Lookup::Overlap(overlapping))
+    }
+}
+
+/// Normalizes a byte offset to element 0 of every array it lies in; `None` when out of bounds.
+pub fn normalize(layout: &Layout, offset: u64) -> Option<u64> {
+    match layout {
+        Layout::Scalar { size, .. } => (offset < u64::from(*size).max(1)).then_some(offset),
+        Layout::Struct { size, fields } => {
+            if offset >= *size {
+                return None;
+            }
+            for (foff, f) in fields.iter().rev() {
+                if offset >= *foff {
+                    let inner = offset - foff;
+                    if inner < f.size() {
+                        return normalize(f, inner).map(|n| n + foff);
+                    }
+                    // Padding: keep the offset; it matches no cell.
+                    return Some(offset);
+                }
+            }
+            Some(offset)
+        }
+        Layout::Array {
+            elem,
+            stride,
+            count,
+        } => {
+            if *stride == 0 {
+                return normalize(elem, offset);
+            }
+            if *count != 0 && offset >= stride.saturating_mul(*count) {
+                return None;
+            }
+            normalize(elem, offset % stride)
+        }
+    }
+}
+
+/// Normalizes `offset` within arrays whose stride is `stride`: the offset of the same field in
+/// element 0 of the innermost enclosing array with that stride. Used for variable GEP indices:
+/// `a[i]` steps over whole elements, so it stays on the same summarized cell.
+pub fn normalize_array_step(layout: &Layout, offset: u64, stride: u64) -> Option<u64> {
+    match layout {
+        Layout::Scalar { .. } => None,
+        Layout::Struct { fields, .. } => {
+            for (foff, f) in fields.iter().rev() {
+                if offset >= *foff && offset - foff < f.size() {
+                    return normalize_array_step(f, offset - foff, stride).map(|n| n + foff);
+                }
+            }
+            None
+        }
+        Layout::Array {
+            elem,
+            stride: s,
+            count,
+        } => {
+            if *s == 0 || (*count != 0 && offset >= s.saturating_mul(*count)) {
+                return None;
+            }
+            let inner = offset % s;
+            if let Some(n) = normalize_array_step(elem, inner, stride) {
+                return Some(n);
+            }
+            (*s == stride).then_some(inner)
+        }
+    }
+}
+
+fn crosses_array_element(layout: &Layout, offset: u64, size: u32) -> bool {
+    match layout {
+        Layout::Scalar { .. } => false,
+        Layout::Struct { fields, .. } => fields.iter().any(|(foff, f)| {
+            offset >= *foff && offset - foff < f.size() && crosses_array_element(f, offset - foff, size)
+        }),
+        Layout::Array { elem, stride, .. } => {
+            if *stride == 0 {
+                return false;
+            }
+            let inner = offset % stride;
+            inner + u64::from(size) > *stride || crosses_array_element(elem, inner, size)
+        }
+    }
+}
+
+type Leaf = (u64, u32, ScalarKind, u64, String);
+
+fn flatten(layout: &Layout, base: u64, instances: u64, name: &str, out: &mut Vec<Leaf>) {
+    match layout {
+        Layout::Scalar { size, kind } => {
+            out.push((base, *size, *kind, instances, name.to_string()))
+        }
+        Layout::Struct { fields, .. } => {
+            for (i, (off, f)) in fields.iter().enumerate() {
+                flatten(f, base + off, instances, &format!("{name}.{i}"), out);
+            }
+        }
+        Layout::Array { elem, count, .. } => {
+            flatten(elem, base, instances.saturating_mul(*count), &format!("{name}[]"), out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(size: u32) -> Layout {
+        Layout::Scalar {
+            size,
+            kind: ScalarKind::Int,
+        }
+    }
+
+    #[test]
+    fn arrays_fold_onto_element_zero() {
+        // struct { int a; struct { short x; int y; } arr[4]; }
+        let inner = Layout::Struct {
+            size: 8,
+            fields: vec![(0, int(2)), (4, int(4))],
+        };
+        let l = Layout::Struct {
+            size: 36,
+            fields: vec![
+                (0, int(4)),
+                (
+                    4,
+                    Layout::Array {
+                        elem: Box::new(inner),
+                        stride: 8,
+                        count: 4,
+                    },
+                ),
+            ],
+        };
+        assert_eq!(normalize(&l, 0), Some(0));
+        assert_eq!(normalize(&l, 4 + 8 * 2 + 4), Some(8));
+        assert_eq!(normalize(&l, 36), None);
+        assert_eq!(normalize_array_step(&l, 4 + 8 * 3 + 4, 8), Some(8));
+        assert_eq!(normalize_array_step(&l, 0, 8), None);
+        let mut leaves = Vec::new();
+        flatten(&l, 0, 1, "s", &mut leaves);
+        assert_eq!(leaves.len(), 3);
+        assert_eq!((leaves[0].3, leaves[1].3, leaves[2].3), (1, 4, 4));
+    }
+}

@@ -1,0 +1,164 @@
+//! Memory: a sound points-to analysis and the abstract cells that loads and stores touch.
+//!
+//! Invariant: for every memory access of every execution, the concrete bytes touched belong to
+//! the cells of its [`Access`], or the access says `read_unknown` (reads give any value) and its
+//! `clobber` list covers every cell a write may change.
+
+pub mod cells;
+pub mod points_to;
+
+pub use cells::{CellId, CellInfo, Cells, Lookup};
+pub use points_to::{PointsTo, PtsSet, Target};
+
+use crate::ir::{FuncId, ObjId, Operand, Program, ScalarKind};
+use std::collections::BTreeSet;
+
+/// The cells one load or store may touch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    /// Cells whose whole value the access reads or writes (same offset and size).
+    pub exact: Vec<CellId>,
+    /// Cells a write changes only in part (or whose bytes it may touch without matching them):
+    /// they become unknown after a write.
+    pub clobber: Vec<CellId>,
+    /// Whether a write replaces the value of `exact[0]`, the only cell it can touch.
+    pub strong: bool,
+    /// Whether a read may see bytes that are not one of `exact` (partial overlap, heap, unknown
+    /// pointer): the value read is then any value.
+    pub read_unknown: bool,
+}
+
+/// The memory model of a program: cells and points-to facts.
+#[derive(Clone, Debug)]
+pub struct MemoryModel {
+    /// Every cell.
+    pub cells: Cells,
+    /// Points-to facts.
+    pub pts: PointsTo,
+    /// Cells of exposed objects, which unknown code and unknown pointers may touch.
+    pub exposed_cells: Vec<CellId>,
+}
+
+impl MemoryModel {
+    /// Builds cells and runs the points-to analysis.
+    pub fn build(program: &Program) -> MemoryModel {
+        let cells = Cells::build(program);
+        let pts = PointsTo::compute(program);
+        let exposed_cells = pts.exposed.iter().flat_map(|o| cells.of(*o)).collect();
+        MemoryModel {
+            cells,
+            pts,
+            exposed_cells,
+        }
+    }
+
+    /// The cells an access of `size` bytes through `ptr` (an operand of function `f`) touches.
+    pub fn access(&self, program: &Program, f: FuncId, ptr: &Operand, size: u32) -> Access {
+        let pts = self.pts.of(program, f, ptr);
+        let mut exact = BTreeSet::new();
+        let mut clobber = BTreeSet::new();
+        let mut read_unknown = pts.unknown;
+        let mut strong_candidate = None;
+        let whole = |o: ObjId, exact: &mut BTreeSet<CellId>, clobber: &mut BTreeSet<CellId>| {
+            for c in self.cells.of(o) {
+                if self.cells.info(c).size == size {
+                    exact.insert(c);
+                } else {
+                    clobber.insert(c);
+                }
+            }
+        };
+        for t in &pts.targets {
+            match t {
+                Target::Obj(o, Some(off)) => {
+                    let layout = program.objects[o.index()].layout.as_ref();
+                    match self.cells.lookup(layout, *o, *off, size) {
+                        Some(Lookup::Exact(c)) => {
+                            exact.insert(c);
+                            strong_candidate = Some(c);
+                        }
+                        Some(Lookup::Overlap(cs)) => {
+                            clobber.extend(cs);
+                            read_unknown = true;
+                        }
+                        None => read_unknown = true,
+                    }
+                }
+                Target::Obj(o, None) => {
+                    whole(*o, &mut exact, &mut clobber);
+                    read_unknown |= self.cells.of(*o).next().is_none();
+                }
+                Target::Func(_) => read_unknown = true,
+            }
+        }
+        if pts.unknown {
+            for c in &self.exposed_cells {
+                if self.cells.info(*c).size == size {
+                    exact.insert(*c);
+                } else {
+                    clobber.insert(*c);
+                }
+            }
+        }
+        if pts.targets.is_empty() && !pts.unknown {
+            // Soundness: only null (or a pointer the analysis never saw) reaches here; the access
+            // would crash, but reading any value is the safe answer if the analysis missed a flow.
+            read_unknown = true;
+        }
+        for c in &exact {
+            clobber.remove(c);
+        }
+        let strong = pts.targets.len() == 1
+            && !pts.unknown
+            && exact.len() == 1
+            && clobber.is_empty()
+            && strong_candidate.is_some_and(|c| self.cells.info(c).singular);
+        read_unknown |= !clobber.is_empty();
+        Access {
+            exact: exact.into_iter().collect(),
+            clobber: clobber.into_iter().collect(),
+            strong,
+            read_unknown,
+        }
+    }
+
+    /// Every cell of every object `ptr` may point into (for `memset`, `memcpy`).
+    pub fn region(&self, program: &Program, f: FuncId, ptr: &Operand) -> Vec<CellId> {
+        let pts = self.pts.of(program, f, ptr);
+        let mut out: BTreeSet<CellId> = pts.objects().flat_map(|o| self.cells.of(o)).collect();
+        if pts.unknown {
+            out.extend(self.exposed_cells.iter().copied());
+        }
+        out.into_iter().collect()
+    }
+
+    /// Every cell reachable from the pointer arguments, transitively through stored pointers
+    /// (what a library function that writes only through its arguments may change).
+    pub fn reachable(&self, program: &Program, f: FuncId, args: &[Operand]) -> Vec<CellId> {
+        let mut seen = BTreeSet::new();
+        let mut unknown = false;
+        let mut stack: Vec<ObjId> = Vec::new();
+        for a in args {
+            let pts = self.pts.of(program, f, a);
+            unknown |= pts.unknown;
+            stack.extend(pts.objects());
+        }
+        while let Some(o) = stack.pop() {
+            if seen.insert(o) {
+                let c = self.pts.contents(o);
+                unknown |= c.unknown;
+                stack.extend(c.objects());
+            }
+        }
+        let mut out: BTreeSet<CellId> = seen.iter().flat_map(|o| self.cells.of(*o)).collect();
+        if unknown {
+            out.extend(self.exposed_cells.iter().copied());
+        }
+        out.into_iter().collect()
+    }
+
+    /// Whether the cell holds an integer the analysis tracks.
+    pub fn is_int(&self, c: CellId) -> bool {
+        self.cells.info(c).kind == ScalarKind::Int
+    }
+}

@@ -1,0 +1,495 @@
+//! A flow- and context-insensitive, inclusion-based points-to analysis over the whole program.
+//!
+//! Invariant: for every pointer value of every execution, the object it points into is in the
+//! value's points-to set, or the set is marked `unknown`, which stands for every *exposed* object
+//! (one whose address reached code the analysis cannot see: unknown functions, integers, memory
+//! written through unknown pointers, non-static globals).
+
+use super::cells::normalize_array_step;
+use crate::ir::{
+    Callee, FuncId, InitValue, InstKind, ObjId, Operand, Program, Terminator, Ty, VarId,
+};
+use std::collections::BTreeSet;
+
+/// What a pointer may point to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// Into an object, at a known byte offset (normalized over arrays) or anywhere (`None`).
+    Obj(ObjId, Option<u64>),
+    /// A function.
+    Func(FuncId),
+}
+
+/// A points-to set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PtsSet {
+    /// Known targets.
+    pub targets: BTreeSet<Target>,
+    /// Whether it may also point to any exposed object or function.
+    pub unknown: bool,
+}
+
+impl PtsSet {
+    fn union_with(&mut self, other: &PtsSet) -> bool {
+        let mut changed = false;
+        if other.unknown && !self.unknown {
+            self.unknown = true;
+            changed = true;
+        }
+        for t in &other.targets {
+            changed |= self.targets.insert(*t);
+        }
+        changed
+    }
+
+    fn unknown() -> PtsSet {
+        PtsSet {
+            targets: BTreeSet::new(),
+            unknown: true,
+        }
+    }
+
+    /// The objects (not functions) it names.
+    pub fn objects(&self) -> impl Iterator<Item = ObjId> + '_ {
+        self.targets.iter().filter_map(|t| match t {
+            Target::Obj(o, _) => Some(*o),
+            Target::Func(_) => None,
+        })
+    }
+
+    /// The functions it names.
+    pub fn funcs(&self) -> impl Iterator<Item = FuncId> + '_ {
+        self.targets.iter().filter_map(|t| match t {
+            Target::Func(f) => Some(*f),
+            Target::Obj(..) => None,
+        })
+    }
+}
+
+/// Library functions whose effect on memory is known: they write at most what their pointer
+/// arguments point to, and keep no pointer. Everything else that is only declared is an unknown
+/// function, which may read and write every exposed object.
+pub fn writes_only_args(name: &str) -> bool {
+    const KNOWN: &[&str] = &[
+        "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "perror", "sprintf",
+        "snprintf", "vprintf", "fflush", "sleep", "usleep", "nanosleep", "rand", "srand", "random",
+        "time", "abs", "labs", "llabs", "free", "strlen", "strnlen", "strcmp", "strncmp", "strcpy",
+        "strncpy", "strcat", "strncat", "strchr", "strrchr", "strstr", "memcmp", "atoi", "atol",
+        "sched_yield", "pthread_self", "pthread_equal", "pthread_mutex_init",
+        "pthread_mutex_destroy", "pthread_mutex_trylock", "pthread_cond_init",
+        "pthread_cond_destroy", "pthread_cond_wait", "pthread_cond_signal",
+        "pthread_cond_broadcast", "pthread_cond_timedwait", "pthread_attr_init",
+        "pthread_attr_destroy", "pthread_attr_setdetachstate", "pthread_detach",
+        "pthread_spin_init", "pthread_spin_destroy", "pthread_spin_trylock",
+        "pthread_rwlock_init", "pthread_rwlock_destroy", "pthread_rwlock_tryrdlock",
+        "pthread_rwlock_trywrlock", "pthread_barrier_init", "pthread_barrier_destroy",
+        "pthread_barrier_wait", "pthread_once", "pthread_key_create", "pthread_setspecific",
+        "pthread_getspecific", "pthread_yield", "sem_init", "sem_wait", "sem_post",
+        "sem_destroy", "isalpha", "isdigit", "isspace", "toupper", "tolower", "getpid",
+    ];
+    KNOWN.contains(&name)
+}
+
+/// The points-to facts of a program.
+#[derive(Clone, Debug, Default)]
+pub struct PointsTo {
+    /// `vars[f][v]`: the points-to set of var `v` of function `f`.
+    vars: Vec<Vec<PtsSet>>,
+    /// What each object may contain (pointers stored into it).
+    contents: Vec<PtsSet>,
+    /// Return values of each function.
+    rets: Vec<PtsSet>,
+    /// Objects whose address is exposed to code the analysis cannot see.
+    pub exposed: BTreeSet<ObjId>,
+    /// Defined functions whose address is exposed.
+    pub exposed_funcs: BTreeSet<FuncId>,
+}
+
+impl PointsTo {
+    /// Runs the analysis to its fixpoint.
+    pub fn compute(program: &Program) -> PointsTo {
+        let mut pt = PointsTo {
+            vars: program
+                .funcs
+                .iter()
+                .map(|f| vec![PtsSet::default(); f.vars.len()])
+                .collect(),
+            contents: vec![PtsSet::default(); program.objects.len()],
+            rets: vec![PtsSet::default(); program.funcs.len()],
+            ..PointsTo::default()
+        };
+        for g in &program.globals {
+            if !g.is_internal {
+                pt.exposed.insert(g.obj);
+            }
+            match &g.init {
+                None => pt.contents[g.obj.index()].unknown = true,
+                Some(cells) => {
+                    for c in cells {
+                        let t = match c.value {
+                            InitValue::GlobalAddr(h, off) => Some(Target::Obj(
+                                program.globals[h.index()].obj,
+                                u64::try_from(off).ok(),
+                            )),
+                            InitValue::FuncAddr(f) => Some(Target::Func(f)),
+                            _ => None,
+                        };
+                        if let Some(t) = t {
+                            pt.contents[g.obj.index()].targets.insert(t);
+                        }
+                    }
+                }
+            }
+        }
+        // Soundness: `main` may be given pointers (argv) by the environment.
+        for (fi, f) in program.funcs.iter().enumerate() {
+            if f.name == "main" {
+                for p in &f.params {
+                    pt.vars[fi][p.index()] = PtsSet::unknown();
+                }
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for fi in 0..program.funcs.len() {
+                changed |= pt.visit_function(program, FuncId(fi as u32));
+            }
+            changed |= pt.close_exposed(program);
+        }
+        pt
+    }
+
+    /// The points-to set of an operand of function `f`.
+    pub fn of(&self, program: &Program, f: FuncId, op: &Operand) -> PtsSet {
+        match op {
+            Operand::Var(v) => self.vars[f.index()][v.index()].clone(),
+            Operand::GlobalAddr(g, off) => {
+                let obj = program.globals[g.index()].obj;
+                let t = Target::Obj(obj, u64::try_from(*off).ok());
+                PtsSet {
+                    targets: [t].into_iter().collect(),
+                    unknown: false,
+                }
+            }
+            Operand::FuncAddr(func) => PtsSet {
+                targets: [Target::Func(*func)].into_iter().collect(),
+                unknown: false,
+            },
+            Operand::Null | Operand::Int { .. } => PtsSet::default(),
+            Operand::Unknown(_) => PtsSet::unknown(),
+        }
+    }
+
+    /// The functions a call through `op` in `f` may reach (exposed functions when unknown).
+    pub fn callees(&self, program: &Program, f: FuncId, op: &Operand) -> (Vec<FuncId>, bool) {
+        let pts = self.of(program, f, op);
+        let mut out: BTreeSet<FuncId> = pts.funcs().collect();
+        if pts.unknown {
+            out.extend(self.exposed_funcs.iter().copied());
+        }
+        (out.into_iter().collect(), pts.unknown)
+    }
+
+    fn add(&mut self, f: FuncId, dst: VarId, set: &PtsSet) -> bool {
+        self.vars[f.index()][dst.index()].union_with(set)
+    }
+
+    fn expose(&mut self, set: &PtsSet) -> bool {
+        let mut changed = false;
+        for t in &set.targets {
+            changed |= match t {
+                Target::Obj(o, _) => self.exposed.insert(*o),
+                Target::Func(func) => self.exposed_funcs.insert(*func),
+            };
+        }
+        changed
+    }
+
+    /// Exposed objects expose what they contain, and may contain anything exposed.
+    fn close_exposed(&mut self, _program: &Program) -> bool {
+        let mut changed = false;
+        loop {
+            let mut round = false;
+            let exposed: Vec<ObjId> = self.exposed.iter().copied().collect();
+            for o in exposed {
+                let c = self.contents[o.index()].clone();
+                round |= self.expose(&c);
+                if !self.contents[o.index()].unknown {
+                    self.contents[o.index()].unknown = true;
+                    round = true;
+                }
+            }
+            if !round {
+                break;
+            }
+            changed = true;
+        }
+        changed
+    }
+
+    fn load_from(&self, ptr: &PtsSet) -> PtsSet {
+        let mut out = PtsSet {
+            unknown: ptr.unknown,
+            ..PtsSet::default()
+        };
+        for o in ptr.objects() {
+            out.union_with(&self.contents[o.index()]);
+        }
+        out
+    }
+
+    fn store_into(&mut self, ptr: &PtsSet, val: &PtsSet) -> bool {
+        let mut changed = false;
+        if ptr.unknown {
+            changed |= self.expose(val);
+        }
+        for o in ptr.objects().collect::<Vec<_>>() {
+            changed |= self.contents[o.index()].union_with(val);
+        }
+        changed
+    }
+
+    fn gep(&self, program: &Program, base: &PtsSet, offset: i64, steps: &[u64]) -> PtsSet {
+        let mut out = PtsSet {
+            unknown: base.unknown,
+            ..PtsSet::default()
+        };
+        for t in &base.targets {
+            if let Target::Obj(o, off) = t {
+                let layout = program.objects[o.index()].layout.as_ref();
+                let new_off = match (off, layout) {
+                    (Some(off), Some(layout)) => {
+                        let mut cur = i128::from(*off) + i128::from(offset);
+                        let mut ok = cur >= 0 && (cur as u64) < layout.size().max(1);
+                        for stride in steps {
+                            if !ok {
+                                break;
+                            }
+                            match normalize_array_step(layout, cur as u64, *stride) {
+                                Some(n) => cur = i128::from(n),
+                                None => ok = false,
+                            }
+                        }
+                        ok.then_some(cur as u64)
+                    }
+                    _ => None,
+                };
+                out.targets.insert(Target::Obj(*o, new_off));
+            }
+        }
+        out
+    }
+
+    fn visit_function(&mut self, program: &Program, f: FuncId) -> bool {
+        let func = &program.funcs[f.index()];
+        let mut changed = false;
+        for block in &func.blocks {
+            for phi in &block.phis {
+                for (_, op) in &phi.incoming {
+                    let s = self.of(program, f, op);
+                    changed |= self.add(f, phi.dst, &s);
+                }
+            }
+            for inst in &block.insts {
+                changed |= self.visit_inst(program, f, &inst.kind);
+            }
+            if let Terminator::Ret(Some(op)) = &block.term {
+                let s = self.of(program, f, op);
+                changed |= self.rets[f.index()].union_with(&s);
+            }
+        }
+        changed
+    }
+
+    fn call(&mut self, program: &Program, f: FuncId, callee: FuncId, dst: Option<VarId>, args: &[Operand]) -> bool {
+        let mut changed = false;
+        let target = &program.funcs[callee.index()];
+        if target.is_defined {
+            for (i, a) in args.iter().enumerate() {
+                let s = self.of(program, f, a);
+                match target.params.get(i) {
+                    Some(p) => changed |= self.add(callee, *p, &s),
+                    // Soundness: extra variadic arguments are read through `va_arg`, which the
+                    // front end lowers to unknown values; their targets escape.
+                    None => changed |= self.expose(&s),
+                }
+            }
+            if let Some(d) = dst {
+                let r = self.rets[callee.index()].clone();
+                changed |= self.add(f, d, &r);
+            }
+        } else {
+            let known = writes_only_args(&target.name);
+            for a in args {
+                let s = self.of(program, f, a);
+                if !known {
+                    changed |= self.expose(&s);
+                }
+            }
+            if let Some(d) = dst {
+                if func_returns_ptr(program, callee) || !known {
+                    // Soundness: a known function may return a pointer into its arguments
+                    // (`strchr`, `strcpy`); an unknown one anything exposed.
+                    let mut s = PtsSet::unknown();
+                    for a in args {
+                        s.union_with(&self.of(program, f, a));
+                    }
+                    changed |= self.add(f, d, &s);
+                }
+            }
+        }
+        changed
+    }
+
+    fn visit_inst(&mut self, program: &Program, f: FuncId, kind: &InstKind) -> bool {
+        let mut changed = false;
+        match kind {
+            InstKind::Copy { dst, src } => {
+                let s = self.of(program, f, src);
+                changed |= self.add(f, *dst, &s);
+            }
+            InstKind::Select { dst, t, f: e, .. } => {
+                let mut s = self.of(program, f, t);
+                s.union_with(&self.of(program, f, e));
+                changed |= self.add(f, *dst, &s);
+            }
+            InstKind::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+            } => {
+                let b = self.of(program, f, base);
+                let steps: Vec<u64> = indices.iter().map(|(_, s)| *s).collect();
+                let s = self.gep(program, &b, *offset, &steps);
+                changed |= self.add(f, *dst, &s);
+            }
+            InstKind::Alloca { dst, obj } | InstKind::HeapAlloc { dst, obj, from: None, .. } => {
+                let s = PtsSet {
+                    targets: [Target::Obj(*obj, Some(0))].into_iter().collect(),
+                    unknown: false,
+                };
+                changed |= self.add(f, *dst, &s);
+            }
+            InstKind::HeapAlloc {
+                dst,
+                obj,
+                from: Some(old),
+                ..
+            } => {
+                let s = PtsSet {
+                    targets: [Target::Obj(*obj, Some(0))].into_iter().collect(),
+                    unknown: false,
+                };
+                changed |= self.add(f, *dst, &s);
+                let old = self.of(program, f, old);
+                let moved = self.load_from(&old);
+                changed |= self.contents[obj.index()].union_with(&moved);
+            }
+            InstKind::Load { dst, ptr, ty, .. } => {
+                let p = self.of(program, f, ptr);
+                if *ty == Ty::Ptr {
+                    let s = self.load_from(&p);
+                    changed |= self.add(f, *dst, &s);
+                }
+            }
+            InstKind::Store { ptr, val, .. } => {
+                let p = self.of(program, f, ptr);
+                let v = self.of(program, f, val);
+                changed |= self.store_into(&p, &v);
+            }
+            InstKind::AtomicRmw { dst, ptr, val, .. } => {
+                let p = self.of(program, f, ptr);
+                let old = self.load_from(&p);
+                changed |= self.add(f, *dst, &old);
+                let v = self.of(program, f, val);
+                changed |= self.store_into(&p, &v);
+            }
+            InstKind::CmpXchg { old, ptr, new, .. } => {
+                let p = self.of(program, f, ptr);
+                let o = self.load_from(&p);
+                changed |= self.add(f, *old, &o);
+                let v = self.of(program, f, new);
+                changed |= self.store_into(&p, &v);
+            }
+            InstKind::MemCopy { dst, src, .. } => {
+                let d = self.of(program, f, dst);
+                let s = self.of(program, f, src);
+                let moved = self.load_from(&s);
+                changed |= self.store_into(&d, &moved);
+            }
+            InstKind::Cast { dst, op, src, .. } => match op {
+                crate::ir::CastOp::PtrToInt => {
+                    let s = self.of(program, f, src);
+                    changed |= self.expose(&s);
+                }
+                crate::ir::CastOp::IntToPtr => {
+                    changed |= self.add(f, *dst, &PtsSet::unknown());
+                }
+                _ => {}
+            },
+            InstKind::Call { dst, callee, args } => match callee {
+                Callee::Direct(g) => changed |= self.call(program, f, *g, *dst, args),
+                Callee::Indirect(op) => {
+                    let (targets, unknown) = self.callees(program, f, op);
+                    for g in targets {
+                        changed |= self.call(program, f, g, *dst, args);
+                    }
+                    if unknown {
+                        for a in args {
+                            let s = self.of(program, f, a);
+                            changed |= self.expose(&s);
+                        }
+                        if let Some(d) = dst {
+                            changed |= self.add(f, *d, &PtsSet::unknown());
+                        }
+                    }
+                }
+            },
+            InstKind::ThreadCreate { entry, arg, .. } => {
+                let (targets, _) = self.callees(program, f, entry);
+                let a = self.of(program, f, arg);
+                for g in targets {
+                    let func = &program.funcs[g.index()];
+                    if let Some(p) = func.params.first() {
+                        changed |= self.add(g, *p, &a);
+                    }
+                }
+            }
+            InstKind::ThreadJoin { retval, .. } => {
+                // Soundness: the joined thread's result is any pointer.
+                let p = self.of(program, f, retval);
+                changed |= self.store_into(&p, &PtsSet::unknown());
+            }
+            InstKind::Nondet { dst, ty: Ty::Ptr, .. } => {
+                changed |= self.add(f, *dst, &PtsSet::unknown());
+            }
+            InstKind::Havoc {
+                dst,
+                clobbers_memory,
+                ..
+            } => {
+                if let Some(d) = dst {
+                    if program.funcs[f.index()].vars[d.index()].ty == Ty::Ptr {
+                        changed |= self.add(f, *d, &PtsSet::unknown());
+                    }
+                }
+                let _ = clobbers_memory;
+            }
+            _ => {}
+        }
+        changed
+    }
+}
+
+fn func_returns_ptr(program: &Program, f: FuncId) -> bool {
+    program.funcs[f.index()].ret == Some(Ty::Ptr)
+}
+
+impl PointsTo {
+    /// What object `o` may contain.
+    pub fn contents(&self, o: ObjId) -> &PtsSet {
+        &self.contents[o.index()]
+    }
+}

@@ -1,0 +1,163 @@
+//! The one finding type every format renders: an assertion site joined with its verdict and
+//! its resolved source position.
+
+use super::Report;
+use crate::analysis::{AssertVerdict, Status};
+use crate::ir::{AssertId, AssertInfo, AssertKind};
+use watts_domains::Interval;
+
+/// One assertion site and what the analysis concluded about it.
+#[derive(Clone, Debug)]
+pub struct Finding<'a> {
+    /// The assertion (`A1` is `AssertId(0)`).
+    pub id: AssertId,
+    /// The site in the program.
+    pub info: &'a AssertInfo,
+    /// The verdict.
+    pub status: Status,
+    /// Why, in one sentence.
+    pub reason: &'a str,
+    /// Values of the condition's variables where it may fail.
+    pub values: &'a [(String, Interval)],
+    /// Threads in which the assertion is reachable.
+    pub threads: &'a [String],
+    /// The name of the function that contains it.
+    pub function: &'a str,
+    /// The source file path (the span's, else the first input).
+    pub path: String,
+    /// 1-based line, when known.
+    pub line: Option<u32>,
+    /// 1-based column, when known.
+    pub column: Option<u32>,
+}
+
+/// Shown when the analysis returned no verdict for an assertion: a bug, but the user still
+/// deserves a sound answer rather than a crash.
+const NO_VERDICT: &str = "the analysis produced no verdict for this assertion";
+
+pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
+    let program = &report.program;
+    // Verdicts are documented to be indexed like `Program::asserts`, but look them up by id so
+    // that a short or reordered list cannot attach a verdict to the wrong site.
+    let mut by_id: Vec<Option<&AssertVerdict>> = vec![None; program.asserts.len()];
+    for v in &report.outcome.verdicts {
+        if let Some(slot) = by_id.get_mut(v.id.index()) {
+            *slot = Some(v);
+        }
+    }
+    program
+        .asserts
+        .iter()
+        .zip(by_id)
+        .enumerate()
+        .map(|(i, (info, verdict))| {
+            let (status, reason, values, threads) = match verdict {
+                Some(v) => (v.status, v.reason.as_str(), &v.values[..], &v.threads[..]),
+                None => (Status::MayFail, NO_VERDICT, &[][..], &[][..]),
+            };
+            Finding {
+                id: AssertId::from(i),
+                info,
+                status,
+                reason,
+                values,
+                threads,
+                function: program
+                    .funcs
+                    .get(info.func.index())
+                    .map_or("?", |f| f.name.as_str()),
+                path: report.span_path(info.span),
+                line: info.span.map(|s| s.line).filter(|&l| l > 0),
+                column: info.span.map(|s| s.col).filter(|&c| c > 0),
+            }
+        })
+        .collect()
+}
+
+impl Finding<'_> {
+    /// The stable id of JSON and SARIF: `A1`, `A2`, ... (1-based).
+    pub fn label_id(&self) -> String {
+        format!("A{}", self.id.index() + 1)
+    }
+
+    /// Whether this finding is a warning or error (as opposed to a verbose-only note).
+    pub fn is_problem(&self) -> bool {
+        matches!(self.status, Status::MayFail | Status::Violated)
+    }
+
+    /// The diagnostic code: `assert-may-fail`, `assert-violated`, ...
+    pub fn code(&self) -> &'static str {
+        match self.status {
+            Status::Proved => "assert-proved",
+            Status::Unreachable => "assert-unreachable",
+            Status::MayFail => "assert-may-fail",
+            Status::Violated => "assert-violated",
+        }
+    }
+
+    /// The assertion as the user wrote it: `x > 0`, or `reach_error()`.
+    pub fn expression(&self) -> String {
+        match self.info.kind {
+            AssertKind::ReachError => format!("{}()", self.info.condition),
+            AssertKind::Macro | AssertKind::VerifierAssert => self.info.condition.clone(),
+        }
+    }
+
+    /// One line for the GNU format: ``assertion `x > 0` may fail``.
+    pub fn headline(&self) -> String {
+        let what = match self.status {
+            Status::Proved => "holds",
+            Status::Unreachable => "is unreachable",
+            Status::MayFail => "may fail",
+            Status::Violated => "is violated",
+        };
+        format!("assertion `{}` {what}", self.expression())
+    }
+
+    /// The text of the label under the assertion in a snippet: `` `x > 0` may be false``.
+    pub fn label(&self) -> String {
+        let reach = self.info.kind == AssertKind::ReachError;
+        let what = match (self.status, reach) {
+            (Status::Proved, false) => "always holds",
+            (Status::Proved, true) => "is never reached",
+            (Status::Unreachable, _) => "is never reached",
+            (Status::MayFail, false) => "may be false",
+            (Status::MayFail, true) => "may be reached",
+            (Status::Violated, false) => "is false in some execution",
+            (Status::Violated, true) => "is reached in some execution",
+        };
+        format!("`{}` {what}", self.expression())
+    }
+
+    /// `in thread main: x ∈ [0, 10], y = 5`, or `None` when there is nothing to say.
+    pub fn values_note(&self) -> Option<String> {
+        let threads = match self.threads {
+            [] => None,
+            [one] => Some(format!("in thread {one}")),
+            many => Some(format!("in threads {}", many.join(", "))),
+        };
+        let values = (!self.values.is_empty()).then(|| {
+            self.values
+                .iter()
+                .map(|(name, iv)| format_value(name, iv))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        match (threads, values) {
+            (Some(t), Some(v)) => Some(format!("{t}: {v}")),
+            (Some(t), None) => Some(format!("reached {t}")),
+            (None, Some(v)) => Some(v),
+            (None, None) => None,
+        }
+    }
+}
+
+/// `x ∈ [0, 10]` for a range, `y = 5` when the interval prints as a single value.
+pub(crate) fn format_value(name: &str, iv: &Interval) -> String {
+    let text = iv.to_string();
+    if text.starts_with('[') || text.starts_with('⊥') || text.starts_with('⊤') {
+        format!("{name} ∈ {text}")
+    } else {
+        format!("{name} = {text}")
+    }
+}

@@ -1,0 +1,197 @@
+//! Compiler-style diagnostics for people, with source snippets (codespan-reporting).
+//!
+//! Order: one diagnostic per unproved assertion (with `--verbose`, per assertion), in id
+//! order; then each distinct modelling note once; then the summary line.
+
+use super::finding::Finding;
+use super::source::call_range;
+use super::{distinct_notes, plural, Report};
+use crate::analysis::{Note, Status};
+use crate::ir::Span;
+use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
+use codespan_reporting::files::{self, SimpleFiles};
+use codespan_reporting::term::termcolor::{Ansi, Color, ColorSpec, NoColor, WriteColor};
+use codespan_reporting::term::{self, Config as TermConfig};
+use std::io::{self, Write};
+
+pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    if report.config.color {
+        emit_all(report, &mut Ansi::new(out))
+    } else {
+        emit_all(report, &mut NoColor::new(out))
+    }
+}
+
+/// The source files with text, registered with codespan; indexed by `FileId`.
+struct Sources<'a> {
+    files: SimpleFiles<&'a str, &'a str>,
+    ids: Vec<Option<usize>>,
+}
+
+impl<'a> Sources<'a> {
+    fn new(report: &'a Report) -> Self {
+        let mut files = SimpleFiles::new();
+        let ids = report
+            .program
+            .files
+            .iter()
+            .map(|f| {
+                f.text
+                    .as_deref()
+                    .map(|text| files.add(f.path.as_str(), text))
+            })
+            .collect();
+        Sources { files, ids }
+    }
+
+    /// The codespan file and byte range to label for `span`, when the text is there.
+    fn locate(&self, span: Option<Span>) -> Option<(usize, std::ops::Range<usize>)> {
+        let span = span?;
+        let id = (*self.ids.get(span.file.0 as usize)?)?;
+        let text = self.files.get(id).ok()?.source();
+        Some((id, call_range(text, span.line, span.col)?))
+    }
+}
+
+fn emit_all(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
+    let sources = Sources::new(report);
+    let verbose = report.config.verbose;
+    for f in report.findings() {
+        if f.is_problem() || verbose {
+            emit_finding(&sources, &f, w)?;
+        }
+    }
+    for note in distinct_notes(report) {
+        emit_note(report, &sources, note, w)?;
+    }
+    writeln!(w, "{}", report.summary().line())?;
+    if verbose {
+        writeln!(
+            w,
+            "analysed {} in {} ms (front end {} ms)",
+            plural(report.outcome.stats.threads, "thread"),
+            report.analysis_ms,
+            report.frontend_ms
+        )?;
+    }
+    Ok(())
+}
+
+fn emit_finding(sources: &Sources, f: &Finding, w: &mut dyn WriteColor) -> io::Result<()> {
+    let (severity, message) = match f.status {
+        Status::MayFail => (Severity::Warning, "assertion may fail"),
+        Status::Violated => (Severity::Error, "assertion is violated"),
+        Status::Proved => (Severity::Note, "assertion proved"),
+        Status::Unreachable => (Severity::Note, "assertion unreachable"),
+    };
+    let notes: Vec<String> = f
+        .values_note()
+        .into_iter()
+        .chain((!f.reason.is_empty()).then(|| f.reason.to_string()))
+        .collect();
+    if let Some((file, range)) = sources.locate(f.info.span) {
+        let diagnostic = Diagnostic::new(severity)
+            .with_code(f.code())
+            .with_message(message)
+            .with_labels(vec![Label::primary(file, range).with_message(f.label())])
+            // codespan prints notes as `= text`; rustc's `= note: text` reads better.
+            .with_notes(notes.iter().map(|n| format!("note: {n}")).collect());
+        if emit(sources, &diagnostic, w)? {
+            return Ok(());
+        }
+    }
+    // No source text (or a span codespan cannot place): a GNU-style line carries the position.
+    let location = position(&f.path, f.line, f.column);
+    write_plain(
+        w,
+        Some(&location),
+        severity,
+        Some(f.code()),
+        &f.headline(),
+        &notes,
+    )
+}
+
+fn emit_note(
+    report: &Report,
+    sources: &Sources,
+    note: &Note,
+    w: &mut dyn WriteColor,
+) -> io::Result<()> {
+    if let Some((file, range)) = sources.locate(note.span) {
+        let diagnostic = Diagnostic::note()
+            .with_message(&note.message)
+            .with_labels(vec![Label::primary(file, range)]);
+        if emit(sources, &diagnostic, w)? {
+            return Ok(());
+        }
+    }
+    let location = note.span.map(|s| {
+        let line = Some(s.line).filter(|&l| l > 0);
+        position(
+            &report.span_path(Some(s)),
+            line,
+            Some(s.col).filter(|&c| c > 0),
+        )
+    });
+    write_plain(
+        w,
+        location.as_deref(),
+        Severity::Note,
+        None,
+        &note.message,
+        &[],
+    )
+}
+
+/// Emits with codespan; `Ok(false)` when codespan rejects the position (the caller falls back).
+fn emit(sources: &Sources, d: &Diagnostic<usize>, w: &mut dyn WriteColor) -> io::Result<bool> {
+    match term::emit_to_write_style(w, &TermConfig::default(), &sources.files, d) {
+        Ok(()) => Ok(true),
+        Err(files::Error::Io(e)) => Err(e),
+        Err(_) => Ok(false),
+    }
+}
+
+/// `path:line:col`, leaving out what is unknown.
+pub(super) fn position(path: &str, line: Option<u32>, col: Option<u32>) -> String {
+    match (line, col) {
+        (Some(l), Some(c)) => format!("{path}:{l}:{c}"),
+        (Some(l), None) => format!("{path}:{l}"),
+        _ => path.to_string(),
+    }
+}
+
+/// `location: severity[code]: message` plus `= note:` lines, colored like codespan's headers.
+fn write_plain(
+    w: &mut dyn WriteColor,
+    location: Option<&str>,
+    severity: Severity,
+    code: Option<&str>,
+    message: &str,
+    notes: &[String],
+) -> io::Result<()> {
+    let (word, color) = match severity {
+        Severity::Bug | Severity::Error => ("error", Color::Red),
+        Severity::Warning => ("warning", Color::Yellow),
+        Severity::Note => ("note", Color::Green),
+        Severity::Help => ("help", Color::Cyan),
+    };
+    if let Some(location) = location {
+        write!(w, "{location}: ")?;
+    }
+    w.set_color(ColorSpec::new().set_fg(Some(color)).set_bold(true))?;
+    match code {
+        Some(code) => write!(w, "{word}[{code}]")?,
+        None => write!(w, "{word}")?,
+    }
+    w.reset()?;
+    writeln!(w, ": {message}")?;
+    for note in notes {
+        writeln!(w, "  = note: {note}")?;
+    }
+    if location.is_some() || !notes.is_empty() {
+        writeln!(w)?;
+    }
+    Ok(())
+}

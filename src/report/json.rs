@@ -1,0 +1,177 @@
+//! The JSON v1 contract of the design guide: one pretty-printed object per run.
+//!
+//! Invariant: fields are only ever added, never renamed or removed; `version` stays 1 until a
+//! field changes meaning. Unknown positions are `null`, never 0.
+
+use super::finding::Finding;
+use super::{distinct_notes, Report};
+use crate::analysis::Note;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+use std::io::{self, Write};
+use watts_domains::Interval;
+
+/// The version of the JSON contract this module writes.
+const VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    version: u32,
+    tool: Tool,
+    config: ConfigOut,
+    inputs: Vec<String>,
+    assertions: Vec<Assertion<'a>>,
+    summary: SummaryOut,
+    stats: StatsOut,
+    notes: Vec<NoteOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct ConfigOut {
+    mode: &'static str,
+    domain: &'static str,
+}
+
+#[derive(Serialize)]
+struct Assertion<'a> {
+    id: String,
+    file: String,
+    line: Option<u32>,
+    column: Option<u32>,
+    function: &'a str,
+    condition: &'a str,
+    status: &'static str,
+    reason: &'a str,
+    values: Values<'a>,
+    threads: &'a [String],
+}
+
+#[derive(Serialize)]
+struct SummaryOut {
+    assertions: usize,
+    proved: usize,
+    unreachable: usize,
+    may_fail: usize,
+    violated: usize,
+}
+
+#[derive(Serialize)]
+struct StatsOut {
+    threads: usize,
+    iterations: usize,
+    combinations: usize,
+    infeasible: usize,
+    datalog_queries: usize,
+    time_ms: TimeOut,
+}
+
+#[derive(Serialize)]
+struct TimeOut {
+    frontend: u64,
+    analysis: u64,
+}
+
+#[derive(Serialize)]
+struct NoteOut<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<u32>,
+    message: &'a str,
+}
+
+/// `{"x": "[0, 10]"}` in the analysis' order; a repeated name keeps its first value, so that
+/// the object has unique keys.
+struct Values<'a>(&'a [(String, Interval)]);
+
+impl Serialize for Values<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(None)?;
+        for (i, (name, iv)) in self.0.iter().enumerate() {
+            if !self.0[..i].iter().any(|(n, _)| n == name) {
+                map.serialize_entry(name, &iv.to_string())?;
+            }
+        }
+        map.end()
+    }
+}
+
+pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &document(report))?;
+    writeln!(out)
+}
+
+fn document(report: &Report) -> Document<'_> {
+    let s = report.summary();
+    let stats = &report.outcome.stats;
+    Document {
+        version: VERSION,
+        tool: Tool {
+            name: "watts",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        config: ConfigOut {
+            mode: report.config.mode.name(),
+            domain: report.config.domain.name(),
+        },
+        inputs: report
+            .config
+            .inputs
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect(),
+        assertions: report.findings().iter().map(assertion).collect(),
+        summary: SummaryOut {
+            assertions: s.assertions,
+            proved: s.proved,
+            unreachable: s.unreachable,
+            may_fail: s.may_fail,
+            violated: s.violated,
+        },
+        stats: StatsOut {
+            threads: stats.threads,
+            iterations: stats.iterations,
+            combinations: stats.combinations,
+            infeasible: stats.infeasible,
+            datalog_queries: stats.datalog_queries,
+            time_ms: TimeOut {
+                frontend: report.frontend_ms,
+                analysis: report.analysis_ms,
+            },
+        },
+        notes: distinct_notes(report).map(|n| note(report, n)).collect(),
+    }
+}
+
+fn assertion<'a>(f: &Finding<'a>) -> Assertion<'a> {
+    Assertion {
+        id: f.label_id(),
+        file: f.path.clone(),
+        line: f.line,
+        column: f.column,
+        function: f.function,
+        condition: &f.info.condition,
+        status: f.status.name(),
+        reason: f.reason,
+        values: Values(f.values),
+        threads: f.threads,
+    }
+}
+
+fn note<'a>(report: &Report, n: &'a Note) -> NoteOut<'a> {
+    let span = n.span;
+    NoteOut {
+        file: span.map(|s| report.span_path(Some(s))),
+        line: span.map(|s| s.line).filter(|&l| l > 0),
+        column: span.map(|s| s.col).filter(|&c| c > 0),
+        message: &n.message,
+    }
+}

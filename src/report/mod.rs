@@ -1,0 +1,171 @@
+//! Reports: one [`Report`] per run, rendered as human diagnostics, GNU lines, JSON or SARIF.
+//!
+//! Invariant: the only module that serialises; it reads the program and the outcome and never
+//! changes a verdict, except that an assertion the analysis gave no verdict is shown as
+//! `may-fail` (never as proved).
+
+mod finding;
+mod gnu;
+mod human;
+mod json;
+mod sarif;
+mod source;
+
+pub use finding::Finding;
+pub use source::call_range;
+
+use crate::analysis::{Note, Outcome, Status};
+use crate::config::{Config, Format};
+use crate::ir::{Program, Span};
+use std::io::{self, Write};
+
+/// Everything one run produced: what was asked, what was analysed, what was concluded.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The configuration of the run.
+    pub config: Config,
+    /// The lowered program (assertion sites, source files, function names).
+    pub program: Program,
+    /// Verdicts, notes and counters.
+    pub outcome: Outcome,
+    /// Wall time of the front end (clang, loading, lowering), in milliseconds.
+    pub frontend_ms: u64,
+    /// Wall time of the analysis, in milliseconds.
+    pub analysis_ms: u64,
+}
+
+/// How many assertions got each verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Assertion sites in the program.
+    pub assertions: usize,
+    /// Proved.
+    pub proved: usize,
+    /// Never reached.
+    pub unreachable: usize,
+    /// Not proved.
+    pub may_fail: usize,
+    /// Fail in a concrete execution.
+    pub violated: usize,
+}
+
+impl Summary {
+    /// The closing line of the human and GNU output: `7 assertions: 5 proved, 1 unreachable,
+    /// 1 may fail`. Proved is always named; the other counts only when non-zero.
+    pub fn line(&self) -> String {
+        if self.assertions == 0 {
+            return "no assertions found".to_string();
+        }
+        let mut parts = vec![format!("{} proved", self.proved)];
+        for (n, what) in [
+            (self.unreachable, "unreachable"),
+            (self.may_fail, "may fail"),
+            (self.violated, "violated"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        format!(
+            "{}: {}",
+            plural(self.assertions, "assertion"),
+            parts.join(", ")
+        )
+    }
+}
+
+/// `1 assertion`, `2 assertions`.
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+impl Report {
+    /// Bundles the results of one run.
+    pub fn new(
+        config: &Config,
+        program: Program,
+        outcome: Outcome,
+        frontend_ms: u64,
+        analysis_ms: u64,
+    ) -> Report {
+        Report {
+            config: config.clone(),
+            program,
+            outcome,
+            frontend_ms,
+            analysis_ms,
+        }
+    }
+
+    /// One finding per assertion site, in id order.
+    pub fn findings(&self) -> Vec<Finding<'_>> {
+        finding::collect(self)
+    }
+
+    /// Counts of each verdict.
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary::default();
+        for f in self.findings() {
+            s.assertions += 1;
+            match f.status {
+                Status::Proved => s.proved += 1,
+                Status::Unreachable => s.unreachable += 1,
+                Status::MayFail => s.may_fail += 1,
+                Status::Violated => s.violated += 1,
+            }
+        }
+        s
+    }
+
+    /// The process exit status the design guide promises: 0 when every assertion is proved or
+    /// unreachable (also when there is none), 1 when at least one may fail or is violated.
+    pub fn exit_code(&self) -> u8 {
+        let s = self.summary();
+        if s.may_fail + s.violated > 0 {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// Writes the report to `out` in `format`. Colors (human format only) follow
+    /// `config.color`.
+    pub fn render(&self, format: Format, out: &mut dyn Write) -> io::Result<()> {
+        match format {
+            Format::Human => human::render(self, out),
+            Format::Gnu => gnu::render(self, out),
+            Format::Json => json::render(self, out),
+            Format::Sarif => sarif::render(self, out),
+        }
+    }
+
+    /// The file `span` points into; without a span (or with a bad file id), the first input.
+    pub(crate) fn span_path(&self, span: Option<Span>) -> String {
+        match span.and_then(|s| self.program.files.get(s.file.0 as usize)) {
+            Some(file) => file.path.clone(),
+            None => self
+                .config
+                .inputs
+                .first()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// The modelling notes, each once, in first-seen order.
+pub(crate) fn distinct_notes(report: &Report) -> impl Iterator<Item = &Note> {
+    let notes = &report.outcome.notes;
+    notes
+        .iter()
+        .enumerate()
+        .filter(|&(i, n)| !notes[..i].contains(n))
+        .map(|(_, n)| n)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,158 @@
+//! Byte ranges in source text for labels: debug info gives a line and a column, a snippet wants
+//! the whole `assert(...)` call.
+//!
+//! Invariant: never panics, whatever the span says (past the end of the file, column 0, in the
+//! middle of a multi-byte character); the ranges returned are inside the text, on char
+//! boundaries.
+
+use std::ops::Range;
+
+/// Calls whose whole extent is worth underlining when the column is not on one of them.
+const ASSERT_NAMES: [&str; 5] = [
+    "__VERIFIER_assert",
+    "__VERIFIER_error",
+    "reach_error",
+    "assert",
+    "__assert_fail",
+];
+
+/// How far a call's parentheses are followed before giving up (bounds the work on
+/// unbalanced text).
+const MAX_CALL_BYTES: usize = 8 * 1024;
+
+/// The byte range of the call expression at `line`:`col` (1-based; col 0 is unknown):
+/// from the callee's name through the matching `)`, across lines if needed. When the column
+/// is not on a call, an assertion call on that line is used; failing that, the rest of the line.
+/// `None` only when the text has no such line.
+pub fn call_range(text: &str, line: u32, col: u32) -> Option<Range<usize>> {
+    let (line_start, line_end) = line_bounds(text, line)?;
+    let line_text = &text[line_start..line_end];
+    let indent = line_text.len() - line_text.trim_start().len();
+    let start = if col == 0 {
+        line_start + indent
+    } else {
+        let mut at = line_start.saturating_add(col as usize - 1).min(line_end);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    if let Some(r) = call_at(text, start) {
+        return Some(r);
+    }
+    if let Some(r) = assertion_on_line(text, line_start, line_end, start) {
+        return Some(r);
+    }
+    let rest = text[start..line_end].trim_end();
+    if !rest.is_empty() {
+        return Some(start..start + rest.len());
+    }
+    let whole = line_text.trim();
+    Some(line_start + indent..line_start + indent + whole.len())
+}
+
+/// The byte bounds of 1-based `line`, without its line terminator.
+fn line_bounds(text: &str, line: u32) -> Option<(usize, usize)> {
+    let index = (line as usize).checked_sub(1)?;
+    let mut start = 0;
+    for _ in 0..index {
+        start += text[start..].find('\n')? + 1;
+    }
+    let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+    let end = if text[start..end].ends_with('\r') {
+        end - 1
+    } else {
+        end
+    };
+    Some((start, end))
+}
+
+/// `name ( ... )` starting exactly at `start` (the name may be empty: a bare parenthesis).
+fn call_at(text: &str, start: usize) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut i = start;
+    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        i += 1;
+    }
+    while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b'(') {
+        return None;
+    }
+    let close = matching_paren(bytes, i)?;
+    Some(start..close + 1)
+}
+
+/// The index of the `)` that closes the `(` at `open`, skipping string and character literals
+/// and comments.
+fn matching_paren(bytes: &[u8], open: usize) -> Option<usize> {
+    let limit = bytes.len().min(open.saturating_add(MAX_CALL_BYTES));
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < limit {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < limit && bytes[i] != quote && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < limit && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < limit && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// An assertion call on the line: the one that contains `at`, else the first one.
+fn assertion_on_line(
+    text: &str,
+    line_start: usize,
+    line_end: usize,
+    at: usize,
+) -> Option<Range<usize>> {
+    let line = &text[line_start..line_end];
+    let bytes = text.as_bytes();
+    let mut calls = Vec::new();
+    for name in ASSERT_NAMES {
+        for (off, _) in line.match_indices(name) {
+            let s = line_start + off;
+            let word_start = s == 0 || !is_ident_byte(bytes[s - 1]);
+            let word_end = !bytes.get(s + name.len()).is_some_and(|&b| is_ident_byte(b));
+            if word_start && word_end {
+                calls.extend(call_at(text, s));
+            }
+        }
+    }
+    calls.sort_by_key(|r| r.start);
+    calls
+        .iter()
+        .rev()
+        .find(|r| r.contains(&at))
+        .or(calls.first())
+        .cloned()
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}

@@ -1,0 +1,410 @@
+//! Unit tests of the report: wording, formats, exit codes and label ranges, on hand-built
+//! programs and outcomes.
+
+use super::*;
+use crate::analysis::{AssertVerdict, Note, Stats};
+use crate::ir::{AssertId, AssertInfo, AssertKind, FileId, FuncId, Function, SourceFile, Span};
+use std::path::PathBuf;
+use watts_domains::Interval;
+
+const SOURCE: &str = "int x;\nint main() {\n  assert(x > 0);\n  __VERIFIER_assert((x + 1) * 2 != 3);\n  reach_error();\n}\n";
+
+fn iv(lo: i64, hi: i64) -> Interval {
+    Interval::new(lo.into(), hi.into())
+}
+
+fn site(kind: AssertKind, line: u32, col: u32, condition: &str) -> AssertInfo {
+    AssertInfo {
+        func: FuncId(0),
+        kind,
+        span: Some(Span {
+            file: FileId(0),
+            line,
+            col,
+        }),
+        condition: condition.to_string(),
+        cond_vars: Vec::new(),
+        guard_blocks: Vec::new(),
+    }
+}
+
+fn verdict(i: usize, status: Status) -> AssertVerdict {
+    AssertVerdict {
+        id: AssertId::from(i),
+        status,
+        reason: format!("reason {}", i + 1),
+        values: Vec::new(),
+        threads: vec!["main".to_string()],
+    }
+}
+
+/// Three assertions in `t.c` (macro, `__VERIFIER_assert`, `reach_error`) with these verdicts.
+fn report(statuses: &[Status], text: Option<&str>) -> Report {
+    let all = [
+        site(AssertKind::Macro, 3, 3, "x > 0"),
+        site(AssertKind::VerifierAssert, 4, 3, "(x + 1) * 2 != 3"),
+        site(AssertKind::ReachError, 5, 3, "reach_error"),
+    ];
+    let program = Program {
+        funcs: vec![Function {
+            name: "main".to_string(),
+            is_defined: true,
+            ..Function::default()
+        }],
+        asserts: all[..statuses.len()].to_vec(),
+        files: vec![SourceFile {
+            path: "t.c".to_string(),
+            text: text.map(str::to_string),
+        }],
+        ..Program::default()
+    };
+    let outcome = Outcome {
+        verdicts: statuses
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| verdict(i, s))
+            .collect(),
+        notes: Vec::new(),
+        stats: Stats {
+            threads: 2,
+            iterations: 3,
+            ..Stats::default()
+        },
+    };
+    Report::new(
+        &Config::new(vec![PathBuf::from("t.c")]),
+        program,
+        outcome,
+        12,
+        34,
+    )
+}
+
+fn rendered(r: &Report, format: Format) -> String {
+    let mut out = Vec::new();
+    r.render(format, &mut out).expect("render to a Vec");
+    String::from_utf8(out).expect("utf-8 output")
+}
+
+use Status::*;
+
+#[test]
+fn summary_line_wording() {
+    let line = |s: Summary| s.line();
+    assert_eq!(line(Summary::default()), "no assertions found");
+    let one = Summary {
+        assertions: 1,
+        proved: 1,
+        ..Summary::default()
+    };
+    assert_eq!(line(one), "1 assertion: 1 proved");
+    let s = Summary {
+        assertions: 7,
+        proved: 6,
+        may_fail: 1,
+        ..Summary::default()
+    };
+    assert_eq!(line(s), "7 assertions: 6 proved, 1 may fail");
+    let s = Summary {
+        assertions: 7,
+        proved: 5,
+        unreachable: 1,
+        may_fail: 1,
+        violated: 0,
+    };
+    assert_eq!(line(s), "7 assertions: 5 proved, 1 unreachable, 1 may fail");
+    let s = Summary {
+        assertions: 2,
+        violated: 2,
+        ..Summary::default()
+    };
+    assert_eq!(line(s), "2 assertions: 0 proved, 2 violated");
+    assert_eq!(
+        report(&[Proved, Unreachable, MayFail], None)
+            .summary()
+            .line(),
+        "3 assertions: 1 proved, 1 unreachable, 1 may fail"
+    );
+}
+
+#[test]
+fn exit_codes() {
+    assert_eq!(report(&[], None).exit_code(), 0);
+    assert_eq!(report(&[Proved, Unreachable], None).exit_code(), 0);
+    assert_eq!(report(&[Proved, MayFail], None).exit_code(), 1);
+    assert_eq!(report(&[Violated], None).exit_code(), 1);
+    // A site without a verdict is never silently proved.
+    let mut r = report(&[Proved, Proved], None);
+    r.outcome.verdicts.pop();
+    assert_eq!(r.exit_code(), 1);
+    assert_eq!(r.findings()[1].status, MayFail);
+}
+
+#[test]
+fn json_shape() {
+    let mut r = report(&[Proved, MayFail], Some(SOURCE));
+    r.outcome.verdicts[1].values = vec![("x".to_string(), iv(0, 10))];
+    r.outcome.notes = vec![
+        Note {
+            span: None,
+            message: "m".to_string(),
+        },
+        Note {
+            span: None,
+            message: "m".to_string(),
+        },
+    ];
+    let text = rendered(&r, Format::Json);
+    assert!(
+        text.ends_with("}\n") && text.contains("\n  \"version\": 1,"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["tool"]["name"], "watts");
+    assert_eq!(v["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["config"]["mode"], "optimized");
+    assert_eq!(v["config"]["domain"], "interval");
+    assert_eq!(v["inputs"], serde_json::json!(["t.c"]));
+    let a = &v["assertions"];
+    assert_eq!(a.as_array().map(Vec::len), Some(2));
+    assert_eq!(a[0]["id"], "A1");
+    assert_eq!(a[1]["id"], "A2");
+    assert_eq!(a[1]["file"], "t.c");
+    assert_eq!(a[1]["line"], 4);
+    assert_eq!(a[1]["column"], 3);
+    assert_eq!(a[1]["function"], "main");
+    assert_eq!(a[1]["condition"], "(x + 1) * 2 != 3");
+    assert_eq!(a[0]["status"], "proved");
+    assert_eq!(a[1]["status"], "may-fail");
+    assert_eq!(a[1]["reason"], "reason 2");
+    assert_eq!(a[1]["values"]["x"], iv(0, 10).to_string());
+    assert_eq!(a[1]["threads"], serde_json::json!(["main"]));
+    let s = &v["summary"];
+    assert_eq!(
+        (
+            s["assertions"].as_u64(),
+            s["proved"].as_u64(),
+            s["may_fail"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1))
+    );
+    assert_eq!(
+        (s["unreachable"].as_u64(), s["violated"].as_u64()),
+        (Some(0), Some(0))
+    );
+    let st = &v["stats"];
+    assert_eq!(
+        (st["threads"].as_u64(), st["iterations"].as_u64()),
+        (Some(2), Some(3))
+    );
+    for key in ["combinations", "infeasible", "datalog_queries"] {
+        assert_eq!(st[key], 0, "{key}");
+    }
+    assert_eq!(
+        st["time_ms"],
+        serde_json::json!({"frontend": 12, "analysis": 34})
+    );
+    assert_eq!(v["notes"], serde_json::json!([{"message": "m"}]));
+}
+
+#[test]
+fn json_without_span_uses_first_input_and_null_position() {
+    let mut r = report(&[MayFail], None);
+    r.program.asserts[0].span = None;
+    let v: serde_json::Value = serde_json::from_str(&rendered(&r, Format::Json)).expect("JSON");
+    assert_eq!(v["assertions"][0]["file"], "t.c");
+    assert!(v["assertions"][0]["line"].is_null());
+}
+
+#[test]
+fn gnu_lines() {
+    let r = report(&[Proved, MayFail, Violated], Some(SOURCE));
+    assert_eq!(
+        rendered(&r, Format::Gnu),
+        "t.c:4:3: warning: assertion `(x + 1) * 2 != 3` may fail [assert-may-fail]\n\
+         t.c:5:3: error: assertion `reach_error()` is violated [assert-violated]\n\
+         3 assertions: 1 proved, 1 may fail, 1 violated\n"
+    );
+}
+
+#[test]
+fn human_snippet_label_and_notes() {
+    let mut r = report(&[MayFail, Proved], Some(SOURCE));
+    r.outcome.verdicts[0].values = vec![("x".to_string(), iv(-5, 0))];
+    r.outcome.verdicts[0].threads = vec!["t1".to_string(), "t2".to_string()];
+    let note = Note {
+        span: Some(Span {
+            file: FileId(0),
+            line: 1,
+            col: 1,
+        }),
+        message: "modelled".to_string(),
+    };
+    r.outcome.notes = vec![note.clone(), note];
+    let text = rendered(&r, Format::Human);
+    assert!(
+        text.contains("warning[assert-may-fail]: assertion may fail"),
+        "{text}"
+    );
+    assert!(text.contains("t.c:3:3"), "{text}");
+    assert!(text.contains("assert(x > 0);"), "{text}");
+    assert!(
+        text.contains("^^^^^^^^^^^^^ `x > 0` may be false"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("= note: in threads t1, t2: x ∈ {}", iv(-5, 0))),
+        "{text}"
+    );
+    assert!(text.contains("= note: reason 1"), "{text}");
+    assert_eq!(text.matches("note: modelled").count(), 1, "{text}");
+    assert!(!text.contains("assertion proved"), "{text}");
+    assert!(
+        text.ends_with("2 assertions: 1 proved, 1 may fail\n"),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'), "colors only when asked: {text}");
+}
+
+#[test]
+fn human_verbose_lists_proved_and_timing() {
+    let mut r = report(&[Proved, Unreachable], Some(SOURCE));
+    r.config.verbose = true;
+    let text = rendered(&r, Format::Human);
+    assert!(
+        text.contains("note[assert-proved]: assertion proved"),
+        "{text}"
+    );
+    assert!(
+        text.contains("note[assert-unreachable]: assertion unreachable"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`(x + 1) * 2 != 3` is never reached"),
+        "{text}"
+    );
+    assert!(text.ends_with("2 assertions: 1 proved, 1 unreachable\nanalysed 2 threads in 34 ms (front end 12 ms)\n"), "{text}");
+}
+
+#[test]
+fn human_without_source_text_prints_a_position_line() {
+    let r = report(&[MayFail], None);
+    let text = rendered(&r, Format::Human);
+    assert!(text.starts_with("t.c:3:3: warning[assert-may-fail]: assertion `x > 0` may fail\n  = note: reached in thread main\n  = note: reason 1\n"), "{text}");
+}
+
+#[test]
+fn human_colors_when_asked() {
+    let mut r = report(&[MayFail], Some(SOURCE));
+    r.config.color = true;
+    assert!(rendered(&r, Format::Human).contains('\x1b'));
+}
+
+#[test]
+fn spans_past_the_end_do_not_panic() {
+    let mut r = report(
+        &[MayFail, MayFail, MayFail],
+        Some("int main() { assert(1); }"),
+    );
+    r.program.asserts[0].span = Some(Span {
+        file: FileId(0),
+        line: 99,
+        col: 7,
+    });
+    r.program.asserts[1].span = Some(Span {
+        file: FileId(0),
+        line: 1,
+        col: 500,
+    });
+    r.program.asserts[2].span = Some(Span {
+        file: FileId(7),
+        line: 1,
+        col: 1,
+    });
+    r.outcome.notes = vec![Note {
+        span: Some(Span {
+            file: FileId(0),
+            line: 1000,
+            col: 0,
+        }),
+        message: "n".to_string(),
+    }];
+    for format in [Format::Human, Format::Gnu, Format::Json, Format::Sarif] {
+        let text = rendered(&r, format);
+        assert!(!text.is_empty());
+    }
+    let text = rendered(&r, Format::Human);
+    assert!(
+        text.contains("t.c:99:7: warning[assert-may-fail]"),
+        "{text}"
+    );
+    assert!(text.contains("t.c:1000: note: n"), "{text}");
+}
+
+#[test]
+fn sarif_results() {
+    let r = report(&[Proved, MayFail], Some(SOURCE));
+    let v: serde_json::Value = serde_json::from_str(&rendered(&r, Format::Sarif)).expect("JSON");
+    assert_eq!(v["version"], "2.1.0");
+    let results = &v["runs"][0]["results"];
+    assert_eq!(results.as_array().map(Vec::len), Some(1));
+    assert_eq!(results[0]["ruleId"], "assert-may-fail");
+    assert_eq!(results[0]["level"], "warning");
+    let loc = &results[0]["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "t.c");
+    assert_eq!(
+        loc["region"],
+        serde_json::json!({"startLine": 4, "startColumn": 3})
+    );
+}
+
+/// The text `call_range` selects.
+fn pick(text: &str, line: u32, col: u32) -> Option<&str> {
+    call_range(text, line, col).map(|r| &text[r])
+}
+
+#[test]
+fn label_range_matches_parentheses() {
+    assert_eq!(pick(SOURCE, 3, 3), Some("assert(x > 0)"));
+    assert_eq!(
+        pick(SOURCE, 4, 3),
+        Some("__VERIFIER_assert((x + 1) * 2 != 3)")
+    );
+    assert_eq!(pick(SOURCE, 5, 3), Some("reach_error()"));
+    // Parentheses inside literals and comments do not count.
+    let t = "  assert(f(\")\") && c != ')' /* ) */);";
+    assert_eq!(pick(t, 1, 3), Some(&t[2..t.len() - 1]));
+    // A call over several lines.
+    let t = "  assert(a &&\n         (b || c));\n";
+    assert_eq!(pick(t, 1, 3), Some("assert(a &&\n         (b || c))"));
+    // CRLF line endings.
+    assert_eq!(pick("x;\r\n  assert(y);\r\n", 2, 3), Some("assert(y)"));
+}
+
+#[test]
+fn label_range_falls_back() {
+    // The column is inside the condition: the assertion call on that line.
+    assert_eq!(pick("  assert(x > 0);", 1, 10), Some("assert(x > 0)"));
+    // Unknown column: the first call on the line.
+    assert_eq!(pick("  reach_error();", 1, 0), Some("reach_error()"));
+    // Unbalanced: the rest of the line.
+    assert_eq!(pick("  assert(x > 0;", 1, 3), Some("assert(x > 0;"));
+    // Not a call at all: the rest of the line, then the whole line.
+    assert_eq!(pick("  x = y + 1;  ", 1, 3), Some("x = y + 1;"));
+    assert_eq!(pick("  x = 1;", 1, 50), Some("x = 1;"));
+    // Words that merely contain an assertion name are not calls.
+    assert_eq!(pick("  my_assert(1);", 1, 0), Some("my_assert(1)"));
+    assert_eq!(pick("  if (myassert) z;", 1, 7), Some("myassert) z;"));
+}
+
+#[test]
+fn label_range_missing_text() {
+    assert_eq!(call_range("", 1, 1), Some(0..0));
+    assert_eq!(call_range("", 2, 1), None);
+    assert_eq!(call_range("a\nb\n", 0, 1), None);
+    assert_eq!(call_range("a\nb\n", 4, 1), None);
+    assert_eq!(pick("a\nb\n", 3, 1), Some(""));
+    // A column in the middle of a multi-byte character stays on a boundary.
+    assert_eq!(pick("é assert(1);", 1, 2), Some("assert(1)"));
+}

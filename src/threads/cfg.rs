@@ -1,0 +1,369 @@
+//! The inlined control-flow graph of one thread: every call to a defined function is expanded
+//! into a fresh *context* (a copy of the callee's variables), so the analysis is
+//! context-sensitive by construction.
+//!
+//! Invariant: a context's variables are `var_base .. var_base + callee.vars.len()` and belong to
+//! no other context; recursion and oversized expansions are never inlined (they become
+//! `Exit::OpaqueCall`, analysed separately from an unknown state, see `threads::detached`).
+
+use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, Terminator};
+
+/// A node of the thread CFG: a run of instructions of one block in one context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The index this id stands for.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A context: one inlined activation of a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct CtxId(pub u32);
+
+/// One inlined activation.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// The function.
+    pub func: FuncId,
+    /// Its variables start at this flat index.
+    pub var_base: u32,
+    /// Where control returns: (caller context, caller node ending in the call).
+    pub caller: Option<(CtxId, NodeId)>,
+    /// Node of the entry block.
+    pub entry: NodeId,
+    /// Nodes that end with `ret` in this context.
+    pub returns: Vec<NodeId>,
+}
+
+/// How control leaves a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// The block's terminator; successors are the first nodes of the target blocks.
+    Term,
+    /// Instruction `end` of the block calls an inlined function in context `callee`; control
+    /// continues in `callee`'s entry, then returns to `cont`.
+    InlinedCall {
+        /// The callee's context.
+        callee: CtxId,
+        /// The node after the call.
+        cont: NodeId,
+    },
+}
+
+/// A run of instructions `insts[start..end]` of `block` in context `ctx`.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The context.
+    pub ctx: CtxId,
+    /// The block.
+    pub block: BlockId,
+    /// First instruction.
+    pub start: u32,
+    /// One past the last instruction executed here; for `InlinedCall`, the call's index.
+    pub end: u32,
+    /// How control leaves.
+    pub exit: Exit,
+}
+
+/// The inlined CFG of one thread.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadCfg {
+    /// Every context; context 0 is the thread's entry function.
+    pub contexts: Vec<Context>,
+    /// Every node.
+    pub nodes: Vec<Node>,
+    /// `first[ctx][block]`: the node that starts the block.
+    pub first: Vec<Vec<NodeId>>,
+    /// Flat variables in all contexts.
+    pub nvars: u32,
+    /// Calls that were not inlined (recursion or size budget): the callees, by function.
+    pub opaque_callees: Vec<FuncId>,
+}
+
+/// Limits of inlining, so that every thread CFG stays finite and small enough.
+#[derive(Clone, Copy, Debug)]
+pub struct InlineBudget {
+    /// Deepest call chain inlined.
+    pub max_depth: usize,
+    /// Most instructions in one thread CFG.
+    pub max_insts: usize,
+}
+
+impl Default for InlineBudget {
+    fn default() -> Self {
+        InlineBudget {
+            max_depth: 48,
+            max_insts: 60_000,
+        }
+    }
+}
+
+impl ThreadCfg {
+    /// Builds the CFG of a thread that starts in `entry`.
+    pub fn build(program: &Program, entry: FuncId, budget: InlineBudget) -> ThreadCfg {
+        let mut cfg = ThreadCfg::default();
+        let mut insts = 0usize;
+        let mut stack = Vec::new();
+        cfg.expand(program, entry, None, &mut stack, &mut insts, budget);
+        cfg.opaque_callees.sort();
+        cfg.opaque_callees.dedup();
+        cfg
+    }
+
+    /// The node that starts `block` of context `ctx`.
+    pub fn block_node(&self, ctx: CtxId, block: BlockId) -> NodeId {
+        self.first[ctx.0 as usize][block.index()]
+    }
+
+    /// The function of a node.
+    pub fn func(&self, n: NodeId) -> FuncId {
+        self.contexts[self.nodes[n.index()].ctx.0 as usize].func
+    }
+
+    /// The flat index of var `v` of context `ctx`.
+    pub fn var(&self, ctx: CtxId, v: crate::ir::VarId) -> u32 {
+        self.contexts[ctx.0 as usize].var_base + v.0
+    }
+
+    fn expand(
+        &mut self,
+        program: &Program,
+        func: FuncId,
+        caller: Option<(CtxId, NodeId)>,
+        stack: &mut Vec<FuncId>,
+        insts: &mut usize,
+        budget: InlineBudget,
+    ) -> CtxId {
+        let f = &program.funcs[func.index()];
+        let ctx = CtxId(self.contexts.len() as u32);
+        self.contexts.push(Context {
+            func,
+            var_base: self.nvars,
+            caller,
+            entry: NodeId(0),
+            returns: Vec::new(),
+        });
+        self.nvars += f.vars.len() as u32;
+        self.first.push(vec![NodeId(0); f.blocks.len()]);
+        stack.push(func);
+        *insts += f.blocks.iter().map(|b| b.insts.len() + 1).sum::<usize>();
+        // First pass: the first node of every block, so that branch targets are known.
+        for (bi, _) in f.blocks.iter().enumerate() {
+            let n = self.push_node(ctx, BlockId(bi as u32), 0);
+            self.first[ctx.0 as usize][bi] = n;
+        }
+        self.contexts[ctx.0 as usize].entry = self.first[ctx.0 as usize][0];
+        for (bi, block) in f.blocks.iter().enumerate() {
+            let mut node = self.first[ctx.0 as usize][bi];
+            for (ii, inst) in block.insts.iter().enumerate() {
+                let InstKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } = &inst.kind
+                else {
+                    continue;
+                };
+                let gf = &program.funcs[g.index()];
+                if !gf.is_defined {
+                    continue;
+                }
+                let recursive = stack.contains(g);
+                let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
+                if recursive || too_big {
+                    // Soundness: the call stays a call; the engine havocs what it may change and
+                    // the callee is analysed on its own from an unknown state.
+                    self.opaque_callees.push(*g);
+                    continue;
+                }
+                self.nodes[node.index()].end = ii as u32;
+                let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
+                let callee = self.expand(program, *g, Some((ctx, node)), stack, insts, budget);
+                self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
+                node = cont;
+            }
+            self.nodes[node.index()].end = block.insts.len() as u32;
+            if matches!(block.term, Terminator::Ret(_)) {
+                self.contexts[ctx.0 as usize].returns.push(node);
+            }
+        }
+        stack.pop();
+        ctx
+    }
+
+    fn push_node(&mut self, ctx: CtxId, block: BlockId, start: u32) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            ctx,
+            block,
+            start,
+            end: start,
+            exit: Exit::Term,
+        });
+        id
+    }
+
+    /// The successors of every node (for orderings and loop detection).
+    pub fn successors(&self, program: &Program) -> Vec<Vec<NodeId>> {
+        let mut succ = vec![Vec::new(); self.nodes.len()];
+        for (i, n) in self.nodes.iter().enumerate() {
+            let ctx = &self.contexts[n.ctx.0 as usize];
+            match &n.exit {
+                Exit::InlinedCall { callee, .. } => {
+                    succ[i].push(self.contexts[callee.0 as usize].entry);
+                }
+                Exit::Term => {
+                    let block = &program.funcs[ctx.func.index()].blocks[n.block.index()];
+                    match &block.term {
+                        Terminator::Br(t) => succ[i].push(self.block_node(n.ctx, *t)),
+                        Terminator::CondBr { then_, else_, .. } => {
+                            succ[i].push(self.block_node(n.ctx, *then_));
+                            succ[i].push(self.block_node(n.ctx, *else_));
+                        }
+                        Terminator::Switch { cases, default, .. } => {
+                            for (_, t) in cases {
+                                succ[i].push(self.block_node(n.ctx, *t));
+                            }
+                            succ[i].push(self.block_node(n.ctx, *default));
+                        }
+                        Terminator::Ret(_) => {
+                            if let Some((_, call_node)) = ctx.caller {
+                                if let Exit::InlinedCall { cont, .. } =
+                                    &self.nodes[call_node.index()].exit
+                                {
+                                    succ[i].push(*cont);
+                                }
+                            }
+                        }
+                        Terminator::Stop { .. } => {}
+                    }
+                }
+            }
+        }
+        for s in &mut succ {
+            s.sort();
+            s.dedup();
+        }
+        succ
+    }
+}
+
+/// Orderings of a thread CFG the fixpoint engine needs.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// Successors of every node.
+    pub succ: Vec<Vec<NodeId>>,
+    /// Reverse-postorder rank of every node (unreachable nodes rank last).
+    pub rpo: Vec<u32>,
+    /// Nodes that are targets of a retreating edge: widening happens there.
+    pub widen_at: Vec<bool>,
+    /// Nodes that lie on a cycle (a thread created there runs many times).
+    pub in_cycle: Vec<bool>,
+}
+
+impl Shape {
+    /// Computes orderings from the entry node 0 (the entry of context 0).
+    pub fn of(cfg: &ThreadCfg, program: &Program) -> Shape {
+        let succ = cfg.successors(program);
+        let n = succ.len();
+        let mut rpo = vec![u32::MAX; n];
+        let mut widen_at = vec![false; n];
+        let mut post = Vec::with_capacity(n);
+        // Iterative DFS: state 0 = new, 1 = on stack, 2 = done.
+        let mut state = vec![0u8; n];
+        if n > 0 {
+            let entry = cfg.contexts[0].entry.index();
+            let mut stack = vec![(entry, 0usize)];
+            state[entry] = 1;
+            while let Some((v, i)) = stack.pop() {
+                if i < succ[v].len() {
+                    stack.push((v, i + 1));
+                    let w = succ[v][i].index();
+                    match state[w] {
+                        0 => {
+                            state[w] = 1;
+                            stack.push((w, 0));
+                        }
+                        1 => widen_at[w] = true,
+                        _ => {}
+                    }
+                } else {
+                    state[v] = 2;
+                    post.push(v);
+                }
+            }
+        }
+        for (rank, v) in post.iter().rev().enumerate() {
+            rpo[*v] = rank as u32;
+        }
+        let in_cycle = cyclic_nodes(&succ);
+        Shape {
+            succ,
+            rpo,
+            widen_at,
+            in_cycle,
+        }
+    }
+}
+
+/// Nodes in a strongly connected component with a cycle (Tarjan, iterative).
+fn cyclic_nodes(succ: &[Vec<NodeId>]) -> Vec<bool> {
+    let n = succ.len();
+    let mut index = vec![u32::MAX; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut out = vec![false; n];
+    let mut next = 0u32;
+    for root in 0..n {
+        if index[root] != u32::MAX {
+            continue;
+        }
+        let mut call = vec![(root, 0usize)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            if *i < succ[v].len() {
+                let w = succ[v][*i].index();
+                *i += 1;
+                if index[w] == u32::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(u, _)) = call.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut comp = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    let cyclic = comp.len() > 1 || succ[v].iter().any(|s| s.index() == v);
+                    if cyclic {
+                        for w in comp {
+                            out[w] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,283 @@
+//! The command-line contract: exit statuses, error messages and output formats of the `watts`
+//! binary, run as a user would run it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Runs `watts` with `args` in `dir`.
+fn watts_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_watts"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("WATTS_CLANG")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run the watts binary")
+}
+
+fn watts(args: &[&str]) -> Output {
+    watts_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Asserts the exit status, showing both streams when it differs.
+#[track_caller]
+fn assert_status(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+/// A temporary directory holding one file `name` with `contents`.
+fn file(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).expect("write test input");
+    (dir, path)
+}
+
+const SAFE: &str = r#"#include <assert.h>
+#include <pthread.h>
+int x = 0;
+void *writer(void *arg) { x = 1; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, writer, 0);
+  pthread_join(t, 0);
+  assert(x <= 1);
+  return 0;
+}
+"#;
+
+const UNSAFE: &str = r#"#include <assert.h>
+#include <pthread.h>
+int x = 0;
+void *writer(void *arg) { x = 1; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, writer, 0);
+  assert(x == 0);
+  pthread_join(t, 0);
+  return 0;
+}
+"#;
+
+/// `watts analyze [extra...] NAME` on a file with `contents`.
+fn analyze(name: &str, contents: &str, extra: &[&str]) -> Output {
+    let (dir, path) = file(name, contents.as_bytes());
+    let path = path.to_str().expect("utf-8 temp path");
+    let mut args = vec!["analyze"];
+    args.extend_from_slice(extra);
+    args.push(path);
+    watts_in(dir.path(), &args)
+}
+
+// Usage: these do not need the front end or the analysis.
+
+#[test]
+fn help_and_version_exit_0() {
+    let o = watts(&["--help"]);
+    assert_status(&o, 0);
+    assert!(stdout(&o).contains("analyze"), "{}", stdout(&o));
+    let o = watts(&["analyze", "--help"]);
+    assert_status(&o, 0);
+    for flag in [
+        "--mode",
+        "--domain",
+        "--format",
+        "--verbose",
+        "--clang",
+        "--color",
+        "CLANG_ARGS",
+    ] {
+        assert!(stdout(&o).contains(flag), "{flag} in {}", stdout(&o));
+    }
+    let o = watts(&["--version"]);
+    assert_status(&o, 0);
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("watts {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn no_input_file_exits_2() {
+    let o = watts(&["analyze"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("<FILE>"), "{}", stderr(&o));
+    assert_status(&watts(&[]), 2);
+}
+
+#[test]
+fn unknown_option_exits_2() {
+    let (_dir, path) = file("ok.c", SAFE.as_bytes());
+    let path = path.to_str().expect("utf-8 temp path");
+    let o = watts(&["analyze", "--frobnicate", path]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("--frobnicate"), "{}", stderr(&o));
+    let o = watts(&["analyze", "--mode", "fast", path]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("flow-insensitive"), "{}", stderr(&o));
+}
+
+#[test]
+fn unimplemented_mode_and_domain_exit_2() {
+    let o = analyze("ok.c", SAFE, &["--mode", "constraints"]);
+    assert_status(&o, 2);
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: --mode constraints is not implemented yet (available: flow-insensitive)"
+    );
+    let o = analyze("ok.c", SAFE, &["--domain", "octagon"]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("--domain octagon is not implemented yet"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn missing_file_exits_2() {
+    let o = watts(&["analyze", "no/such/file.c"]);
+    assert_status(&o, 2);
+    assert_eq!(stderr(&o).trim(), "error: no such file: no/such/file.c");
+}
+
+// Input errors: these need the front end (clang and LLVM).
+
+#[test]
+fn c_syntax_error_exits_2_with_clangs_message() {
+    let o = analyze("bad.c", "int main(void) { return 0 }\n", &[]);
+    assert_status(&o, 2);
+    let err = stderr(&o);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(
+        err.contains("bad.c:1:") && err.contains("error: expected ';'"),
+        "{err}"
+    );
+    assert!(!err.contains("internal error"), "{err}");
+}
+
+#[test]
+fn garbage_ir_exits_2() {
+    let o = analyze("bad.ll", "this is not LLVM IR\n", &[]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+    let (dir, path) = file(
+        "bad.bc",
+        &[0xde, 0xc0, 0x17, 0x0b, 0xff, 0x00, 0x13, 0x37, 0x42],
+    );
+    let o = watts_in(
+        dir.path(),
+        &["analyze", path.to_str().expect("utf-8 temp path")],
+    );
+    assert_status(&o, 2);
+    assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+}
+
+#[test]
+fn unusable_clang_exits_2() {
+    let o = analyze("ok.c", SAFE, &["--clang", "/nonexistent/clang-19"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+}
+
+// Verdicts: these need the front end and the analysis.
+
+#[test]
+fn proved_program_exits_0() {
+    let o = analyze("safe.c", SAFE, &[]);
+    assert_status(&o, 0);
+    assert!(
+        stdout(&o).ends_with("1 assertion: 1 proved\n"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn failing_program_exits_1_with_a_warning() {
+    let o = analyze("unsafe.c", UNSAFE, &["--color", "never"]);
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    assert!(
+        out.contains("warning[assert-may-fail]: assertion may fail"),
+        "{out}"
+    );
+    assert!(out.contains("unsafe.c:8:3"), "{out}");
+    assert!(out.contains("`x == 0` may be false"), "{out}");
+    assert!(
+        out.ends_with("1 assertion: 0 proved, 1 may fail\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_output_has_version_1() {
+    let o = analyze("unsafe.c", UNSAFE, &["--format", "json"]);
+    assert_status(&o, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON on stdout");
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["config"]["mode"], "flow-insensitive");
+    assert_eq!(v["assertions"][0]["id"], "A1");
+    assert_eq!(v["assertions"][0]["status"], "may-fail");
+    assert_eq!(v["assertions"][0]["line"], 8);
+    assert_eq!(v["summary"]["may_fail"], 1);
+}
+
+#[test]
+fn gnu_output_lines() {
+    let o = analyze("unsafe.c", UNSAFE, &["--format", "gnu"]);
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines[0].ends_with("unsafe.c:8:3: warning: assertion `x == 0` may fail [assert-may-fail]"),
+        "{out}"
+    );
+    assert_eq!(lines[1], "1 assertion: 0 proved, 1 may fail");
+}
+
+#[test]
+fn clang_args_after_double_dash() {
+    // Without -DBAD the file compiles and the assertion holds.
+    let src = "#include <assert.h>\nint main(void) {\n#ifdef BAD\n  syntax error\n#endif\n  int y = 5;\n  assert(y == 5);\n  return 0;\n}\n";
+    assert_status(&analyze("d.c", src, &[]), 0);
+    let (dir, path) = file("d.c", src.as_bytes());
+    let path = path.to_str().expect("utf-8 temp path");
+    let o = watts_in(dir.path(), &["analyze", path, "--", "-DBAD"]);
+    assert_status(&o, 2);
+}
+
+#[test]
+fn closed_stdout_is_not_an_internal_error() {
+    let (dir, path) = file("unsafe.c", UNSAFE.as_bytes());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_watts"))
+        .args([
+            "analyze",
+            "--verbose",
+            path.to_str().expect("utf-8 temp path"),
+        ])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the watts binary");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("wait for watts");
+    assert_status(&o, 1);
+    assert!(!stderr(&o).contains("internal error"), "{}", stderr(&o));
+}
