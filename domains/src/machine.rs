@@ -1,9 +1,11 @@
 //! Machine-integer semantics on intervals: LLVM's integer instructions on N-bit values.
 //!
 //! Canonical form: a value of an N-bit type is kept in the signed range
-//! `[-2^(N-1), 2^(N-1) - 1]`, except booleans (`i1`), kept in `{0, 1}`. Every function accepts
-//! any interval (it is wrapped first) and returns a canonical one; results wrap around on
-//! overflow as the hardware does (`nsw`/`nuw` are not exploited).
+//! `[-2^(N-1), 2^(N-1) - 1]`, except booleans (`i1`), kept in `{0, 1}`. Arguments are values of
+//! the type in canonical form whose bounds widening may have pushed to infinity: they are
+//! clamped to the type's range (`clamp`), which is exact for them. Results are canonical and
+//! wrap around on overflow as the hardware does (`nsw`/`nuw` are not exploited); `wrap` is
+//! for results of exact arithmetic only.
 
 use crate::interval::{Interval, NEG_INF, POS_INF};
 use crate::Truth;
@@ -198,6 +200,17 @@ pub fn wrap(v: Interval, ty: IntTy) -> Interval {
     window(v, ty, ty.min())
 }
 
+/// An argument of type `ty` in canonical form: `v` within the type's range. When `v` has no
+/// value in that range it cannot be a canonical value, and is wrapped instead (never unsound).
+pub fn clamp(v: Interval, ty: IntTy) -> Interval {
+    let c = v.meet(&Interval::top_of(ty));
+    if c.is_bottom() && !v.is_bottom() {
+        wrap(v, ty)
+    } else {
+        c
+    }
+}
+
 /// The unsigned view `[0, 2^N - 1]` of the same bit patterns.
 pub fn to_unsigned(v: Interval, ty: IntTy) -> Interval {
     if !ty.exact() {
@@ -243,7 +256,7 @@ fn nonzero_parts(b: Interval) -> Vec<Interval> {
 /// `a op b` on `ty`.
 pub fn binop(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
     let top = Interval::top_of(ty);
-    let (a, b) = (wrap(a, ty), wrap(b, ty));
+    let (a, b) = (clamp(a, ty), clamp(b, ty));
     if a.is_bottom() || b.is_bottom() {
         return Interval::bottom();
     }
@@ -414,6 +427,7 @@ fn bitwise(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
 
 /// The view in which `pred` compares.
 fn view(pred: CmpPred, v: Interval, ty: IntTy) -> Interval {
+    let v = clamp(v, ty);
     if pred.is_unsigned() {
         to_unsigned(v, ty)
     } else if matches!(pred, CmpPred::Eq | CmpPred::Ne) {
@@ -455,7 +469,7 @@ pub fn entails(pred: CmpPred, a: Interval, b: Interval, ty: IntTy) -> Truth {
 
 /// `a pred b` as 0 or 1.
 pub fn compare(pred: CmpPred, a: Interval, b: Interval, ty: IntTy) -> Interval {
-    if wrap(a, ty).is_bottom() || wrap(b, ty).is_bottom() {
+    if clamp(a, ty).is_bottom() || clamp(b, ty).is_bottom() {
         return Interval::bottom();
     }
     match entails(pred, a, b, ty) {
@@ -475,7 +489,7 @@ pub fn refine(
     outcome: bool,
 ) -> (Interval, Interval) {
     let pred = if outcome { pred } else { pred.negate() };
-    let (ca, cb) = (wrap(a, ty), wrap(b, ty));
+    let (ca, cb) = (clamp(a, ty), clamp(b, ty));
     if ca.is_bottom() || cb.is_bottom() {
         return (Interval::bottom(), Interval::bottom());
     }
@@ -528,7 +542,7 @@ fn ne_shrink(a: Interval, b: Interval) -> Interval {
 
 /// `op a` from `from` to `to`.
 pub fn cast(op: CastOp, a: Interval, from: IntTy, to: IntTy) -> Interval {
-    let a = wrap(a, from);
+    let a = clamp(a, from);
     if a.is_bottom() {
         return a;
     }
