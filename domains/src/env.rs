@@ -259,4 +259,30 @@ impl NumDomain for IntervalEnv {
         self.bottom = true;
         self.vals = Vec::new();
     }
+
+    fn widen_selected(&mut self, newer: &Self, widen: &dyn Fn(Var) -> bool) -> bool {
+        if newer.bottom {
+            return false;
+        }
+        if self.bottom {
+            *self = newer.clone();
+            return true;
+        }
+        let mut changed = false;
+        let n = self.vals.len().min(newer.vals.len());
+        for i in n..self.vals.len() {
+            if self.vals[i] != Interval::top() {
+                changed = true;
+            }
+        }
+        self.vals.truncate(n);
+        for (i, (a, b)) in self.vals.iter_mut().zip(&newer.vals).enumerate() {
+            changed |= if widen(Var(i as u32)) {
+                a.widen_with(b)
+            } else {
+                a.join_with(b)
+            };
+        }
+        changed
+    }
 }

@@ -88,6 +88,15 @@ pub trait NumDomain: Lattice {
     fn forget(&mut self, x: Var);
     /// Make the state bottom (the path ends).
     fn set_bottom(&mut self);
+
+    /// `self := self ∇ newer` on the variables `widen` selects and `self ⊔ newer` on the others;
+    /// true iff `self` grew. The caller guarantees that every cycle of values passes through a
+    /// selected variable, so that chains stay finite (SSA: the phis of a loop head, and memory).
+    /// Domains that cannot widen selectively widen everything, which is also sound.
+    fn widen_selected(&mut self, newer: &Self, widen: &dyn Fn(Var) -> bool) -> bool {
+        let _ = widen;
+        self.widen_with(newer)
+    }
 }
 
 #[cfg(any(test, feature = "laws"))]

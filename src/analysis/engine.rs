@@ -47,8 +47,12 @@ pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> 
             }
             visits[i] += 1;
             if shape.widen_at[i] && visits[i] > WIDEN_DELAY {
+                // Soundness of termination: in SSA form every cycle of values passes through a
+                // phi of a loop head or through memory, so widening those suffices.
+                let phis = phi_vars(t, to);
+                let ncells = t.facts.ncells;
                 let mut w = state[i].clone();
-                w.widen_with(&joined);
+                w.widen_selected(&joined, &|v| v.0 < ncells || phis.contains(&v));
                 state[i] = w;
             } else {
                 state[i] = joined;
@@ -103,6 +107,20 @@ pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> 
         }
     }
     state
+}
+
+/// The state variables of the phis at the start of node `n` (none when it starts mid-block).
+fn phi_vars(t: &Transfer<'_>, n: NodeId) -> Vec<watts_domains::Var> {
+    let nd = &t.view.cfg.nodes[n.index()];
+    if nd.start != 0 {
+        return Vec::new();
+    }
+    let func = t.view.cfg.contexts[nd.ctx.0 as usize].func;
+    t.facts.program.funcs[func.index()].blocks[nd.block.index()]
+        .phis
+        .iter()
+        .map(|p| t.ssa_var(nd.ctx, p.dst))
+        .collect()
 }
 
 /// Replays every reachable node once from its final state, reporting what it observes.

@@ -403,7 +403,10 @@ fn mark_guards<D: NumDomain>(
                 continue;
             }
             let reached = info.guard_blocks.iter().any(|b| {
-                let n = cfg.block_node(CtxId(ci as u32), *b);
+                // The check is the block's terminator: the node that ends the block must be
+                // reached, and its instructions must not all stop (an inlined call may not
+                // return).
+                let n = cfg.block_end_node(CtxId(ci as u32), *b);
                 states.get(n.index()).is_some_and(|s| !s.is_bottom())
             });
             if reached {

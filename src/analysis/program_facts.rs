@@ -118,8 +118,10 @@ impl<'a> Facts<'a> {
         if !matches!(kind, InstKind::Load { .. }) {
             return None;
         }
+        // Soundness: refining a summary cell (array elements, heap) by the value of one of the
+        // concrete cells it stands for would be wrong; only a cell the load must have read is.
         let a = self.access(func, b, i);
-        (a.exact.len() == 1 && !a.read_unknown).then(|| a.exact[0])
+        (a.strong && !a.read_unknown).then(|| a.exact[0])
     }
 }
 

@@ -59,7 +59,30 @@ impl FnLower<'_> {
                     }
                 }
                 if kind == AssertKind::Macro {
-                    guards = into;
+                    // `assert(c)` branches on `c` and reaches the failure call, the first
+                    // instruction of its own block, on the false edge (glibc's `if (c); else
+                    // __assert_fail(..)`, or `c ? (void)0 : __assert_fail(..)`): those branches are
+                    // where `c` is checked. Otherwise (`if (x) assert(0);`) the failing block
+                    // itself is the check, so the assertion never counts as reached and held.
+                    let constant = self
+                        .cx
+                        .program
+                        .asserts
+                        .get(p.id.index())
+                        .is_some_and(|a| matches!(a.condition.trim(), "0" | "false" | "0 && \"unreachable\""));
+                    let own_block = !constant
+                        && blocks
+                            .get(p.block.index())
+                            .and_then(|b| b.insts.first())
+                            .is_some_and(|i| matches!(i.kind, crate::ir::InstKind::Assert { .. }))
+                        && !into.is_empty()
+                        && into.iter().all(|g| {
+                            blocks.get(g.index()).is_some_and(|b| {
+                                matches!(b.term, Terminator::CondBr { else_, then_, .. }
+                                    if else_ == p.block && then_ != p.block)
+                            })
+                        });
+                    guards = if own_block { into } else { Vec::new() };
                 }
             }
             let vars = self.cond_vars(&roots);

@@ -145,7 +145,9 @@ pub struct AssertInfo {
     /// Named values that feed the condition, for diagnostics: (source name, var of `func`).
     /// Their intervals are shown when the assertion may fail.
     pub cond_vars: Vec<(String, VarId)>,
-    /// For `AssertKind::Macro`: the blocks that branch to the failure block. The assertion is
-    /// reached when one of them is; it fails when the `Assert` instruction is reached.
+    /// For `AssertKind::Macro`: the blocks whose branch checks the condition (their false edge
+    /// leads to the failure block). The assertion is reached when one of them is, or when the
+    /// `Assert` instruction is; it fails when the `Assert` instruction is reached. Empty when
+    /// the failing block is itself the check (`if (x) assert(0);`).
     pub guard_blocks: Vec<BlockId>,
 }

@@ -77,6 +77,8 @@ pub struct ThreadCfg {
     pub nodes: Vec<Node>,
     /// `first[ctx][block]`: the node that starts the block.
     pub first: Vec<Vec<NodeId>>,
+    /// `last[ctx][block]`: the node that ends with the block's terminator.
+    pub last: Vec<Vec<NodeId>>,
     /// Flat variables in all contexts.
     pub nvars: u32,
     /// Calls that were not inlined (recursion or size budget): the callees, by function.
@@ -118,6 +120,11 @@ impl ThreadCfg {
         self.first[ctx.0 as usize][block.index()]
     }
 
+    /// The node that ends `block` of context `ctx` (where its terminator runs).
+    pub fn block_end_node(&self, ctx: CtxId, block: BlockId) -> NodeId {
+        self.last[ctx.0 as usize][block.index()]
+    }
+
     /// The function of a node.
     pub fn func(&self, n: NodeId) -> FuncId {
         self.contexts[self.nodes[n.index()].ctx.0 as usize].func
@@ -148,6 +155,7 @@ impl ThreadCfg {
         });
         self.nvars += f.vars.len() as u32;
         self.first.push(vec![NodeId(0); f.blocks.len()]);
+        self.last.push(vec![NodeId(0); f.blocks.len()]);
         stack.push(func);
         *insts += f.blocks.iter().map(|b| b.insts.len() + 1).sum::<usize>();
         // First pass: the first node of every block, so that branch targets are known.
@@ -185,6 +193,7 @@ impl ThreadCfg {
                 node = cont;
             }
             self.nodes[node.index()].end = block.insts.len() as u32;
+            self.last[ctx.0 as usize][bi] = node;
             if matches!(block.term, Terminator::Ret(_)) {
                 self.contexts[ctx.0 as usize].returns.push(node);
             }
