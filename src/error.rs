@@ -47,7 +47,12 @@ impl fmt::Display for InputError {
                 diagnostics.trim_end()
             ),
             InputError::InvalidIr { path, message } => {
-                write!(f, "invalid LLVM input {}: {}", path.display(), message.trim_end())
+                write!(
+                    f,
+                    "invalid LLVM input {}: {}",
+                    path.display(),
+                    message.trim_end()
+                )
             }
             InputError::UnknownFileType(p) => write!(
                 f,

@@ -34,5 +34,11 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     let t1 = Instant::now();
     let outcome = analysis::analyze(&program, config)?;
     let analysis_ms = t1.elapsed().as_millis() as u64;
-    Ok(report::Report::new(config, program, outcome, frontend_ms, analysis_ms))
+    Ok(report::Report::new(
+        config,
+        program,
+        outcome,
+        frontend_ms,
+        analysis_ms,
+    ))
 }

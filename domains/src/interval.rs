@@ -171,8 +171,16 @@ impl Lattice for Interval {
             *self = Interval::bottom();
             return true;
         }
-        let lo = if self.lo == NEG_INF { newer.lo } else { self.lo };
-        let hi = if self.hi == POS_INF { newer.hi } else { self.hi };
+        let lo = if self.lo == NEG_INF {
+            newer.lo
+        } else {
+            self.lo
+        };
+        let hi = if self.hi == POS_INF {
+            newer.hi
+        } else {
+            self.hi
+        };
         let n = Interval::new(lo, hi);
         let changed = n != *self;
         *self = n;

@@ -71,7 +71,10 @@ pub fn check_lattice_laws<L: Lattice>(a: &L, b: &L, c: &L) -> Result<(), TestCas
 }
 
 /// An increasing chain built from `steps` stabilizes under widening within `limit` steps.
-pub fn check_widening_terminates<L: Lattice>(steps: &[L], limit: usize) -> Result<(), TestCaseError> {
+pub fn check_widening_terminates<L: Lattice>(
+    steps: &[L],
+    limit: usize,
+) -> Result<(), TestCaseError> {
     let mut acc = L::bottom();
     let mut growths = 0;
     for s in steps {
@@ -93,7 +96,13 @@ pub fn int_ty() -> impl Strategy<Value = IntTy> {
 /// A canonical interval of `ty` and a member of it.
 pub fn member_of(ty: IntTy) -> impl Strategy<Value = (Interval, i128)> {
     let (min, max) = (ty.min(), ty.max());
-    let near = move |x: i128| prop_oneof![Just(x), (0i128..4).prop_map(move |d| (x - d).clamp(min, max)), (0i128..4).prop_map(move |d| (x + d).clamp(min, max))];
+    let near = move |x: i128| {
+        prop_oneof![
+            Just(x),
+            (0i128..4).prop_map(move |d| (x - d).clamp(min, max)),
+            (0i128..4).prop_map(move |d| (x + d).clamp(min, max))
+        ]
+    };
     let point = prop_oneof![
         near(min),
         near(max),

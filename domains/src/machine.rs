@@ -146,7 +146,10 @@ impl CmpPred {
     }
 
     fn is_unsigned(self) -> bool {
-        matches!(self, CmpPred::Ugt | CmpPred::Uge | CmpPred::Ult | CmpPred::Ule)
+        matches!(
+            self,
+            CmpPred::Ugt | CmpPred::Uge | CmpPred::Ult | CmpPred::Ule
+        )
     }
 }
 
@@ -214,7 +217,11 @@ pub fn clamp(v: Interval, ty: IntTy) -> Interval {
 /// The unsigned view `[0, 2^N - 1]` of the same bit patterns.
 pub fn to_unsigned(v: Interval, ty: IntTy) -> Interval {
     if !ty.exact() {
-        return if v.lo() >= 0 { v } else { Interval::new(0, POS_INF) };
+        return if v.lo() >= 0 {
+            v
+        } else {
+            Interval::new(0, POS_INF)
+        };
     }
     window(v, ty, 0)
 }
@@ -418,7 +425,11 @@ fn bitwise(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
                 }
                 (1i128 << bl) - 1
             };
-            let lo = if op == BinOp::Or { a.lo().max(b.lo()) } else { 0 };
+            let lo = if op == BinOp::Or {
+                a.lo().max(b.lo())
+            } else {
+                0
+            };
             wrap(Interval::new(lo, bound), ty)
         }
         _ => top,
@@ -445,14 +456,8 @@ pub fn entails(pred: CmpPred, a: Interval, b: Interval, ty: IntTy) -> Truth {
     }
     use CmpPred::*;
     let (t, f) = match pred {
-        Eq => (
-            a.as_const().is_some() && a == b,
-            a.meet(&b).is_bottom(),
-        ),
-        Ne => (
-            a.meet(&b).is_bottom(),
-            a.as_const().is_some() && a == b,
-        ),
+        Eq => (a.as_const().is_some() && a == b, a.meet(&b).is_bottom()),
+        Ne => (a.meet(&b).is_bottom(), a.as_const().is_some() && a == b),
         Ult | Slt => (a.hi() < b.lo(), a.lo() >= b.hi()),
         Ule | Sle => (a.hi() <= b.lo(), a.lo() > b.hi()),
         Ugt | Sgt => (a.lo() > b.hi(), a.hi() <= b.lo()),

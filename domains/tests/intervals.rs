@@ -242,12 +242,29 @@ fn precise_results() {
         Interval::new(1, 10)
     );
     assert_eq!(
-        machine::binop(BinOp::Add, Interval::constant(i128::from(i32::MAX)), Interval::constant(1), t),
+        machine::binop(
+            BinOp::Add,
+            Interval::constant(i128::from(i32::MAX)),
+            Interval::constant(1),
+            t
+        ),
         Interval::constant(i128::from(i32::MIN))
     );
-    let (a, _) = machine::refine(CmpPred::Slt, Interval::new(0, 10), Interval::constant(5), t, true);
+    let (a, _) = machine::refine(
+        CmpPred::Slt,
+        Interval::new(0, 10),
+        Interval::constant(5),
+        t,
+        true,
+    );
     assert_eq!(a, Interval::new(0, 4));
-    let (a, _) = machine::refine(CmpPred::Ult, Interval::new(-1, 1), Interval::constant(5), t, true);
+    let (a, _) = machine::refine(
+        CmpPred::Ult,
+        Interval::new(-1, 1),
+        Interval::constant(5),
+        t,
+        true,
+    );
     assert_eq!(a, Interval::new(0, 1), "-1 is 2^32-1 unsigned");
     let b = IntTy::new(1);
     assert_eq!(
@@ -271,7 +288,9 @@ fn precise_results() {
         Interval::new(5, 10),
         "division by zero is excluded"
     );
-    assert!(machine::binop(BinOp::SDiv, Interval::constant(1), Interval::constant(0), t).is_bottom());
+    assert!(
+        machine::binop(BinOp::SDiv, Interval::constant(1), Interval::constant(0), t).is_bottom()
+    );
 }
 
 #[test]

@@ -176,9 +176,10 @@ fn successors<D: NumDomain>(
             for (p, v) in params.iter().zip(vals) {
                 let var = t.ssa_var(*callee, *p);
                 match program.funcs[callee_ctx.func.index()].vars[p.index()].ty {
-                    crate::ir::Ty::Int(bits) => {
-                        s.set(var, watts_domains::machine::clamp(v, watts_domains::IntTy::new(bits)))
-                    }
+                    crate::ir::Ty::Int(bits) => s.set(
+                        var,
+                        watts_domains::machine::clamp(v, watts_domains::IntTy::new(bits)),
+                    ),
                     _ => s.forget(var),
                 }
             }

@@ -137,7 +137,15 @@ pub fn run<D: NumDomain>(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -
     let ncells = facts.ncells as usize;
     let budget = InlineBudget::default();
     let mut threads: Vec<Thread<D>> = Vec::new();
-    threads.push(new_thread(facts, "main".into(), Origin::Main, main, false, initial_state(facts), budget));
+    threads.push(new_thread(
+        facts,
+        "main".into(),
+        Origin::Main,
+        main,
+        false,
+        initial_state(facts),
+        budget,
+    ));
     let mut detached_queue: Vec<FuncId> = detached.to_vec();
     let mut detached_done: BTreeSet<FuncId> = BTreeSet::new();
     let mut rounds = 0;
@@ -154,7 +162,15 @@ pub fn run<D: NumDomain>(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -
         while let Some(f) = detached_queue.pop() {
             if detached_done.insert(f) {
                 let name = format!("{} (not inlined)", program.funcs[f.index()].name);
-                threads.push(new_thread(facts, name, Origin::Detached, f, true, D::top(), budget));
+                threads.push(new_thread(
+                    facts,
+                    name,
+                    Origin::Detached,
+                    f,
+                    true,
+                    D::top(),
+                    budget,
+                ));
                 changed = true;
             }
         }
@@ -312,7 +328,10 @@ fn spawn<D: NumDomain>(
         if let Some(p) = gf.params.first() {
             let var = watts_domains::Var(facts.ncells + p.0);
             match gf.vars[p.index()].ty {
-                Ty::Int(bits) => child_state.set(var, watts_domains::machine::clamp(arg_value, watts_domains::IntTy::new(bits))),
+                Ty::Int(bits) => child_state.set(
+                    var,
+                    watts_domains::machine::clamp(arg_value, watts_domains::IntTy::new(bits)),
+                ),
                 _ => child_state.forget(var),
             }
         }
@@ -348,7 +367,15 @@ fn spawn<D: NumDomain>(
                 } else {
                     format!("{}#{}", gf.name, count + 1)
                 };
-                threads.push(new_thread(facts, name, origin, g, many, child_state, budget));
+                threads.push(new_thread(
+                    facts,
+                    name,
+                    origin,
+                    g,
+                    many,
+                    child_state,
+                    budget,
+                ));
                 changed = true;
             }
         }
@@ -370,7 +397,12 @@ fn same_site_ancestor<D>(
     while let Some(k) = cur {
         let t = &threads[k];
         if t.entry == g {
-            if let Origin::Created { parent: p, node, inst: i } = &t.origin {
+            if let Origin::Created {
+                parent: p,
+                node,
+                inst: i,
+            } = &t.origin
+            {
                 let pn = &threads[*p].cfg.nodes[node.index()];
                 let pf = threads[*p].cfg.contexts[pn.ctx.0 as usize].func;
                 if pf == func && pn.block == block && *i == inst {

@@ -5,12 +5,12 @@
 
 use super::program_facts::{Facts, ThreadView};
 use crate::ir::{
-    AssertId, CastOp, Callee, FuncId, InstKind, Operand, RmwOp, Terminator, Ty, VarId,
+    AssertId, Callee, CastOp, FuncId, InstKind, Operand, RmwOp, Terminator, Ty, VarId,
 };
 use crate::memory::CellId;
 use crate::threads::{CtxId, NodeId};
-use watts_domains::{Lattice, 
-    machine, BinOp, CmpPred, IntTy, Interval, NumDomain, Operand as DOp, Truth, Var,
+use watts_domains::{
+    machine, BinOp, CmpPred, IntTy, Interval, Lattice, NumDomain, Operand as DOp, Truth, Var,
 };
 
 /// What the analysis of a thread observes while replaying its final states.
@@ -163,13 +163,26 @@ impl<'a> Transfer<'a> {
             return;
         }
         let func = self.func_of(ctx);
-        let inst = &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
+        let inst =
+            &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
         match &inst.kind {
-            InstKind::Bin { dst, op, a, b, bits } => {
+            InstKind::Bin {
+                dst,
+                op,
+                a,
+                b,
+                bits,
+            } => {
                 let (a, b) = (self.op(ctx, a), self.op(ctx, b));
                 s.apply(self.ssa_var(ctx, *dst), *op, a, b, IntTy::new(*bits));
             }
-            InstKind::Cmp { dst, pred, a, b, bits } => {
+            InstKind::Cmp {
+                dst,
+                pred,
+                a,
+                b,
+                bits,
+            } => {
                 let d = self.ssa_var(ctx, *dst);
                 if *bits == 0 {
                     s.set(d, Interval::top_of(bool_ty()));
@@ -178,7 +191,13 @@ impl<'a> Transfer<'a> {
                     s.compare(d, *pred, a, b, IntTy::new(*bits));
                 }
             }
-            InstKind::Cast { dst, op, src, from, to } => {
+            InstKind::Cast {
+                dst,
+                op,
+                src,
+                from,
+                to,
+            } => {
                 let d = self.ssa_var(ctx, *dst);
                 let wop = match op {
                     CastOp::Trunc => Some(watts_domains::CastOp::Trunc),
@@ -263,7 +282,9 @@ impl<'a> Transfer<'a> {
                 };
                 self.write_cells(s, access, v, src, rec);
             }
-            InstKind::AtomicRmw { dst, op, val, bits, .. } => {
+            InstKind::AtomicRmw {
+                dst, op, val, bits, ..
+            } => {
                 let access = self.facts.access(func, block, idx).clone();
                 let old = if access.read_unknown || access.exact.is_empty() || *bits == 0 {
                     Interval::top()
@@ -275,13 +296,19 @@ impl<'a> Transfer<'a> {
                     v
                 };
                 let ty = IntTy::new((*bits).max(1));
-                let old = if *bits == 0 { old } else { machine::clamp(old, ty) };
+                let old = if *bits == 0 {
+                    old
+                } else {
+                    machine::clamp(old, ty)
+                };
                 let operand = self.value(s, ctx, val);
                 let new = rmw(*op, old, operand, ty, *bits);
                 self.set_result(s, ctx, *dst, old);
                 self.write_cells(s, &access, new, None, rec);
             }
-            InstKind::CmpXchg { old, ok, new, bits, .. } => {
+            InstKind::CmpXchg {
+                old, ok, new, bits, ..
+            } => {
                 let access = self.facts.access(func, block, idx).clone();
                 let old_v = if access.read_unknown || access.exact.is_empty() || *bits == 0 {
                     Interval::top()
@@ -455,7 +482,9 @@ impl<'a> Transfer<'a> {
             return;
         };
         match def {
-            InstKind::Cmp { pred, a, b, bits, .. } if *bits > 0 => {
+            InstKind::Cmp {
+                pred, a, b, bits, ..
+            } if *bits > 0 => {
                 let (da, db) = (self.op(ctx, a), self.op(ctx, b));
                 s.assume(*pred, da, db, IntTy::new(*bits), outcome);
                 for o in [a, b] {
@@ -478,7 +507,13 @@ impl<'a> Transfer<'a> {
                 let sv = self.value(s, ctx, src);
                 if !sv.is_bottom() && sv.lo() >= 0 && sv.hi() <= 1 {
                     let want = DOp::Const(Interval::constant(i128::from(outcome)));
-                    s.assume(CmpPred::Eq, self.op(ctx, src), want, IntTy::new(*from), true);
+                    s.assume(
+                        CmpPred::Eq,
+                        self.op(ctx, src),
+                        want,
+                        IntTy::new(*from),
+                        true,
+                    );
                     self.refine_loaded_cell(s, ctx, node, src);
                 }
             }

@@ -35,12 +35,20 @@ pub fn analyze_with<D: NumDomain>(program: &Program) -> Result<Outcome, InputErr
             )
         } else if !obs.fails_in.is_empty() {
             let why = match info.kind {
-                AssertKind::ReachError => "the call is reachable".to_string(),
-                _ => "the condition may be false".to_string(),
+                AssertKind::ReachError => "the analysis cannot exclude that the call is reached",
+                _ => "the analysis cannot exclude that the condition is false",
             };
-            (Status::MayFail, format!("{why} in {}", list(&names(&obs.fails_in))))
+            let reason = if obs.fails_in == obs.reached_in {
+                why.to_string()
+            } else {
+                format!("{why} in {}", list(&names(&obs.fails_in)))
+            };
+            (Status::MayFail, reason)
         } else if reached.is_empty() {
-            (Status::Unreachable, "no analysed execution reaches it".to_string())
+            (
+                Status::Unreachable,
+                "no analysed execution reaches it".to_string(),
+            )
         } else {
             (
                 Status::Proved,

@@ -64,12 +64,9 @@ impl FnLower<'_> {
                     // __assert_fail(..)`, or `c ? (void)0 : __assert_fail(..)`): those branches are
                     // where `c` is checked. Otherwise (`if (x) assert(0);`) the failing block
                     // itself is the check, so the assertion never counts as reached and held.
-                    let constant = self
-                        .cx
-                        .program
-                        .asserts
-                        .get(p.id.index())
-                        .is_some_and(|a| matches!(a.condition.trim(), "0" | "false" | "0 && \"unreachable\""));
+                    let constant = self.cx.program.asserts.get(p.id.index()).is_some_and(|a| {
+                        matches!(a.condition.trim(), "0" | "false" | "0 && \"unreachable\"")
+                    });
                     let own_block = !constant
                         && blocks
                             .get(p.block.index())

@@ -65,7 +65,10 @@ impl Files {
         let id = if name.is_empty() {
             None
         } else {
-            let path = if Path::new(name).is_absolute() || dir.is_empty() {
+            // A name relative to the directory watts runs in stays as the user typed it.
+            let here = std::env::current_dir().ok();
+            let in_cwd = here.as_deref().is_some_and(|h| Path::new(dir) == h);
+            let path = if Path::new(name).is_absolute() || dir.is_empty() || in_cwd {
                 name.clone()
             } else {
                 Path::new(dir).join(name).to_string_lossy().into_owned()

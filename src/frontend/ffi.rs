@@ -443,19 +443,6 @@ impl Val {
 }
 
 impl Bb {
-    /// The block's name (empty when names were discarded).
-    pub fn name(self) -> String {
-        // SAFETY: live block; the name is a NUL-terminated string owned by LLVM.
-        let p = unsafe { c::LLVMGetBasicBlockName(self.0) };
-        if p.is_null() {
-            return String::new();
-        }
-        // SAFETY: non-null, NUL-terminated.
-        unsafe { std::ffi::CStr::from_ptr(p) }
-            .to_string_lossy()
-            .into_owned()
-    }
-
     /// The instructions of the block, in order.
     pub fn instructions(self) -> Vec<Val> {
         // SAFETY: live block.

@@ -206,7 +206,9 @@ fn crosses_array_element(layout: &Layout, offset: u64, size: u32) -> bool {
     match layout {
         Layout::Scalar { .. } => false,
         Layout::Struct { fields, .. } => fields.iter().any(|(foff, f)| {
-            offset >= *foff && offset - foff < f.size() && crosses_array_element(f, offset - foff, size)
+            offset >= *foff
+                && offset - foff < f.size()
+                && crosses_array_element(f, offset - foff, size)
         }),
         Layout::Array { elem, stride, .. } => {
             if *stride == 0 {
@@ -231,7 +233,13 @@ fn flatten(layout: &Layout, base: u64, instances: u64, name: &str, out: &mut Vec
             }
         }
         Layout::Array { elem, count, .. } => {
-            flatten(elem, base, instances.saturating_mul(*count), &format!("{name}[]"), out);
+            flatten(
+                elem,
+                base,
+                instances.saturating_mul(*count),
+                &format!("{name}[]"),
+                out,
+            );
         }
     }
 }

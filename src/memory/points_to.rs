@@ -71,21 +71,84 @@ impl PtsSet {
 /// function, which may read and write every exposed object.
 pub fn writes_only_args(name: &str) -> bool {
     const KNOWN: &[&str] = &[
-        "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "perror", "sprintf",
-        "snprintf", "vprintf", "fflush", "sleep", "usleep", "nanosleep", "rand", "srand", "random",
-        "time", "abs", "labs", "llabs", "free", "strlen", "strnlen", "strcmp", "strncmp", "strcpy",
-        "strncpy", "strcat", "strncat", "strchr", "strrchr", "strstr", "memcmp", "atoi", "atol",
-        "sched_yield", "pthread_self", "pthread_equal", "pthread_mutex_init",
-        "pthread_mutex_destroy", "pthread_mutex_trylock", "pthread_cond_init",
-        "pthread_cond_destroy", "pthread_cond_wait", "pthread_cond_signal",
-        "pthread_cond_broadcast", "pthread_cond_timedwait", "pthread_attr_init",
-        "pthread_attr_destroy", "pthread_attr_setdetachstate", "pthread_detach",
-        "pthread_spin_init", "pthread_spin_destroy", "pthread_spin_trylock",
-        "pthread_rwlock_init", "pthread_rwlock_destroy", "pthread_rwlock_tryrdlock",
-        "pthread_rwlock_trywrlock", "pthread_barrier_init", "pthread_barrier_destroy",
-        "pthread_barrier_wait", "pthread_once", "pthread_key_create", "pthread_setspecific",
-        "pthread_getspecific", "pthread_yield", "sem_init", "sem_wait", "sem_post",
-        "sem_destroy", "isalpha", "isdigit", "isspace", "toupper", "tolower", "getpid",
+        "printf",
+        "fprintf",
+        "puts",
+        "putchar",
+        "fputs",
+        "fputc",
+        "putc",
+        "perror",
+        "sprintf",
+        "snprintf",
+        "vprintf",
+        "fflush",
+        "sleep",
+        "usleep",
+        "nanosleep",
+        "rand",
+        "srand",
+        "random",
+        "time",
+        "abs",
+        "labs",
+        "llabs",
+        "free",
+        "strlen",
+        "strnlen",
+        "strcmp",
+        "strncmp",
+        "strcpy",
+        "strncpy",
+        "strcat",
+        "strncat",
+        "strchr",
+        "strrchr",
+        "strstr",
+        "memcmp",
+        "atoi",
+        "atol",
+        "sched_yield",
+        "pthread_self",
+        "pthread_equal",
+        "pthread_mutex_init",
+        "pthread_mutex_destroy",
+        "pthread_mutex_trylock",
+        "pthread_cond_init",
+        "pthread_cond_destroy",
+        "pthread_cond_wait",
+        "pthread_cond_signal",
+        "pthread_cond_broadcast",
+        "pthread_cond_timedwait",
+        "pthread_attr_init",
+        "pthread_attr_destroy",
+        "pthread_attr_setdetachstate",
+        "pthread_detach",
+        "pthread_spin_init",
+        "pthread_spin_destroy",
+        "pthread_spin_trylock",
+        "pthread_rwlock_init",
+        "pthread_rwlock_destroy",
+        "pthread_rwlock_tryrdlock",
+        "pthread_rwlock_trywrlock",
+        "pthread_barrier_init",
+        "pthread_barrier_destroy",
+        "pthread_barrier_wait",
+        "pthread_once",
+        "pthread_key_create",
+        "pthread_setspecific",
+        "pthread_getspecific",
+        "pthread_yield",
+        "sem_init",
+        "sem_wait",
+        "sem_post",
+        "sem_destroy",
+        "isalpha",
+        "isdigit",
+        "isspace",
+        "toupper",
+        "tolower",
+        "getpid",
     ];
     KNOWN.contains(&name)
 }
@@ -302,7 +365,14 @@ impl PointsTo {
         changed
     }
 
-    fn call(&mut self, program: &Program, f: FuncId, callee: FuncId, dst: Option<VarId>, args: &[Operand]) -> bool {
+    fn call(
+        &mut self,
+        program: &Program,
+        f: FuncId,
+        callee: FuncId,
+        dst: Option<VarId>,
+        args: &[Operand],
+    ) -> bool {
         let mut changed = false;
         let target = &program.funcs[callee.index()];
         if target.is_defined {
@@ -365,7 +435,13 @@ impl PointsTo {
                 let s = self.gep(program, &b, *offset, &steps);
                 changed |= self.add(f, *dst, &s);
             }
-            InstKind::Alloca { dst, obj } | InstKind::HeapAlloc { dst, obj, from: None, .. } => {
+            InstKind::Alloca { dst, obj }
+            | InstKind::HeapAlloc {
+                dst,
+                obj,
+                from: None,
+                ..
+            } => {
                 let s = PtsSet {
                     targets: [Target::Obj(*obj, Some(0))].into_iter().collect(),
                     unknown: false,
@@ -462,7 +538,9 @@ impl PointsTo {
                 let p = self.of(program, f, retval);
                 changed |= self.store_into(&p, &PtsSet::unknown());
             }
-            InstKind::Nondet { dst, ty: Ty::Ptr, .. } => {
+            InstKind::Nondet {
+                dst, ty: Ty::Ptr, ..
+            } => {
                 changed |= self.add(f, *dst, &PtsSet::unknown());
             }
             InstKind::Havoc {

@@ -98,7 +98,10 @@ impl Finding<'_> {
     /// The assertion as the user wrote it: `x > 0`, or `reach_error()`.
     pub fn expression(&self) -> String {
         match self.info.kind {
-            AssertKind::ReachError => format!("{}()", self.info.condition),
+            AssertKind::ReachError if !self.info.condition.ends_with(')') => {
+                format!("{}()", self.info.condition)
+            }
+            AssertKind::ReachError => self.info.condition.clone(),
             AssertKind::Macro | AssertKind::VerifierAssert => self.info.condition.clone(),
         }
     }
