@@ -98,11 +98,12 @@ pub fn analyze(program: &Program, config: &Config) -> Result<Outcome, InputError
             config.mode.name()
         )));
     }
-    if config.domain != DomainKind::Interval {
-        return Err(InputError::Unsupported(format!(
-            "--domain {} is not implemented yet (available: interval)",
-            config.domain.name()
-        )));
+    match config.domain {
+        DomainKind::Interval => {
+            verdict::analyze_with::<watts_domains::IntervalEnv>(program, config)
+        }
+        DomainKind::Octagon => Err(InputError::Unsupported(
+            "--domain octagon is not implemented yet (available: interval)".to_string(),
+        )),
     }
-    verdict::analyze_with::<watts_domains::IntervalEnv>(program)
 }

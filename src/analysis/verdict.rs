@@ -10,7 +10,11 @@ use std::collections::BTreeSet;
 use watts_domains::NumDomain;
 
 /// Runs the flow-insensitive analysis in domain `D` and computes the verdicts.
-pub fn analyze_with<D: NumDomain>(program: &Program) -> Result<Outcome, InputError> {
+pub fn analyze_with<D: NumDomain>(
+    program: &Program,
+    config: &crate::config::Config,
+) -> Result<Outcome, InputError> {
+    let _ = config.mode;
     let main = program
         .funcs
         .iter()
