@@ -53,6 +53,25 @@ pub struct AssertVerdict {
     pub values: Vec<(String, Interval)>,
     /// Names of the threads in which the assertion is reachable.
     pub threads: Vec<String>,
+    /// For a may-fail assertion in a flow-sensitive mode: one combination of store-to-load
+    /// flows under which the failure is reached (empty otherwise).
+    pub explanation: Vec<Flow>,
+    /// Interference combinations pruned as infeasible for the threads that reach it.
+    pub pruned: usize,
+}
+
+/// One store-to-load flow of an explanation: a load of the failing thread read a store of
+/// another thread (or its own state).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Flow {
+    /// Where the load is.
+    pub load: Option<Span>,
+    /// Where the store it read is (`None`: the thread's own state, or the initial value).
+    pub store: Option<Span>,
+    /// The thread of the store (`None`: the thread's own state).
+    pub store_thread: Option<String>,
+    /// The name of the location (`dev.count`, `x`).
+    pub location: String,
 }
 
 /// Something the user should know about how the program was modelled.
@@ -77,6 +96,12 @@ pub struct Stats {
     pub infeasible: usize,
     /// Feasibility queries asked of the Datalog rules.
     pub datalog_queries: usize,
+    /// Combinations enumerated before pruning.
+    pub enumerated: usize,
+    /// Threads whose combinations exceeded `--max-combinations` and were joined instead.
+    pub budget_fallbacks: usize,
+    /// Milliseconds spent in the Datalog oracle.
+    pub datalog_ms: u64,
 }
 
 /// The result of analysing a program.

@@ -70,6 +70,8 @@ pub fn analyze_with<D: NumDomain>(
             reason,
             values,
             threads: reached,
+            explanation: Vec::new(),
+            pruned: 0,
         });
     }
     let notes = notes(program, &fix);
