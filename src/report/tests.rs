@@ -35,6 +35,8 @@ fn verdict(i: usize, status: Status) -> AssertVerdict {
         reason: format!("reason {}", i + 1),
         values: Vec::new(),
         threads: vec!["main".to_string()],
+        explanation: Vec::new(),
+        pruned: 0,
     }
 }
 
