@@ -10,12 +10,17 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-/// The mode used when `--mode` is not given. The design guide's default is `optimized`;
-/// this becomes `Mode::Optimized` when that mode lands.
-pub const DEFAULT_MODE: Mode = Mode::FlowInsensitive;
+/// The mode used when `--mode` is not given: the design guide's default. Until slicing and
+/// clustering land, `optimized` runs the same analysis as `constraints`.
+pub const DEFAULT_MODE: Mode = Mode::Optimized;
 
 /// Modes the analysis implements; `--mode` rejects the others.
-pub const IMPLEMENTED_MODES: &[Mode] = &[Mode::FlowInsensitive];
+pub const IMPLEMENTED_MODES: &[Mode] = &[
+    Mode::FlowInsensitive,
+    Mode::FlowSensitive,
+    Mode::Constraints,
+    Mode::Optimized,
+];
 
 /// Domains the analysis implements; `--domain` rejects the others.
 pub const IMPLEMENTED_DOMAINS: &[DomainKind] = &[DomainKind::Interval];

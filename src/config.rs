@@ -86,7 +86,13 @@ pub struct Config {
     pub verbose: bool,
     /// Use colors in human output.
     pub color: bool,
+    /// Most interference combinations per thread and round in the flow-sensitive modes; past
+    /// it, the thread's shared loads read the join of their stores (sound, less precise).
+    pub max_combinations: usize,
 }
+
+/// The default of [`Config::max_combinations`].
+pub const DEFAULT_MAX_COMBINATIONS: usize = 4096;
 
 impl Config {
     /// A configuration with defaults for everything but the inputs.
@@ -100,6 +106,7 @@ impl Config {
             format: Format::Human,
             verbose: false,
             color: false,
+            max_combinations: DEFAULT_MAX_COMBINATIONS,
         }
     }
 }

@@ -132,13 +132,16 @@ fn unknown_option_exits_2() {
 }
 
 #[test]
-fn unimplemented_mode_and_domain_exit_2() {
-    let o = analyze("ok.c", SAFE, &["--mode", "constraints"]);
-    assert_status(&o, 2);
-    assert_eq!(
-        stderr(&o).trim(),
-        "error: --mode constraints is not implemented yet (available: flow-insensitive)"
-    );
+fn every_mode_runs_and_unimplemented_domain_exits_2() {
+    for mode in [
+        "flow-insensitive",
+        "flow-sensitive",
+        "constraints",
+        "optimized",
+    ] {
+        let o = analyze("ok.c", SAFE, &["--mode", mode]);
+        assert_status(&o, 0);
+    }
     let o = analyze("ok.c", SAFE, &["--domain", "octagon"]);
     assert_status(&o, 2);
     assert!(
@@ -230,7 +233,7 @@ fn json_output_has_version_1() {
     assert_status(&o, 1);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON on stdout");
     assert_eq!(v["version"], 1);
-    assert_eq!(v["config"]["mode"], "flow-insensitive");
+    assert_eq!(v["config"]["mode"], "optimized");
     assert_eq!(v["assertions"][0]["id"], "A1");
     assert_eq!(v["assertions"][0]["status"], "may-fail");
     assert_eq!(v["assertions"][0]["line"], 8);

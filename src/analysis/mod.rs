@@ -4,13 +4,15 @@
 //! Invariant: `proved` is reported only when no abstract state of any thread reaches the
 //! assertion's failure; whatever is not modelled was over-approximated, never skipped.
 
+pub mod combinations;
 pub mod engine;
+pub mod feasibility;
 pub mod modular;
 pub mod program_facts;
 pub mod transfer;
 mod verdict;
 
-use crate::config::{Config, DomainKind, Mode};
+use crate::config::{Config, DomainKind};
 use crate::error::InputError;
 use crate::ir::{AssertId, Program, Span};
 use watts_domains::Interval;
@@ -117,12 +119,6 @@ pub struct Outcome {
 
 /// Analyses `program` in the mode and domain of `config`.
 pub fn analyze(program: &Program, config: &Config) -> Result<Outcome, InputError> {
-    if config.mode != Mode::FlowInsensitive {
-        return Err(InputError::Unsupported(format!(
-            "--mode {} is not implemented yet (available: flow-insensitive)",
-            config.mode.name()
-        )));
-    }
     match config.domain {
         DomainKind::Interval => {
             verdict::analyze_with::<watts_domains::IntervalEnv>(program, config)

@@ -60,8 +60,51 @@ pub struct Thread<D> {
     pub entry_state: D,
     /// Per cell, what this thread may store (bottom: nothing).
     pub stores: Vec<Interval>,
+    /// Per store instruction `(node, instruction)`: the cells it writes and the values.
+    pub events: BTreeMap<(NodeId, u32), StoreEv>,
     /// The state at every node entry, from the last round.
     pub states: Vec<D>,
+    /// Combinations pruned as infeasible in the last round.
+    pub pruned: usize,
+}
+
+/// What one store instruction of a thread writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreEv {
+    /// The cells it may write.
+    pub cells: Vec<CellId>,
+    /// The values it may write (joined over the cells).
+    pub value: Interval,
+}
+
+/// Counters of the flow-sensitive modes.
+#[derive(Clone, Debug, Default)]
+pub struct ComboStats {
+    /// Combinations enumerated.
+    pub enumerated: usize,
+    /// Combinations analysed.
+    pub analysed: usize,
+    /// Combinations pruned by the oracle.
+    pub pruned: usize,
+    /// Oracle queries.
+    pub queries: usize,
+    /// Thread analyses that exceeded the combination budget.
+    pub fallbacks: usize,
+    /// Time in the oracle (building facts and answering queries), in milliseconds.
+    pub datalog_ms: u64,
+    /// Threads whose budget was exceeded in the last round.
+    pub fallback_threads: BTreeSet<String>,
+}
+
+/// How interference is composed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Composition {
+    /// Combinations of store-to-load flows (FSE'16 Alg. 3) instead of joins (Alg. 2).
+    pub flow_sensitive: bool,
+    /// Prune combinations with the Datalog rules (Alg. 4).
+    pub constraints: bool,
+    /// Most combinations per thread and round before falling back to joins.
+    pub max_combinations: usize,
 }
 
 /// What one assertion looked like in the final round.
@@ -73,6 +116,8 @@ pub struct AssertObs {
     pub fails_in: BTreeSet<usize>,
     /// Values of the condition's named variables where it may fail.
     pub values: BTreeMap<String, Interval>,
+    /// The remote reads of the first combination in which it may fail.
+    pub explanation: Option<Vec<super::Flow>>,
 }
 
 /// The result of the fixpoint.
@@ -87,25 +132,47 @@ pub struct Fixpoint<D> {
     pub asserts: Vec<AssertObs>,
     /// Declared functions called somewhere reachable.
     pub unknown_calls: BTreeSet<FuncId>,
+    /// Counters of the flow-sensitive modes (last round for pruning, all rounds for work).
+    pub combos: ComboStats,
+}
+
+/// What the replays of one thread in one round observed.
+struct Sink<D> {
+    stores: Vec<Interval>,
+    events: BTreeMap<(NodeId, u32), StoreEv>,
+    creates: Vec<(NodeId, u32, D)>,
+    at: (NodeId, u32),
 }
 
 struct Observer<'a, 'f, D> {
     facts: &'a Facts<'f>,
     transfer: &'a Transfer<'a>,
     tid: usize,
-    stores: Vec<Interval>,
-    creates: Vec<(NodeId, u32, D)>,
+    sink: &'a mut Sink<D>,
+    flows: &'a [super::Flow],
     asserts: &'a mut Vec<AssertObs>,
     unknown_calls: &'a mut BTreeSet<FuncId>,
 }
 
 impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
+    fn at(&mut self, node: NodeId, inst: u32) {
+        self.sink.at = (node, inst);
+    }
+
     fn store(&mut self, c: CellId, value: Interval) {
-        self.stores[c.index()].join_with(&value);
+        self.sink.stores[c.index()].join_with(&value);
+        let ev = self.sink.events.entry(self.sink.at).or_insert(StoreEv {
+            cells: Vec::new(),
+            value: Interval::bottom(),
+        });
+        if !ev.cells.contains(&c) {
+            ev.cells.push(c);
+        }
+        ev.value.join_with(&value);
     }
 
     fn create(&mut self, node: NodeId, inst: u32, state: &D) {
-        self.creates.push((node, inst, state.clone()));
+        self.sink.creates.push((node, inst, state.clone()));
     }
 
     fn assertion(&mut self, id: AssertId, ctx: CtxId, cond: Option<&Operand>, state: &D) {
@@ -113,6 +180,9 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
         obs.reached_in.insert(self.tid);
         if self.transfer.holds(state, ctx, cond) != Truth::True {
             obs.fails_in.insert(self.tid);
+            if obs.explanation.is_none() {
+                obs.explanation = Some(self.flows.to_vec());
+            }
             let info = &self.facts.program.asserts[id.index()];
             for (name, v) in &info.cond_vars {
                 let iv = state.interval(self.transfer.ssa_var(ctx, *v));
@@ -131,8 +201,13 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
     }
 }
 
-/// Runs the flow-insensitive thread-modular analysis from `main`.
-pub fn run<D: NumDomain>(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -> Fixpoint<D> {
+/// Runs the thread-modular analysis from `main`.
+pub fn run<D: NumDomain>(
+    facts: &Facts<'_>,
+    main: FuncId,
+    detached: &[FuncId],
+    how: Composition,
+) -> Fixpoint<D> {
     let program = facts.program;
     let ncells = facts.ncells as usize;
     let budget = InlineBudget::default();
@@ -152,8 +227,10 @@ pub fn run<D: NumDomain>(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -
     let mut gave_up = false;
     let mut asserts = vec![AssertObs::default(); program.asserts.len()];
     let mut unknown_calls = BTreeSet::new();
+    let mut combos = ComboStats::default();
     loop {
         rounds += 1;
+        combos.fallback_threads.clear();
         let mut changed = false;
         // Functions not inlined somewhere are analysed on their own, from an unknown state.
         for t in &threads {
@@ -176,30 +253,85 @@ pub fn run<D: NumDomain>(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -
         }
         asserts = vec![AssertObs::default(); program.asserts.len()];
         unknown_calls.clear();
+        let feasibility = (how.flow_sensitive && how.constraints).then(|| {
+            let t0 = std::time::Instant::now();
+            let f = super::feasibility::Feasibility::build(facts, &threads);
+            combos.datalog_ms += t0.elapsed().as_millis() as u64;
+            f
+        });
         let mut i = 0;
         while i < threads.len() {
             let interference = interference_for(&threads, i, ncells);
-            let (states, stores, creates) = {
-                let t = &threads[i];
-                let view = ThreadView {
-                    cfg: &t.cfg,
-                    interference: &interference,
-                };
-                let transfer = Transfer { facts, view: &view };
-                let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
-                let mut obs = Observer {
+            let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
+                let t0 = std::time::Instant::now();
+                let p = super::combinations::plan(
                     facts,
-                    transfer: &transfer,
-                    tid: i,
-                    stores: vec![Interval::bottom(); ncells],
-                    creates: Vec::new(),
-                    asserts: &mut asserts,
-                    unknown_calls: &mut unknown_calls,
-                };
-                engine::replay(&transfer, &states, &mut obs);
-                mark_guards(facts, &t.cfg, &states, i, obs.asserts);
-                (states, obs.stores, obs.creates)
+                    &threads,
+                    i,
+                    feasibility.as_ref(),
+                    how.max_combinations,
+                );
+                if feasibility.is_some() {
+                    combos.datalog_ms += t0.elapsed().as_millis() as u64;
+                }
+                combos.enumerated += p.enumerated;
+                combos.queries += p.queries;
+                if p.fallback {
+                    combos.fallbacks += 1;
+                    combos.fallback_threads.insert(threads[i].name.clone());
+                }
+                Some(p)
+            } else {
+                None
             };
+            let (states, sink) = {
+                let t = &threads[i];
+                let mut sink = Sink {
+                    stores: vec![Interval::bottom(); ncells],
+                    events: BTreeMap::new(),
+                    creates: Vec::new(),
+                    at: (NodeId(0), 0),
+                };
+                let single = [std::collections::HashMap::new()];
+                let no_flows = [Vec::new()];
+                let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
+                    Some(p) => (&p.combos, &p.flows),
+                    None => (&single, &no_flows),
+                };
+                let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
+                for (choices, flows) in choice_sets.iter().zip(flow_sets) {
+                    let view = ThreadView {
+                        cfg: &t.cfg,
+                        interference: &interference,
+                        choices: plan.as_ref().map(|_| choices),
+                    };
+                    let transfer = Transfer { facts, view: &view };
+                    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+                    let mut obs = Observer {
+                        facts,
+                        transfer: &transfer,
+                        tid: i,
+                        sink: &mut sink,
+                        flows,
+                        asserts: &mut asserts,
+                        unknown_calls: &mut unknown_calls,
+                    };
+                    engine::replay(&transfer, &states, &mut obs);
+                    for (j, s) in joined.iter_mut().zip(&states) {
+                        j.join_with(s);
+                    }
+                    combos.analysed += 1;
+                }
+                mark_guards(facts, &t.cfg, &joined, i, &mut asserts);
+                (joined, sink)
+            };
+            threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
+            if let Some(p) = &plan {
+                combos.pruned += p.pruned;
+            }
+            let stores = sink.stores;
+            let creates = sink.creates;
+            changed |= accumulate_events(&mut threads[i].events, sink.events, rounds > JOIN_ROUNDS);
             threads[i].states = states;
             changed |= accumulate(&mut threads[i].stores, &stores, rounds > JOIN_ROUNDS);
             for (node, inst, state) in creates {
@@ -221,6 +353,7 @@ pub fn run<D: NumDomain>(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -
         gave_up,
         asserts,
         unknown_calls,
+        combos,
     }
 }
 
@@ -244,7 +377,9 @@ fn new_thread<D: NumDomain>(
         multi,
         entry_state,
         stores: vec![Interval::bottom(); facts.ncells as usize],
+        events: BTreeMap::new(),
         states: Vec::new(),
+        pruned: 0,
     }
 }
 
@@ -280,6 +415,41 @@ fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> bool {
     changed
 }
 
+/// Accumulates per-store values like `accumulate`; true iff something grew or appeared.
+fn accumulate_events(
+    acc: &mut BTreeMap<(NodeId, u32), StoreEv>,
+    new: BTreeMap<(NodeId, u32), StoreEv>,
+    widen: bool,
+) -> bool {
+    let mut changed = false;
+    for (k, ev) in new {
+        match acc.get_mut(&k) {
+            None => {
+                acc.insert(k, ev);
+                changed = true;
+            }
+            Some(old) => {
+                for c in ev.cells {
+                    if !old.cells.contains(&c) {
+                        old.cells.push(c);
+                        changed = true;
+                    }
+                }
+                let mut j = old.value;
+                if j.join_with(&ev.value) {
+                    changed = true;
+                    if widen {
+                        old.value.widen_with(&j);
+                    } else {
+                        old.value = j;
+                    }
+                }
+            }
+        }
+    }
+    changed
+}
+
 /// Registers (or updates) the threads a `pthread_create` reached by thread `parent` starts.
 #[allow(clippy::too_many_arguments)]
 fn spawn<D: NumDomain>(
@@ -308,6 +478,7 @@ fn spawn<D: NumDomain>(
         let view = ThreadView {
             cfg: &threads[parent].cfg,
             interference: &[],
+            choices: None,
         };
         let t = Transfer { facts, view: &view };
         t.value(state, ctx, arg)

@@ -125,15 +125,34 @@ impl<'a> Facts<'a> {
     }
 }
 
+/// What one load reads in one interference combination (FSE'16, Alg. 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadRead {
+    /// Whether it may read the thread's own view of memory.
+    pub own: bool,
+    /// What it may read from stores of other threads (bottom: none).
+    pub others: Interval,
+    /// Whether this combination stands for executions that never reach the load.
+    pub cut: bool,
+}
+
 /// What one thread sees of the others.
 pub struct ThreadView<'a> {
     /// Its CFG.
     pub cfg: &'a ThreadCfg,
     /// For each cell, the join of what other threads may store into it (bottom: nothing).
     pub interference: &'a [Interval],
+    /// Per load `(node, instruction)`, what it reads in the current combination; loads not in
+    /// the map read their own view joined with `interference`.
+    pub choices: Option<&'a std::collections::HashMap<(crate::threads::NodeId, u32), LoadRead>>,
 }
 
 impl ThreadView<'_> {
+    /// The choice of the current combination for a load, if any.
+    pub fn choice(&self, node: crate::threads::NodeId, inst: u32) -> Option<&LoadRead> {
+        self.choices.and_then(|m| m.get(&(node, inst)))
+    }
+
     /// What other threads may have stored into `c`.
     pub fn interference(&self, c: CellId) -> Interval {
         self.interference
@@ -181,5 +200,44 @@ fn may_write(k: &InstKind) -> bool {
             clobbers_memory, ..
         } => *clobbers_memory,
         _ => false,
+    }
+}
+
+impl Facts<'_> {
+    /// Every cell instruction `idx` of `block` of `func` may write (when it is executed, not
+    /// inlined).
+    pub fn written_cells(&self, func: FuncId, block: BlockId, idx: u32) -> Vec<CellId> {
+        let program = self.program;
+        let memory = self.memory;
+        let inst = &program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
+        match &inst.kind {
+            InstKind::Store { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. } => {
+                let a = self.access(func, block, idx);
+                let mut v = a.exact.clone();
+                v.extend(a.clobber.iter().copied());
+                v
+            }
+            InstKind::MemSet { ptr, .. } => memory.region(program, func, ptr),
+            InstKind::MemCopy { dst, .. } => memory.region(program, func, dst),
+            InstKind::ThreadCreate { handle, .. } => memory.region(program, func, handle),
+            InstKind::ThreadJoin { retval, .. } => memory.region(program, func, retval),
+            InstKind::Call { callee, args, .. } => match callee {
+                crate::ir::Callee::Direct(g) if !program.funcs[g.index()].is_defined => {
+                    let mut v = memory.reachable(program, func, args);
+                    if !crate::memory::points_to::writes_only_args(&program.funcs[g.index()].name) {
+                        v.extend(memory.exposed_cells.iter().copied());
+                        v.sort();
+                        v.dedup();
+                    }
+                    v
+                }
+                _ => self.all_cells.clone(),
+            },
+            InstKind::Havoc {
+                clobbers_memory: true,
+                ..
+            } => memory.exposed_cells.clone(),
+            _ => Vec::new(),
+        }
     }
 }

@@ -15,7 +15,9 @@ use watts_domains::{
 
 /// What the analysis of a thread observes while replaying its final states.
 pub trait Recorder<D> {
-    /// A write of `value` to cell `c` (weak or strong).
+    /// The instruction about to run (so that `store` can name its event).
+    fn at(&mut self, _node: NodeId, _inst: u32) {}
+    /// A write of `value` to cell `c` (weak or strong), by the current instruction.
     fn store(&mut self, c: CellId, value: Interval);
     /// A `pthread_create` reached with `state` (before the call) at instruction `inst` of `node`.
     fn create(&mut self, node: NodeId, inst: u32, state: &D);
@@ -141,6 +143,41 @@ impl<'a> Transfer<'a> {
         }
     }
 
+    /// A load that reads what the current interference combination chose for it.
+    fn load_chosen<D: NumDomain>(
+        &self,
+        s: &mut D,
+        access: &crate::memory::Access,
+        d: Var,
+        ty: IntTy,
+        choice: &super::program_facts::LoadRead,
+    ) {
+        if choice.cut {
+            // This combination stands for the executions that do not reach the load.
+            s.set_bottom();
+            return;
+        }
+        let mut v = choice.others;
+        if choice.own {
+            for c in &access.exact {
+                v.join_with(&s.interval(self.cell_var(*c)));
+            }
+        }
+        if access.read_unknown || access.exact.is_empty() {
+            s.set(d, Interval::top_of(ty));
+        } else if access.exact.len() == 1 && self.facts.memory.is_int(access.exact[0]) {
+            let c = self.cell_var(access.exact[0]);
+            s.set(c, v);
+            s.assign(d, c);
+            let clamped = machine::clamp(s.interval(d), ty);
+            s.set(d, clamped);
+        } else if access.exact.iter().all(|c| self.facts.memory.is_int(*c)) {
+            s.set(d, machine::clamp(v, ty));
+        } else {
+            s.set(d, Interval::top_of(ty));
+        }
+    }
+
     /// Forgets cells after an unmodelled write, recording the write as a store of any value.
     fn clobber<D: NumDomain, R: Recorder<D>>(&self, s: &mut D, cells: &[CellId], rec: &mut R) {
         for c in cells {
@@ -165,6 +202,7 @@ impl<'a> Transfer<'a> {
         let func = self.func_of(ctx);
         let inst =
             &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
+        rec.at(node, idx);
         match &inst.kind {
             InstKind::Bin {
                 dst,
@@ -244,6 +282,10 @@ impl<'a> Transfer<'a> {
                     return;
                 };
                 let ty = IntTy::new(bits);
+                if let Some(choice) = self.view.choice(node, idx) {
+                    self.load_chosen(s, access, d, ty, choice);
+                    return;
+                }
                 if access.read_unknown || access.exact.is_empty() {
                     // Soundness: bytes outside the tracked cells may hold anything.
                     for c in &access.exact {

@@ -14,7 +14,12 @@ pub fn analyze_with<D: NumDomain>(
     program: &Program,
     config: &crate::config::Config,
 ) -> Result<Outcome, InputError> {
-    let _ = config.mode;
+    use crate::config::Mode;
+    let how = modular::Composition {
+        flow_sensitive: config.mode != Mode::FlowInsensitive,
+        constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
+        max_combinations: config.max_combinations.max(1),
+    };
     let main = program
         .funcs
         .iter()
@@ -24,7 +29,7 @@ pub fn analyze_with<D: NumDomain>(
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
-    let fix = modular::run::<D>(&facts, main, &detached);
+    let fix = modular::run::<D>(&facts, main, &detached, how);
     let mut verdicts = Vec::with_capacity(program.asserts.len());
     for (i, info) in program.asserts.iter().enumerate() {
         let obs = &fix.asserts[i];
@@ -70,8 +75,12 @@ pub fn analyze_with<D: NumDomain>(
             reason,
             values,
             threads: reached,
-            explanation: Vec::new(),
-            pruned: 0,
+            explanation: if status == Status::MayFail {
+                obs.explanation.clone().unwrap_or_default()
+            } else {
+                Vec::new()
+            },
+            pruned: obs.reached_in.iter().map(|t| fix.threads[*t].pruned).sum(),
         });
     }
     let notes = notes(program, &fix);
@@ -82,7 +91,12 @@ pub fn analyze_with<D: NumDomain>(
             .filter(|t| t.origin != Origin::Detached)
             .count(),
         iterations: fix.rounds,
-        ..Stats::default()
+        combinations: fix.combos.analysed,
+        infeasible: fix.combos.pruned,
+        datalog_queries: fix.combos.queries,
+        enumerated: fix.combos.enumerated,
+        budget_fallbacks: fix.combos.fallbacks,
+        datalog_ms: fix.combos.datalog_ms,
     };
     Ok(Outcome {
         verdicts,
@@ -149,6 +163,15 @@ fn notes<D>(program: &Program, fix: &modular::Fixpoint<D>) -> Vec<Note> {
                 ),
             });
         }
+    }
+    for name in &fix.combos.fallback_threads {
+        notes.push(Note {
+            span: None,
+            message: format!(
+                "thread {name} has more interference combinations than --max-combinations: \
+                 its shared loads read the join of all stores instead (sound, less precise)"
+            ),
+        });
     }
     let mut havoc = BTreeSet::new();
     for f in &program.funcs {

@@ -270,6 +270,12 @@ pub struct Shape {
     pub widen_at: Vec<bool>,
     /// Nodes that lie on a cycle (a thread created there runs many times).
     pub in_cycle: Vec<bool>,
+    /// Strongly connected component of every node.
+    pub scc: Vec<u32>,
+    /// Predecessors of every node.
+    pub pred: Vec<Vec<NodeId>>,
+    /// Immediate dominator of every reachable node (the entry's is itself; `None`: unreachable).
+    pub idom: Vec<Option<NodeId>>,
 }
 
 impl Shape {
@@ -307,24 +313,105 @@ impl Shape {
         for (rank, v) in post.iter().rev().enumerate() {
             rpo[*v] = rank as u32;
         }
-        let in_cycle = cyclic_nodes(&succ);
+        let (in_cycle, scc) = cyclic_nodes(&succ);
+        let mut pred = vec![Vec::new(); n];
+        for (v, ss) in succ.iter().enumerate() {
+            for s in ss {
+                pred[s.index()].push(NodeId(v as u32));
+            }
+        }
+        let idom = if n > 0 {
+            dominators(cfg.contexts[0].entry, &pred, &rpo, &post)
+        } else {
+            Vec::new()
+        };
         Shape {
             succ,
             rpo,
             widen_at,
             in_cycle,
+            scc,
+            pred,
+            idom,
         }
     }
 }
 
-/// Nodes in a strongly connected component with a cycle (Tarjan, iterative).
-fn cyclic_nodes(succ: &[Vec<NodeId>]) -> Vec<bool> {
+/// Immediate dominators (Cooper, Harvey, Kennedy), over nodes in reverse postorder.
+fn dominators(
+    entry: NodeId,
+    pred: &[Vec<NodeId>],
+    rpo: &[u32],
+    post: &[usize],
+) -> Vec<Option<NodeId>> {
+    let n = pred.len();
+    let mut idom: Vec<Option<NodeId>> = vec![None; n];
+    idom[entry.index()] = Some(entry);
+    let order: Vec<usize> = post.iter().rev().copied().collect();
+    let intersect = |idom: &[Option<NodeId>], mut a: usize, mut b: usize| -> usize {
+        while a != b {
+            while rpo[a] > rpo[b] {
+                a = idom[a].map_or(b, |x| x.index());
+            }
+            while rpo[b] > rpo[a] {
+                b = idom[b].map_or(a, |x| x.index());
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in order.iter().skip(1) {
+            let mut new: Option<usize> = None;
+            for p in &pred[v] {
+                let p = p.index();
+                if idom[p].is_none() || rpo[p] == u32::MAX {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(x) => intersect(&idom, p, x),
+                });
+            }
+            if let Some(d) = new {
+                if idom[v] != Some(NodeId(d as u32)) {
+                    idom[v] = Some(NodeId(d as u32));
+                    changed = true;
+                }
+            }
+        }
+    }
+    idom
+}
+
+impl Shape {
+    /// Whether `a` dominates `b` (both reachable).
+    pub fn dominates(&self, a: NodeId, b: NodeId) -> bool {
+        let mut cur = b;
+        loop {
+            if cur == a {
+                return true;
+            }
+            match self.idom[cur.index()] {
+                Some(d) if d != cur => cur = d,
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// Nodes in a strongly connected component with a cycle, and the component of every node
+/// (Tarjan, iterative).
+fn cyclic_nodes(succ: &[Vec<NodeId>]) -> (Vec<bool>, Vec<u32>) {
     let n = succ.len();
     let mut index = vec![u32::MAX; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
     let mut stack = Vec::new();
     let mut out = vec![false; n];
+    let mut comp_of = vec![0u32; n];
+    let mut ncomp = 0u32;
     let mut next = 0u32;
     for root in 0..n {
         if index[root] != u32::MAX {
@@ -365,14 +452,14 @@ fn cyclic_nodes(succ: &[Vec<NodeId>]) -> Vec<bool> {
                         }
                     }
                     let cyclic = comp.len() > 1 || succ[v].iter().any(|s| s.index() == v);
-                    if cyclic {
-                        for w in comp {
-                            out[w] = true;
-                        }
+                    for w in comp {
+                        out[w] = cyclic;
+                        comp_of[w] = ncomp;
                     }
+                    ncomp += 1;
                 }
             }
         }
     }
-    out
+    (out, comp_of)
 }

@@ -17,7 +17,7 @@ int main(void) {
     pthread_create(&t, 0, producer, &data);
     pthread_join(t, 0);
     int d = data;
-    assert(d == 0 || d == 42); // MAY-FAIL: true; [0, 42] contains other values
+    assert(d == 0 || d == 42); // PROVED(flow-sensitive): own 0, or the thread's 42
     assert(d >= 0 && d <= 42); // PROVED
     assert(d == 42); // PROVED(constraints): the join orders the thread's store before the load
     assert(untouched == 9); // PROVED: the thread has no pointer to it

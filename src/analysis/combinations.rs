@@ -1,0 +1,531 @@
+//! Interference combinations of one thread (FSE'16, Alg. 3 and 4): for every shared load
+//! outside loops, which store it reads (another thread's, or its own view); loads in loops read
+//! the join of the stores that need not happen after them. With the oracle, combinations whose
+//! reads-from pairs contradict happens-before are dropped.
+//!
+//! Invariant (soundness): every execution of the thread agrees, on the loads it executes, with
+//! some combination that is kept. Loads an execution does not reach are covered by the `cut`
+//! choice (the combination stands for executions that stop before the load), so a rule that
+//! refutes every other choice of such a load drops nothing real.
+
+use super::feasibility::Feasibility;
+use super::modular::{Origin, Thread};
+use super::program_facts::{Facts, LoadRead};
+use super::Flow;
+use crate::ir::{InstKind, Ty};
+use crate::memory::CellId;
+use crate::threads::NodeId;
+use std::collections::HashMap;
+use watts_domains::{Interval, Lattice};
+use watts_rules::{Combination, Event, Verdict};
+
+type Key = (NodeId, u32);
+
+/// A store of some thread that a load may read.
+#[derive(Clone, Debug)]
+struct Candidate {
+    thread: usize,
+    at: Key,
+    value: Interval,
+}
+
+#[derive(Clone, Debug)]
+enum Choice {
+    /// The thread's own view of memory.
+    Own,
+    /// Candidate `i` of the load.
+    Remote(usize),
+    /// The load is not reached.
+    Cut,
+}
+
+struct SharedLoad {
+    at: Key,
+    cell: Option<CellId>,
+    candidates: Vec<Candidate>,
+    options: Vec<Choice>,
+}
+
+/// Where a thread's own view of a cell at some point comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// This thread's strong store.
+    Store(Key),
+    /// What this thread's load read.
+    LoadOf(Key),
+    /// The thread's entry state.
+    Entry,
+    /// Several places, or a write that is not a strong store.
+    Unknown,
+}
+
+/// The combinations to analyse for one thread in one round.
+#[derive(Default)]
+pub struct Plan {
+    /// One choice map per combination.
+    pub combos: Vec<HashMap<Key, LoadRead>>,
+    /// For each combination, the remote reads it assumes (for explanations).
+    pub flows: Vec<Vec<Flow>>,
+    /// Combinations enumerated.
+    pub enumerated: usize,
+    /// Combinations the oracle refuted.
+    pub pruned: usize,
+    /// Oracle queries.
+    pub queries: usize,
+    /// Whether the budget was exceeded and loads were joined instead.
+    pub fallback: bool,
+}
+
+/// Builds the combinations of thread `i`. `max` bounds their number; past it every shared load
+/// reads the join of its candidates (flow-insensitively), which is sound.
+pub fn plan<D: watts_domains::NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    feas: Option<&Feasibility>,
+    max: usize,
+) -> Plan {
+    let t = &threads[i];
+    let program = facts.program;
+    let mut fixed: HashMap<Key, LoadRead> = HashMap::new();
+    let mut loads: Vec<SharedLoad> = Vec::new();
+    for (n, nd) in t.cfg.nodes.iter().enumerate() {
+        let node = NodeId(n as u32);
+        if t.shape.rpo[n] == u32::MAX {
+            continue;
+        }
+        // Soundness: a load left out reads its own view joined with all interference.
+        if t.states.get(n).is_some_and(|s| s.is_bottom()) {
+            continue;
+        }
+        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+        for idx in nd.start..nd.end {
+            let inst = &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+            let InstKind::Load { ty: Ty::Int(_), .. } = inst.kind else {
+                continue;
+            };
+            let a = facts.access(func, nd.block, idx);
+            if a.exact.is_empty() || a.read_unknown {
+                continue;
+            }
+            let mut candidates = candidates_for(threads, i, &a.exact);
+            if feas.is_some() {
+                // A store of a thread created (transitively) after the load cannot be read.
+                candidates.retain(|c| !created_after(threads, i, (node, idx), c.thread));
+            }
+            if candidates.is_empty() {
+                continue;
+            }
+            if t.shape.in_cycle[n] {
+                // A load in a loop may run many times: it reads the join of every store that
+                // need not happen after it (FSE'16, Alg. 3, loop handling).
+                let l = feas.and_then(|f| f.event(i, node, idx));
+                let mut others = Interval::bottom();
+                for c in &candidates {
+                    let after = match (feas, l) {
+                        (Some(f), Some(l)) => f
+                            .event(c.thread, c.at.0, c.at.1)
+                            .is_some_and(|s| f.oracle.must_happen_before(l, s)),
+                        _ => false,
+                    };
+                    if !after {
+                        others.join_with(&c.value);
+                    }
+                }
+                fixed.insert(
+                    (node, idx),
+                    LoadRead {
+                        own: true,
+                        others,
+                        cut: false,
+                    },
+                );
+                continue;
+            }
+            let mut options = vec![Choice::Own];
+            options.extend((0..candidates.len()).map(Choice::Remote));
+            if feas.is_some() {
+                options.push(Choice::Cut);
+            }
+            loads.push(SharedLoad {
+                at: (node, idx),
+                cell: (a.exact.len() == 1).then(|| a.exact[0]),
+                candidates,
+                options,
+            });
+        }
+    }
+    let mut plan = Plan::default();
+    let total = loads
+        .iter()
+        .try_fold(1usize, |acc, l| acc.checked_mul(l.options.len()));
+    if total.is_none_or(|n| n > max) {
+        plan.fallback = true;
+        for l in &loads {
+            let mut others = Interval::bottom();
+            for c in &l.candidates {
+                others.join_with(&c.value);
+            }
+            fixed.insert(
+                l.at,
+                LoadRead {
+                    own: true,
+                    others,
+                    cut: false,
+                },
+            );
+        }
+        plan.combos.push(fixed);
+        plan.flows.push(Vec::new());
+        plan.enumerated = 1;
+        return plan;
+    }
+    let mut sources = SourceFinder::new(facts, threads, i);
+    let mut digits = vec![0usize; loads.len()];
+    loop {
+        plan.enumerated += 1;
+        let mut keep = true;
+        if let Some(f) = feas {
+            let mut comb = Combination::new();
+            let chosen: HashMap<Key, &Choice> = loads
+                .iter()
+                .zip(&digits)
+                .map(|(l, d)| (l.at, &l.options[*d]))
+                .collect();
+            for (l, d) in loads.iter().zip(&digits) {
+                let Some(le) = f.event(i, l.at.0, l.at.1) else {
+                    continue;
+                };
+                let store = match &l.options[*d] {
+                    Choice::Remote(k) => {
+                        let c = &l.candidates[*k];
+                        f.event(c.thread, c.at.0, c.at.1)
+                    }
+                    Choice::Own => l
+                        .cell
+                        .and_then(|cell| sources.own_source(f, l.at, cell, &chosen, &loads, 0)),
+                    Choice::Cut => None,
+                };
+                if let Some(s) = store {
+                    comb.reads_from(le, s);
+                }
+            }
+            plan.queries += 1;
+            if std::env::var("WATTS_TRACE").is_ok() {
+                eprintln!(
+                    "thread {i} query {:?} -> {:?}",
+                    comb.pairs(),
+                    f.oracle.check(&comb)
+                );
+            }
+            if let Verdict::Infeasible(_) = f.oracle.check(&comb) {
+                keep = false;
+                plan.pruned += 1;
+            }
+        }
+        if keep {
+            let mut map = fixed.clone();
+            let mut flows = Vec::new();
+            for (l, d) in loads.iter().zip(&digits) {
+                let read = match &l.options[*d] {
+                    Choice::Own => LoadRead {
+                        own: true,
+                        others: Interval::bottom(),
+                        cut: false,
+                    },
+                    Choice::Remote(k) => {
+                        let c = &l.candidates[*k];
+                        flows.push(flow(facts, threads, i, l, c));
+                        LoadRead {
+                            own: false,
+                            others: c.value,
+                            cut: false,
+                        }
+                    }
+                    Choice::Cut => LoadRead {
+                        own: false,
+                        others: Interval::bottom(),
+                        cut: true,
+                    },
+                };
+                map.insert(l.at, read);
+            }
+            plan.combos.push(map);
+            plan.flows.push(flows);
+        }
+        // Next combination (odometer).
+        let mut k = 0;
+        while k < digits.len() {
+            digits[k] += 1;
+            if digits[k] < loads[k].options.len() {
+                break;
+            }
+            digits[k] = 0;
+            k += 1;
+        }
+        if k == digits.len() {
+            break;
+        }
+    }
+    plan
+}
+
+/// Whether every instance of thread `k` is created after load `at` of thread `i`, whenever both
+/// happen: some ancestor of `k` was created by thread `i` at a create call from which the load
+/// cannot be reached in `i`'s CFG. Then the load cannot follow that create in one instance of
+/// `i`; `i` must be single-instance, or another instance could create `k` earlier.
+fn created_after<D>(threads: &[Thread<D>], i: usize, at: Key, k: usize) -> bool {
+    if threads[i].multi || threads[i].origin == Origin::Detached {
+        return false;
+    }
+    let mut cur = k;
+    let mut guard = 0;
+    while let Origin::Created { parent, node, inst } = threads[cur].origin {
+        guard += 1;
+        if guard > threads.len() {
+            return false;
+        }
+        if parent == i {
+            let t = &threads[i];
+            if node == at.0 {
+                // Same node: program order within it, unless the node repeats.
+                return !t.shape.in_cycle[node.index()] && inst > at.1;
+            }
+            return !reaches(&t.shape.succ, node, at.0);
+        }
+        cur = parent;
+    }
+    false
+}
+
+/// Whether `to` is reachable from `from` (following at least one edge).
+fn reaches(succ: &[Vec<NodeId>], from: NodeId, to: NodeId) -> bool {
+    let mut seen = vec![false; succ.len()];
+    let mut stack: Vec<NodeId> = succ[from.index()].clone();
+    while let Some(v) = stack.pop() {
+        if v == to {
+            return true;
+        }
+        if !seen[v.index()] {
+            seen[v.index()] = true;
+            stack.extend(succ[v.index()].iter().copied());
+        }
+    }
+    false
+}
+
+/// Stores of other threads (and of other instances of this one) into any of `cells`.
+fn candidates_for<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for (j, u) in threads.iter().enumerate() {
+        if j == i && !threads[i].multi {
+            continue;
+        }
+        for (at, ev) in &u.events {
+            if ev.cells.iter().any(|c| cells.contains(c)) {
+                out.push(Candidate {
+                    thread: j,
+                    at: *at,
+                    value: ev.value,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn flow<D>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    l: &SharedLoad,
+    c: &Candidate,
+) -> Flow {
+    let span_of = |t: usize, at: Key| {
+        let th = &threads[t];
+        let nd = &th.cfg.nodes[at.0.index()];
+        let func = th.cfg.contexts[nd.ctx.0 as usize].func;
+        facts.program.funcs[func.index()].blocks[nd.block.index()].insts[at.1 as usize].span
+    };
+    Flow {
+        load: span_of(i, l.at),
+        store: span_of(c.thread, c.at),
+        store_thread: Some(threads[c.thread].name.clone()),
+        location: l
+            .cell
+            .map(|c| facts.memory.cells.info(c).name.clone())
+            .unwrap_or_default(),
+    }
+}
+
+/// Finds where a thread's own view of a cell comes from, by walking its CFG backwards.
+struct SourceFinder<'a, 'f, D> {
+    facts: &'a Facts<'f>,
+    threads: &'a [Thread<D>],
+    i: usize,
+    memo: HashMap<(usize, Key, CellId), Source>,
+}
+
+impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
+    fn new(facts: &'a Facts<'f>, threads: &'a [Thread<D>], i: usize) -> Self {
+        SourceFinder {
+            facts,
+            threads,
+            i,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// The store the own view of `cell` at load `at` holds, in the combination `chosen`.
+    fn own_source(
+        &mut self,
+        f: &Feasibility,
+        at: Key,
+        cell: CellId,
+        chosen: &HashMap<Key, &Choice>,
+        loads: &[SharedLoad],
+        depth: u32,
+    ) -> Option<Event> {
+        if depth > 8 {
+            return None;
+        }
+        match self.walk(self.i, at, cell) {
+            Source::Store(k) => f.event(self.i, k.0, k.1),
+            Source::LoadOf(k) => match chosen.get(&k) {
+                Some(Choice::Remote(r)) => {
+                    let l = loads.iter().find(|l| l.at == k)?;
+                    let c = &l.candidates[*r];
+                    f.event(c.thread, c.at.0, c.at.1)
+                }
+                Some(Choice::Own) => self.own_source(f, k, cell, chosen, loads, depth + 1),
+                // A load that no other thread's store can reach reads the own view too.
+                None if !self.threads[self.i].shape.in_cycle[k.0.index()]
+                    && candidates_for(self.threads, self.i, &[cell]).is_empty() =>
+                {
+                    self.own_source(f, k, cell, chosen, loads, depth + 1)
+                }
+                _ => None,
+            },
+            Source::Entry => self.entry_source(f, self.i, cell, 0),
+            Source::Unknown => None,
+        }
+    }
+
+    /// Where thread `t`'s entry view of `cell` comes from: the initial value for `main`, the
+    /// parent's view at the create call for a created thread.
+    fn entry_source(
+        &mut self,
+        f: &Feasibility,
+        t: usize,
+        cell: CellId,
+        depth: u32,
+    ) -> Option<Event> {
+        if depth > 8 {
+            return None;
+        }
+        match self.threads[t].origin {
+            Origin::Main => f.init(cell),
+            Origin::Created { parent, node, inst } => match self.walk(parent, (node, inst), cell) {
+                Source::Store(k) => f.event(parent, k.0, k.1),
+                Source::Entry => self.entry_source(f, parent, cell, depth + 1),
+                _ => None,
+            },
+            Origin::Detached => None,
+        }
+    }
+
+    /// The first instructions before `at` (backwards, on every path) that set thread `t`'s
+    /// view of `cell`.
+    fn walk(&mut self, t: usize, at: Key, cell: CellId) -> Source {
+        if let Some(s) = self.memo.get(&(t, at, cell)) {
+            return *s;
+        }
+        let th = &self.threads[t];
+        let entry = th.cfg.contexts[0].entry;
+        let mut result: Option<Source> = None;
+        let mut visited = vec![false; th.cfg.nodes.len()];
+        let mut stack = vec![(at.0, at.1)];
+        'outer: while let Some((n, upto)) = stack.pop() {
+            let nd = &th.cfg.nodes[n.index()];
+            let func = th.cfg.contexts[nd.ctx.0 as usize].func;
+            let mut idx = upto;
+            while idx > nd.start {
+                idx -= 1;
+                if let Some(src) = self.classify(t, n, func, nd.block, idx, cell) {
+                    match result {
+                        None => result = Some(src),
+                        Some(r) if r == src => {}
+                        Some(_) => {
+                            result = Some(Source::Unknown);
+                            break 'outer;
+                        }
+                    }
+                    continue 'outer;
+                }
+            }
+            if n == entry && th.shape.pred[n.index()].is_empty() {
+                match result {
+                    None => result = Some(Source::Entry),
+                    Some(Source::Entry) => {}
+                    Some(_) => {
+                        result = Some(Source::Unknown);
+                        break;
+                    }
+                }
+                continue;
+            }
+            for p in &th.shape.pred[n.index()] {
+                if !visited[p.index()] {
+                    visited[p.index()] = true;
+                    let pn = &th.cfg.nodes[p.index()];
+                    stack.push((*p, pn.end));
+                }
+            }
+        }
+        let src = result.unwrap_or(Source::Unknown);
+        self.memo.insert((t, at, cell), src);
+        src
+    }
+
+    fn classify(
+        &self,
+        t: usize,
+        n: NodeId,
+        func: crate::ir::FuncId,
+        block: crate::ir::BlockId,
+        idx: u32,
+        cell: CellId,
+    ) -> Option<Source> {
+        let inst =
+            &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
+        match &inst.kind {
+            InstKind::Load { .. } => {
+                let a = self.facts.access(func, block, idx);
+                if !a.exact.contains(&cell) {
+                    return None;
+                }
+                let in_loop = self.threads[t].shape.in_cycle[n.index()];
+                Some(if a.exact.len() == 1 && !a.read_unknown && !in_loop {
+                    Source::LoadOf((n, idx))
+                } else {
+                    Source::Unknown
+                })
+            }
+            InstKind::Store { .. } => {
+                let a = self.facts.access(func, block, idx);
+                if a.exact.contains(&cell) && a.strong {
+                    Some(Source::Store((n, idx)))
+                } else if a.exact.contains(&cell) || a.clobber.contains(&cell) {
+                    Some(Source::Unknown)
+                } else {
+                    None
+                }
+            }
+            _ => self
+                .facts
+                .written_cells(func, block, idx)
+                .contains(&cell)
+                .then_some(Source::Unknown),
+        }
+    }
+}

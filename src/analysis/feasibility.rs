@@ -1,0 +1,342 @@
+//! The happens-before facts of the program, as the Datalog oracle of `watts-rules` reads them
+//! (FSE'16, Alg. 4): events, program order, create and join order, strong stores.
+//!
+//! Invariant: every fact given to the oracle holds in every execution (sequential
+//! consistency); what cannot be established (a join whose handle may denote several threads,
+//! a store into a summary cell) is left out, which only makes combinations more often feasible.
+
+use super::modular::{Origin, Thread};
+use super::program_facts::Facts;
+use crate::ir::{InstKind, Operand, StopReason, Terminator};
+use crate::memory::CellId;
+use crate::threads::NodeId;
+use std::collections::{BTreeSet, HashMap};
+use watts_rules::{Event, Loc, Oracle, StaticFacts, ThreadId};
+
+/// Events of one round and the oracle over them.
+pub struct Feasibility {
+    /// The oracle.
+    pub oracle: Oracle,
+    events: HashMap<(usize, NodeId, u32), Event>,
+    init: HashMap<CellId, Event>,
+}
+
+impl Feasibility {
+    /// The event of instruction `inst` of `node` in thread `tid`, if it has one.
+    pub fn event(&self, tid: usize, node: NodeId, inst: u32) -> Option<Event> {
+        self.events.get(&(tid, node, inst)).copied()
+    }
+
+    /// The pseudo-store that puts the initial value into `c` before `main` starts.
+    pub fn init(&self, c: CellId) -> Option<Event> {
+        self.init.get(&c).copied()
+    }
+
+    /// Collects the facts of every thread analysed so far and closes them.
+    pub fn build<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Feasibility {
+        let program = facts.program;
+        let mut sf = StaticFacts::new();
+        let mut next = 0u32;
+        let mut fresh = || {
+            next += 1;
+            Event(next - 1)
+        };
+        let mut events = HashMap::new();
+        let mut starts = Vec::new();
+        let mut ends = Vec::new();
+        let mut loaded: BTreeSet<CellId> = BTreeSet::new();
+        for t in threads {
+            for (n, nd) in t.cfg.nodes.iter().enumerate() {
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                for idx in nd.start..nd.end {
+                    let inst =
+                        &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+                    if let InstKind::Load { .. } = inst.kind {
+                        let a = facts.access(func, nd.block, idx);
+                        if a.exact.len() == 1 && !a.read_unknown {
+                            loaded.insert(a.exact[0]);
+                        }
+                    }
+                    let _ = n;
+                }
+            }
+        }
+        for (tid, t) in threads.iter().enumerate() {
+            let th = ThreadId(tid as u32);
+            let start = fresh();
+            let end = fresh();
+            sf.thread_of(start, th).thread_of(end, th);
+            starts.push(start);
+            ends.push(end);
+            if t.multi || t.origin == Origin::Detached {
+                sf.multi_instance(th);
+            }
+            // Events per node, in instruction order.
+            let mut per_node: Vec<Vec<Event>> = vec![Vec::new(); t.cfg.nodes.len()];
+            for (n, nd) in t.cfg.nodes.iter().enumerate() {
+                if t.shape.rpo[n] == u32::MAX {
+                    continue;
+                }
+                let node = NodeId(n as u32);
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                for idx in nd.start..nd.end {
+                    let inst =
+                        &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+                    let recorded = t.events.get(&(node, idx));
+                    let e = match &inst.kind {
+                        InstKind::Load { .. } => {
+                            let a = facts.access(func, nd.block, idx);
+                            if a.exact.is_empty() || a.read_unknown {
+                                continue;
+                            }
+                            let e = fresh();
+                            if a.exact.len() == 1 {
+                                sf.load(e, Loc(a.exact[0].0));
+                            }
+                            e
+                        }
+                        InstKind::ThreadCreate { .. } | InstKind::ThreadJoin { .. } => fresh(),
+                        _ if recorded.is_some() => fresh(),
+                        _ => continue,
+                    };
+                    if let Some(ev) = recorded {
+                        let a = facts.access(func, nd.block, idx);
+                        let strong = matches!(inst.kind, InstKind::Store { .. })
+                            && a.strong
+                            && ev.cells.len() == 1;
+                        for c in &ev.cells {
+                            if !loaded.contains(c) {
+                                continue;
+                            }
+                            if strong {
+                                sf.store(e, Loc(c.0));
+                            } else {
+                                sf.may_store(e, Loc(c.0));
+                            }
+                        }
+                    }
+                    sf.thread_of(e, th);
+                    if t.shape.in_cycle[n] {
+                        sf.repeats(e);
+                    }
+                    events.insert((tid, node, idx), e);
+                    per_node[n].push(e);
+                }
+            }
+            program_order(facts, &mut sf, t, &per_node, end);
+        }
+        // Create order: the create call precedes the child's start.
+        for (tid, t) in threads.iter().enumerate() {
+            if let Origin::Created { parent, node, inst } = t.origin {
+                if let Some(c) = events.get(&(parent, node, inst)) {
+                    sf.creates(*c, starts[tid]);
+                }
+            }
+        }
+        join_order(facts, threads, &events, &ends, &mut sf);
+        // Initial values: a pseudo-thread stores them, then creates `main`.
+        let init_thread = ThreadId(threads.len() as u32);
+        let init_create = fresh();
+        sf.thread_of(init_create, init_thread);
+        let mut init = HashMap::new();
+        for c in &loaded {
+            let e = fresh();
+            sf.thread_of(e, init_thread)
+                .store(e, Loc(c.0))
+                .program_order(e, init_create);
+            init.insert(*c, e);
+        }
+        if let Some(main_start) = starts.first() {
+            sf.creates(init_create, *main_start);
+        }
+        if std::env::var("WATTS_TRACE").is_ok() {
+            eprintln!("facts: {sf:?}");
+        }
+        Feasibility {
+            oracle: Oracle::new(&sf),
+            events,
+            init,
+        }
+    }
+}
+
+/// Program order inside one thread: a chain along the dominator tree, skipping pairs that a
+/// cycle could reorder, and every event that dominates all exits before the thread's end.
+fn program_order<D>(
+    facts: &Facts<'_>,
+    sf: &mut StaticFacts,
+    t: &Thread<D>,
+    per_node: &[Vec<Event>],
+    end: Event,
+) {
+    let shape = &t.shape;
+    for (n, evs) in per_node.iter().enumerate() {
+        if evs.is_empty() {
+            continue;
+        }
+        // Soundness: in a node on a cycle, a later instruction of one iteration precedes an
+        // earlier one of the next.
+        if !shape.in_cycle[n] {
+            for w in evs.windows(2) {
+                sf.program_order(w[0], w[1]);
+            }
+        }
+        // The nearest strict dominator with events.
+        let mut cur = n;
+        while let Some(d) = shape.idom[cur] {
+            let d = d.index();
+            if d == cur {
+                break;
+            }
+            if let Some(last) = per_node[d].last() {
+                // Soundness: `d` dominates `n`; it cannot run after `n` unless both lie on one
+                // cycle.
+                let same_cycle = shape.in_cycle[n] && shape.scc[d] == shape.scc[n];
+                if !same_cycle {
+                    sf.program_order(*last, evs[0]);
+                }
+                break;
+            }
+            cur = d;
+        }
+    }
+    // The thread ends after every event that dominates all of its exits.
+    let program_exits: Vec<usize> = (0..t.cfg.nodes.len())
+        .filter(|n| shape.rpo[*n] != u32::MAX && is_thread_exit(facts, t, *n))
+        .collect();
+    if program_exits.is_empty() {
+        return;
+    }
+    let mut best: Option<usize> = None;
+    for (n, evs) in per_node.iter().enumerate() {
+        if evs.is_empty() || shape.in_cycle[n] || shape.rpo[n] == u32::MAX {
+            continue;
+        }
+        let dominates_all = program_exits
+            .iter()
+            .all(|x| shape.dominates(NodeId(n as u32), NodeId(*x as u32)));
+        if dominates_all && best.is_none_or(|b| shape.rpo[n] > shape.rpo[b]) {
+            best = Some(n);
+        }
+    }
+    if let Some(b) = best {
+        if let Some(last) = per_node[b].last() {
+            sf.program_order(*last, end);
+        }
+    }
+}
+
+fn is_thread_exit<D>(facts: &Facts<'_>, t: &Thread<D>, n: usize) -> bool {
+    let nd = &t.cfg.nodes[n];
+    if nd.exit != crate::threads::Exit::Term {
+        return false;
+    }
+    let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+    let term = &facts.program.funcs[func.index()].blocks[nd.block.index()].term;
+    ends_thread(term, nd.ctx.0 == 0)
+}
+
+/// Whether the terminator ends the thread (a return of its entry function, `pthread_exit`).
+pub fn ends_thread(term: &Terminator, in_entry_context: bool) -> bool {
+    match term {
+        Terminator::Ret(_) => in_entry_context,
+        Terminator::Stop { reason } => *reason == StopReason::ThreadExit,
+        _ => false,
+    }
+}
+
+/// `pthread_join(h)` waits for the one thread whose handle `h` must hold: `h` is loaded from a
+/// single cell that exactly one `pthread_create` in the program writes, and that site starts
+/// exactly one single-instance thread.
+fn join_order<D>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    events: &HashMap<(usize, NodeId, u32), Event>,
+    ends: &[Event],
+    sf: &mut StaticFacts,
+) {
+    let program = facts.program;
+    // Create sites of the whole program by the cells their handle may point to.
+    let mut writers: HashMap<CellId, usize> = HashMap::new();
+    for (fi, f) in program.funcs.iter().enumerate() {
+        for b in &f.blocks {
+            for inst in &b.insts {
+                if let InstKind::ThreadCreate { handle, .. } = &inst.kind {
+                    let fid = crate::ir::FuncId(fi as u32);
+                    for c in facts.memory.region(program, fid, handle) {
+                        *writers.entry(c).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+    }
+    for (tid, t) in threads.iter().enumerate() {
+        for (n, nd) in t.cfg.nodes.iter().enumerate() {
+            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+            for idx in nd.start..nd.end {
+                let inst =
+                    &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+                let InstKind::ThreadJoin {
+                    handle: Operand::Var(h),
+                    ..
+                } = &inst.kind
+                else {
+                    continue;
+                };
+                let Some(join_event) = events.get(&(tid, NodeId(n as u32), idx)) else {
+                    continue;
+                };
+                let Some(cell) = loaded_from(facts, func, *h) else {
+                    continue;
+                };
+                if writers.get(&cell) != Some(&1) {
+                    continue;
+                }
+                let children: Vec<usize> = threads
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| match c.origin {
+                        Origin::Created { parent, node, inst } => {
+                            let p = &threads[parent];
+                            let pn = &p.cfg.nodes[node.index()];
+                            let pf = p.cfg.contexts[pn.ctx.0 as usize].func;
+                            match &program.funcs[pf.index()].blocks[pn.block.index()].insts
+                                [inst as usize]
+                                .kind
+                            {
+                                InstKind::ThreadCreate { handle, .. } => {
+                                    facts.memory.region(program, pf, handle).contains(&cell)
+                                }
+                                _ => false,
+                            }
+                        }
+                        _ => false,
+                    })
+                    .map(|(k, _)| k)
+                    .collect();
+                if let [k] = children[..] {
+                    if !threads[k].multi {
+                        sf.joins(ends[k], *join_event);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The single cell `v` was loaded from by a strong access, if so.
+fn loaded_from(facts: &Facts<'_>, func: crate::ir::FuncId, v: crate::ir::VarId) -> Option<CellId> {
+    let program = facts.program;
+    let f = &program.funcs[func.index()];
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for (ii, inst) in b.insts.iter().enumerate() {
+            if let InstKind::Load { dst, .. } = &inst.kind {
+                if *dst == v {
+                    let a = facts.access(func, crate::ir::BlockId(bi as u32), ii as u32);
+                    return (a.strong && !a.read_unknown).then(|| a.exact[0]);
+                }
+            }
+        }
+    }
+    None
+}
