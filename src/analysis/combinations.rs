@@ -109,12 +109,24 @@ pub fn plan<D: watts_domains::NumDomain>(
                 continue;
             }
             let mut candidates = candidates_for(threads, i, &a.exact);
+            if candidates.is_empty() {
+                continue;
+            }
             if feas.is_some() {
                 // A store of a thread created (transitively) after the load cannot be read.
                 candidates.retain(|c| !created_after(threads, i, (node, idx), c.thread));
-            }
-            if candidates.is_empty() {
-                continue;
+                if candidates.is_empty() {
+                    // The load reads its own view only (not the per-cell interference).
+                    fixed.insert(
+                        (node, idx),
+                        LoadRead {
+                            own: true,
+                            others: Interval::bottom(),
+                            cut: false,
+                        },
+                    );
+                    continue;
+                }
             }
             if t.shape.in_cycle[n] {
                 // A load in a loop may run many times: it reads the join of every store that
