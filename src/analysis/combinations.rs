@@ -154,6 +154,17 @@ pub fn plan<D: watts_domains::NumDomain>(
                 );
                 continue;
             }
+            if feas.is_none() {
+                // Without the oracle, two stores of the same value lead to the same analysis.
+                let mut seen: Vec<Interval> = Vec::new();
+                candidates.retain(|c| {
+                    let new = !seen.contains(&c.value);
+                    if new {
+                        seen.push(c.value);
+                    }
+                    new
+                });
+            }
             let mut options = vec![Choice::Own];
             options.extend((0..candidates.len()).map(Choice::Remote));
             if feas.is_some() {
