@@ -86,6 +86,11 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
 
+    /// Most interference combinations per thread and round in the flow-sensitive modes; past
+    /// it, that thread's shared loads read the join of all stores (sound, less precise).
+    #[arg(long, value_name = "N", default_value_t = crate::config::DEFAULT_MAX_COMBINATIONS)]
+    pub max_combinations: usize,
+
     /// Print the lowered watts IR instead of analysing (for debugging watts).
     #[arg(long)]
     pub dump_ir: bool,
@@ -213,6 +218,7 @@ impl AnalyzeArgs {
         config.clang_args = self.clang_args;
         config.mode = mode;
         config.domain = domain;
+        config.max_combinations = self.max_combinations;
         config.format = format;
         config.verbose = self.verbose;
         config.color = color;
