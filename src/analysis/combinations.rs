@@ -33,9 +33,17 @@ struct Candidate {
 enum Choice {
     /// The thread's own view of memory.
     Own,
-    /// Candidate `i` of the load.
+    /// Group `i` of the load's candidates (stores of one value).
     Remote(usize),
     /// The load is not reached.
+    Cut,
+}
+
+/// One store chosen for a load, inside a group.
+#[derive(Clone, Copy, Debug)]
+enum Pick {
+    Own,
+    Cand(usize),
     Cut,
 }
 
@@ -43,8 +51,14 @@ struct SharedLoad {
     at: Key,
     cell: Option<CellId>,
     candidates: Vec<Candidate>,
+    /// Candidates of equal value: the analysis of a combination depends on the value only.
+    groups: Vec<Vec<usize>>,
     options: Vec<Choice>,
 }
+
+/// Most oracle queries spent looking for a feasible choice of stores inside the groups of one
+/// combination; past it the combination is kept unchecked (sound).
+const INNER_LIMIT: usize = 64;
 
 /// Where a thread's own view of a cell at some point comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,19 +168,18 @@ pub fn plan<D: watts_domains::NumDomain>(
                 );
                 continue;
             }
-            if feas.is_none() {
-                // Without the oracle, two stores of the same value lead to the same analysis.
-                let mut seen: Vec<Interval> = Vec::new();
-                candidates.retain(|c| {
-                    let new = !seen.contains(&c.value);
-                    if new {
-                        seen.push(c.value);
-                    }
-                    new
-                });
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for (ci, c) in candidates.iter().enumerate() {
+                match groups
+                    .iter_mut()
+                    .find(|g| candidates[g[0]].value == c.value)
+                {
+                    Some(g) => g.push(ci),
+                    None => groups.push(vec![ci]),
+                }
             }
             let mut options = vec![Choice::Own];
-            options.extend((0..candidates.len()).map(Choice::Remote));
+            options.extend((0..groups.len()).map(Choice::Remote));
             if feas.is_some() {
                 options.push(Choice::Cut);
             }
@@ -174,6 +187,7 @@ pub fn plan<D: watts_domains::NumDomain>(
                 at: (node, idx),
                 cell: (a.exact.len() == 1).then(|| a.exact[0]),
                 candidates,
+                groups,
                 options,
             });
         }
@@ -207,57 +221,80 @@ pub fn plan<D: watts_domains::NumDomain>(
     let mut digits = vec![0usize; loads.len()];
     loop {
         plan.enumerated += 1;
-        let mut keep = true;
-        if let Some(f) = feas {
-            let mut comb = Combination::new();
-            let chosen: HashMap<Key, &Choice> = loads
+        // The loads that read another thread, and the members of their chosen groups.
+        let remote: Vec<(usize, &Vec<usize>)> = loads
+            .iter()
+            .zip(&digits)
+            .enumerate()
+            .filter_map(|(k, (l, d))| match l.options[*d] {
+                Choice::Remote(g) => Some((k, &l.groups[g])),
+                _ => None,
+            })
+            .collect();
+        let mut inner = vec![0usize; remote.len()];
+        let picks_of = |inner: &[usize]| -> HashMap<Key, Pick> {
+            let mut picks: HashMap<Key, Pick> = loads
                 .iter()
                 .zip(&digits)
-                .map(|(l, d)| (l.at, &l.options[*d]))
+                .map(|(l, d)| {
+                    let p = match l.options[*d] {
+                        Choice::Own => Pick::Own,
+                        Choice::Cut => Pick::Cut,
+                        Choice::Remote(_) => Pick::Cut,
+                    };
+                    (l.at, p)
+                })
                 .collect();
-            for (l, d) in loads.iter().zip(&digits) {
-                let Some(le) = f.event(i, l.at.0, l.at.1) else {
-                    continue;
-                };
-                let store = match &l.options[*d] {
-                    Choice::Remote(k) => {
-                        let c = &l.candidates[*k];
-                        f.event(c.thread, c.at.0, c.at.1)
+            for ((k, members), m) in remote.iter().zip(inner) {
+                picks.insert(loads[*k].at, Pick::Cand(members[*m]));
+            }
+            picks
+        };
+        let mut witness: Option<HashMap<Key, Pick>> = None;
+        match feas {
+            None => witness = Some(picks_of(&inner)),
+            Some(f) => {
+                let mut tries = 0;
+                loop {
+                    let picks = picks_of(&inner);
+                    let comb = combination(f, i, &loads, &picks, &mut sources);
+                    plan.queries += 1;
+                    tries += 1;
+                    if !matches!(f.oracle.check(&comb), Verdict::Infeasible(_)) {
+                        witness = Some(picks);
+                        break;
                     }
-                    Choice::Own => l
-                        .cell
-                        .and_then(|cell| sources.own_source(f, l.at, cell, &chosen, &loads, 0)),
-                    Choice::Cut => None,
-                };
-                if let Some(s) = store {
-                    comb.reads_from(le, s);
+                    // Next choice of stores inside the groups.
+                    let mut k = 0;
+                    while k < inner.len() {
+                        inner[k] += 1;
+                        if inner[k] < remote[k].1.len() {
+                            break;
+                        }
+                        inner[k] = 0;
+                        k += 1;
+                    }
+                    if k == inner.len() {
+                        break;
+                    }
+                    if tries >= INNER_LIMIT {
+                        // Soundness: not shown infeasible, so kept.
+                        witness = Some(picks_of(&inner));
+                        break;
+                    }
+                }
+                if witness.is_none() {
+                    plan.pruned += 1;
                 }
             }
-            plan.queries += 1;
-            if std::env::var("WATTS_TRACE").is_ok() {
-                eprintln!(
-                    "thread {i} query {:?} -> {:?}",
-                    comb.pairs(),
-                    f.oracle.check(&comb)
-                );
-            }
-            if let Verdict::Infeasible(_) = f.oracle.check(&comb) {
-                keep = false;
-                plan.pruned += 1;
-            }
         }
-        if keep {
+        if let Some(picks) = witness {
             let mut map = fixed.clone();
             let mut flows = Vec::new();
-            for (l, d) in loads.iter().zip(&digits) {
-                let read = match &l.options[*d] {
-                    Choice::Own => LoadRead {
-                        own: true,
-                        others: Interval::bottom(),
-                        cut: false,
-                    },
-                    Choice::Remote(k) => {
-                        let c = &l.candidates[*k];
+            for l in &loads {
+                let read = match picks.get(&l.at) {
+                    Some(Pick::Cand(ci)) => {
+                        let c = &l.candidates[*ci];
                         flows.push(flow(facts, threads, i, l, c));
                         LoadRead {
                             own: false,
@@ -265,10 +302,15 @@ pub fn plan<D: watts_domains::NumDomain>(
                             cut: false,
                         }
                     }
-                    Choice::Cut => LoadRead {
+                    Some(Pick::Cut) => LoadRead {
                         own: false,
                         others: Interval::bottom(),
                         cut: true,
+                    },
+                    _ => LoadRead {
+                        own: true,
+                        others: Interval::bottom(),
+                        cut: false,
                     },
                 };
                 map.insert(l.at, read);
@@ -291,6 +333,43 @@ pub fn plan<D: watts_domains::NumDomain>(
         }
     }
     plan
+}
+
+/// The reads-from pairs of one choice of stores, as an oracle query.
+fn combination<D>(
+    f: &Feasibility,
+    i: usize,
+    loads: &[SharedLoad],
+    picks: &HashMap<Key, Pick>,
+    sources: &mut SourceFinder<'_, '_, D>,
+) -> Combination {
+    let mut comb = Combination::new();
+    for l in loads {
+        let Some(le) = f.event(i, l.at.0, l.at.1) else {
+            continue;
+        };
+        let store = match picks.get(&l.at) {
+            Some(Pick::Cand(k)) => {
+                let c = &l.candidates[*k];
+                f.event(c.thread, c.at.0, c.at.1)
+            }
+            Some(Pick::Own) => l
+                .cell
+                .and_then(|cell| sources.own_source(f, l.at, cell, picks, loads, 0)),
+            _ => None,
+        };
+        if let Some(s) = store {
+            comb.reads_from(le, s);
+        }
+    }
+    if std::env::var("WATTS_TRACE").is_ok() {
+        eprintln!(
+            "thread {i} query {:?} -> {:?}",
+            comb.pairs(),
+            f.oracle.check(&comb)
+        );
+    }
+    comb
 }
 
 /// Whether every instance of thread `k` is created after load `at` of thread `i`, whenever both
@@ -405,7 +484,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         f: &Feasibility,
         at: Key,
         cell: CellId,
-        chosen: &HashMap<Key, &Choice>,
+        chosen: &HashMap<Key, Pick>,
         loads: &[SharedLoad],
         depth: u32,
     ) -> Option<Event> {
@@ -415,12 +494,12 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         match self.walk(self.i, at, cell) {
             Source::Store(k) => f.event(self.i, k.0, k.1),
             Source::LoadOf(k) => match chosen.get(&k) {
-                Some(Choice::Remote(r)) => {
+                Some(Pick::Cand(r)) => {
                     let l = loads.iter().find(|l| l.at == k)?;
                     let c = &l.candidates[*r];
                     f.event(c.thread, c.at.0, c.at.1)
                 }
-                Some(Choice::Own) => self.own_source(f, k, cell, chosen, loads, depth + 1),
+                Some(Pick::Own) => self.own_source(f, k, cell, chosen, loads, depth + 1),
                 // A load that no other thread's store can reach reads the own view too.
                 None if !self.threads[self.i].shape.in_cycle[k.0.index()]
                     && candidates_for(self.threads, self.i, &[cell]).is_empty() =>
