@@ -57,10 +57,18 @@ impl Feasibility {
                             loaded.insert(a.exact[0]);
                         }
                     }
+                    // Soundness: a stack cell stands for one slot per activation (two inlined
+                    // calls, two threads running one function); only cells that are one slot
+                    // for the whole run get strong-store facts (see `single_slot`).
                     let _ = n;
                 }
             }
         }
+        let single: BTreeSet<CellId> = loaded
+            .iter()
+            .copied()
+            .filter(|c| single_slot(facts, threads, *c))
+            .collect();
         for (tid, t) in threads.iter().enumerate() {
             let th = ThreadId(tid as u32);
             let start = fresh();
@@ -103,7 +111,8 @@ impl Feasibility {
                         let a = facts.access(func, nd.block, idx);
                         let strong = matches!(inst.kind, InstKind::Store { .. })
                             && a.strong
-                            && ev.cells.len() == 1;
+                            && ev.cells.len() == 1
+                            && single.contains(&ev.cells[0]);
                         for c in &ev.cells {
                             if !loaded.contains(c) {
                                 continue;
@@ -139,7 +148,7 @@ impl Feasibility {
         let init_create = fresh();
         sf.thread_of(init_create, init_thread);
         let mut init = HashMap::new();
-        for c in &loaded {
+        for c in loaded.iter().filter(|c| single.contains(*c)) {
             let e = fresh();
             sf.thread_of(e, init_thread)
                 .store(e, Loc(c.0))
@@ -157,6 +166,30 @@ impl Feasibility {
             events,
             init,
         }
+    }
+}
+
+/// Whether the (singular) cell is one concrete cell for the whole run: a global, or a local of
+/// a function that runs in exactly one inlined context of one single-instance thread.
+fn single_slot<D>(facts: &Facts<'_>, threads: &[Thread<D>], c: CellId) -> bool {
+    let info = facts.memory.cells.info(c);
+    if !info.singular {
+        return false;
+    }
+    match facts.program.objects[info.obj.index()].kind {
+        crate::ir::ObjectKind::Global(_) => true,
+        crate::ir::ObjectKind::Stack(f) => {
+            let mut activations = 0;
+            for t in threads {
+                let n = t.cfg.contexts.iter().filter(|x| x.func == f).count();
+                if n > 0 && (t.multi || t.origin == Origin::Detached) {
+                    return false;
+                }
+                activations += n;
+            }
+            activations == 1
+        }
+        crate::ir::ObjectKind::Heap(_) => false,
     }
 }
 
