@@ -144,7 +144,9 @@ impl Lattice for Interval {
         changed
     }
 
-    /// Bounds that grow jump to infinity (classic interval widening).
+    /// Bounds that grow jump to infinity (classic interval widening). It does not rely on
+    /// `self ⊑ newer`: the result bounds both arguments anyway, so callers that widen with an
+    /// unjoined value stay sound.
     fn widen_with(&mut self, newer: &Self) -> bool {
         if self.is_bottom() {
             let changed = !newer.is_bottom();

@@ -47,11 +47,6 @@ impl IntTy {
             b => (1i128 << (b - 1)) - 1,
         }
     }
-
-    /// `2^bits` (only for `exact` widths).
-    fn modulus(self) -> i128 {
-        1i128 << self.bits
-    }
 }
 
 /// LLVM's integer binary operations.
@@ -151,6 +146,54 @@ impl CmpPred {
             CmpPred::Ugt | CmpPred::Uge | CmpPred::Ult | CmpPred::Ule
         )
     }
+
+    /// The signed order with the same direction (unsigned and signed orders agree on values of
+    /// one sign).
+    fn as_signed(self) -> CmpPred {
+        use CmpPred::*;
+        match self {
+            Ugt => Sgt,
+            Uge => Sge,
+            Ult => Slt,
+            Ule => Sle,
+            p => p,
+        }
+    }
+}
+
+/// The sign of every value of a non-empty interval: `Some(true)` all negative, `Some(false)` all
+/// non-negative, `None` mixed.
+fn sign(v: Interval) -> Option<bool> {
+    if v.hi() < 0 {
+        Some(true)
+    } else if v.lo() >= 0 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Unsigned comparisons on 128 bits, whose unsigned view does not fit an `i128` (it saturates
+/// at +inf, which would make `2^127 - 1` and `2^128 - 1` look alike): decided from the signs.
+/// Operands are clamped and non-empty.
+fn entails_u128(pred: CmpPred, a: Interval, b: Interval, ty: IntTy) -> Truth {
+    match (sign(a), sign(b)) {
+        (Some(x), Some(y)) if x == y => entails(pred.as_signed(), a, b, ty),
+        (Some(neg_a), Some(_)) => {
+            // Every non-negative value is unsigned-below every negative one.
+            let below = !neg_a;
+            let holds = match pred {
+                CmpPred::Ult | CmpPred::Ule => below,
+                _ => !below,
+            };
+            if holds {
+                Truth::True
+            } else {
+                Truth::False
+            }
+        }
+        _ => Truth::Unknown,
+    }
 }
 
 /// Integer conversions.
@@ -165,41 +208,52 @@ pub enum CastOp {
 }
 
 /// The bit patterns of `v` seen as numbers in `[start, start + 2^bits)`: exact when they stay
-/// contiguous there, else that whole window.
+/// contiguous there, else that whole window. Works for every width: the window's end saturates
+/// to +inf when it does not fit (`i128` or the unsigned view of 127 and 128 bits).
 fn window(v: Interval, ty: IntTy, start: i128) -> Interval {
     if v.is_bottom() {
         return v;
     }
-    if !ty.exact() {
-        return v;
-    }
-    let m = ty.modulus();
-    let end = start + m - 1;
-    if v.lo() >= start && v.hi() <= end {
-        return v;
-    }
+    // `2^bits - 1`, saturated: the window's span.
+    let span = 1u128
+        .checked_shl(ty.bits)
+        .map_or(u128::MAX, |m| m - 1)
+        .min(i128::MAX as u128) as i128;
+    let end = if start == NEG_INF {
+        // The signed view of 128 bits is every `i128`.
+        POS_INF
+    } else {
+        start.saturating_add(span)
+    };
     let full = Interval::new(start, end);
+    if v.is_subset(&full) {
+        return v;
+    }
+    // Soundness: an unbounded interval, or one at least as wide as the window, or a width whose
+    // modulus does not fit, covers (or is hulled to) the whole window.
+    if v.lo() == NEG_INF || v.hi() == POS_INF || ty.bits >= 127 {
+        return full;
+    }
+    let m = 1i128 << ty.bits;
     let Some(width) = v.hi().checked_sub(v.lo()) else {
         return full;
     };
-    if v.lo() == NEG_INF || v.hi() == POS_INF || width >= m - 1 {
+    if width >= m - 1 {
         return full;
     }
-    let lo = start + (v.lo() - start).rem_euclid(m);
-    let hi = lo + width;
-    if hi <= end {
-        Interval::new(lo, hi)
-    } else {
+    // `(lo - start) mod m` without overflow: both residues are in `[0, m)` and `m <= 2^126`.
+    let off = (v.lo().rem_euclid(m) - start.rem_euclid(m)).rem_euclid(m);
+    let lo = start + off;
+    match lo.checked_add(width) {
+        Some(hi) if hi <= full.hi() => Interval::new(lo, hi),
         // Soundness: the values wrap around the window's end; the hull is the whole window.
-        full
+        _ => full,
     }
 }
 
-/// `v` in the canonical form of `ty`.
+/// `v` in the canonical form of `ty`: the set `{x mod 2^N}`, exact when it is contiguous in the
+/// canonical range, else `top_of(ty)`.
 pub fn wrap(v: Interval, ty: IntTy) -> Interval {
-    if !ty.exact() {
-        return v.meet(&Interval::top_of(ty));
-    }
     window(v, ty, ty.min())
 }
 
@@ -214,24 +268,18 @@ pub fn clamp(v: Interval, ty: IntTy) -> Interval {
     }
 }
 
-/// The unsigned view `[0, 2^N - 1]` of the same bit patterns.
+/// The unsigned view `[0, 2^N - 1]` of the same bit patterns (the upper end saturates to +inf
+/// for 127 and 128 bits).
 pub fn to_unsigned(v: Interval, ty: IntTy) -> Interval {
-    if !ty.exact() {
-        return if v.lo() >= 0 {
-            v
-        } else {
-            Interval::new(0, POS_INF)
-        };
-    }
     window(v, ty, 0)
 }
 
 /// The signed view `[-2^(N-1), 2^(N-1) - 1]` of the same bit patterns (`{-1, 0}` for `i1`).
 pub fn to_signed(v: Interval, ty: IntTy) -> Interval {
-    if !ty.exact() {
-        return v;
-    }
-    window(v, ty, -(1i128 << (ty.bits - 1)))
+    let start = 1i128
+        .checked_shl(ty.bits - 1)
+        .map_or(NEG_INF, |h| h.wrapping_neg());
+    window(v, ty, start)
 }
 
 fn hull(points: &[Option<i128>]) -> Option<Interval> {
@@ -267,12 +315,15 @@ pub fn binop(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
     if a.is_bottom() || b.is_bottom() {
         return Interval::bottom();
     }
-    if !ty.exact() || !finite(&a) || !finite(&b) {
+    // Soundness: beyond 120 bits the unsigned views and shifted values need not fit an
+    // `i128`; only add/sub/mul stay exact there (checked, then wrapped).
+    let wide_ok = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul);
+    if !(ty.exact() || wide_ok) || !finite(&a) || !finite(&b) {
         return top;
     }
     let r = match op {
-        BinOp::Add => Some(Interval::new(a.lo() + b.lo(), a.hi() + b.hi())),
-        BinOp::Sub => Some(Interval::new(a.lo() - b.hi(), a.hi() - b.lo())),
+        BinOp::Add => hull(&[a.lo().checked_add(b.lo()), a.hi().checked_add(b.hi())]),
+        BinOp::Sub => hull(&[a.lo().checked_sub(b.hi()), a.hi().checked_sub(b.lo())]),
         BinOp::Mul => hull(&[
             a.lo().checked_mul(b.lo()),
             a.lo().checked_mul(b.hi()),
@@ -315,8 +366,8 @@ pub fn binop(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
             if parts.is_empty() {
                 return Interval::bottom();
             }
-            if let (Some(x), Some(y)) = (a.as_const(), b.as_const()) {
-                Some(x.checked_rem(y).map_or(top, Interval::constant))
+            if let Some(r) = b.as_const().and_then(|c| rem_one_period(a, c)) {
+                Some(r)
             } else {
                 let m = parts
                     .iter()
@@ -337,6 +388,8 @@ pub fn binop(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
             }
             if a.hi() < b.lo() {
                 Some(a)
+            } else if let Some(r) = b.as_const().and_then(|c| rem_one_period(a, c)) {
+                Some(r)
             } else {
                 Some(Interval::new(0, a.hi().min(b.hi() - 1)))
             }
@@ -378,6 +431,19 @@ pub fn binop(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
     }
 }
 
+/// `a % c` (truncating) when every value of `a` has the same quotient and sign: the remainder
+/// then grows with the dividend, so the bounds map to bounds.
+fn rem_one_period(a: Interval, c: i128) -> Option<Interval> {
+    let same_sign = a.lo() >= 0 || a.hi() <= 0;
+    if !same_sign || a.lo().checked_div(c)? != a.hi().checked_div(c)? {
+        return None;
+    }
+    Some(Interval::new(
+        a.lo().checked_rem(c)?,
+        a.hi().checked_rem(c)?,
+    ))
+}
+
 fn bitwise(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
     let top = Interval::top_of(ty);
     let (ua, ub) = (to_unsigned(a, ty), to_unsigned(b, ty));
@@ -398,42 +464,58 @@ fn bitwise(op: BinOp, a: Interval, b: Interval, ty: IntTy) -> Interval {
         }
         return wrap(acc, ty);
     }
-    let nonneg = |v: &Interval| v.lo() >= 0;
-    match op {
+    // Larger sets, by the signs of the (canonical, signed) operands; widths >= 2 here, since
+    // booleans are always enumerated.
+    let (neg_a, neg_b) = (a.hi() < 0, b.hi() < 0);
+    let (pos_a, pos_b) = (a.lo() >= 0, b.lo() >= 0);
+    // `!v` as a number: `-v - 1`, which maps negatives to non-negatives and back.
+    let not = |v: Interval| Interval::new(-v.hi() - 1, -v.lo() - 1);
+    let r = match op {
         BinOp::And => {
-            // x & c for c >= 0 is in [0, c]; two non-negative operands bound each other.
+            // Soundness: clearing bits makes a non-negative value smaller and keeps it
+            // non-negative, and keeps a negative value negative and no larger.
             let mut r = top;
-            if nonneg(&a) {
+            if pos_a {
                 r = r.meet(&Interval::new(0, a.hi()));
             }
-            if nonneg(&b) {
+            if pos_b {
                 r = r.meet(&Interval::new(0, b.hi()));
             }
-            if r == top && nonneg(&ua) && nonneg(&ub) {
-                r = wrap(Interval::new(0, ua.hi().min(ub.hi())), ty);
+            if neg_a && neg_b {
+                r = r.meet(&Interval::new(ty.min(), a.hi().min(b.hi())));
             }
             r
         }
-        _ if nonneg(&a) && nonneg(&b) => {
-            let m = a.hi().max(b.hi());
-            let bound = if m <= 0 {
-                0
-            } else {
-                let bl = 128 - (m as u128).leading_zeros();
-                if bl >= 127 {
-                    return top;
-                }
-                (1i128 << bl) - 1
-            };
-            let lo = if op == BinOp::Or {
-                a.lo().max(b.lo())
-            } else {
-                0
-            };
-            wrap(Interval::new(lo, bound), ty)
+        BinOp::Or if pos_a && pos_b => {
+            // Soundness: setting bits only grows a value, below the next power of two.
+            Interval::new(a.lo().max(b.lo()), low_ones(a.hi().max(b.hi())))
         }
+        BinOp::Or => {
+            // Soundness: setting bits of a negative value keeps it negative and no smaller.
+            let mut r = top;
+            if neg_a {
+                r = r.meet(&Interval::new(a.lo(), -1));
+            }
+            if neg_b {
+                r = r.meet(&Interval::new(b.lo(), -1));
+            }
+            r
+        }
+        // Soundness: the xor of non-negative values is below the next power of two; negative
+        // operands are complemented first (`!x ^ y == !(x ^ y)`, `!x ^ !y == x ^ y`).
+        _ if pos_a && pos_b => Interval::new(0, low_ones(a.hi().max(b.hi()))),
+        _ if neg_a && neg_b => Interval::new(0, low_ones(not(a).hi().max(not(b).hi()))),
+        _ if neg_a && pos_b => not(Interval::new(0, low_ones(not(a).hi().max(b.hi())))),
+        _ if pos_a && neg_b => not(Interval::new(0, low_ones(a.hi().max(not(b).hi())))),
         _ => top,
-    }
+    };
+    wrap(r, ty)
+}
+
+/// `2^k - 1` for the least `k` with `m < 2^k` (`m >= 0`, at most 120 bits here).
+fn low_ones(m: i128) -> i128 {
+    let k = 128 - (m.max(0) as u128).leading_zeros();
+    (1i128 << k) - 1
 }
 
 /// The view in which `pred` compares.
@@ -450,6 +532,13 @@ fn view(pred: CmpPred, v: Interval, ty: IntTy) -> Interval {
 
 /// Whether `a pred b` holds for all, no, or some values.
 pub fn entails(pred: CmpPred, a: Interval, b: Interval, ty: IntTy) -> Truth {
+    if pred.is_unsigned() && ty.bits >= 128 {
+        let (a, b) = (clamp(a, ty), clamp(b, ty));
+        if a.is_bottom() || b.is_bottom() {
+            return Truth::True;
+        }
+        return entails_u128(pred, a, b, ty);
+    }
     let (a, b) = (view(pred, a, ty), view(pred, b, ty));
     if a.is_bottom() || b.is_bottom() {
         return Truth::True;
@@ -497,6 +586,18 @@ pub fn refine(
     let (ca, cb) = (clamp(a, ty), clamp(b, ty));
     if ca.is_bottom() || cb.is_bottom() {
         return (Interval::bottom(), Interval::bottom());
+    }
+    if pred.is_unsigned() && ty.bits >= 128 {
+        // Soundness: the unsigned view of 128 bits saturates at +inf and cannot be mapped back;
+        // refine only operands of one sign, where the signed order is the same, or an
+        // impossible comparison.
+        return match (sign(ca), sign(cb)) {
+            (Some(x), Some(y)) if x == y => refine(pred.as_signed(), ca, cb, ty, true),
+            _ if entails_u128(pred, ca, cb, ty) == Truth::False => {
+                (Interval::bottom(), Interval::bottom())
+            }
+            _ => (ca, cb),
+        };
     }
     let (va, vb) = (view(pred, ca, ty), view(pred, cb, ty));
     use CmpPred::*;
