@@ -7,10 +7,12 @@
 mod env;
 mod interval;
 pub mod machine;
+pub mod octagon;
 
 pub use env::IntervalEnv;
 pub use interval::Interval;
 pub use machine::{BinOp, CastOp, CmpPred, IntTy};
+pub use octagon::{OctagonEnv, MAX_PACK};
 
 /// A dense variable index inside one abstract state (an SSA value or a memory cell).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,6 +90,28 @@ pub trait NumDomain: Lattice {
     fn forget(&mut self, x: Var);
     /// Make the state bottom (the path ends).
     fn set_bottom(&mut self);
+
+    /// Keep only the states where `x` is in `v`; unlike `set`, relational domains keep the
+    /// relations of `x` (use it to clamp a value to its type after `assign`).
+    fn meet_interval(&mut self, x: Var, v: Interval) {
+        let m = self.interval(x).meet(&v);
+        self.set(x, m);
+    }
+
+    /// The parallel assignment `x_i := o_i` of every pair at once (the phis of a block): every
+    /// operand is read before any variable is written. Relational domains keep `x_i == y_i`.
+    fn assign_parallel(&mut self, moves: &[(Var, Operand)]) {
+        let vals: Vec<Interval> = moves
+            .iter()
+            .map(|(_, o)| match o {
+                Operand::Var(v) => self.interval(*v),
+                Operand::Const(c) => *c,
+            })
+            .collect();
+        for ((x, _), v) in moves.iter().zip(vals) {
+            self.set(*x, v);
+        }
+    }
 
     /// `self := self ∇ newer` on the variables `widen` selects and `self ⊔ newer` on the others;
     /// true iff `self` grew. The caller guarantees that every cycle of values passes through a

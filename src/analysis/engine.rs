@@ -173,13 +173,23 @@ fn successors<D: NumDomain>(
             let callee_ctx = &cfg.contexts[callee.0 as usize];
             let params = &program.funcs[callee_ctx.func.index()].params;
             let vals: Vec<_> = args.iter().map(|a| t.value(&s, ctx, a)).collect();
-            for (p, v) in params.iter().zip(vals) {
+            for ((p, v), a) in params.iter().zip(vals).zip(args) {
                 let var = t.ssa_var(*callee, *p);
                 match program.funcs[callee_ctx.func.index()].vars[p.index()].ty {
-                    crate::ir::Ty::Int(bits) => s.set(
-                        var,
-                        watts_domains::machine::clamp(v, watts_domains::IntTy::new(bits)),
-                    ),
+                    crate::ir::Ty::Int(bits) => match t.op(ctx, a) {
+                        watts_domains::Operand::Var(y) => {
+                            s.assign(var, y);
+                            super::transfer::clamp_kept(
+                                &mut s,
+                                var,
+                                watts_domains::IntTy::new(bits),
+                            );
+                        }
+                        _ => s.set(
+                            var,
+                            watts_domains::machine::clamp(v, watts_domains::IntTy::new(bits)),
+                        ),
+                    },
                     _ => s.forget(var),
                 }
             }

@@ -168,9 +168,7 @@ impl<'a> Transfer<'a> {
         } else if access.exact.len() == 1 && self.facts.memory.is_int(access.exact[0]) {
             let c = self.cell_var(access.exact[0]);
             s.set(c, v);
-            s.assign(d, c);
-            let clamped = machine::clamp(s.interval(d), ty);
-            s.set(d, clamped);
+            load_from(s, d, c, access.strong, ty);
         } else if access.exact.iter().all(|c| self.facts.memory.is_int(*c)) {
             s.set(d, machine::clamp(v, ty));
         } else {
@@ -296,9 +294,7 @@ impl<'a> Transfer<'a> {
                     let c = access.exact[0];
                     self.read_cell(s, c);
                     if self.facts.memory.is_int(c) {
-                        s.assign(d, self.cell_var(c));
-                        let v = machine::clamp(s.interval(d), ty);
-                        s.set(d, v);
+                        load_from(s, d, self.cell_var(c), access.strong, ty);
                     } else {
                         s.set(d, Interval::top_of(ty));
                     }
@@ -674,21 +670,26 @@ impl<'a> Transfer<'a> {
         if block.phis.is_empty() || s.is_bottom() {
             return;
         }
-        let vals: Vec<(VarId, Interval)> = block
-            .phis
-            .iter()
-            .map(|p| {
-                let v = p
-                    .incoming
-                    .iter()
-                    .find(|(b, _)| *b == from)
-                    .map(|(_, o)| self.value(s, ctx, o))
-                    .unwrap_or_else(Interval::top);
-                (p.dst, v)
-            })
-            .collect();
-        for (d, v) in vals {
-            self.set_result(s, ctx, d, v);
+        let mut moves = Vec::new();
+        let mut others = Vec::new();
+        for p in &block.phis {
+            let inc = p.incoming.iter().find(|(b, _)| *b == from).map(|(_, o)| o);
+            match self.var_ty(ctx, p.dst) {
+                Ty::Int(_) => {
+                    let o = inc.map_or(DOp::Const(Interval::top()), |o| self.op(ctx, o));
+                    moves.push((self.ssa_var(ctx, p.dst), o));
+                }
+                _ => others.push(p.dst),
+            }
+        }
+        for d in others {
+            s.forget(self.ssa_var(ctx, d));
+        }
+        s.assign_parallel(&moves);
+        for p in &block.phis {
+            if let Ty::Int(bits) = self.var_ty(ctx, p.dst) {
+                clamp_kept(s, self.ssa_var(ctx, p.dst), IntTy::new(bits));
+            }
         }
     }
 
@@ -710,6 +711,30 @@ impl<'a> Transfer<'a> {
         };
         let zero = DOp::Const(Interval::constant(0));
         s.entails(CmpPred::Ne, self.op(ctx, c), zero, IntTy::new(width))
+    }
+}
+
+/// `d := cell` for a load of type `ty`. Soundness: only a load that must read this one concrete
+/// cell (`strong`) keeps `d == cell`; a summary cell (array elements, heap) stands for several
+/// concrete cells, so the loaded value is only one of its values.
+fn load_from<D: NumDomain>(s: &mut D, d: Var, cell: Var, strong: bool, ty: IntTy) {
+    if strong {
+        s.assign(d, cell);
+        clamp_kept(s, d, ty);
+    } else {
+        let v = machine::clamp(s.interval(cell), ty);
+        s.set(d, v);
+    }
+}
+
+/// Clamps `x` to the canonical range of `ty`, keeping its relations when that only narrows it.
+pub fn clamp_kept<D: NumDomain>(s: &mut D, x: Var, ty: IntTy) {
+    let cur = s.interval(x);
+    let v = machine::clamp(cur, ty);
+    if v.is_subset(&cur) {
+        s.meet_interval(x, v);
+    } else {
+        s.set(x, v);
     }
 }
 

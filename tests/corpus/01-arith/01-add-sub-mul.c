@@ -25,6 +25,6 @@ int main(void) {
     assert(l <= 100000000000L); // PROVED: 64-bit product, no overflow
     // Relational: y - x is always 10, but intervals lose the link between x and y.
     assert(y > x); // PROVED(octagon)
-    assert(y - x == 10); // MAY-FAIL: [-90, 110] in intervals
+    assert(y - x == 10); // PROVED(octagon): [-90, 110] in intervals
     return 0;
 }
