@@ -4,11 +4,13 @@
 //! Invariant: a `Config` that comes out of here names only implemented modes, domains and
 //! formats; the lists of what is implemented live in the constants below and nowhere else.
 
-use crate::config::{Config, DomainKind, Format, Mode};
+use crate::config::{Config, DomainKind, EntrySpec, Format, HarnessSpec, Mode};
 use crate::error::InputError;
+use crate::project::{compile_commands, manifest};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The mode used when `--mode` is not given: the design guide's default. Until slicing and
 /// clustering land, `optimized` runs the same analysis as `constraints`.
@@ -23,7 +25,7 @@ pub const IMPLEMENTED_MODES: &[Mode] = &[
 ];
 
 /// Domains the analysis implements; `--domain` rejects the others.
-pub const IMPLEMENTED_DOMAINS: &[DomainKind] = &[DomainKind::Interval];
+pub const IMPLEMENTED_DOMAINS: &[DomainKind] = &[DomainKind::Interval, DomainKind::Octagon];
 
 /// Output formats `report` implements; `--format` rejects the others.
 pub const IMPLEMENTED_FORMATS: &[Format] =
@@ -32,9 +34,40 @@ pub const IMPLEMENTED_FORMATS: &[Format] =
 /// The environment variable that names the clang binary when `--clang` is not given.
 pub const CLANG_ENV: &str = "WATTS_CLANG";
 
+/// The environment variable that sets after how many milliseconds the progress indicator
+/// appears (default 1000); for tests and slow terminals.
+pub const PROGRESS_AFTER_ENV: &str = "WATTS_PROGRESS_AFTER_MS";
+
+const AFTER_HELP: &str = "\
+EXIT STATUS:
+    0  every assertion is proved or unreachable (or suppressed, or in the baseline)
+    1  at least one assertion may fail
+    2  usage or input error (missing file, C that does not compile: clang's message is shown)
+    3  internal error (a bug in watts)
+
+ENVIRONMENT:
+    WATTS_CLANG  the clang binary (as --clang); otherwise clang-19, then clang (version 19)
+    NO_COLOR     no colors in human output when set
+
+EXAMPLES:
+    watts analyze tests/corpus/00-readme/example.c
+    watts analyze --entry wdt_open --entry wdt_write:2 --entry wdt_irq:* --init wdt_init wdt.c
+    watts analyze -p build --format sarif > watts.sarif
+    watts analyze --baseline old.json src/*.c -- -Iinclude -DCONFIG_SMP
+    watts invariants --format json example.c
+    watts completions bash > /etc/bash_completion.d/watts
+
+See README.md for watts.toml, suppressions (// watts-ignore(assert-may-fail)) and pre-commit.";
+
 /// watts proves assertions in multithreaded C programs.
+///
+/// It compiles C with clang-19 (the LLVM version it links with), analyses every thread with an
+/// abstract interpreter, composes the threads thread-modularly, and reports, like a compiler,
+/// which assert() calls it proved and which may fail. A proof holds for every execution under
+/// sequential consistency; whatever is not modelled is over-approximated, never ignored.
 #[derive(Debug, Parser)]
-#[command(name = "watts", version, about, propagate_version = true)]
+#[command(name = "watts", version, about, long_about, propagate_version = true)]
+#[command(after_long_help = AFTER_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -46,54 +79,162 @@ pub struct Cli {
 pub enum Command {
     /// Analyse C programs (or LLVM IR) and report which assertions may fail.
     ///
+    /// Inputs are C files (.c, .i) or LLVM IR (.ll, .bc), linked into one program; or the
+    /// files of a compilation database (-p BUILD_DIR); or the `files` of a watts.toml found in
+    /// the current directory or an ancestor. Driver code without `main` is analysed through a
+    /// synthesized harness: --init runs first, then every --entry runs as concurrent threads
+    /// with arguments of any value.
+    ///
     /// Exit status: 0 every assertion proved or unreachable, 1 some assertion may fail,
     /// 2 usage or input error, 3 internal error.
+    #[command(after_long_help = AFTER_HELP)]
     Analyze(AnalyzeArgs),
+    /// Print the invariant the analysis computed at each source line of each thread.
+    ///
+    /// For every thread and every source line it reaches, the ranges of the named variables
+    /// (locals and globals) before the line executes: the primary output of thread-modular
+    /// abstract interpretation, and the way to understand why an assertion is not proved.
+    /// A line a thread never reaches is not listed for it.
+    Invariants(InvariantsArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    ///
+    /// Example: `watts completions bash > ~/.local/share/bash-completion/completions/watts`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
-/// The options of `watts analyze`, as typed.
+/// What to analyse and how: the options `analyze` and `invariants` share.
 #[derive(Debug, Args)]
-pub struct AnalyzeArgs {
-    /// Input files: C sources (.c, .i) or LLVM IR (.ll, .bc), analysed as one program.
-    #[arg(required = true, value_name = "FILE")]
+pub struct InputArgs {
+    /// Input files: C sources (.c, .i) or LLVM IR (.ll, .bc), analysed as one program
+    /// [default: the files of -p or of watts.toml].
+    #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
     /// Extra arguments passed to clang (e.g. `-- -DNDEBUG=0 -Iinclude`).
     #[arg(last = true, value_name = "CLANG_ARGS")]
     pub clang_args: Vec<String>,
 
-    /// How interferences between threads are composed [default: flow-insensitive for now].
-    #[arg(long, value_enum, value_name = "MODE")]
+    /// Read compile_commands.json from this build directory: every C file in it is an input
+    /// (or only the FILEs given), compiled with its own flags.
+    #[arg(
+        short = 'p',
+        long = "build-dir",
+        value_name = "DIR",
+        help_heading = "Project"
+    )]
+    pub build_dir: Option<PathBuf>,
+
+    /// Read this compilation database (as -p, naming the file).
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "build_dir",
+        help_heading = "Project"
+    )]
+    pub compile_commands: Option<PathBuf>,
+
+    /// Read this project file instead of looking for watts.toml in the current directory and
+    /// its ancestors.
+    #[arg(long, value_name = "FILE", help_heading = "Project")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore any watts.toml.
+    #[arg(long, conflicts_with = "config", help_heading = "Project")]
+    pub no_config: bool,
+
+    /// An entry point of driver code: runs as a thread concurrently with the other entries,
+    /// with arguments of any value. `FN:N` runs N instances, `FN:*` any number. Repeatable.
+    #[arg(long = "entry", value_name = "FN[:N|*]", help_heading = "Harness")]
+    pub entries: Vec<EntrySpec>,
+
+    /// A function that runs once, before the entry points (the driver's init).
+    #[arg(long, value_name = "FN", help_heading = "Harness")]
+    pub init: Option<String>,
+
+    /// How interferences between threads are composed [default: optimized].
+    #[arg(long, value_enum, value_name = "MODE", help_heading = "Analysis")]
     pub mode: Option<ModeArg>,
 
-    /// Numeric abstract domain.
-    #[arg(long, value_enum, value_name = "DOMAIN", default_value_t = DomainArg::Interval)]
-    pub domain: DomainArg,
-
-    /// Output format.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human)]
-    pub format: FormatArg,
-
-    /// Also list proved and unreachable assertions, and timings.
-    #[arg(short, long)]
-    pub verbose: bool,
-
-    /// The clang binary to use [env: WATTS_CLANG; default: found on PATH].
-    #[arg(long, value_name = "PATH")]
-    pub clang: Option<PathBuf>,
-
-    /// When to use colors in human output.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto)]
-    pub color: ColorArg,
+    /// Numeric abstract domain [default: interval].
+    #[arg(long, value_enum, value_name = "DOMAIN", help_heading = "Analysis")]
+    pub domain: Option<DomainArg>,
 
     /// Most interference combinations per thread and round in the flow-sensitive modes; past
-    /// it, that thread's shared loads read the join of all stores (sound, less precise).
-    #[arg(long, value_name = "N", default_value_t = crate::config::DEFAULT_MAX_COMBINATIONS)]
-    pub max_combinations: usize,
+    /// it, that thread's shared loads read the join of all stores (sound, less precise)
+    /// [default: 4096].
+    #[arg(long, value_name = "N", help_heading = "Analysis")]
+    pub max_combinations: Option<usize>,
+
+    /// Stop the analysis after this many seconds; assertions are then reported as may fail
+    /// (never as proved).
+    #[arg(long, value_name = "SECS", help_heading = "Analysis")]
+    pub timeout: Option<f64>,
+
+    /// The clang binary to use [env: WATTS_CLANG; default: clang-19, then clang].
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<PathBuf>,
+}
+
+/// The options of `watts analyze`, as typed.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Inputs and analysis options.
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human, help_heading = "Output")]
+    pub format: FormatArg,
+
+    /// Also list proved and unreachable assertions, pruning counts, and timings.
+    #[arg(short, long, help_heading = "Output")]
+    pub verbose: bool,
+
+    /// Print findings only: no notes, no summary line, no progress indicator.
+    #[arg(short, long, conflicts_with = "verbose", help_heading = "Output")]
+    pub quiet: bool,
+
+    /// A JSON or SARIF report of an earlier run: its findings are still shown but do not make
+    /// the exit status 1 (matched by rule, file and fingerprint, not by line).
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub baseline: Option<PathBuf>,
+
+    /// When to use colors in human output.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorArg::Auto, help_heading = "Output")]
+    pub color: ColorArg,
 
     /// Print the lowered watts IR instead of analysing (for debugging watts).
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub dump_ir: bool,
+}
+
+/// The options of `watts invariants`, as typed.
+#[derive(Debug, Args)]
+pub struct InvariantsArgs {
+    /// Inputs and analysis options.
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InvariantFormatArg::Human)]
+    pub format: InvariantFormatArg,
+
+    /// Only this thread (as named in the output: `main`, `reader`, `reader#2`).
+    #[arg(long, value_name = "NAME")]
+    pub thread: Option<String>,
+}
+
+/// `watts invariants --format`, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InvariantFormatArg {
+    /// One block per thread, one line per source line.
+    Human,
+    /// One JSON object.
+    Json,
 }
 
 /// `--mode`, as typed.
@@ -184,25 +325,12 @@ pub fn format_name(f: Format) -> &'static str {
 }
 
 impl AnalyzeArgs {
-    /// Resolves defaults, `WATTS_CLANG` and `--color auto`, and rejects what is not implemented
-    /// yet. The error is the message for `error: ...` (a usage error, exit status 2).
+    /// Resolves the project, defaults, `WATTS_CLANG` and `--color auto`, and rejects what is
+    /// not implemented yet. The error is the message for `error: ...` (exit status 2).
     pub fn to_config(self) -> Result<Config, String> {
-        let mode = self.mode.map_or(DEFAULT_MODE, Mode::from);
-        let domain = DomainKind::from(self.domain);
         let format = Format::from(self.format);
-        check("--mode", mode, IMPLEMENTED_MODES, |m| m.name())?;
-        check("--domain", domain, IMPLEMENTED_DOMAINS, |d| d.name())?;
         check("--format", format, IMPLEMENTED_FORMATS, format_name)?;
-        // Checked here too (the front end would say the same later) so that a typo costs no
-        // clang run over the other inputs.
-        if let Some(missing) = self.files.iter().find(|p| !p.exists()) {
-            return Err(InputError::MissingFile(missing.clone()).to_string());
-        }
-        let clang = self.clang.or_else(|| {
-            std::env::var_os(CLANG_ENV)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        });
+        let mut config = self.input.to_config()?;
         let color = match self.color {
             ColorArg::Always => true,
             ColorArg::Never => false,
@@ -213,17 +341,176 @@ impl AnalyzeArgs {
                 std::io::stdout().is_terminal() && !no_color && !dumb
             }
         };
-        let mut config = Config::new(self.files);
-        config.clang = clang;
-        config.clang_args = self.clang_args;
-        config.mode = mode;
-        config.domain = domain;
-        config.max_combinations = self.max_combinations;
         config.format = format;
         config.verbose = self.verbose;
+        config.quiet = self.quiet;
         config.color = color;
+        config.baseline = self.baseline;
+        config.progress = !self.quiet && std::io::stderr().is_terminal();
         Ok(config)
     }
+}
+
+impl InvariantsArgs {
+    /// Resolves the inputs and analysis options like `analyze` does.
+    pub fn to_config(self) -> Result<Config, String> {
+        let mut config = self.input.to_config()?;
+        config.format = match self.format {
+            InvariantFormatArg::Human => Format::Human,
+            InvariantFormatArg::Json => Format::Json,
+        };
+        config.progress = std::io::stderr().is_terminal();
+        Ok(config)
+    }
+}
+
+/// After how long the progress indicator appears.
+pub fn progress_after() -> std::time::Duration {
+    let ms = std::env::var(PROGRESS_AFTER_ENV)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
+    std::time::Duration::from_millis(ms)
+}
+
+impl InputArgs {
+    /// The inputs (command line, compilation database, watts.toml, in that order of
+    /// precedence) and the analysis options, resolved.
+    pub fn to_config(self) -> Result<Config, String> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let project = match (&self.config, self.no_config) {
+            (_, true) => None,
+            (Some(p), false) => Some(manifest::read(p, &cwd).map_err(|e| e.to_string())?),
+            (None, false) => match manifest::find(&cwd) {
+                Some(p) => Some(manifest::read(&p, &cwd).map_err(|e| e.to_string())?),
+                None => None,
+            },
+        };
+        let m = project.as_ref().map(|p| &p.manifest);
+        let db_path = match (&self.build_dir, &self.compile_commands, &project) {
+            (Some(dir), _, _) => Some(dir.join("compile_commands.json")),
+            (None, Some(f), _) => Some(f.clone()),
+            (None, None, Some(p)) => (p.manifest.compile_commands.as_ref())
+                .map(|f| compile_commands::absolute(&p.dir, Path::new(f))),
+            (None, None, None) => None,
+        };
+        let units = match &db_path {
+            Some(p) => compile_commands::read(p, &cwd).map_err(|e| e.to_string())?,
+            None => Vec::new(),
+        };
+        let excluded = |file: &Path| {
+            project
+                .as_ref()
+                .is_some_and(|p| p.excluded(&compile_commands::absolute(&cwd, file)))
+        };
+        let inputs: Vec<PathBuf> = if !self.files.is_empty() {
+            self.files.clone()
+        } else if db_path.is_some() {
+            let c_files: Vec<PathBuf> = (units.iter())
+                .map(|u| u.file.clone())
+                .filter(|f| matches!(f.extension().and_then(|e| e.to_str()), Some("c" | "i")))
+                .filter(|f| !excluded(f))
+                .collect();
+            if c_files.is_empty() {
+                return Err(format!(
+                    "the compilation database {} lists no C file to analyse",
+                    db_path
+                        .as_ref()
+                        .map_or(String::new(), |p| p.display().to_string())
+                ));
+            }
+            c_files
+        } else if let Some(p) = project.as_ref().filter(|p| !p.manifest.files.is_empty()) {
+            let files = p.files().map_err(|e| e.to_string())?;
+            if files.is_empty() {
+                return Err(format!("the `files` of {} match no file", p.path.display()));
+            }
+            (files.iter())
+                .map(|f| compile_commands::display_path(f, &cwd))
+                .collect()
+        } else {
+            return Err(
+                "no input files: give FILE..., -p BUILD_DIR (a directory with \
+                        compile_commands.json), or a watts.toml with `files`"
+                    .to_string(),
+            );
+        };
+        let mode = match (self.mode, m.and_then(|m| m.mode.as_deref())) {
+            (Some(a), _) => Mode::from(a),
+            (None, Some(s)) => Mode::from(parse_value::<ModeArg>("mode", s)?),
+            (None, None) => DEFAULT_MODE,
+        };
+        let domain = match (self.domain, m.and_then(|m| m.domain.as_deref())) {
+            (Some(a), _) => DomainKind::from(a),
+            (None, Some(s)) => DomainKind::from(parse_value::<DomainArg>("domain", s)?),
+            (None, None) => DomainKind::Interval,
+        };
+        check("--mode", mode, IMPLEMENTED_MODES, |m| m.name())?;
+        check("--domain", domain, IMPLEMENTED_DOMAINS, |d| d.name())?;
+        // Checked here too (the front end would say the same later) so that a typo costs no
+        // clang run over the other inputs.
+        if let Some(missing) = inputs.iter().find(|p| !p.exists()) {
+            return Err(InputError::MissingFile(missing.clone()).to_string());
+        }
+        let clang = self.clang.or_else(|| {
+            std::env::var_os(CLANG_ENV)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        });
+        let entries = if !self.entries.is_empty() {
+            self.entries
+        } else {
+            let listed = m.map(|m| m.entries.clone()).unwrap_or_default();
+            (listed.iter())
+                .map(|e| {
+                    e.parse::<EntrySpec>()
+                        .map_err(|why| format!("watts.toml: entries: {why}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let init = self.init.or_else(|| m.and_then(|m| m.init.clone()));
+        let timeout = match (self.timeout, m.and_then(|m| m.timeout)) {
+            (Some(t), _) if !(t.is_finite() && t > 0.0) => {
+                return Err(format!(
+                    "--timeout {t}: expected a positive number of seconds"
+                ))
+            }
+            (Some(t), _) => Some(Duration::from_secs_f64(t)),
+            (None, Some(t)) => Some(Duration::from_secs(t)),
+            (None, None) => None,
+        };
+        let mut config = Config::new(inputs);
+        for u in units {
+            config.units.insert(u.file, u.flags);
+        }
+        config.clang = clang;
+        config.clang_args = project.as_ref().map(|p| p.clang_args()).unwrap_or_default();
+        config.clang_args.extend(self.clang_args);
+        config.mode = mode;
+        config.domain = domain;
+        config.max_combinations = (self.max_combinations)
+            .or(m.and_then(|m| m.max_combinations))
+            .unwrap_or(crate::config::DEFAULT_MAX_COMBINATIONS);
+        config.timeout = timeout;
+        if init.is_some() || !entries.is_empty() {
+            config.harness = Some(HarnessSpec { init, entries });
+        }
+        Ok(config)
+    }
+}
+
+/// A `ValueEnum` from its command-line name, for values read from watts.toml.
+fn parse_value<T: ValueEnum>(key: &str, s: &str) -> Result<T, String> {
+    T::from_str(s, false).map_err(|_| {
+        let names: Vec<String> = (T::value_variants().iter())
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        format!(
+            "watts.toml: {key} = \"{s}\": expected one of {}",
+            names.join(", ")
+        )
+    })
 }
 
 /// `Err("--mode constraints is not implemented yet (available: flow-insensitive)")` when
@@ -248,15 +535,22 @@ fn check<T: Copy + PartialEq>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Instances;
     use clap::CommandFactory;
 
     /// Parses `watts analyze ARGS` (with an input that exists) into a config.
     fn config(args: &[&str]) -> Result<Config, String> {
         let input = env!("CARGO_MANIFEST_DIR");
-        let argv = ["watts", "analyze"].iter().chain(args).chain([&input]);
+        let argv = ["watts", "analyze", "--no-config"]
+            .iter()
+            .chain(args)
+            .chain([&input]);
         let Command::Analyze(a) = Cli::try_parse_from(argv)
             .map_err(|e| e.to_string())?
-            .command;
+            .command
+        else {
+            return Err("not analyze".to_string());
+        };
         a.to_config()
     }
 
@@ -271,6 +565,7 @@ mod tests {
         assert_eq!(c.mode, DEFAULT_MODE);
         assert_eq!((c.domain, c.format), (DomainKind::Interval, Format::Human));
         assert!(!c.verbose && !c.color && c.clang_args.is_empty());
+        assert!(c.harness.is_none() && c.timeout.is_none() && !c.quiet);
     }
 
     #[test]
@@ -283,11 +578,27 @@ mod tests {
             "/opt/clang",
             "--color",
             "always",
+            "--entry",
+            "dev_write:2",
+            "--entry",
+            "irq:*",
+            "--init",
+            "dev_init",
+            "--timeout",
+            "1.5",
         ])
         .expect("valid");
         assert!(c.verbose && c.color);
         assert_eq!(c.format, Format::Gnu);
         assert_eq!(c.clang, Some(PathBuf::from("/opt/clang")));
+        let h = c.harness.expect("harness");
+        assert_eq!(h.init.as_deref(), Some("dev_init"));
+        assert_eq!(h.entries[0].instances, Instances::Exactly(2));
+        assert_eq!(h.entries[1].instances, Instances::Any);
+        assert_eq!(c.timeout, Some(Duration::from_millis(1500)));
+        assert!(config(&["--timeout", "0"]).is_err());
+        assert!(config(&["--entry", "w:0"]).is_err());
+        assert!(config(&["-q", "-v"]).is_err());
     }
 
     #[test]
@@ -300,18 +611,19 @@ mod tests {
                 "{mode:?}: {r:?}"
             );
         }
-        let r = config(&["--mode", "optimized"]).map(|_| ());
+        let r = check("--mode", Mode::Optimized, &[Mode::FlowInsensitive], |m| {
+            m.name()
+        });
         let want = "--mode optimized is not implemented yet (available: flow-insensitive)";
-        assert_eq!(r, Err(want.to_string()));
-        let r = config(&["--domain", "octagon"]).map(|_| ());
-        let want = "--domain octagon is not implemented yet (available: interval)";
         assert_eq!(r, Err(want.to_string()));
     }
 
     #[test]
     fn missing_input_is_reported() {
-        let argv = ["watts", "analyze", "/no/such/input.c"];
-        let Command::Analyze(a) = Cli::try_parse_from(argv).expect("parses").command;
+        let argv = ["watts", "analyze", "--no-config", "/no/such/input.c"];
+        let Command::Analyze(a) = Cli::try_parse_from(argv).expect("parses").command else {
+            panic!("analyze")
+        };
         assert_eq!(
             a.to_config().map(|_| ()),
             Err("no such file: /no/such/input.c".to_string())

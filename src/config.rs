@@ -1,6 +1,8 @@
 //! The resolved configuration of one run.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// How interferences between threads are composed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,6 +91,105 @@ pub struct Config {
     /// Most interference combinations per thread and round in the flow-sensitive modes; past
     /// it, the thread's shared loads read the join of their stores (sound, less precise).
     pub max_combinations: usize,
+    /// Per-input compile flags (from a compilation database), keyed by the input path as it
+    /// appears in `inputs`; inputs not listed get `clang_args` only.
+    pub units: BTreeMap<PathBuf, UnitFlags>,
+    /// The driver harness to synthesize (`--init`, `--entry`), if any.
+    pub harness: Option<HarnessSpec>,
+    /// A JSON or SARIF report of an earlier run: findings in it do not count for the exit
+    /// status.
+    pub baseline: Option<PathBuf>,
+    /// Wall-time budget of the analysis; past it every assertion not yet decided is may-fail.
+    pub timeout: Option<Duration>,
+    /// Print findings only: no notes, no summary, no progress.
+    pub quiet: bool,
+    /// Show a progress indicator on stderr (only when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// How one input of a compilation database is compiled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnitFlags {
+    /// The flags that matter to the analysis (`-I`, `-D`, `-U`, `-std`, `-include`, target
+    /// flags...), in order, with relative paths made absolute; output and code-generation
+    /// flags are dropped.
+    pub args: Vec<String>,
+}
+
+/// The entry points of driver code that has no `main`: an optional init function runs first,
+/// then every entry runs as concurrent threads with arguments of any value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HarnessSpec {
+    /// Runs first, once, before any entry point.
+    pub init: Option<String>,
+    /// The entry points, in the order given.
+    pub entries: Vec<EntrySpec>,
+}
+
+/// One entry point of a harness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrySpec {
+    /// The function's name.
+    pub name: String,
+    /// How many instances run concurrently.
+    pub instances: Instances,
+}
+
+/// How many instances of an entry point run concurrently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instances {
+    /// Exactly this many (at least 1).
+    Exactly(u32),
+    /// Any number (`*`).
+    Any,
+}
+
+impl std::str::FromStr for EntrySpec {
+    type Err = String;
+
+    /// `write`, `write:2`, `write:*`.
+    fn from_str(s: &str) -> Result<EntrySpec, String> {
+        let (name, count) = match s.rsplit_once(':') {
+            Some((n, c)) => (n, Some(c)),
+            None => (s, None),
+        };
+        let valid_name = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        if !valid_name {
+            return Err(format!(
+                "`{s}`: expected a function name, optionally followed by `:N` or `:*`"
+            ));
+        }
+        let instances = match count {
+            None => Instances::Exactly(1),
+            Some("*") => Instances::Any,
+            Some(n) => match n.parse::<u32>() {
+                Ok(k) if k >= 1 => Instances::Exactly(k),
+                _ => {
+                    return Err(format!(
+                        "`{s}`: the instance count must be a positive number or `*`"
+                    ))
+                }
+            },
+        };
+        Ok(EntrySpec {
+            name: name.to_string(),
+            instances,
+        })
+    }
+}
+
+impl std::fmt::Display for EntrySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.instances {
+            Instances::Exactly(1) => write!(f, "{}", self.name),
+            Instances::Exactly(n) => write!(f, "{}:{n}", self.name),
+            Instances::Any => write!(f, "{}:*", self.name),
+        }
+    }
 }
 
 /// The default of [`Config::max_combinations`].
@@ -107,6 +208,12 @@ impl Config {
             verbose: false,
             color: false,
             max_combinations: DEFAULT_MAX_COMBINATIONS,
+            units: BTreeMap::new(),
+            harness: None,
+            baseline: None,
+            timeout: None,
+            quiet: false,
+            progress: false,
         }
     }
 }

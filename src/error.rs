@@ -32,6 +32,22 @@ pub enum InputError {
     NoEntryPoint,
     /// The mode or domain is not implemented yet.
     Unsupported(String),
+    /// A project file (`compile_commands.json`, `watts.toml`) is invalid.
+    Project {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The harness cannot be built (`--entry`/`--init` names no defined function, ...).
+    Harness(String),
+    /// The baseline file cannot be read.
+    Baseline {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for InputError {
@@ -61,9 +77,17 @@ impl fmt::Display for InputError {
             ),
             InputError::NoEntryPoint => write!(
                 f,
-                "nothing to analyse: the program has no `main` function and creates no thread"
+                "nothing to analyse: the program has no `main` function; for driver code, name its \
+                 entry points with `--entry FN` (and `--init FN`)"
             ),
             InputError::Unsupported(what) => write!(f, "{what}"),
+            InputError::Project { path, message } => {
+                write!(f, "invalid project file {}: {message}", path.display())
+            }
+            InputError::Harness(message) => write!(f, "cannot build the harness: {message}"),
+            InputError::Baseline { path, message } => {
+                write!(f, "cannot use the baseline {}: {message}", path.display())
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The `watts` binary: command line → [`watts::Config`] → [`watts::run`] → report on stdout.
 //! The only place that exits: 0 all proved, 1 some may fail, 2 usage or input error, 3 bug.
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use std::io::{self, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
@@ -21,27 +21,65 @@ fn main() -> ExitCode {
             "error: internal error: {message}{at} (this is a bug in watts; please report it)"
         );
     }));
-    ExitCode::from(panic::catch_unwind(AssertUnwindSafe(analyze)).unwrap_or(3))
+    ExitCode::from(panic::catch_unwind(AssertUnwindSafe(dispatch)).unwrap_or(3))
 }
 
-fn analyze() -> u8 {
+fn dispatch() -> u8 {
     // clap exits by itself: 2 on a usage error, 0 after --help or --version.
-    let Command::Analyze(args) = Cli::parse().command;
-    let dump_ir = args.dump_ir;
-    let config = match args.to_config() {
-        Ok(config) => config,
-        Err(message) => return fail(&message),
-    };
+    let (major, minor, patch) = watts::frontend::llvm_version();
+    let version = format!(
+        "{} (LLVM {major}.{minor}.{patch})",
+        env!("CARGO_PKG_VERSION")
+    );
+    let version: &'static str = Box::leak(version.into_boxed_str());
+    let matches = Cli::command().version(version).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let mut out = io::stdout().lock();
-    if dump_ir {
-        return match watts::frontend::load(&config) {
-            Ok(p) => u8::from(write!(out, "{}", watts::frontend::dump(&p)).is_err()) * 2,
-            Err(err) => fail(&err.to_string()),
-        };
-    }
-    let (written, code) = match watts::run(&config) {
-        Ok(report) => (report.render(config.format, &mut out), report.exit_code()),
-        Err(err) => return fail(&err.to_string()),
+    let (written, code) = match cli.command {
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "watts", &mut out);
+            (Ok(()), 0)
+        }
+        Command::Invariants(args) => {
+            let thread = args.thread.clone();
+            let config = match args.to_config() {
+                Ok(config) => config,
+                Err(message) => return fail(&message),
+            };
+            let mut inv = match watts::invariants(&config) {
+                Ok(inv) => inv,
+                Err(err) => return fail(&err.to_string()),
+            };
+            if let Some(name) = thread {
+                let names: Vec<String> = inv.threads.iter().map(|t| t.name.clone()).collect();
+                inv.threads.retain(|t| t.name == name);
+                if inv.threads.is_empty() {
+                    return fail(&format!(
+                        "--thread {name}: no such thread ({})",
+                        names.join(", ")
+                    ));
+                }
+            }
+            (
+                watts::report::render_invariants(&inv, config.format, &mut out),
+                0,
+            )
+        }
+        Command::Analyze(args) => {
+            let dump_ir = args.dump_ir;
+            let config = match args.to_config() {
+                Ok(config) => config,
+                Err(message) => return fail(&message),
+            };
+            match (dump_ir, dump_ir.then(|| watts::load_program(&config))) {
+                (true, Some(Ok(p))) => (write!(out, "{}", watts::frontend::dump(&p)), 0),
+                (true, Some(Err(err))) => return fail(&err.to_string()),
+                _ => match watts::run(&config) {
+                    Ok(report) => (report.render(config.format, &mut out), report.exit_code()),
+                    Err(err) => return fail(&err.to_string()),
+                },
+            }
+        }
     };
     match written.and_then(|()| out.flush()) {
         // The reader went away (`watts ... | head`): the verdict still stands.

@@ -7,6 +7,7 @@
 pub mod combinations;
 pub mod engine;
 pub mod feasibility;
+pub mod invariants;
 pub mod modular;
 pub mod program_facts;
 pub mod transfer;
@@ -123,8 +124,6 @@ pub fn analyze(program: &Program, config: &Config) -> Result<Outcome, InputError
         DomainKind::Interval => {
             verdict::analyze_with::<watts_domains::IntervalEnv>(program, config)
         }
-        DomainKind::Octagon => Err(InputError::Unsupported(
-            "--domain octagon is not implemented yet (available: interval)".to_string(),
-        )),
+        DomainKind::Octagon => verdict::analyze_with::<watts_domains::OctagonEnv>(program, config),
     }
 }

@@ -385,7 +385,7 @@ fn new_thread<D: NumDomain>(
 
 /// What thread `i` may read from the others: every store of every other thread, and its own
 /// stores when it has several instances.
-fn interference_for<D>(threads: &[Thread<D>], i: usize, ncells: usize) -> Vec<Interval> {
+pub(crate) fn interference_for<D>(threads: &[Thread<D>], i: usize, ncells: usize) -> Vec<Interval> {
     let mut out = vec![Interval::bottom(); ncells];
     for (j, t) in threads.iter().enumerate() {
         if j == i && !t.multi {

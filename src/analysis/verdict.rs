@@ -115,7 +115,7 @@ fn list(names: &[String]) -> String {
 
 /// Defined functions that must be analysed on their own: targets of calls through pointers,
 /// and functions whose address reached code the analysis cannot see (callbacks).
-fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<FuncId> {
+pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<FuncId> {
     let mut out = BTreeSet::new();
     for (fi, f) in program.funcs.iter().enumerate() {
         for b in &f.blocks {

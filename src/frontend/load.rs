@@ -77,7 +77,15 @@ pub(crate) fn load_module<'ctx>(
                 let Some(cl) = clang.as_ref() else {
                     return Err(InputError::ClangNotFound("clang lookup failed".to_string()));
                 };
-                clang::compile(cl, path, &config.clang_args)?
+                // A compilation database's flags for this file come first, so that the
+                // command line (`-- ARGS`) can override them.
+                let mut args = config
+                    .units
+                    .get(path)
+                    .map(|u| u.args.clone())
+                    .unwrap_or_default();
+                args.extend(config.clang_args.iter().cloned());
+                clang::compile(cl, path, &args)?
             }
             InputKind::Text | InputKind::Bitcode => {
                 let bytes =

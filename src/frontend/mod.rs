@@ -30,6 +30,17 @@ use crate::config::Config;
 use crate::error::InputError;
 use crate::ir::Program;
 
+/// The version of the LLVM library watts is linked with (`(19, 1, 7)`), as LLVM reports it.
+pub fn llvm_version() -> (u32, u32, u32) {
+    let (mut major, mut minor, mut patch) = (0, 0, 0);
+    // SAFETY: writes three integers; no other effect.
+    unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+    (major, minor, patch)
+}
+
+/// The major LLVM version clang must have (the one watts links with).
+pub const LLVM_MAJOR: u32 = clang::LLVM_MAJOR;
+
 /// Compiles (if needed), loads and lowers every input of `config` into one program.
 pub fn load(config: &Config) -> Result<Program, InputError> {
     let context = inkwell::context::Context::create();

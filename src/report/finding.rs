@@ -2,7 +2,7 @@
 //! its resolved source position.
 
 use super::Report;
-use crate::analysis::{AssertVerdict, Status};
+use crate::analysis::{AssertVerdict, Flow, Status};
 use crate::ir::{AssertId, AssertInfo, AssertKind};
 use watts_domains::Interval;
 
@@ -29,6 +29,17 @@ pub struct Finding<'a> {
     pub line: Option<u32>,
     /// 1-based column, when known.
     pub column: Option<u32>,
+    /// For a may-fail assertion in a flow-sensitive mode: the store each relevant load read.
+    pub explanation: &'a [Flow],
+    /// Interference combinations pruned as infeasible for the threads that reach it.
+    pub pruned: usize,
+    /// Hidden by a `watts-ignore` comment (still not proved).
+    pub suppressed: bool,
+    /// Matched a finding of the baseline (still not proved).
+    pub baselined: bool,
+    /// What identifies the finding across runs when lines move: `function:condition`, with
+    /// `#k` appended for the k-th assertion of the same function and condition.
+    pub fingerprint: String,
 }
 
 /// Shown when the analysis returned no verdict for an assertion: a bug, but the user still
@@ -45,6 +56,7 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
             *slot = Some(v);
         }
     }
+    let mut seen: std::collections::BTreeMap<(&str, &str), usize> = Default::default();
     program
         .asserts
         .iter()
@@ -54,6 +66,17 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
             let (status, reason, values, threads) = match verdict {
                 Some(v) => (v.status, v.reason.as_str(), &v.values[..], &v.threads[..]),
                 None => (Status::MayFail, NO_VERDICT, &[][..], &[][..]),
+            };
+            let function = program
+                .funcs
+                .get(info.func.index())
+                .map_or("?", |f| f.name.as_str());
+            let k = seen.entry((function, info.condition.as_str())).or_insert(0);
+            *k += 1;
+            let fingerprint = if *k == 1 {
+                format!("{function}:{}", info.condition)
+            } else {
+                format!("{function}:{}#{k}", info.condition)
             };
             Finding {
                 id: AssertId::from(i),
@@ -69,6 +92,13 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
                 path: report.span_path(info.span),
                 line: info.span.map(|s| s.line).filter(|&l| l > 0),
                 column: info.span.map(|s| s.col).filter(|&c| c > 0),
+                explanation: verdict.map_or(&[][..], |v| &v.explanation[..]),
+                pruned: verdict.map_or(0, |v| v.pruned),
+                suppressed: report.suppressed.get(i).copied().unwrap_or(false),
+                baselined: (report.baselined.as_ref())
+                    .and_then(|b| b.get(i).copied())
+                    .unwrap_or(false),
+                fingerprint,
             }
         })
         .collect()
@@ -83,6 +113,39 @@ impl Finding<'_> {
     /// Whether this finding is a warning or error (as opposed to a verbose-only note).
     pub fn is_problem(&self) -> bool {
         matches!(self.status, Status::MayFail | Status::Violated)
+    }
+
+    /// Whether it makes the exit status 1 and is shown by default: a problem that is neither
+    /// suppressed nor in the baseline.
+    pub fn is_new_problem(&self) -> bool {
+        self.is_problem() && !self.suppressed && !self.baselined
+    }
+
+    /// The numbered notes of the explanation: `(1) the load of `x` at a.c:12:9 may read the
+    /// store at a.c:30:5 in thread writer`.
+    pub fn explanation_notes(&self, path_of: impl Fn(crate::ir::Span) -> String) -> Vec<String> {
+        let at = |s: Option<crate::ir::Span>| {
+            s.map(|s| format!(" at {}:{}:{}", path_of(s), s.line, s.col))
+                .unwrap_or_default()
+        };
+        self.explanation
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let source = match (&f.store, &f.store_thread) {
+                    (Some(_), Some(t)) => format!("the store{} in thread {t}", at(f.store)),
+                    (Some(_), None) => format!("the store{} of its own thread", at(f.store)),
+                    (None, Some(t)) => format!("the initial value (before thread {t} stores)"),
+                    (None, None) => "its own thread's value".to_string(),
+                };
+                format!(
+                    "({}) the load of `{}`{} may read {source}",
+                    i + 1,
+                    f.location,
+                    at(f.load)
+                )
+            })
+            .collect()
     }
 
     /// The diagnostic code: `assert-may-fail`, `assert-violated`, ...

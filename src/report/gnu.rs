@@ -1,25 +1,54 @@
 //! The GNU one-line format (`file:line:col: warning: message [code]`) that editors and CI
-//! annotators parse: one line per unproved assertion, then the summary line.
+//! annotators parse: one line per unproved assertion that is neither suppressed nor in the
+//! baseline (with `--verbose`, those too, and proved ones as notes), one per unused
+//! suppression, then the summary line (not with `--quiet`).
 
 use super::human::position;
+use super::suppress::UNUSED_CODE;
 use super::Report;
 use crate::analysis::Status;
 use std::io::{self, Write};
 
 pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let verbose = report.config.verbose;
     for f in report.findings() {
         let severity = match f.status {
             Status::MayFail => "warning",
             Status::Violated => "error",
+            Status::Proved | Status::Unreachable if verbose => "note",
             Status::Proved | Status::Unreachable => continue,
+        };
+        if f.is_problem() && !f.is_new_problem() && !verbose {
+            continue;
+        }
+        let why = match (f.suppressed, f.baselined) {
+            (true, _) => " (suppressed)",
+            (false, true) => " (in the baseline)",
+            _ => "",
         };
         writeln!(
             out,
-            "{}: {severity}: {} [{}]",
+            "{}: {severity}: {}{why} [{}]",
             position(&f.path, f.line, f.column),
             f.headline(),
             f.code()
         )?;
     }
-    writeln!(out, "{}", report.summary().line())
+    for s in report.unused_suppressions() {
+        let path = report.span_path(Some(crate::ir::Span {
+            file: s.file,
+            line: s.line,
+            col: s.column,
+        }));
+        writeln!(
+            out,
+            "{}: warning: `{}` suppresses nothing [{UNUSED_CODE}]",
+            position(&path, Some(s.line), Some(s.column)),
+            s.text
+        )?;
+    }
+    if !report.config.quiet {
+        writeln!(out, "{}", report.summary().line())?;
+    }
+    Ok(())
 }

@@ -44,6 +44,48 @@ impl<'a> Sources<'a> {
         Sources { files, ids }
     }
 
+    /// A short range at `span`: from its column to the end of the statement (`;`), at most to
+    /// the end of the line, or `len` bytes when given (for stores and comments, where the
+    /// whole call or line would say less).
+    fn locate_short(
+        &self,
+        span: Option<Span>,
+        len: Option<usize>,
+    ) -> Option<(usize, std::ops::Range<usize>)> {
+        let span = span?;
+        let id = (*self.ids.get(span.file.0 as usize)?)?;
+        let text = self.files.get(id).ok()?.source();
+        let line_start = if span.line <= 1 {
+            0
+        } else {
+            let mut at = 0;
+            for _ in 1..span.line {
+                at += text[at..].find('\n')? + 1;
+            }
+            at
+        };
+        let line_end = text[line_start..]
+            .find('\n')
+            .map_or(text.len(), |n| line_start + n);
+        let mut start = (line_start + (span.col.max(1) as usize - 1)).min(line_end);
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = match len {
+            Some(n) => (start + n).min(line_end),
+            None => text[start..line_end]
+                .find(';')
+                .map_or(line_end, |i| start + i + 1),
+        };
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end <= start {
+            return self.locate(Some(span));
+        }
+        Some((id, start..end))
+    }
+
     /// The codespan file and byte range to label for `span`, when the text is there.
     fn locate(&self, span: Option<Span>) -> Option<(usize, std::ops::Range<usize>)> {
         let span = span?;
@@ -57,9 +99,15 @@ fn emit_all(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
     let sources = Sources::new(report);
     let verbose = report.config.verbose;
     for f in report.findings() {
-        if f.is_problem() || verbose {
-            emit_finding(&sources, &f, w)?;
+        if f.is_new_problem() || verbose {
+            emit_finding(report, &sources, &f, w)?;
         }
+    }
+    for s in report.unused_suppressions() {
+        emit_unused(report, &sources, s, w)?;
+    }
+    if report.config.quiet {
+        return Ok(());
     }
     for note in distinct_notes(report) {
         emit_note(report, &sources, note, w)?;
@@ -77,23 +125,47 @@ fn emit_all(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
     Ok(())
 }
 
-fn emit_finding(sources: &Sources, f: &Finding, w: &mut dyn WriteColor) -> io::Result<()> {
+fn emit_finding(
+    report: &Report,
+    sources: &Sources,
+    f: &Finding,
+    w: &mut dyn WriteColor,
+) -> io::Result<()> {
     let (severity, message) = match f.status {
         Status::MayFail => (Severity::Warning, "assertion may fail"),
         Status::Violated => (Severity::Error, "assertion is violated"),
         Status::Proved => (Severity::Note, "assertion proved"),
         Status::Unreachable => (Severity::Note, "assertion unreachable"),
     };
-    let notes: Vec<String> = f
+    let mut notes: Vec<String> = f
         .values_note()
         .into_iter()
         .chain((!f.reason.is_empty()).then(|| f.reason.to_string()))
         .collect();
+    notes.extend(f.explanation_notes(|s| report.span_path(Some(s))));
+    if f.status == Status::Proved && f.pruned > 0 {
+        notes.push(format!(
+            "{} pruned as infeasible",
+            plural(f.pruned, "interference combination")
+        ));
+    }
+    if f.suppressed {
+        notes.push("suppressed by a `watts-ignore` comment (not proved)".to_string());
+    } else if f.baselined {
+        notes.push("already in the baseline (not proved)".to_string());
+    }
     if let Some((file, range)) = sources.locate(f.info.span) {
+        let mut labels = vec![Label::primary(file, range).with_message(f.label())];
+        for (i, flow) in f.explanation.iter().enumerate() {
+            if let Some((sf, sr)) = sources.locate_short(flow.store, None) {
+                labels
+                    .push(Label::secondary(sf, sr).with_message(format!("({}) store read", i + 1)));
+            }
+        }
         let diagnostic = Diagnostic::new(severity)
             .with_code(f.code())
             .with_message(message)
-            .with_labels(vec![Label::primary(file, range).with_message(f.label())])
+            .with_labels(labels)
             // codespan prints notes as `= text`; rustc's `= note: text` reads better.
             .with_notes(notes.iter().map(|n| format!("note: {n}")).collect());
         if emit(sources, &diagnostic, w)? {
@@ -108,6 +180,41 @@ fn emit_finding(sources: &Sources, f: &Finding, w: &mut dyn WriteColor) -> io::R
         severity,
         Some(f.code()),
         &f.headline(),
+        &notes,
+    )
+}
+
+fn emit_unused(
+    report: &Report,
+    sources: &Sources,
+    s: &super::Suppression,
+    w: &mut dyn WriteColor,
+) -> io::Result<()> {
+    let span = Some(Span {
+        file: s.file,
+        line: s.line,
+        col: s.column,
+    });
+    let message = format!("`{}` suppresses nothing", s.text);
+    let notes =
+        vec!["no unproved assertion with that code is on this line or the next".to_string()];
+    if let Some((file, range)) = sources.locate_short(span, Some(s.text.len())) {
+        let diagnostic = Diagnostic::warning()
+            .with_code(super::suppress::UNUSED_CODE)
+            .with_message(&message)
+            .with_labels(vec![Label::primary(file, range)])
+            .with_notes(notes.iter().map(|n| format!("note: {n}")).collect());
+        if emit(sources, &diagnostic, w)? {
+            return Ok(());
+        }
+    }
+    let location = position(&report.span_path(span), Some(s.line), Some(s.column));
+    write_plain(
+        w,
+        Some(&location),
+        Severity::Warning,
+        Some(super::suppress::UNUSED_CODE),
+        &message,
         &notes,
     )
 }

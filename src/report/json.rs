@@ -24,6 +24,7 @@ struct Document<'a> {
     summary: SummaryOut,
     stats: StatsOut,
     notes: Vec<NoteOut<'a>>,
+    unused_suppressions: Vec<UnusedOut<'a>>,
 }
 
 #[derive(Serialize)]
@@ -36,6 +37,14 @@ struct Tool {
 struct ConfigOut {
     mode: &'static str,
     domain: &'static str,
+    /// The synthesized driver harness, if any.
+    harness: Option<HarnessOut>,
+}
+
+#[derive(Serialize)]
+struct HarnessOut {
+    init: Option<String>,
+    entries: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -50,6 +59,35 @@ struct Assertion<'a> {
     reason: &'a str,
     values: Values<'a>,
     threads: &'a [String],
+    fingerprint: String,
+    suppressed: bool,
+    in_baseline: bool,
+    pruned: usize,
+    explanation: Vec<FlowOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct FlowOut<'a> {
+    location: &'a str,
+    load: Option<PositionOut>,
+    store: Option<PositionOut>,
+    store_thread: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct PositionOut {
+    file: String,
+    line: Option<u32>,
+    column: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct UnusedOut<'a> {
+    file: String,
+    line: u32,
+    column: u32,
+    codes: &'a [String],
+    message: String,
 }
 
 #[derive(Serialize)]
@@ -59,6 +97,8 @@ struct SummaryOut {
     unreachable: usize,
     may_fail: usize,
     violated: usize,
+    suppressed: usize,
+    in_baseline: usize,
 }
 
 #[derive(Serialize)]
@@ -68,6 +108,9 @@ struct StatsOut {
     combinations: usize,
     infeasible: usize,
     datalog_queries: usize,
+    enumerated: usize,
+    budget_fallbacks: usize,
+    datalog_ms: u64,
     time_ms: TimeOut,
 }
 
@@ -121,6 +164,10 @@ fn document(report: &Report) -> Document<'_> {
         config: ConfigOut {
             mode: report.config.mode.name(),
             domain: report.config.domain.name(),
+            harness: report.config.harness.as_ref().map(|h| HarnessOut {
+                init: h.init.clone(),
+                entries: h.entries.iter().map(|e| e.to_string()).collect(),
+            }),
         },
         inputs: report
             .config
@@ -128,13 +175,19 @@ fn document(report: &Report) -> Document<'_> {
             .iter()
             .map(|p| p.to_string_lossy().into_owned())
             .collect(),
-        assertions: report.findings().iter().map(assertion).collect(),
+        assertions: report
+            .findings()
+            .iter()
+            .map(|f| assertion(report, f))
+            .collect(),
         summary: SummaryOut {
             assertions: s.assertions,
             proved: s.proved,
             unreachable: s.unreachable,
             may_fail: s.may_fail,
             violated: s.violated,
+            suppressed: s.suppressed,
+            in_baseline: s.baselined,
         },
         stats: StatsOut {
             threads: stats.threads,
@@ -142,16 +195,41 @@ fn document(report: &Report) -> Document<'_> {
             combinations: stats.combinations,
             infeasible: stats.infeasible,
             datalog_queries: stats.datalog_queries,
+            enumerated: stats.enumerated,
+            budget_fallbacks: stats.budget_fallbacks,
+            datalog_ms: stats.datalog_ms,
             time_ms: TimeOut {
                 frontend: report.frontend_ms,
                 analysis: report.analysis_ms,
             },
         },
         notes: distinct_notes(report).map(|n| note(report, n)).collect(),
+        unused_suppressions: report
+            .unused_suppressions()
+            .map(|s| UnusedOut {
+                file: report.span_path(Some(crate::ir::Span {
+                    file: s.file,
+                    line: s.line,
+                    col: s.column,
+                })),
+                line: s.line,
+                column: s.column,
+                codes: &s.codes,
+                message: format!("`{}` suppresses nothing", s.text),
+            })
+            .collect(),
     }
 }
 
-fn assertion<'a>(f: &Finding<'a>) -> Assertion<'a> {
+fn position(report: &Report, span: Option<crate::ir::Span>) -> Option<PositionOut> {
+    span.map(|s| PositionOut {
+        file: report.span_path(Some(s)),
+        line: Some(s.line).filter(|&l| l > 0),
+        column: Some(s.col).filter(|&c| c > 0),
+    })
+}
+
+fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
     Assertion {
         id: f.label_id(),
         file: f.path.clone(),
@@ -163,6 +241,20 @@ fn assertion<'a>(f: &Finding<'a>) -> Assertion<'a> {
         reason: f.reason,
         values: Values(f.values),
         threads: f.threads,
+        fingerprint: f.fingerprint.clone(),
+        suppressed: f.suppressed,
+        in_baseline: f.baselined,
+        pruned: f.pruned,
+        explanation: f
+            .explanation
+            .iter()
+            .map(|flow| FlowOut {
+                location: &flow.location,
+                load: position(report, flow.load),
+                store: position(report, flow.store),
+                store_thread: flow.store_thread.as_deref(),
+            })
+            .collect(),
     }
 }
 

@@ -4,15 +4,23 @@
 //! changes a verdict, except that an assertion the analysis gave no verdict is shown as
 //! `may-fail` (never as proved).
 
+mod baseline;
 mod finding;
 mod gnu;
 mod human;
+mod invariants;
 mod json;
+mod progress;
 mod sarif;
 mod source;
+mod suppress;
 
+pub use baseline::Baseline;
 pub use finding::Finding;
+pub use invariants::render as render_invariants;
+pub use progress::Progress;
 pub use source::call_range;
+pub use suppress::Suppression;
 
 use crate::analysis::{Note, Outcome, Status};
 use crate::config::{Config, Format};
@@ -32,6 +40,12 @@ pub struct Report {
     pub frontend_ms: u64,
     /// Wall time of the analysis, in milliseconds.
     pub analysis_ms: u64,
+    /// The `watts-ignore` comments of the source files, with whether each hid a finding.
+    pub suppressions: Vec<Suppression>,
+    /// Per assertion (indexed like `Program::asserts`): hidden by a suppression.
+    pub suppressed: Vec<bool>,
+    /// Per assertion: matched a finding of the baseline (`None` without `--baseline`).
+    pub baselined: Option<Vec<bool>>,
 }
 
 /// How many assertions got each verdict.
@@ -47,6 +61,10 @@ pub struct Summary {
     pub may_fail: usize,
     /// Fail in a concrete execution.
     pub violated: usize,
+    /// May-fail or violated, but hidden by a `watts-ignore` comment.
+    pub suppressed: usize,
+    /// May-fail or violated, but already in the baseline.
+    pub baselined: usize,
 }
 
 impl Summary {
@@ -66,8 +84,20 @@ impl Summary {
                 parts.push(format!("{n} {what}"));
             }
         }
+        let mut hidden = Vec::new();
+        if self.suppressed > 0 {
+            hidden.push(format!("{} suppressed", self.suppressed));
+        }
+        if self.baselined > 0 {
+            hidden.push(format!("{} in the baseline", self.baselined));
+        }
+        let hidden = if hidden.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", hidden.join(", "))
+        };
         format!(
-            "{}: {}",
+            "{}: {}{hidden}",
             plural(self.assertions, "assertion"),
             parts.join(", ")
         )
@@ -92,13 +122,51 @@ impl Report {
         frontend_ms: u64,
         analysis_ms: u64,
     ) -> Report {
-        Report {
+        let mut report = Report {
             config: config.clone(),
+            suppressions: suppress::scan(&program),
+            suppressed: vec![false; program.asserts.len()],
+            baselined: None,
             program,
             outcome,
             frontend_ms,
             analysis_ms,
+        };
+        let mut hits = Vec::new();
+        for f in report.findings() {
+            let (Some(span), Some(line)) = (f.info.span, f.line) else {
+                continue;
+            };
+            if !f.is_problem() {
+                continue;
+            }
+            for (k, s) in report.suppressions.iter().enumerate() {
+                if s.covers(span.file, line, f.code()) {
+                    hits.push((f.id.index(), k));
+                }
+            }
         }
+        for (i, k) in hits {
+            report.suppressed[i] = true;
+            report.suppressions[k].used = true;
+        }
+        report
+    }
+
+    /// Marks the findings that `baseline` already has (each baseline entry excuses one).
+    pub fn apply_baseline(&mut self, baseline: &Baseline) {
+        let mut b = baseline.clone();
+        let marks: Vec<bool> = self
+            .findings()
+            .iter()
+            .map(|f| f.is_problem() && b.take(f.code(), &f.path, &f.fingerprint))
+            .collect();
+        self.baselined = Some(marks);
+    }
+
+    /// The suppressions that hid nothing (each is a warning).
+    pub fn unused_suppressions(&self) -> impl Iterator<Item = &Suppression> {
+        self.suppressions.iter().filter(|s| !s.used)
     }
 
     /// One finding per assertion site, in id order.
@@ -117,19 +185,20 @@ impl Report {
                 Status::MayFail => s.may_fail += 1,
                 Status::Violated => s.violated += 1,
             }
+            if f.is_problem() && f.suppressed {
+                s.suppressed += 1;
+            } else if f.is_problem() && f.baselined {
+                s.baselined += 1;
+            }
         }
         s
     }
 
     /// The process exit status the design guide promises: 0 when every assertion is proved or
-    /// unreachable (also when there is none), 1 when at least one may fail or is violated.
+    /// unreachable (also when there is none), 1 when at least one may fail or is violated and
+    /// is neither suppressed nor in the baseline.
     pub fn exit_code(&self) -> u8 {
-        let s = self.summary();
-        if s.may_fail + s.violated > 0 {
-            1
-        } else {
-            0
-        }
+        u8::from(self.findings().iter().any(Finding::is_new_problem))
     }
 
     /// Writes the report to `out` in `format`. Colors (human format only) follow

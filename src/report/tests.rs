@@ -113,6 +113,7 @@ fn summary_line_wording() {
         unreachable: 1,
         may_fail: 1,
         violated: 0,
+        ..Summary::default()
     };
     assert_eq!(line(s), "7 assertions: 5 proved, 1 unreachable, 1 may fail");
     let s = Summary {

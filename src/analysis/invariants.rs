@@ -1,0 +1,368 @@
+//! The invariants of `watts invariants`: for every thread and every source line it reaches,
+//! the ranges of the named variables before the line runs (FSE'16's primary output).
+//!
+//! The thread-modular fixpoint gives a state at every node entry (`Fixpoint::threads[i].states`);
+//! inside a node, the instructions are replayed from it with the flow-insensitive interference
+//! (every load may also read what the other threads store), which over-approximates the
+//! joined states of the flow-sensitive modes. A line's invariant joins the states before its
+//! first instruction in every node and inlined context that reaches it.
+//!
+//! Invariant: every range shown contains every value the variable can have there (the states
+//! are post-fixpoints, and the replay only over-approximates them); unreached lines are not
+//! listed.
+
+use crate::analysis::modular::{self, interference_for, Thread};
+use crate::analysis::program_facts::{Facts, ThreadView};
+use crate::analysis::transfer::{NoRecord, Transfer};
+use crate::analysis::verdict::detached_roots;
+use crate::config::{Config, DomainKind, Mode};
+use crate::error::InputError;
+use crate::ir::{FuncId, InstKind, ObjectKind, Program, Terminator, Ty, VarId};
+use crate::memory::{CellId, MemoryModel};
+use crate::threads::{CtxId, Exit, NodeId};
+use std::collections::{BTreeMap, BTreeSet};
+use watts_domains::{Interval, Lattice, NumDomain};
+
+/// The invariants of one run.
+#[derive(Clone, Debug, Default)]
+pub struct Invariants {
+    /// The inputs, as given.
+    pub inputs: Vec<String>,
+    /// The mode and domain used.
+    pub mode: &'static str,
+    /// The domain.
+    pub domain: &'static str,
+    /// Per thread, in creation order.
+    pub threads: Vec<ThreadInvariants>,
+    /// Whether the fixpoint gave up (the states are then not trustworthy).
+    pub gave_up: bool,
+}
+
+/// The invariants of one thread.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadInvariants {
+    /// Its name (`main`, `reader`, `reader#2`).
+    pub name: String,
+    /// Its entry function.
+    pub entry: String,
+    /// Whether it stands for several instances.
+    pub multi: bool,
+    /// One entry per reached source line, by file then line.
+    pub lines: Vec<LineInvariant>,
+}
+
+/// The invariant before one source line.
+#[derive(Clone, Debug, Default)]
+pub struct LineInvariant {
+    /// The file.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// The functions whose code is on that line.
+    pub functions: Vec<String>,
+    /// Named variables (locals in scope, and memory the line reads or writes) with their
+    /// ranges, by name.
+    pub values: Vec<(String, Interval)>,
+}
+
+/// Runs the analysis of `config` on `program` and collects its invariants.
+pub fn compute(program: &Program, config: &Config) -> Result<Invariants, InputError> {
+    match config.domain {
+        DomainKind::Interval => compute_with::<watts_domains::IntervalEnv>(program, config),
+        DomainKind::Octagon => compute_with::<watts_domains::OctagonEnv>(program, config),
+    }
+}
+
+fn compute_with<D: NumDomain>(
+    program: &Program,
+    config: &Config,
+) -> Result<Invariants, InputError> {
+    let how = modular::Composition {
+        flow_sensitive: config.mode != Mode::FlowInsensitive,
+        constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
+        max_combinations: config.max_combinations.max(1),
+    };
+    let main = (program.funcs.iter())
+        .position(|f| f.name == "main" && f.is_defined)
+        .map(FuncId::from)
+        .ok_or(InputError::NoEntryPoint)?;
+    let memory = MemoryModel::build(program);
+    let facts = Facts::new(program, &memory);
+    let detached = detached_roots(program, &memory);
+    let fix = modular::run::<D>(&facts, main, &detached, how);
+    let threads = (0..fix.threads.len())
+        .map(|i| thread_invariants(&facts, &fix.threads, i))
+        .collect();
+    Ok(Invariants {
+        inputs: (config.inputs.iter())
+            .map(|p| p.display().to_string())
+            .collect(),
+        mode: config.mode.name(),
+        domain: config.domain.name(),
+        threads,
+        gave_up: fix.gave_up,
+    })
+}
+
+/// Accumulated values of one line of one thread.
+#[derive(Default)]
+struct LineAcc {
+    functions: BTreeSet<String>,
+    values: BTreeMap<String, Interval>,
+}
+
+fn thread_invariants<D: NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+) -> ThreadInvariants {
+    let program = facts.program;
+    let t = &threads[i];
+    let interference = interference_for(threads, i, facts.ncells as usize);
+    let view = ThreadView {
+        cfg: &t.cfg,
+        interference: &interference,
+        choices: None,
+    };
+    let transfer = Transfer { facts, view: &view };
+    let defs = DefPoints::new(program, t);
+    let mut lines: BTreeMap<(u32, u32), LineAcc> = BTreeMap::new();
+    for (n, entry_state) in t.states.iter().enumerate() {
+        if entry_state.is_bottom() {
+            continue;
+        }
+        let node = NodeId(n as u32);
+        let nd = &t.cfg.nodes[n];
+        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+        let f = &program.funcs[func.index()];
+        let insts = &f.blocks[nd.block.index()].insts;
+        let last = match nd.exit {
+            // The call itself is on a line too (its state is the one before the callee).
+            Exit::InlinedCall { .. } => nd.end + 1,
+            Exit::Term => nd.end,
+        };
+        let mut s = entry_state.clone();
+        let mut prev_line = None;
+        for idx in nd.start..last.min(insts.len() as u32) {
+            let inst = &insts[idx as usize];
+            if let Some(span) = inst.span.filter(|s| s.line > 0) {
+                let acc = lines.entry((span.file.0, span.line)).or_default();
+                acc.functions.insert(f.name.clone());
+                // The state before the line's first instruction in this node; later
+                // instructions of the same line only add the memory they touch.
+                let first = prev_line != Some((span.file.0, span.line));
+                prev_line = Some((span.file.0, span.line));
+                if first {
+                    for (name, v) in defs.named_in_scope(t, node, nd.ctx, idx) {
+                        let iv = s.interval(transfer.ssa_var(nd.ctx, v));
+                        join_into(&mut acc.values, name, iv);
+                    }
+                }
+                for c in touched_cells(facts, func, nd.block, idx) {
+                    let own = s.interval(transfer.cell_var(c));
+                    let seen = own.join(&interference[c.index()]);
+                    join_into(
+                        &mut acc.values,
+                        facts.memory.cells.info(c).name.clone(),
+                        seen,
+                    );
+                }
+            }
+            if idx < nd.end {
+                transfer.inst(&mut s, node, nd.ctx, nd.block, idx, &mut NoRecord);
+                if s.is_bottom() {
+                    break;
+                }
+            }
+        }
+        // The terminator's line (a `return x;`, a loop condition on its own line).
+        if let (Exit::Term, Some(span)) = (&nd.exit, f.blocks[nd.block.index()].term_span) {
+            let term = &f.blocks[nd.block.index()].term;
+            if span.line > 0 && !s.is_bottom() && !matches!(term, Terminator::Br(_)) {
+                let acc = lines.entry((span.file.0, span.line)).or_default();
+                acc.functions.insert(f.name.clone());
+                if prev_line != Some((span.file.0, span.line)) {
+                    for (name, v) in defs.named_in_scope(t, node, nd.ctx, nd.end) {
+                        let iv = s.interval(transfer.ssa_var(nd.ctx, v));
+                        join_into(&mut acc.values, name, iv);
+                    }
+                }
+            }
+        }
+    }
+    ThreadInvariants {
+        name: t.name.clone(),
+        entry: program.funcs[t.entry.index()].name.clone(),
+        multi: t.multi,
+        lines: lines
+            .into_iter()
+            .map(|((file, line), acc)| LineInvariant {
+                file: program
+                    .files
+                    .get(file as usize)
+                    .map(|f| f.path.clone())
+                    .unwrap_or_default(),
+                line,
+                functions: acc.functions.into_iter().collect(),
+                values: acc.values.into_iter().collect(),
+            })
+            .collect(),
+    }
+}
+
+fn join_into(values: &mut BTreeMap<String, Interval>, name: String, iv: Interval) {
+    if iv.is_bottom() {
+        return;
+    }
+    values
+        .entry(name)
+        .and_modify(|x| {
+            x.join_with(&iv);
+        })
+        .or_insert(iv);
+}
+
+/// The named scalar cells a load or store at `idx` touches.
+fn touched_cells(
+    facts: &Facts<'_>,
+    func: FuncId,
+    block: crate::ir::BlockId,
+    idx: u32,
+) -> Vec<CellId> {
+    let inst = &facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
+    if !matches!(
+        inst.kind,
+        InstKind::Load { .. }
+            | InstKind::Store { .. }
+            | InstKind::AtomicRmw { .. }
+            | InstKind::CmpXchg { .. }
+    ) {
+        return Vec::new();
+    }
+    let a = facts.access(func, block, idx);
+    (a.exact.iter().copied())
+        .filter(|c| {
+            let info = facts.memory.cells.info(*c);
+            facts.memory.is_int(*c)
+                && !info.name.is_empty()
+                && matches!(
+                    facts.program.objects[info.obj.index()].kind,
+                    ObjectKind::Global(_) | ObjectKind::Stack(_)
+                )
+        })
+        .collect()
+}
+
+/// Where each named integer SSA value of each context becomes available: `(node, index)`
+/// means "before instruction `index` of `node`, and in every node `node` dominates".
+struct DefPoints {
+    /// Per context: (source name, var, def node, def index).
+    by_ctx: Vec<Vec<(String, VarId, NodeId, u32)>>,
+}
+
+impl DefPoints {
+    fn new<D>(program: &Program, t: &Thread<D>) -> DefPoints {
+        let cfg = &t.cfg;
+        let mut by_ctx: Vec<Vec<(String, VarId, NodeId, u32)>> =
+            vec![Vec::new(); cfg.contexts.len()];
+        for (n, nd) in cfg.nodes.iter().enumerate() {
+            let ctx = &cfg.contexts[nd.ctx.0 as usize];
+            let f = &program.funcs[ctx.func.index()];
+            let named = |v: VarId| {
+                let info = f.vars.get(v.index())?;
+                match (info.ty, &info.name) {
+                    (Ty::Int(_), Some(name)) => Some(name.clone()),
+                    _ => None,
+                }
+            };
+            let out = &mut by_ctx[nd.ctx.0 as usize];
+            let block = &f.blocks[nd.block.index()];
+            if NodeId(n as u32) == ctx.entry {
+                for p in &f.params {
+                    if let Some(name) = named(*p) {
+                        out.push((name, *p, NodeId(n as u32), nd.start));
+                    }
+                }
+            }
+            if nd.start == 0 {
+                for phi in &block.phis {
+                    if let Some(name) = named(phi.dst) {
+                        out.push((name, phi.dst, NodeId(n as u32), 0));
+                    }
+                }
+            }
+            for idx in nd.start..nd.end {
+                let inst = &block.insts[idx as usize];
+                if let Some(v) = defined(&inst.kind) {
+                    if let Some(name) = named(v) {
+                        out.push((name, v, NodeId(n as u32), idx + 1));
+                    }
+                }
+            }
+            if let Exit::InlinedCall { cont, .. } = nd.exit {
+                if let Some(InstKind::Call { dst: Some(v), .. }) =
+                    block.insts.get(nd.end as usize).map(|i| &i.kind)
+                {
+                    if let Some(name) = named(*v) {
+                        let start = cfg.nodes[cont.index()].start;
+                        out.push((name, *v, cont, start));
+                    }
+                }
+            }
+        }
+        DefPoints { by_ctx }
+    }
+
+    /// For each source name, the latest named value of context `ctx` available before
+    /// instruction `idx` of `node` (the one whose definition dominates the point and is
+    /// dominated by the others').
+    fn named_in_scope<D>(
+        &self,
+        t: &Thread<D>,
+        node: NodeId,
+        ctx: CtxId,
+        idx: u32,
+    ) -> Vec<(String, VarId)> {
+        let mut best: BTreeMap<&str, (u32, u32, VarId)> = BTreeMap::new();
+        for (name, v, d, i) in &self.by_ctx[ctx.0 as usize] {
+            let available =
+                (*d == node && *i <= idx) || (*d != node && t.shape.dominates(*d, node));
+            if !available {
+                continue;
+            }
+            let key = (t.shape.rpo[d.index()], *i, *v);
+            let slot = best.entry(name.as_str()).or_insert(key);
+            if (key.0, key.1) > (slot.0, slot.1) {
+                *slot = key;
+            }
+        }
+        best.into_iter()
+            .map(|(name, (_, _, v))| (name.to_string(), v))
+            .collect()
+    }
+}
+
+/// The SSA value an instruction defines, if any.
+fn defined(kind: &InstKind) -> Option<VarId> {
+    match kind {
+        InstKind::Bin { dst, .. }
+        | InstKind::Cmp { dst, .. }
+        | InstKind::Cast { dst, .. }
+        | InstKind::Select { dst, .. }
+        | InstKind::Copy { dst, .. }
+        | InstKind::Gep { dst, .. }
+        | InstKind::Alloca { dst, .. }
+        | InstKind::HeapAlloc { dst, .. }
+        | InstKind::Load { dst, .. }
+        | InstKind::AtomicRmw { dst, .. }
+        | InstKind::CmpXchg { old: dst, .. }
+        | InstKind::Nondet { dst, .. } => Some(*dst),
+        InstKind::Call { dst, .. }
+        | InstKind::ThreadCreate { dst, .. }
+        | InstKind::ThreadJoin { dst, .. }
+        | InstKind::Lock { dst, .. }
+        | InstKind::Unlock { dst, .. }
+        | InstKind::Havoc { dst, .. } => *dst,
+        _ => None,
+    }
+}

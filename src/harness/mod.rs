@@ -1,0 +1,300 @@
+//! Driver harnesses: driver code has no `main` and creates no thread; its entry points (open,
+//! write, ioctl, an interrupt handler) are called concurrently by the kernel. From `--init` and
+//! `--entry` this module adds a synthetic `main` to the lowered program that calls the init
+//! function once, then starts every entry point as threads, with arguments of any value.
+//!
+//! Invariant: the harness over-approximates every way the entry points can run concurrently
+//! after the init function: every parameter is any value of its type (a pointer may point to
+//! any memory whose address escaped), and an entry with `N` instances is created `N` times (or
+//! in a loop, which the analysis treats as any number of instances, when `N` is `*` or large).
+
+use crate::config::{EntrySpec, HarnessSpec, Instances};
+use crate::error::InputError;
+use crate::ir::{
+    Block, BlockId, Callee, FuncId, Function, Inst, InstKind, Operand, Program, Span, Terminator,
+    Ty, VarId, VarInfo,
+};
+
+/// The name the synthesized entry function gets; the analysis starts there.
+pub const MAIN: &str = "main";
+
+/// The name the program's own `main` gets when a harness replaces it (it then runs only when
+/// `--init` or `--entry` names it).
+pub const RENAMED_MAIN: &str = "main.original";
+
+/// Above this many instances, an entry is created in a loop (any number of instances, which
+/// includes the requested count) instead of once per instance, to bound the analysis work.
+pub const MAX_UNROLLED_INSTANCES: u32 = 8;
+
+/// Adds the harness of `spec` to `program` as a new `main`. The program's own `main`, if any,
+/// is renamed to [`RENAMED_MAIN`] and runs only if `spec` names it.
+pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), InputError> {
+    if spec.entries.is_empty() && spec.init.is_none() {
+        return Ok(());
+    }
+    let init = spec
+        .init
+        .as_deref()
+        .map(|n| resolve(program, n, "--init"))
+        .transpose()?;
+    let mut entries: Vec<(FuncId, &EntrySpec)> = Vec::new();
+    for e in &spec.entries {
+        entries.push((resolve(program, &e.name, "--entry")?, e));
+    }
+    for f in program.funcs.iter_mut() {
+        if f.name == MAIN {
+            f.name = RENAMED_MAIN.to_string();
+        }
+    }
+    // One wrapper per distinct entry function: it calls the entry with arguments of any value,
+    // so that every parameter (not only the first, which `pthread_create` would pass) is
+    // unknown. The wrapper carries the entry's name, which becomes the thread's name.
+    let mut wrappers: Vec<(FuncId, FuncId)> = Vec::new();
+    for &(f, _) in &entries {
+        if !wrappers.iter().any(|(g, _)| *g == f) {
+            let w = wrapper(program, f);
+            wrappers.push((f, w));
+        }
+    }
+    let wrapper_of = |f: FuncId| wrappers.iter().find(|(g, _)| *g == f).map(|(_, w)| *w);
+    let create = |w: FuncId, span: Option<Span>| Inst {
+        kind: InstKind::ThreadCreate {
+            dst: None,
+            // Soundness: no `pthread_t` is written anywhere (a null handle points to nothing);
+            // no join names these threads, so they run to their end concurrently with all.
+            handle: Operand::Null,
+            entry: Operand::FuncAddr(w),
+            arg: Operand::Unknown(Ty::Ptr),
+        },
+        span,
+    };
+    let mut straight = Vec::new();
+    if let Some(i) = init {
+        straight.push(call_with_any_args(program, i));
+    }
+    let mut looped = Vec::new();
+    for &(f, e) in &entries {
+        let Some(w) = wrapper_of(f) else { continue };
+        // No span: the harness has no source line of its own.
+        let span = None;
+        match e.instances {
+            Instances::Exactly(n) if n <= MAX_UNROLLED_INSTANCES => {
+                straight.extend((0..n).map(|_| create(w, span)));
+            }
+            // Soundness: a create site in a loop stands for any number of instances, N too.
+            Instances::Exactly(_) | Instances::Any => looped.push(create(w, span)),
+        }
+    }
+    let ret = Terminator::Ret(Some(Operand::Int { value: 0, bits: 32 }));
+    let mut blocks = Vec::new();
+    if looped.is_empty() {
+        blocks.push(block(straight, ret));
+    } else {
+        blocks.push(block(straight, Terminator::Br(BlockId(1))));
+        blocks.push(block(
+            looped,
+            Terminator::CondBr {
+                cond: Operand::Unknown(Ty::Int(1)),
+                then_: BlockId(1),
+                else_: BlockId(2),
+            },
+        ));
+        blocks.push(block(Vec::new(), ret));
+    }
+    program.funcs.push(Function {
+        name: MAIN.to_string(),
+        params: Vec::new(),
+        vars: Vec::new(),
+        blocks,
+        ret: Some(Ty::Int(32)),
+        is_defined: true,
+        is_internal: true,
+        is_variadic: false,
+        span: None,
+    });
+    Ok(())
+}
+
+/// The defined function called `name`, or an error that says what is wrong.
+fn resolve(program: &Program, name: &str, flag: &str) -> Result<FuncId, InputError> {
+    let found: Vec<usize> = (program.funcs.iter().enumerate())
+        .filter(|(_, f)| f.name == name)
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(&i) = found.iter().find(|&&i| program.funcs[i].is_defined) {
+        return Ok(FuncId::from(i));
+    }
+    if !found.is_empty() {
+        return Err(InputError::Harness(format!(
+            "{flag} {name}: `{name}` is declared but not defined in the analysed files"
+        )));
+    }
+    let mut defined: Vec<&str> = (program.funcs.iter())
+        .filter(|f| f.is_defined)
+        .map(|f| f.name.as_str())
+        .collect();
+    defined.sort_unstable();
+    Err(InputError::Harness(format!(
+        "{flag} {name}: no function `{name}` in the analysed files (defined: {})",
+        if defined.is_empty() {
+            "none".to_string()
+        } else {
+            defined.join(", ")
+        }
+    )))
+}
+
+/// A call of `f` with every parameter any value of its type.
+fn call_with_any_args(program: &Program, f: FuncId) -> Inst {
+    let func = &program.funcs[f.index()];
+    let args = (func.params.iter())
+        .map(|p| Operand::Unknown(func.vars[p.index()].ty))
+        .collect();
+    Inst {
+        kind: InstKind::Call {
+            dst: None,
+            callee: Callee::Direct(f),
+            args,
+        },
+        span: func.span,
+    }
+}
+
+/// Adds `void *NAME(void *)` that calls `f` with arguments of any value; returns its id.
+fn wrapper(program: &mut Program, f: FuncId) -> FuncId {
+    let call = call_with_any_args(program, f);
+    let entry = &program.funcs[f.index()];
+    let func = Function {
+        name: entry.name.clone(),
+        params: vec![VarId(0)],
+        vars: vec![VarInfo {
+            ty: Ty::Ptr,
+            name: None,
+        }],
+        blocks: vec![block(vec![call], Terminator::Ret(Some(Operand::Null)))],
+        ret: Some(Ty::Ptr),
+        is_defined: true,
+        is_internal: true,
+        is_variadic: false,
+        span: entry.span,
+    };
+    program.funcs.push(func);
+    FuncId::from(program.funcs.len() - 1)
+}
+
+fn block(insts: Vec<Inst>, term: Terminator) -> Block {
+    Block {
+        phis: Vec::new(),
+        insts,
+        term,
+        term_span: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program() -> Program {
+        let defined = |name: &str, params: Vec<Ty>| Function {
+            name: name.to_string(),
+            params: (0..params.len()).map(VarId::from).collect(),
+            vars: params
+                .into_iter()
+                .map(|ty| VarInfo { ty, name: None })
+                .collect(),
+            blocks: vec![block(Vec::new(), Terminator::Ret(None))],
+            is_defined: true,
+            ..Function::default()
+        };
+        Program {
+            funcs: vec![
+                defined("init", vec![]),
+                defined("dev_write", vec![Ty::Ptr, Ty::Int(64)]),
+                defined("main", vec![]),
+                Function {
+                    name: "ext".to_string(),
+                    ..Function::default()
+                },
+            ],
+            ..Program::default()
+        }
+    }
+
+    fn spec(init: Option<&str>, entries: &[&str]) -> HarnessSpec {
+        HarnessSpec {
+            init: init.map(str::to_string),
+            entries: entries.iter().map(|e| e.parse().expect("entry")).collect(),
+        }
+    }
+
+    fn creates(b: &Block) -> usize {
+        (b.insts.iter())
+            .filter(|i| matches!(i.kind, InstKind::ThreadCreate { .. }))
+            .count()
+    }
+
+    #[test]
+    fn init_then_instances_then_loop() {
+        let mut p = program();
+        synthesize(&mut p, &spec(Some("init"), &["dev_write:2", "init:*"])).expect("harness");
+        let main = p.funcs.last().expect("main");
+        assert_eq!(main.name, MAIN);
+        assert_eq!(p.funcs[2].name, RENAMED_MAIN);
+        assert!(matches!(
+            main.blocks[0].insts[0].kind,
+            InstKind::Call {
+                callee: Callee::Direct(FuncId(0)),
+                ..
+            }
+        ));
+        assert_eq!(creates(&main.blocks[0]), 2);
+        assert_eq!(creates(&main.blocks[1]), 1);
+        assert!(matches!(
+            main.blocks[1].term,
+            Terminator::CondBr {
+                then_: BlockId(1),
+                ..
+            }
+        ));
+        // The wrapper of dev_write passes an unknown pointer and an unknown integer.
+        let w = p
+            .funcs
+            .iter()
+            .find(|f| f.name == "dev_write" && f.params.len() == 1);
+        let InstKind::Call { args, .. } = &w.expect("wrapper").blocks[0].insts[0].kind else {
+            panic!("the wrapper calls the entry")
+        };
+        assert_eq!(
+            args,
+            &vec![Operand::Unknown(Ty::Ptr), Operand::Unknown(Ty::Int(64))]
+        );
+    }
+
+    #[test]
+    fn many_instances_become_a_loop() {
+        let mut p = program();
+        synthesize(&mut p, &spec(None, &["dev_write:100"])).expect("harness");
+        let main = p.funcs.last().expect("main");
+        assert_eq!((creates(&main.blocks[0]), creates(&main.blocks[1])), (0, 1));
+    }
+
+    #[test]
+    fn unknown_and_undefined_functions_are_errors() {
+        let e = synthesize(&mut program(), &spec(None, &["nope"])).unwrap_err();
+        assert!(e.to_string().contains("no function `nope`"), "{e}");
+        assert!(e.to_string().contains("dev_write, init, main"), "{e}");
+        let e = synthesize(&mut program(), &spec(Some("ext"), &[])).unwrap_err();
+        assert!(e.to_string().contains("declared but not defined"), "{e}");
+    }
+
+    #[test]
+    fn entry_specs_parse() {
+        let e: EntrySpec = "write:*".parse().expect("valid");
+        assert_eq!(e.instances, Instances::Any);
+        assert_eq!(e.to_string(), "write:*");
+        assert!("write:0".parse::<EntrySpec>().is_err());
+        assert!(":3".parse::<EntrySpec>().is_err());
+        assert!("a b".parse::<EntrySpec>().is_err());
+    }
+}

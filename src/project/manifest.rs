@@ -1,0 +1,248 @@
+//! `watts.toml`, the project file: which files make up the program, how to compile them, how
+//! to analyse them, and the driver entry points. Paths in it are relative to its directory.
+//!
+//! ```toml
+//! files = ["src/*.c"]                 # or: compile-commands = "build/compile_commands.json"
+//! exclude = ["src/test_*.c"]
+//! include = ["include"]
+//! defines = ["CONFIG_SMP=1"]
+//! clang-args = ["-m32"]
+//! mode = "constraints"
+//! domain = "interval"
+//! init = "wdt_init"
+//! entries = ["wdt_open", "wdt_write:2", "wdt_irq:*"]
+//! ```
+//!
+//! Invariant: unknown keys are errors (a typo must not silently change what is analysed).
+
+use super::compile_commands::absolute;
+use crate::error::InputError;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The file name looked for in the current directory and its ancestors.
+pub const FILE_NAME: &str = "watts.toml";
+
+/// A parsed `watts.toml`, paths still as written.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Manifest {
+    /// Source files or glob patterns (`*`, `?`, `**`) relative to the project directory.
+    #[serde(default)]
+    pub files: Vec<String>,
+    /// A compilation database whose entries are the inputs (with their own flags).
+    #[serde(default)]
+    pub compile_commands: Option<String>,
+    /// Glob patterns of files to leave out (matched against project-relative paths).
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Include directories (`-I`).
+    #[serde(default)]
+    pub include: Vec<String>,
+    /// Macro definitions (`-D`), `NAME` or `NAME=VALUE`.
+    #[serde(default)]
+    pub defines: Vec<String>,
+    /// Other clang arguments.
+    #[serde(default)]
+    pub clang_args: Vec<String>,
+    /// `--mode`.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// `--domain`.
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// `--init`.
+    #[serde(default)]
+    pub init: Option<String>,
+    /// `--entry`, each `NAME`, `NAME:N` or `NAME:*`.
+    #[serde(default)]
+    pub entries: Vec<String>,
+    /// `--max-combinations`.
+    #[serde(default)]
+    pub max_combinations: Option<usize>,
+    /// `--timeout`, in seconds.
+    #[serde(default)]
+    pub timeout: Option<u64>,
+}
+
+/// A manifest with the directory it was read from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Project {
+    /// The directory of `watts.toml` (absolute).
+    pub dir: PathBuf,
+    /// The file itself.
+    pub path: PathBuf,
+    /// Its contents.
+    pub manifest: Manifest,
+}
+
+/// The nearest `watts.toml` in `start` or one of its ancestors.
+pub fn find(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .map(|d| d.join(FILE_NAME))
+        .find(|p| p.is_file())
+}
+
+/// Reads and parses `path`.
+pub fn read(path: &Path, cwd: &Path) -> Result<Project, InputError> {
+    let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => InputError::MissingFile(path.to_path_buf()),
+        _ => InputError::Unreadable(path.to_path_buf(), e),
+    })?;
+    let manifest: Manifest = toml::from_str(&text).map_err(|e| InputError::Project {
+        path: path.to_path_buf(),
+        message: e.to_string().trim_end().to_string(),
+    })?;
+    let abs = absolute(cwd, path);
+    let dir = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+    Ok(Project {
+        dir,
+        path: path.to_path_buf(),
+        manifest,
+    })
+}
+
+impl Project {
+    /// The source files the `files` patterns name, sorted, without the excluded ones; absolute.
+    pub fn files(&self) -> Result<Vec<PathBuf>, InputError> {
+        let mut out = Vec::new();
+        for pattern in &self.manifest.files {
+            if !has_glob(pattern) {
+                let p = absolute(&self.dir, Path::new(pattern));
+                if !p.exists() {
+                    return Err(InputError::Project {
+                        path: self.path.clone(),
+                        message: format!("`files` names {pattern}, which does not exist"),
+                    });
+                }
+                out.push(p);
+                continue;
+            }
+            let mut matched = Vec::new();
+            walk(&self.dir, &mut |p| {
+                let rel = p.strip_prefix(&self.dir).unwrap_or(p);
+                if glob_match(pattern, &rel.to_string_lossy()) {
+                    matched.push(p.to_path_buf());
+                }
+            });
+            matched.sort();
+            out.extend(matched);
+        }
+        out.retain(|p| !self.excluded(p));
+        out.dedup();
+        Ok(out)
+    }
+
+    /// Whether `path` (absolute) matches an `exclude` pattern.
+    pub fn excluded(&self, path: &Path) -> bool {
+        let rel = path.strip_prefix(&self.dir).unwrap_or(path);
+        let rel = rel.to_string_lossy();
+        self.manifest.exclude.iter().any(|p| glob_match(p, &rel))
+    }
+
+    /// clang arguments from `include`, `defines` and `clang-args`.
+    pub fn clang_args(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for i in &self.manifest.include {
+            out.push("-I".to_string());
+            out.push(
+                absolute(&self.dir, Path::new(i))
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+        }
+        for d in &self.manifest.defines {
+            out.push(format!("-D{d}"));
+        }
+        out.extend(self.manifest.clang_args.iter().cloned());
+        out
+    }
+}
+
+fn has_glob(p: &str) -> bool {
+    p.contains(['*', '?', '['])
+}
+
+/// Every regular file under `dir`, skipping hidden directories and `target`.
+fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let hidden = name.as_deref().is_some_and(|n| n.starts_with('.'));
+        if p.is_dir() {
+            if !hidden && name.as_deref() != Some("target") {
+                walk(&p, f);
+            }
+        } else if p.is_file() {
+            f(&p);
+        }
+    }
+}
+
+/// Glob matching on `/`-separated paths: `*` and `?` stay inside one component, `**` matches
+/// any number of components, a pattern without `/` matches the file name anywhere.
+pub fn glob_match(pattern: &str, path: &str) -> bool {
+    if !pattern.contains('/') {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        return segment_match(pattern.as_bytes(), name.as_bytes());
+    }
+    let pat: Vec<&str> = pattern
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    let parts: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    components_match(&pat, &parts)
+}
+
+fn components_match(pat: &[&str], parts: &[&str]) -> bool {
+    match pat.split_first() {
+        None => parts.is_empty(),
+        Some((&"**", rest)) => (0..=parts.len()).any(|k| components_match(rest, &parts[k..])),
+        Some((p, rest)) => match parts.split_first() {
+            Some((first, tail)) => {
+                segment_match(p.as_bytes(), first.as_bytes()) && components_match(rest, tail)
+            }
+            None => false,
+        },
+    }
+}
+
+fn segment_match(p: &[u8], s: &[u8]) -> bool {
+    match p.split_first() {
+        None => s.is_empty(),
+        Some((b'*', rest)) => (0..=s.len()).any(|k| segment_match(rest, &s[k..])),
+        Some((b'?', rest)) => !s.is_empty() && segment_match(rest, &s[1..]),
+        Some((c, rest)) => s.first() == Some(c) && segment_match(rest, &s[1..]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("src/*.c", "src/a.c"));
+        assert!(!glob_match("src/*.c", "src/sub/a.c"));
+        assert!(glob_match("src/**/*.c", "src/sub/deep/a.c"));
+        assert!(glob_match("src/**/*.c", "src/a.c"));
+        assert!(glob_match("test_*.c", "src/test_x.c"));
+        assert!(glob_match("?.c", "a.c") && !glob_match("?.c", "ab.c"));
+    }
+
+    #[test]
+    fn parses_and_rejects_unknown_keys() {
+        let m: Manifest = toml::from_str(
+            "files = [\"a.c\"]\nentries = [\"w:2\"]\ninit = \"i\"\nmax-combinations = 5\n",
+        )
+        .expect("valid");
+        assert_eq!(m.entries, vec!["w:2".to_string()]);
+        assert_eq!(m.max_combinations, Some(5));
+        assert!(toml::from_str::<Manifest>("entry = [\"w\"]").is_err());
+    }
+}

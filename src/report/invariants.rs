@@ -1,0 +1,77 @@
+//! `watts invariants` output: per thread, one line per reached source line with the ranges of
+//! its named variables (human), or one JSON object.
+
+use super::finding::format_value;
+use crate::analysis::invariants::Invariants;
+use crate::config::Format;
+use serde_json::json;
+use std::io::{self, Write};
+
+/// Writes `inv` in `format` (`Human` or `Json`; other formats write JSON).
+pub fn render(inv: &Invariants, format: Format, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Human => human(inv, out),
+        _ => {
+            serde_json::to_writer_pretty(&mut *out, &document(inv))?;
+            writeln!(out)
+        }
+    }
+}
+
+fn human(inv: &Invariants, out: &mut dyn Write) -> io::Result<()> {
+    if inv.gave_up {
+        writeln!(
+            out,
+            "warning: the analysis stopped before its fixpoint; these ranges may be too small"
+        )?;
+    }
+    for (i, t) in inv.threads.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        let many = if t.multi { ", many instances" } else { "" };
+        writeln!(out, "thread {} (entry {}{many}):", t.name, t.entry)?;
+        if t.lines.is_empty() {
+            writeln!(out, "  (no source line reached)")?;
+        }
+        let width = t
+            .lines
+            .iter()
+            .map(|l| format!("{}:{}", l.file, l.line).len())
+            .max()
+            .unwrap_or(0);
+        for l in &t.lines {
+            let at = format!("{}:{}", l.file, l.line);
+            let values: Vec<String> = l.values.iter().map(|(n, iv)| format_value(n, iv)).collect();
+            let text = if values.is_empty() {
+                "reached".to_string()
+            } else {
+                values.join(", ")
+            };
+            writeln!(out, "  {at:width$}  {text}")?;
+        }
+    }
+    Ok(())
+}
+
+fn document(inv: &Invariants) -> serde_json::Value {
+    json!({
+        "version": 1,
+        "tool": {"name": "watts", "version": env!("CARGO_PKG_VERSION")},
+        "config": {"mode": inv.mode, "domain": inv.domain},
+        "inputs": inv.inputs,
+        "complete": !inv.gave_up,
+        "threads": inv.threads.iter().map(|t| json!({
+            "name": t.name,
+            "entry": t.entry,
+            "multi": t.multi,
+            "lines": t.lines.iter().map(|l| json!({
+                "file": l.file,
+                "line": l.line,
+                "functions": l.functions,
+                "values": l.values.iter().map(|(n, iv)| (n.clone(), json!(iv.to_string())))
+                    .collect::<serde_json::Map<_, _>>(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}

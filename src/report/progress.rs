@@ -1,0 +1,74 @@
+//! A progress indicator on stderr for long runs: a spinner with the current stage and the
+//! elapsed time, shown only when stderr is a terminal (`Config::progress`) and only once the
+//! run has taken longer than [`crate::cli::progress_after`] (a second by default).
+//!
+//! Invariant: writes nothing to stdout, and nothing at all when disabled; the line is cleared
+//! before the report is printed.
+
+use crate::config::Config;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::mpsc::{self, Sender};
+use std::time::Duration;
+
+/// A handle on the indicator; dropping it clears the line.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    stop: Option<Sender<()>>,
+}
+
+impl Progress {
+    /// Starts the indicator (hidden until the delay passes), or a no-op one.
+    pub fn start(config: &Config) -> Progress {
+        if !config.progress || config.quiet {
+            return Progress {
+                bar: None,
+                stop: None,
+            };
+        }
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
+            bar.set_style(style);
+        }
+        // The first stage; set before the bar can be shown, so that its first frame says it.
+        bar.set_message("compiling");
+        let (tx, rx) = mpsc::channel::<()>();
+        let shown = bar.clone();
+        let after = crate::cli::progress_after();
+        std::thread::spawn(move || {
+            if rx.recv_timeout(after) == Err(mpsc::RecvTimeoutError::Timeout)
+                && !shown.is_finished()
+            {
+                shown.set_draw_target(ProgressDrawTarget::stderr());
+                shown.enable_steady_tick(Duration::from_millis(120));
+                shown.tick();
+            }
+        });
+        Progress {
+            bar: Some(bar),
+            stop: Some(tx),
+        }
+    }
+
+    /// Shows `what` as the current stage.
+    pub fn stage(&self, what: String) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(what);
+        }
+    }
+
+    /// Clears the indicator.
+    pub fn finish(&self) {
+        if let Some(stop) = &self.stop {
+            let _ = stop.send(());
+        }
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

@@ -1,0 +1,192 @@
+//! Driver entry points: `--init` and `--entry FN[:N|*]` synthesize a harness for code that has
+//! no `main` (issue 7, point 2). The harness must over-approximate every concurrent run of the
+//! entry points: these tests check both that it proves what holds after init and that it never
+//! proves what fails in some interleaving, instance count or argument value.
+
+mod common;
+use common::*;
+
+/// A small watchdog driver: no `main`, no thread creation.
+const DRIVER: &str = r#"#include <assert.h>
+struct file { int flags; };
+static int ready;
+static int timeout = -1;
+static int open_count;
+
+int wdt_init(void) { timeout = 60; ready = 1; return 0; }
+
+int wdt_open(struct file *f) {
+  if (!ready) return -1;
+  open_count = open_count + 1;
+  return 0;
+}
+
+long wdt_write(struct file *f, const char *buf, unsigned long len) {
+  assert(timeout >= 1 && timeout <= 60);
+  if (len > 0 && buf[0] == 'V') timeout = 30;
+  return (long)len;
+}
+
+void wdt_irq(int irq) {
+  assert(ready == 1);
+}
+
+int wdt_release(struct file *f) {
+  assert(open_count <= 1);
+  open_count = 0;
+  return 0;
+}
+"#;
+
+fn driver() -> tempfile::TempDir {
+    project(&[("wdt.c", DRIVER)])
+}
+
+fn status_of(doc: &serde_json::Value, cond: &str) -> String {
+    statuses(doc)
+        .into_iter()
+        .find(|(c, _)| c == cond)
+        .map(|(_, s)| s)
+        .unwrap_or_else(|| panic!("no assertion `{cond}` in {doc}"))
+}
+
+#[test]
+fn driver_without_main_needs_entries() {
+    let dir = driver();
+    let o = watts_in(dir.path(), &["analyze", "wdt.c"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("--entry"), "{}", stderr(&o));
+}
+
+#[test]
+fn init_runs_first_then_entries_concurrently() {
+    let dir = driver();
+    let (doc, code) = json_in(
+        dir.path(),
+        &[
+            "--init",
+            "wdt_init",
+            "--entry",
+            "wdt_open",
+            "--entry",
+            "wdt_write:2",
+            "--entry",
+            "wdt_irq:*",
+            "wdt.c",
+        ],
+    );
+    // After init, `ready` is 1 and `timeout` stays in [30, 60] whatever the writers do.
+    assert_eq!(
+        status_of(&doc, "timeout >= 1 && timeout <= 60"),
+        "proved",
+        "{doc}"
+    );
+    assert_eq!(status_of(&doc, "ready == 1"), "proved", "{doc}");
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["config"]["harness"]["init"], "wdt_init");
+    assert_eq!(doc["config"]["harness"]["entries"][2], "wdt_irq:*");
+    // Threads are named after the entry points; two instances of wdt_write.
+    let threads = doc["assertions"]
+        .as_array()
+        .expect("assertions")
+        .iter()
+        .flat_map(|a| a["threads"].as_array().cloned().unwrap_or_default())
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect::<Vec<_>>();
+    assert!(threads.contains(&"wdt_write#2".to_string()), "{threads:?}");
+}
+
+/// Soundness: without the init, the entries may run on the initial state, and both
+/// assertions really fail.
+#[test]
+fn without_init_the_initial_state_is_seen() {
+    let dir = driver();
+    let (doc, code) = json_in(
+        dir.path(),
+        &["--entry", "wdt_write", "--entry", "wdt_irq", "wdt.c"],
+    );
+    assert_eq!(status_of(&doc, "timeout >= 1 && timeout <= 60"), "may-fail");
+    assert_eq!(status_of(&doc, "ready == 1"), "may-fail");
+    assert_eq!(code, 1);
+}
+
+/// Soundness: several instances of an entry interfere with each other. One open and one
+/// release cannot make `open_count` exceed 1; with two opens (or any number) it can.
+#[test]
+fn instances_interfere_with_each_other() {
+    let dir = driver();
+    let base = ["--init", "wdt_init", "--entry", "wdt_release"];
+    let with = |open: &str| {
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend(["--entry", open, "wdt.c"]);
+        let (doc, _) = json_in(dir.path(), &args);
+        status_of(&doc, "open_count <= 1")
+    };
+    assert_eq!(with("wdt_open"), "proved");
+    assert_eq!(with("wdt_open:2"), "may-fail");
+    assert_eq!(with("wdt_open:*"), "may-fail");
+    assert_eq!(with("wdt_open:100"), "may-fail");
+}
+
+/// Soundness: every parameter is any value, and a pointer parameter may point to any memory
+/// whose address escaped (here a non-static global), also past the first parameter.
+#[test]
+fn arguments_are_any_value_and_pointers_any_memory() {
+    let dir = project(&[(
+        "alias.c",
+        r#"#include <assert.h>
+int g = 0;
+void poke(int how, int *p) { if (how == 3) *p = 5; }
+void check(int n) { assert(g == 0); assert(n != 7); }
+"#,
+    )]);
+    let (doc, code) = json_in(
+        dir.path(),
+        &["--entry", "poke", "--entry", "check", "alias.c"],
+    );
+    assert_eq!(status_of(&doc, "g == 0"), "may-fail", "{doc}");
+    assert_eq!(status_of(&doc, "n != 7"), "may-fail", "{doc}");
+    assert_eq!(code, 1);
+    // Without the poking entry the global keeps its value.
+    let (doc, _) = json_in(dir.path(), &["--entry", "check", "alias.c"]);
+    assert_eq!(status_of(&doc, "g == 0"), "proved", "{doc}");
+}
+
+#[test]
+fn unknown_or_undefined_entries_are_input_errors() {
+    let dir = project(&[("d.c", "void ext(void);\nvoid f(void) { ext(); }\n")]);
+    let o = watts_in(dir.path(), &["analyze", "--entry", "nope", "d.c"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("no function `nope`") && stderr(&o).contains("defined: f"));
+    let o = watts_in(
+        dir.path(),
+        &["analyze", "--entry", "f", "--init", "ext", "d.c"],
+    );
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("declared but not defined"),
+        "{}",
+        stderr(&o)
+    );
+    let o = watts_in(dir.path(), &["analyze", "--entry", "f:0", "d.c"]);
+    assert_status(&o, 2);
+}
+
+/// A program that has a `main` can still be analysed through its entry points; its `main`
+/// runs only when named.
+#[test]
+fn existing_main_is_replaced_by_the_harness() {
+    let dir = project(&[(
+        "m.c",
+        r#"#include <assert.h>
+int x;
+void setup(void) { x = 1; }
+void use(void) { assert(x == 1); }
+int main(void) { x = 2; use(); return 0; }
+"#,
+    )]);
+    let (doc, _) = json_in(dir.path(), &["--init", "setup", "--entry", "use", "m.c"]);
+    assert_eq!(status_of(&doc, "x == 1"), "proved", "{doc}");
+    let (doc, _) = json_in(dir.path(), &["--entry", "main", "m.c"]);
+    assert_eq!(status_of(&doc, "x == 1"), "may-fail", "{doc}");
+}
