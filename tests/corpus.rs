@@ -55,7 +55,8 @@
 //!
 //! One check per annotated site and configuration, plus the mode order per site and domain:
 //! what a mode proves (proved or unreachable) a stronger mode proves too, and constraints and
-//! optimized prove the same. A configuration the library does not implement yet (the analysis
+//! optimized prove the same; and the domain order per site and mode: what the interval domain
+//! proves, the octagon proves too. A configuration the library does not implement yet (the analysis
 //! returns `InputError::Unsupported`) is skipped with one `skipped: <mode>/<domain> not
 //! implemented` line. A panic or a budget overrun in one file is one failure of that file.
 //! Output: one line per mismatch, sorted by file, then `corpus: N passed, M failed`.
@@ -587,6 +588,29 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
                 } else {
                     r.passed += 1;
                 }
+            }
+        }
+    }
+    // The domain order: what the interval domain proves, the octagon proves in the same mode.
+    for &mode in &spec.modes {
+        let (Some(a), Some(b)) = (
+            verdicts.get(&config_index(mode, DomainKind::Interval)),
+            verdicts.get(&config_index(mode, DomainKind::Octagon)),
+        ) else {
+            continue;
+        };
+        for id in 0..a.len() {
+            let safe = |s: Status| matches!(s, Status::Proved | Status::Unreachable);
+            if safe(a[id]) && !safe(b[id]) {
+                let line = program.asserts[id].span.map_or(0, |s| s.line);
+                r.fail(format!(
+                    "{shown}:{line}: domain order: {} with interval but {} with octagon [{}]",
+                    a[id].name(),
+                    b[id].name(),
+                    mode.name()
+                ));
+            } else {
+                r.passed += 1;
             }
         }
     }
