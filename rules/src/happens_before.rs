@@ -145,7 +145,9 @@ mod query {
         runtime.extend(facts.loads.iter().map(|&l| IsLoad(l)));
         runtime.extend(facts.stores.iter().map(|&s| IsStore(s)));
         runtime.extend(facts.witnesses.iter().map(|&w| Witness(w)));
-        let (static_cycle, base_conflict, cycle, conflict, reread) = runtime.run();
+        // FxHash: the facts are small integers, and SipHash dominated a query.
+        let (static_cycle, base_conflict, cycle, conflict, reread) =
+            runtime.run_with_hasher::<rustc_hash::FxBuildHasher>();
         super::Conclusions {
             static_cycle: !static_cycle.is_empty(),
             reads_from_future: !base_conflict.is_empty(),

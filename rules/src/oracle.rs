@@ -5,7 +5,8 @@
 //! the whole canonical [`Combination`]; the cache key is that whole combination (never an
 //! index vector), so no verdict is reused for another thread, load set or iteration.
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -109,7 +110,7 @@ impl Oracle {
         for &e in &facts.repeats {
             events[e.0 as usize].repeats = true;
         }
-        let mut load_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::new();
+        let mut load_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::default();
         for &(l, v) in &facts.loads {
             events[l.0 as usize].is_load = true;
             load_locs.entry(l).or_default().insert(v);
@@ -119,7 +120,7 @@ impl Oracle {
                 events[l.0 as usize].load_loc = locs.first().copied();
             }
         }
-        let mut store_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::new();
+        let mut store_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::default();
         for &(s, v) in &facts.stores {
             events[s.0 as usize].is_store = true;
             store_locs.entry(s).or_default().insert(v);
@@ -127,7 +128,7 @@ impl Oracle {
         for &(s, _) in &facts.may_stores {
             events[s.0 as usize].is_store = true;
         }
-        let mut strong_stores: HashMap<Loc, Vec<Event>> = HashMap::new();
+        let mut strong_stores: HashMap<Loc, Vec<Event>> = HashMap::default();
         for (s, locs) in &store_locs {
             // Soundness: a "strong" store of two locations overwrites neither for sure.
             if let [v] = locs.iter().copied().collect::<Vec<_>>().as_slice() {
@@ -139,7 +140,7 @@ impl Oracle {
             stores.sort_unstable();
         }
 
-        let mut threads: HashMap<ThreadId, ThreadInfo> = HashMap::new();
+        let mut threads: HashMap<ThreadId, ThreadInfo> = HashMap::default();
         for &t in &facts.multi_instance {
             threads.entry(t).or_default().multi = true;
         }
@@ -229,7 +230,7 @@ impl Oracle {
             strong_stores,
             must,
             instance_order,
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(HashMap::default()),
             queries: AtomicU64::new(0),
             evaluations: AtomicU64::new(0),
         }
@@ -304,7 +305,7 @@ impl Oracle {
 
     /// The nodes and input facts of one query, or `None` when no pair is usable.
     fn query(&self, c: &Combination) -> Option<QueryFacts> {
-        let mut per_load: HashMap<Event, u32> = HashMap::new();
+        let mut per_load: HashMap<Event, u32> = HashMap::default();
         for &(l, _) in c.pairs() {
             *per_load.entry(l).or_default() += 1;
         }
@@ -324,8 +325,8 @@ impl Oracle {
             return None;
         }
         let mut nodes: Vec<Node> = Vec::new();
-        let mut index: HashMap<NodeKey, u32> = HashMap::new();
-        let mut add = |key: NodeKey, node: Node| -> u32 {
+        let mut index: HashMap<NodeKey, u32> = HashMap::default();
+        let add = |nodes: &mut Vec<Node>, index: &mut HashMap<NodeKey, u32>, key, node| -> u32 {
             *index.entry(key).or_insert_with(|| {
                 nodes.push(node);
                 nodes.len() as u32 - 1
@@ -336,9 +337,14 @@ impl Oracle {
         for (i, &(l, s)) in pairs.iter().enumerate() {
             let (lt, st) = (self.thread(l), self.thread(s));
             let ln = if self.multi(lt) {
-                add(NodeKey::Instance(lt, l), self.instance_node(lt, l))
+                add(
+                    &mut nodes,
+                    &mut index,
+                    NodeKey::Instance(lt, l),
+                    self.instance_node(lt, l),
+                )
             } else {
-                add(NodeKey::Plain(l), plain(l))
+                add(&mut nodes, &mut index, NodeKey::Plain(l), plain(l))
             };
             let sn = if self.multi(st) {
                 // Soundness: the store may come from any instance of its class, another
@@ -350,13 +356,13 @@ impl Oracle {
                     out: None,
                     instance: None,
                 };
-                add(NodeKey::Occurrence(i), node)
+                add(&mut nodes, &mut index, NodeKey::Occurrence(i), node)
             } else if self.info(s).is_some_and(|e| e.repeats) {
                 // Soundness: a repeating store's occurrences are told apart per pair; the
                 // static edges of `s` hold for all its occurrences, so for this one too.
-                add(NodeKey::Occurrence(i), plain(s))
+                add(&mut nodes, &mut index, NodeKey::Occurrence(i), plain(s))
             } else {
-                add(NodeKey::Plain(s), plain(s))
+                add(&mut nodes, &mut index, NodeKey::Plain(s), plain(s))
             };
             q.reads_from.push((ln, sn));
             q.witnesses.extend([ln, sn]);
@@ -381,15 +387,27 @@ impl Oracle {
                 let Some(t) = self.info(s2).and_then(|e| e.thread) else {
                     continue;
                 };
-                let n = if !self.multi(t) {
-                    add(NodeKey::Plain(s2), plain(s2))
+                let (key, node) = if !self.multi(t) {
+                    (NodeKey::Plain(s2), plain(s2))
                 } else if analysed.contains(&t) {
-                    add(NodeKey::Instance(t, s2), self.instance_node(t, s2))
+                    (NodeKey::Instance(t, s2), self.instance_node(t, s2))
                 } else {
                     // Soundness: the instance of another multi-instance class that wrote s1
                     // is unknown, so its other stores are not ordered after s1.
                     continue;
                 };
+                // A store that no witness reaches by a static step gets no must-happen-before
+                // fact at all (edges into a node that is not a witness are static steps from
+                // witnesses, or overwrite edges that need one first), so rules 4 and 7 cannot
+                // use it: leave it out and keep the query small.
+                let reached = index.contains_key(&key)
+                    || q.witnesses
+                        .iter()
+                        .any(|&w| self.reaches(&nodes[w as usize], &node));
+                if !reached {
+                    continue;
+                }
+                let n = add(&mut nodes, &mut index, key, node);
                 q.strong_store_of.push((n, v.0));
                 q.stores.push(n);
             }

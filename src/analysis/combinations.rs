@@ -15,7 +15,7 @@ use super::Flow;
 use crate::ir::{InstKind, Ty};
 use crate::memory::CellId;
 use crate::threads::NodeId;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use watts_domains::{Interval, Lattice};
 use watts_rules::{Combination, Event, Verdict};
 
@@ -58,7 +58,7 @@ struct SharedLoad {
 
 /// Most oracle queries spent looking for a feasible choice of stores inside the groups of one
 /// combination; past it the combination is kept unchecked (sound).
-const INNER_LIMIT: usize = 64;
+const INNER_LIMIT: usize = 8;
 
 /// Where a thread's own view of a cell at some point comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +84,8 @@ pub struct Plan {
     pub enumerated: usize,
     /// Combinations the oracle refuted.
     pub pruned: usize,
+    /// Combinations with a cut that a kept combination covers (not analysed).
+    pub covered: usize,
     /// Oracle queries.
     pub queries: usize,
     /// Whether the budget was exceeded and loads were joined instead.
@@ -192,6 +194,10 @@ pub fn plan<D: watts_domains::NumDomain>(
             });
         }
     }
+    let mut sources = SourceFinder::new(facts, threads, i);
+    if feas.is_some() {
+        drop_redundant_own(&mut loads, t, &mut sources);
+    }
     let mut plan = Plan::default();
     let total = loads
         .iter()
@@ -217,10 +223,14 @@ pub fn plan<D: watts_domains::NumDomain>(
         plan.enumerated = 1;
         return plan;
     }
-    let mut sources = SourceFinder::new(facts, threads, i);
-    let mut digits = vec![0usize; loads.len()];
-    loop {
+    let mut kept: HashSet<Vec<usize>> = HashSet::new();
+    for digits in by_cuts(&loads) {
         plan.enumerated += 1;
+        if covered_by_kept(&loads, &digits, &kept) {
+            kept.insert(digits);
+            plan.covered += 1;
+            continue;
+        }
         // The loads that read another thread, and the members of their chosen groups.
         let remote: Vec<(usize, &Vec<usize>)> = loads
             .iter()
@@ -317,8 +327,19 @@ pub fn plan<D: watts_domains::NumDomain>(
             }
             plan.combos.push(map);
             plan.flows.push(flows);
+            kept.insert(digits);
         }
-        // Next combination (odometer).
+    }
+    plan
+}
+
+/// Every combination of options (one digit per load), those with fewer `Cut` choices first, so
+/// that a combination with a cut comes after the ones that may cover it.
+fn by_cuts(loads: &[SharedLoad]) -> Vec<Vec<usize>> {
+    let mut all = Vec::new();
+    let mut digits = vec![0usize; loads.len()];
+    loop {
+        all.push(digits.clone());
         let mut k = 0;
         while k < digits.len() {
             digits[k] += 1;
@@ -332,7 +353,95 @@ pub fn plan<D: watts_domains::NumDomain>(
             break;
         }
     }
-    plan
+    let cuts = |d: &Vec<usize>| {
+        d.iter()
+            .zip(loads)
+            .filter(|(d, l)| matches!(l.options[**d], Choice::Cut))
+            .count()
+    };
+    all.sort_by_key(cuts);
+    all
+}
+
+/// Whether the combination `digits` need not be analysed: it cuts some load `k`, and the same
+/// combination with a reading choice at `k` is kept (or itself covered).
+///
+/// Soundness: a combination that cuts `k` stands for executions that do not reach `k` and agree
+/// with it on every load they execute; they agree with the covering combination on every load
+/// they execute too (the two differ only at `k`), and its analysis covers them.
+fn covered_by_kept(loads: &[SharedLoad], digits: &[usize], kept: &HashSet<Vec<usize>>) -> bool {
+    let mut other = digits.to_vec();
+    for (k, l) in loads.iter().enumerate() {
+        if !matches!(l.options[digits[k]], Choice::Cut) {
+            continue;
+        }
+        for (o, choice) in l.options.iter().enumerate() {
+            if matches!(choice, Choice::Cut) {
+                continue;
+            }
+            other[k] = o;
+            if kept.contains(&other) {
+                return true;
+            }
+        }
+        other[k] = digits[k];
+    }
+    false
+}
+
+/// Drops the `Own` choice of a load (or the `Remote` group it duplicates) when the thread's own
+/// view there must hold a store `s` of an ancestor thread, written before the thread (or an
+/// ancestor) was created: the same on every path, whatever the other loads read.
+///
+/// Soundness: in an execution that reaches the load, no write of this thread to the cell
+/// precedes it (the backward walk finds none on any path), and `s`, a strong store to the one
+/// concrete cell, happens before it, so the initial value is overwritten: the load reads `s`
+/// or a later store of another thread, and every such store is a candidate. So the executions
+/// that `Own` stands for are those that read `s`, which `Remote(group of s)` stands for too.
+/// When that group is `s` alone the two choices cover the same executions and `Own` stays
+/// (it keeps the thread's relations); otherwise `Own` goes.
+fn drop_redundant_own<D>(
+    loads: &mut [SharedLoad],
+    t: &Thread<D>,
+    sources: &mut SourceFinder<'_, '_, D>,
+) {
+    let mut order: Vec<usize> = (0..loads.len()).collect();
+    order.sort_by_key(|k| (t.shape.rpo[loads[*k].at.0.index()], loads[*k].at.1));
+    // The ancestor store each load's own view must hold, once known.
+    let mut inherited: HashMap<Key, (usize, Key)> = HashMap::new();
+    for k in order {
+        let Some(cell) = loads[k].cell else {
+            continue;
+        };
+        let source = match sources.walk(sources.i, loads[k].at, cell) {
+            Source::Entry => sources.inherited_store(sources.i, cell, 0),
+            // The earlier load reads only its own view (or is cut, and then so is this one).
+            Source::LoadOf(prev) => inherited.get(&prev).copied(),
+            _ => None,
+        };
+        let Some(s) = source else {
+            continue;
+        };
+        let l = &mut loads[k];
+        let Some(ci) = l.candidates.iter().position(|c| (c.thread, c.at) == s) else {
+            continue;
+        };
+        let Some(g) = l.groups.iter().position(|g| g.contains(&ci)) else {
+            continue;
+        };
+        if l.groups[g].len() == 1 {
+            l.options
+                .retain(|o| !matches!(o, Choice::Remote(x) if *x == g));
+            if l.options
+                .iter()
+                .all(|o| matches!(o, Choice::Own | Choice::Cut))
+            {
+                inherited.insert(l.at, s);
+            }
+        } else {
+            l.options.retain(|o| !matches!(o, Choice::Own));
+        }
+    }
 }
 
 /// The reads-from pairs of one choice of stores, as an oracle query.
@@ -513,6 +622,22 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         }
     }
 
+    /// The strong store of an ancestor that thread `t`'s entry view of `cell` must hold, if
+    /// one must (as `entry_source`, by thread and instruction).
+    fn inherited_store(&mut self, t: usize, cell: CellId, depth: u32) -> Option<(usize, Key)> {
+        if depth > 8 {
+            return None;
+        }
+        match self.threads[t].origin {
+            Origin::Created { parent, node, inst } => match self.walk(parent, (node, inst), cell) {
+                Source::Store(k) => Some((parent, k)),
+                Source::Entry => self.inherited_store(parent, cell, depth + 1),
+                _ => None,
+            },
+            Origin::Main | Origin::Detached => None,
+        }
+    }
+
     /// Where thread `t`'s entry view of `cell` comes from: the initial value for `main`, the
     /// parent's view at the create call for a created thread.
     fn entry_source(
@@ -629,5 +754,60 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
                 .contains(&cell)
                 .then_some(Source::Unknown),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(options: Vec<Choice>) -> SharedLoad {
+        SharedLoad {
+            at: (NodeId(0), 0),
+            cell: None,
+            candidates: Vec::new(),
+            groups: Vec::new(),
+            options,
+        }
+    }
+
+    fn three() -> Vec<SharedLoad> {
+        // Own, Remote(0), Cut for each of two loads.
+        (0..2)
+            .map(|_| load(vec![Choice::Own, Choice::Remote(0), Choice::Cut]))
+            .collect()
+    }
+
+    #[test]
+    fn every_combination_comes_once_with_fewer_cuts_first() {
+        let loads = three();
+        let all = by_cuts(&loads);
+        assert_eq!(all.len(), 9);
+        let unique: HashSet<_> = all.iter().cloned().collect();
+        assert_eq!(unique.len(), 9);
+        let cuts: Vec<usize> = all
+            .iter()
+            .map(|d| d.iter().filter(|&&x| x == 2).count())
+            .collect();
+        assert!(cuts.windows(2).all(|w| w[0] <= w[1]), "{cuts:?}");
+    }
+
+    #[test]
+    fn a_cut_is_covered_only_by_a_kept_reading_choice() {
+        let loads = three();
+        let mut kept = HashSet::new();
+        // No combination kept: a cut covers nothing (every reading choice was refuted).
+        assert!(!covered_by_kept(&loads, &[2, 0], &kept));
+        // Without a cut there is nothing to cover, whatever is kept.
+        kept.insert(vec![1, 0]);
+        assert!(!covered_by_kept(&loads, &[0, 0], &kept));
+        // The same combination reading at the cut load is kept: covered.
+        assert!(covered_by_kept(&loads, &[2, 0], &kept));
+        // A kept combination that differs at another load too does not cover.
+        assert!(!covered_by_kept(&loads, &[2, 1], &kept));
+        // Two cuts: covered through a kept (or covered) combination with one cut fewer.
+        assert!(!covered_by_kept(&loads, &[2, 2], &kept));
+        kept.insert(vec![2, 0]);
+        assert!(covered_by_kept(&loads, &[2, 2], &kept));
     }
 }

@@ -60,6 +60,9 @@ pub struct Thread<D> {
     pub entry_state: D,
     /// Per cell, what this thread may store (bottom: nothing).
     pub stores: Vec<Interval>,
+    /// The cells whose entry in `stores` is not bottom, ascending: interference is joined over
+    /// these only, so a round costs the written cells, not every cell, per pair of threads.
+    pub written: Vec<usize>,
     /// Per store instruction `(node, instruction)`: the cells it writes and the values.
     pub events: BTreeMap<(NodeId, u32), StoreEv>,
     /// The state at every node entry, from the last round.
@@ -334,6 +337,7 @@ pub fn run<D: NumDomain>(
             changed |= accumulate_events(&mut threads[i].events, sink.events, rounds > JOIN_ROUNDS);
             threads[i].states = states;
             changed |= accumulate(&mut threads[i].stores, &stores, rounds > JOIN_ROUNDS);
+            threads[i].written = written_cells(&threads[i].stores);
             for (node, inst, state) in creates {
                 changed |= spawn(facts, &mut threads, i, node, inst, &state, rounds, budget);
             }
@@ -377,6 +381,7 @@ fn new_thread<D: NumDomain>(
         multi,
         entry_state,
         stores: vec![Interval::bottom(); facts.ncells as usize],
+        written: Vec::new(),
         events: BTreeMap::new(),
         states: Vec::new(),
         pruned: 0,
@@ -391,11 +396,19 @@ pub(crate) fn interference_for<D>(threads: &[Thread<D>], i: usize, ncells: usize
         if j == i && !t.multi {
             continue;
         }
-        for (o, s) in out.iter_mut().zip(&t.stores) {
-            o.join_with(s);
+        for &c in &t.written {
+            out[c].join_with(&t.stores[c]);
         }
     }
     out
+}
+
+/// The cells `stores` does not map to bottom.
+fn written_cells(stores: &[Interval]) -> Vec<usize> {
+    (stores.iter().enumerate())
+        .filter(|(_, s)| !s.is_bottom())
+        .map(|(c, _)| c)
+        .collect()
 }
 
 /// `acc := acc ⊔ new` (or `acc ∇ (acc ⊔ new)` once `widen`); true iff `acc` grew.

@@ -64,6 +64,7 @@ if [ -z "$cc" ]; then
 fi
 if [ -z "$out" ]; then out="$(mktemp -d "${TMPDIR:-/tmp}/watts-csmith.XXXXXX")"; fi
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
 echo "include $inc"
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
@@ -73,7 +74,8 @@ for seed in "${seeds[@]}"; do
     orig="$out/seed-$seed.orig.c"
     prog="$out/seed-$seed.c"
     # shellcheck disable=SC2086
-    if ! csmith --seed "$seed" $CSMITH_OPTS -o "$orig" >/dev/null 2>&1; then
+    # csmith writes platform.info into its working directory: run it in the output directory.
+    if ! (cd "$out" && csmith --seed "$seed" $CSMITH_OPTS -o "$orig") >/dev/null 2>&1; then
         echo "skip $seed csmith failed"; continue
     fi
     if ! "$cc" -O0 -w -I "$inc" -o "$out/seed-$seed.orig" "$orig" 2>"$out/seed-$seed.cc.log"; then

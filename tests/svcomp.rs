@@ -1,0 +1,128 @@
+//! The SV-COMP concurrency subset as a soundness check: watts must never prove a task whose
+//! expected verdict is false (`reach_error()` reachable), in any mode or domain, and must not
+//! crash on any task. The tasks are not ours and are not in the repository: they are read from
+//! `$WATTS_SVCOMP`, else from `../shared/svcomp` beside the checkout (INDEX.tsv lists them);
+//! without either the test says so and checks nothing.
+//!
+//! Tasks proved today are listed in `PROVED`, so that a lost proof is noticed as well.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The configurations every task runs in.
+const CONFIGS: &[(&str, &str)] = &[
+    ("flow-insensitive", "interval"),
+    ("flow-sensitive", "interval"),
+    ("constraints", "interval"),
+    ("optimized", "octagon"),
+];
+
+/// `(input, mode)` pairs proved today: the task must stay proved from that mode up.
+const PROVED: &[(&str, &str)] = &[
+    ("pthread/indexer.i", "flow-insensitive"),
+    ("pthread-ext/45_monabsex1_vs.i", "constraints"),
+];
+
+fn rank(mode: &str) -> usize {
+    CONFIGS.iter().position(|(m, _)| *m == mode).unwrap_or(0)
+}
+
+fn svcomp_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("WATTS_SVCOMP")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp"));
+    dir.join("INDEX.tsv").is_file().then_some(dir)
+}
+
+struct Task {
+    input: String,
+    expected_true: bool,
+}
+
+fn tasks(dir: &Path) -> Vec<Task> {
+    let index = std::fs::read_to_string(dir.join("INDEX.tsv")).expect("read INDEX.tsv");
+    index
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let (input, verdict, folder) = (cols.get(1)?, cols.get(3)?, cols.get(4)?);
+            Some(Task {
+                input: format!("{folder}/{input}"),
+                expected_true: *verdict == "true",
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn no_false_task_is_proved_and_no_task_crashes() {
+    let Some(dir) = svcomp_dir() else {
+        println!("skipped: no SV-COMP subset (set WATTS_SVCOMP or provide ../shared/svcomp)");
+        return;
+    };
+    let tasks = tasks(&dir);
+    assert!(tasks.len() >= 10, "INDEX.tsv lists too few tasks");
+    let jobs: Vec<(&Task, &str, &str)> = tasks
+        .iter()
+        .flat_map(|t| CONFIGS.iter().map(move |(m, d)| (t, *m, *d)))
+        .collect();
+    let next = Mutex::new(0usize);
+    let failures = Mutex::new(Vec::new());
+    let proved = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let job = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    jobs.get(*n - 1).copied()
+                };
+                let Some((task, mode, domain)) = job else {
+                    break;
+                };
+                let out = Command::new(env!("CARGO_BIN_EXE_watts"))
+                    .args(["analyze", "--quiet", "--mode", mode, "--domain", domain])
+                    .args(["--format", "gnu"])
+                    .arg(dir.join(&task.input))
+                    .args(["--", "-m32"])
+                    .output()
+                    .expect("run watts");
+                let code = out.status.code();
+                let tag = format!("{} [{mode}/{domain}]", task.input);
+                match code {
+                    Some(0) if !task.expected_true => failures
+                        .lock()
+                        .unwrap()
+                        .push(format!("{tag}: proved, but the error is reachable")),
+                    Some(0) => proved.lock().unwrap().push((task.input.clone(), mode)),
+                    Some(1) | Some(2) => {}
+                    _ => failures.lock().unwrap().push(format!(
+                        "{tag}: exit {code:?}: {}",
+                        String::from_utf8_lossy(&out.stderr)
+                    )),
+                }
+            });
+        }
+    });
+    let proved = proved.into_inner().unwrap();
+    let mut failures = failures.into_inner().unwrap();
+    for (input, from) in PROVED {
+        for (mode, domain) in CONFIGS.iter().filter(|(m, _)| rank(m) >= rank(from)) {
+            if !proved.iter().any(|(i, m)| i == input && m == mode) {
+                failures.push(format!("{input} [{mode}/{domain}]: no longer proved"));
+            }
+        }
+    }
+    println!(
+        "svcomp: {} tasks, {} true; proved per configuration: {:?}",
+        tasks.len(),
+        tasks.iter().filter(|t| t.expected_true).count(),
+        CONFIGS
+            .iter()
+            .map(|(m, d)| (m, d, proved.iter().filter(|(_, pm)| pm == m).count()))
+            .collect::<Vec<_>>()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
