@@ -17,7 +17,7 @@ use crate::{Event, Loc, ThreadId};
 ///   [`StaticFacts::multi_instance`].
 /// * An event that may occur more than once per instance (it lies on a CFG cycle) must be
 ///   declared with [`StaticFacts::repeats`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StaticFacts {
     pub(crate) program_order: Vec<(Event, Event)>,
     pub(crate) loads: Vec<(Event, Loc)>,

@@ -100,6 +100,7 @@ pub fn plan<D: watts_domains::NumDomain>(
     i: usize,
     feas: Option<&Feasibility>,
     max: usize,
+    cache: &mut SourceCache,
 ) -> Plan {
     let t = &threads[i];
     let program = facts.program;
@@ -194,7 +195,7 @@ pub fn plan<D: watts_domains::NumDomain>(
             });
         }
     }
-    let mut sources = SourceFinder::new(facts, threads, i);
+    let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
         drop_redundant_own(&mut loads, t, &mut sources);
     }
@@ -569,22 +570,68 @@ fn flow<D>(
     }
 }
 
+/// What the backward walks of [`SourceFinder`] learn, kept for the whole fixpoint: a walk
+/// depends only on a thread's CFG and the program (static), and thread indices are stable.
+#[derive(Default)]
+pub struct SourceCache {
+    memo: HashMap<(usize, Key, CellId), Source>,
+    /// Per thread and node: for each cell, the instructions (ascending) that may set the
+    /// thread's view of it, so that a walk skips the others without classifying them.
+    touched: HashMap<(usize, NodeId), HashMap<CellId, Vec<u32>>>,
+}
+
 /// Finds where a thread's own view of a cell comes from, by walking its CFG backwards.
 struct SourceFinder<'a, 'f, D> {
     facts: &'a Facts<'f>,
     threads: &'a [Thread<D>],
     i: usize,
-    memo: HashMap<(usize, Key, CellId), Source>,
+    cache: &'a mut SourceCache,
 }
 
 impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
-    fn new(facts: &'a Facts<'f>, threads: &'a [Thread<D>], i: usize) -> Self {
+    fn new(
+        facts: &'a Facts<'f>,
+        threads: &'a [Thread<D>],
+        i: usize,
+        cache: &'a mut SourceCache,
+    ) -> Self {
         SourceFinder {
             facts,
             threads,
             i,
-            memo: HashMap::new(),
+            cache,
         }
+    }
+
+    /// The instructions of node `n` of thread `t` that may set its view of `cell` (those
+    /// for which `classify` is not `None`), ascending.
+    fn touching(&mut self, t: usize, n: NodeId, cell: CellId) -> Vec<u32> {
+        let facts = self.facts;
+        let th = &self.threads[t];
+        let per_cell = self.cache.touched.entry((t, n)).or_insert_with(|| {
+            let nd = &th.cfg.nodes[n.index()];
+            let func = th.cfg.contexts[nd.ctx.0 as usize].func;
+            let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
+            let mut out: HashMap<CellId, Vec<u32>> = HashMap::new();
+            for idx in nd.start..nd.end {
+                let cells = match &insts[idx as usize].kind {
+                    InstKind::Load { .. } => facts.access(func, nd.block, idx).exact.clone(),
+                    InstKind::Store { .. } => {
+                        let a = facts.access(func, nd.block, idx);
+                        a.exact.iter().chain(&a.clobber).copied().collect()
+                    }
+                    _ => facts.written_cells(func, nd.block, idx),
+                };
+                for c in cells {
+                    let v = out.entry(c).or_default();
+                    if v.last() != Some(&idx) {
+                        v.push(idx);
+                    }
+                }
+            }
+            out
+        });
+        per_cell.get(&cell).cloned().unwrap_or_default()
     }
 
     /// The store the own view of `cell` at load `at` holds, in the combination `chosen`.
@@ -664,7 +711,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
     /// The first instructions before `at` (backwards, on every path) that set thread `t`'s
     /// view of `cell`.
     fn walk(&mut self, t: usize, at: Key, cell: CellId) -> Source {
-        if let Some(s) = self.memo.get(&(t, at, cell)) {
+        if let Some(s) = self.cache.memo.get(&(t, at, cell)) {
             return *s;
         }
         let th = &self.threads[t];
@@ -675,9 +722,8 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         'outer: while let Some((n, upto)) = stack.pop() {
             let nd = &th.cfg.nodes[n.index()];
             let func = th.cfg.contexts[nd.ctx.0 as usize].func;
-            let mut idx = upto;
-            while idx > nd.start {
-                idx -= 1;
+            let touching = self.touching(t, n, cell);
+            for &idx in touching.iter().rev().filter(|&&k| k < upto) {
                 if let Some(src) = self.classify(t, n, func, nd.block, idx, cell) {
                     match result {
                         None => result = Some(src),
@@ -710,7 +756,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
             }
         }
         let src = result.unwrap_or(Source::Unknown);
-        self.memo.insert((t, at, cell), src);
+        self.cache.memo.insert((t, at, cell), src);
         src
     }
 

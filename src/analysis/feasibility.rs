@@ -19,6 +19,8 @@ pub struct Feasibility {
     pub oracle: Oracle,
     events: HashMap<(usize, NodeId, u32), Event>,
     init: HashMap<CellId, Event>,
+    /// The facts the oracle was built from.
+    facts: StaticFacts,
 }
 
 impl Feasibility {
@@ -32,8 +34,14 @@ impl Feasibility {
         self.init.get(&c).copied()
     }
 
-    /// Collects the facts of every thread analysed so far and closes them.
-    pub fn build<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Feasibility {
+    /// Collects the facts of every thread analysed so far and closes them; keeps `previous`
+    /// (and the verdicts its oracle cached) when the facts and event numbering are the same.
+    /// The flag says whether it did.
+    pub fn build<D>(
+        facts: &Facts<'_>,
+        threads: &[Thread<D>],
+        previous: Option<Feasibility>,
+    ) -> (Feasibility, bool) {
         let program = facts.program;
         let mut sf = StaticFacts::new();
         let mut next = 0u32;
@@ -161,11 +169,18 @@ impl Feasibility {
         if std::env::var("WATTS_TRACE").is_ok() {
             eprintln!("facts: {sf:?}");
         }
-        Feasibility {
+        if let Some(p) = previous {
+            if p.facts == sf && p.events == events && p.init == init {
+                return (p, true);
+            }
+        }
+        let f = Feasibility {
             oracle: Oracle::new(&sf),
             events,
             init,
-        }
+            facts: sf,
+        };
+        (f, false)
     }
 }
 

@@ -69,6 +69,16 @@ pub struct Thread<D> {
     pub states: Vec<D>,
     /// Combinations pruned as infeasible in the last round.
     pub pruned: usize,
+    /// What its last analysis observed of the assertions and unknown calls.
+    pub observed: Vec<AssertObs>,
+    /// Declared functions its last analysis called.
+    pub unknown_calls: BTreeSet<FuncId>,
+    /// Whether its last analysis fell back to joining (over the combination budget).
+    pub fell_back: bool,
+    /// `Some(e)`: its last analysis changed nothing (no store, event, created thread, or
+    /// reachable node) and ran when the global change counter was `e`. While the counter stays
+    /// at `e`, its inputs are the same, so analysing it again would give the same result.
+    pub quiet_since: Option<u64>,
 }
 
 /// What one store instruction of a thread writes.
@@ -121,6 +131,25 @@ pub struct AssertObs {
     pub values: BTreeMap<String, Interval>,
     /// The remote reads of the first combination in which it may fail.
     pub explanation: Option<Vec<super::Flow>>,
+}
+
+impl AssertObs {
+    /// Adds what `other` observed.
+    fn merge(&mut self, other: &AssertObs) {
+        self.reached_in.extend(other.reached_in.iter().copied());
+        self.fails_in.extend(other.fails_in.iter().copied());
+        for (name, v) in &other.values {
+            self.values
+                .entry(name.clone())
+                .and_modify(|x| {
+                    x.join_with(v);
+                })
+                .or_insert(*v);
+        }
+        if self.explanation.is_none() {
+            self.explanation.clone_from(&other.explanation);
+        }
+    }
 }
 
 /// The result of the fixpoint.
@@ -228,9 +257,11 @@ pub fn run<D: NumDomain>(
     let mut detached_done: BTreeSet<FuncId> = BTreeSet::new();
     let mut rounds = 0;
     let mut gave_up = false;
-    let mut asserts = vec![AssertObs::default(); program.asserts.len()];
-    let mut unknown_calls = BTreeSet::new();
     let mut combos = ComboStats::default();
+    // Counts changes of any thread's outputs (see `Thread::quiet_since`).
+    let mut epoch: u64 = 0;
+    let mut feasibility: Option<super::feasibility::Feasibility> = None;
+    let mut source_cache = super::combinations::SourceCache::default();
     loop {
         rounds += 1;
         combos.fallback_threads.clear();
@@ -254,16 +285,30 @@ pub fn run<D: NumDomain>(
                 changed = true;
             }
         }
-        asserts = vec![AssertObs::default(); program.asserts.len()];
-        unknown_calls.clear();
-        let feasibility = (how.flow_sensitive && how.constraints).then(|| {
+        if changed {
+            epoch += 1;
+        }
+        let previous = feasibility.take();
+        feasibility = (how.flow_sensitive && how.constraints).then(|| {
             let t0 = std::time::Instant::now();
-            let f = super::feasibility::Feasibility::build(facts, &threads);
+            let (f, kept) = super::feasibility::Feasibility::build(facts, &threads, previous);
             combos.datalog_ms += t0.elapsed().as_millis() as u64;
+            // New facts are a new input of every thread's plan.
+            if !kept {
+                epoch += 1;
+            }
             f
         });
         let mut i = 0;
         while i < threads.len() {
+            if threads[i].quiet_since == Some(epoch) {
+                if threads[i].fell_back {
+                    combos.fallbacks += 1;
+                    combos.fallback_threads.insert(threads[i].name.clone());
+                }
+                i += 1;
+                continue;
+            }
             let interference = interference_for(&threads, i, ncells);
             let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
                 let t0 = std::time::Instant::now();
@@ -273,12 +318,14 @@ pub fn run<D: NumDomain>(
                     i,
                     feasibility.as_ref(),
                     how.max_combinations,
+                    &mut source_cache,
                 );
                 if feasibility.is_some() {
                     combos.datalog_ms += t0.elapsed().as_millis() as u64;
                 }
                 combos.enumerated += p.enumerated;
                 combos.queries += p.queries;
+                threads[i].fell_back = p.fallback;
                 if p.fallback {
                     combos.fallbacks += 1;
                     combos.fallback_threads.insert(threads[i].name.clone());
@@ -287,6 +334,8 @@ pub fn run<D: NumDomain>(
             } else {
                 None
             };
+            let mut observed = vec![AssertObs::default(); program.asserts.len()];
+            let mut called = BTreeSet::new();
             let (states, sink) = {
                 let t = &threads[i];
                 let mut sink = Sink {
@@ -316,8 +365,8 @@ pub fn run<D: NumDomain>(
                         tid: i,
                         sink: &mut sink,
                         flows,
-                        asserts: &mut asserts,
-                        unknown_calls: &mut unknown_calls,
+                        asserts: &mut observed,
+                        unknown_calls: &mut called,
                     };
                     engine::replay(&transfer, &states, &mut obs);
                     for (j, s) in joined.iter_mut().zip(&states) {
@@ -325,7 +374,7 @@ pub fn run<D: NumDomain>(
                     }
                     combos.analysed += 1;
                 }
-                mark_guards(facts, &t.cfg, &joined, i, &mut asserts);
+                mark_guards(facts, &t.cfg, &joined, i, &mut observed);
                 (joined, sink)
             };
             threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
@@ -334,13 +383,29 @@ pub fn run<D: NumDomain>(
             }
             let stores = sink.stores;
             let creates = sink.creates;
-            changed |= accumulate_events(&mut threads[i].events, sink.events, rounds > JOIN_ROUNDS);
+            let widen = rounds > JOIN_ROUNDS;
+            let (mut own, shape) = accumulate_events(&mut threads[i].events, sink.events, widen);
+            // What of its own result a thread reads in the next round: its stores if it has
+            // several instances, the oracle's facts (built from every thread's store events),
+            // and the plan skips loads at nodes unreachable in this round.
+            let moved = how.flow_sensitive
+                && load_reach(facts, &threads[i], &threads[i].states)
+                    != load_reach(facts, &threads[i], &states);
+            let reads_itself = moved || (shape && how.constraints);
             threads[i].states = states;
-            changed |= accumulate(&mut threads[i].stores, &stores, rounds > JOIN_ROUNDS);
+            threads[i].observed = observed;
+            threads[i].unknown_calls = called;
+            own |= accumulate(&mut threads[i].stores, &stores, widen);
             threads[i].written = written_cells(&threads[i].stores);
             for (node, inst, state) in creates {
-                changed |= spawn(facts, &mut threads, i, node, inst, &state, rounds, budget);
+                own |= spawn(facts, &mut threads, i, node, inst, &state, rounds, budget);
             }
+            if own {
+                changed = true;
+                epoch += 1;
+            }
+            let reads_itself = reads_itself || (own && threads[i].multi);
+            threads[i].quiet_since = (!reads_itself).then_some(epoch);
             i += 1;
         }
         if !changed {
@@ -350,6 +415,16 @@ pub fn run<D: NumDomain>(
             gave_up = true;
             break;
         }
+    }
+    // The observations of the last analysis of every thread, in thread order (the first
+    // explanation found wins, as when every thread ran in the last round).
+    let mut asserts = vec![AssertObs::default(); program.asserts.len()];
+    let mut unknown_calls = BTreeSet::new();
+    for t in &threads {
+        for (acc, o) in asserts.iter_mut().zip(&t.observed) {
+            acc.merge(o);
+        }
+        unknown_calls.extend(t.unknown_calls.iter().copied());
     }
     Fixpoint {
         threads,
@@ -385,6 +460,10 @@ fn new_thread<D: NumDomain>(
         events: BTreeMap::new(),
         states: Vec::new(),
         pruned: 0,
+        observed: Vec::new(),
+        unknown_calls: BTreeSet::new(),
+        fell_back: false,
+        quiet_since: None,
     }
 }
 
@@ -401,6 +480,20 @@ pub(crate) fn interference_for<D>(threads: &[Thread<D>], i: usize, ncells: usize
         }
     }
     out
+}
+
+/// For each node of `t` with a load, whether `states` may reach it (all of them before the
+/// first analysis): the part of the states that the next round's plan reads.
+fn load_reach<D: NumDomain>(facts: &Facts<'_>, t: &Thread<D>, states: &[D]) -> Vec<bool> {
+    let program = facts.program;
+    (t.cfg.nodes.iter().enumerate())
+        .filter(|(_, nd)| {
+            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+            let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+            (nd.start..nd.end).any(|k| matches!(insts[k as usize].kind, InstKind::Load { .. }))
+        })
+        .map(|(n, _)| states.get(n).is_none_or(|s| !s.is_bottom()))
+        .collect()
 }
 
 /// The cells `stores` does not map to bottom.
@@ -428,24 +521,28 @@ fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> bool {
     changed
 }
 
-/// Accumulates per-store values like `accumulate`; true iff something grew or appeared.
+/// Accumulates per-store values like `accumulate`: whether something grew or appeared, and
+/// whether a store or a cell appeared (what the oracle's facts are built from).
 fn accumulate_events(
     acc: &mut BTreeMap<(NodeId, u32), StoreEv>,
     new: BTreeMap<(NodeId, u32), StoreEv>,
     widen: bool,
-) -> bool {
+) -> (bool, bool) {
     let mut changed = false;
+    let mut shape = false;
     for (k, ev) in new {
         match acc.get_mut(&k) {
             None => {
                 acc.insert(k, ev);
                 changed = true;
+                shape = true;
             }
             Some(old) => {
                 for c in ev.cells {
                     if !old.cells.contains(&c) {
                         old.cells.push(c);
                         changed = true;
+                        shape = true;
                     }
                 }
                 let mut j = old.value;
@@ -460,7 +557,7 @@ fn accumulate_events(
             }
         }
     }
-    changed
+    (changed, shape)
 }
 
 /// Registers (or updates) the threads a `pthread_create` reached by thread `parent` starts.
