@@ -5,7 +5,7 @@
 //! soundly (an event without a thread, a load with two locations, a program-order pair across
 //! threads) is ignored, which can only make answers more often [`crate::Verdict::Feasible`].
 
-use crate::{Event, Loc, ThreadId};
+use crate::{Event, Loc, LockId, ThreadId};
 
 /// Facts about the whole program, computed once by the caller.
 ///
@@ -28,12 +28,29 @@ pub struct StaticFacts {
     pub(crate) thread_of: Vec<(Event, ThreadId)>,
     pub(crate) multi_instance: Vec<ThreadId>,
     pub(crate) repeats: Vec<Event>,
+    pub(crate) held: Vec<(Event, LockId)>,
+    pub(crate) overwritten_under: Vec<(Event, LockId, Loc)>,
 }
 
 impl StaticFacts {
     /// No facts.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Every occurrence of `e` happens while its thread holds `lock` exclusively (no other
+    /// thread can hold it at the same time).
+    pub fn held(&mut self, e: Event, lock: LockId) -> &mut Self {
+        self.held.push((e, lock));
+        self
+    }
+
+    /// Every occurrence of the store `s` happens while its thread holds `lock` exclusively, and
+    /// the thread then stores strongly to `loc` again before it releases `lock` (or never
+    /// releases it).
+    pub fn overwritten_before_release(&mut self, s: Event, lock: LockId, loc: Loc) -> &mut Self {
+        self.overwritten_under.push((s, lock, loc));
+        self
     }
 
     /// `a` must happen before `b` within each instance of their (common) thread class:

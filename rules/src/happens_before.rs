@@ -27,6 +27,13 @@ pub(crate) struct QueryFacts {
     pub stores: Vec<u32>,
     /// Nodes that denote one occurrence that exists in every execution realising the query.
     pub witnesses: Vec<u32>,
+    /// `(load, lock)`: the load holds the lock exclusively.
+    pub held_at: Vec<(u32, u32)>,
+    /// `(store, lock, loc)`: the store holds the lock and its thread stores to `loc` again
+    /// before releasing it.
+    pub overwritten_under: Vec<(u32, u32, u32)>,
+    /// `(load, store)` of a pair whose two events belong to different thread classes.
+    pub other_thread: Vec<(u32, u32)>,
 }
 
 /// What the rules concluded.
@@ -40,6 +47,8 @@ pub(crate) struct Conclusions {
     pub overwritten_reread: bool,
     /// With rule 4: a cycle through a witness, or a pair whose load must happen before its store.
     pub with_overwrites: bool,
+    /// Mutual exclusion: a load under a lock reads a store overwritten before the lock's release.
+    pub locked_overwrite: bool,
 }
 
 mod query {
@@ -60,6 +69,12 @@ mod query {
         struct IsStore(u32);
         @input
         struct Witness(u32);
+        @input
+        struct HeldAt(u32, u32);
+        @input
+        struct OverwrittenUnder(u32, u32, u32);
+        @input
+        struct OtherThread(u32, u32);
 
         // --- Without rule 4: rules 1, 2, 3, 5, 6. ---
         struct BaseEdge(u32, u32);
@@ -126,6 +141,16 @@ mod query {
         @output
         struct RereadConflict(u32, u32);
 
+        @output
+        struct LockConflict(u32, u32);
+
+        // Soundness (mutual exclusion, README "LockedOverwrite"): l and s are in critical
+        // sections of the same lock in different threads, which do not overlap; the store's
+        // thread overwrites the cell before leaving its section, so l cannot read s.
+        LockConflict(l, s) <-
+            ReadsFrom(l, s), OtherThread(l, s), HeldAt(l, m), OverwrittenUnder(s, m, v),
+            LoadOf(l, v);
+
         Cycle(n) <- Mhb(n, m), (n == m);
         Conflict(l, s) <- ReadsFrom(l, s), MustNotReadFrom(l, s);
         RereadConflict(l, s) <- ReadsFrom(l, s), MustNotReread(l, s);
@@ -145,14 +170,19 @@ mod query {
         runtime.extend(facts.loads.iter().map(|&l| IsLoad(l)));
         runtime.extend(facts.stores.iter().map(|&s| IsStore(s)));
         runtime.extend(facts.witnesses.iter().map(|&w| Witness(w)));
+        runtime.extend(facts.held_at.iter().map(|&(l, m)| HeldAt(l, m)));
+        runtime
+            .extend((facts.overwritten_under.iter()).map(|&(s, m, v)| OverwrittenUnder(s, m, v)));
+        runtime.extend(facts.other_thread.iter().map(|&(l, s)| OtherThread(l, s)));
         // FxHash: the facts are small integers, and SipHash dominated a query.
-        let (static_cycle, base_conflict, cycle, conflict, reread) =
+        let (static_cycle, base_conflict, cycle, conflict, reread, lock_conflict) =
             runtime.run_with_hasher::<rustc_hash::FxBuildHasher>();
         super::Conclusions {
             static_cycle: !static_cycle.is_empty(),
             reads_from_future: !base_conflict.is_empty(),
             overwritten_reread: !reread.is_empty(),
             with_overwrites: !cycle.is_empty() || !conflict.is_empty(),
+            locked_overwrite: !lock_conflict.is_empty(),
         }
     }
 }

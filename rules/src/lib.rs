@@ -38,6 +38,10 @@ pub struct Event(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Loc(pub u32);
 
+/// A lock: one concrete mutex (or the global lock of atomic sections) for the whole run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LockId(pub u32);
+
 /// A thread class: the code run by one or more thread instances (see
 /// [`StaticFacts::multi_instance`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -74,15 +78,19 @@ pub enum RuleId {
     ReadsOverwritten,
     /// A load re-reads a value that was overwritten after an earlier load read it (rule 7).
     OverwrittenReread,
+    /// A load under a lock reads a store that its thread overwrites before releasing that lock
+    /// (beyond the paper: mutual exclusion).
+    LockedOverwrite,
 }
 
 impl RuleId {
     /// Every rule identifier, in the order [`Oracle::check`] tries them.
-    pub const ALL: [RuleId; 4] = [
+    pub const ALL: [RuleId; 5] = [
         RuleId::HappensBeforeCycle,
         RuleId::ReadsFromFuture,
         RuleId::OverwrittenReread,
         RuleId::ReadsOverwritten,
+        RuleId::LockedOverwrite,
     ];
 
     /// A short stable name (for statistics and reports).
@@ -92,6 +100,7 @@ impl RuleId {
             RuleId::ReadsFromFuture => "reads-from-future",
             RuleId::ReadsOverwritten => "reads-overwritten",
             RuleId::OverwrittenReread => "overwritten-reread",
+            RuleId::LockedOverwrite => "locked-overwrite",
         }
     }
 
@@ -102,6 +111,7 @@ impl RuleId {
             RuleId::ReadsFromFuture => SOUNDNESS_READS_FROM_FUTURE,
             RuleId::ReadsOverwritten => SOUNDNESS_READS_OVERWRITTEN,
             RuleId::OverwrittenReread => SOUNDNESS_OVERWRITTEN_REREAD,
+            RuleId::LockedOverwrite => SOUNDNESS_LOCKED_OVERWRITE,
         }
     }
 }
@@ -139,6 +149,18 @@ last write before l would then be s2 or later, not s1. So l precedes every occur
 edge in the strong form that may be composed with the others. Stores of another instance of a \
 multi-instance thread are not ordered after s1 by program order, so the rule cannot fire \
 across instances; weak (may) stores are never used as s2.";
+
+const SOUNDNESS_LOCKED_OVERWRITE: &str = "\
+LockedOverwrite (mutual exclusion, beyond the paper). Let a load l of thread A hold lock m \
+exclusively at every occurrence, and let the store s of another thread class B hold m \
+exclusively too and, after every occurrence, store to the same single cell again (strongly) \
+before B releases m (or B never releases it). The two critical sections of m that contain l \
+and s belong to different threads, so they do not overlap: either B's section ends before A's \
+begins, and then the overwriting store comes between s and l, so l does not read s; or A's \
+section ends before B's begins, and then l precedes s. A lock is one concrete mutex for the \
+whole run (a global object without arrays, or the lock of atomic sections); read locks are not \
+exclusive, and any call that may release a lock (an unlock through an unknown pointer, an \
+unknown function such as pthread_cond_wait) ends every section it may end.";
 
 const SOUNDNESS_OVERWRITTEN_REREAD: &str = "\
 OverwrittenReread (rule 7). If l1 reads the witnessed store occurrence s1, l1 precedes every \

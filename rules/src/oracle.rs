@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use crate::closure::{Closure, NO_COLUMN};
 use crate::happens_before::{self, QueryFacts};
-use crate::{Combination, Event, Feasibility, Loc, RuleId, StaticFacts, ThreadId, Verdict};
+use crate::{Combination, Event, Feasibility, Loc, LockId, RuleId, StaticFacts, ThreadId, Verdict};
 
 /// Answers feasibility queries for one program. `Sync`: share it between rayon workers.
 #[derive(Debug)]
@@ -52,6 +52,10 @@ struct EventInfo {
     is_store: bool,
     // Invariant: `Some` only if the store was declared strong for exactly one location.
     strong_loc: Option<Loc>,
+    // Locks held exclusively at every occurrence.
+    held: Vec<LockId>,
+    // `(lock, loc)`: held here, and `loc` is stored again before the lock is released.
+    overwrites: Vec<(LockId, Loc)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -109,6 +113,12 @@ impl Oracle {
         }
         for &e in &facts.repeats {
             events[e.0 as usize].repeats = true;
+        }
+        for &(e, m) in &facts.held {
+            events[e.0 as usize].held.push(m);
+        }
+        for &(s, m, v) in &facts.overwritten_under {
+            events[s.0 as usize].overwrites.push((m, v));
         }
         let mut load_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::default();
         for &(l, v) in &facts.loads {
@@ -298,6 +308,8 @@ impl Oracle {
             Verdict::Infeasible(RuleId::OverwrittenReread)
         } else if found.with_overwrites {
             Verdict::Infeasible(RuleId::ReadsOverwritten)
+        } else if found.locked_overwrite {
+            Verdict::Infeasible(RuleId::LockedOverwrite)
         } else {
             Verdict::Feasible
         }
@@ -366,6 +378,17 @@ impl Oracle {
             };
             q.reads_from.push((ln, sn));
             q.witnesses.extend([ln, sn]);
+            // Mutual exclusion needs two threads; two instances of one class may be one.
+            if lt != st {
+                q.other_thread.push((ln, sn));
+                let (li, si) = (self.info(l), self.info(s));
+                for m in li.map_or(&[][..], |i| i.held.as_slice()) {
+                    q.held_at.push((ln, m.0));
+                }
+                for (m, v) in si.map_or(&[][..], |i| i.overwrites.as_slice()) {
+                    q.overwritten_under.push((sn, m.0, v.0));
+                }
+            }
             q.loads.push(ln);
             q.stores.push(sn);
             if let Some(v) = self.info(l).and_then(|e| e.load_loc) {

@@ -1,7 +1,9 @@
 //! Tests of the feasibility oracle through its public API: the paper's figure 1, each rule
 //! where it fires, each rule where it must not fire, and the cache.
 
-use watts_rules::{Combination, Event, Loc, Oracle, RuleId, StaticFacts, ThreadId, Verdict};
+use watts_rules::{
+    Combination, Event, Loc, LockId, Oracle, RuleId, StaticFacts, ThreadId, Verdict,
+};
 
 const X: Loc = Loc(0);
 const FLAG: Loc = Loc(1);
@@ -437,4 +439,70 @@ fn static_must_happen_before_is_exposed() {
     let oracle = Oracle::new(&load_before_create());
     assert!(oracle.must_happen_before(e(0), e(3)));
     assert!(!oracle.must_happen_before(e(3), e(0)));
+}
+
+// ---- Mutual exclusion (LockedOverwrite). ----
+
+const M: LockId = LockId(1);
+const OTHER: LockId = LockId(2);
+
+/// `T1: s1: x = 1; s2: x = 2` both under `lock_w` (s1 overwritten before the release when
+/// `overwritten`), `T2: l3 = x` under `lock_r` (if any).
+fn locked(
+    lock_w: LockId,
+    lock_r: Option<LockId>,
+    overwritten: bool,
+    same_class: bool,
+) -> StaticFacts {
+    let mut f = StaticFacts::new();
+    straight_line(&mut f, 1, &[1, 2]);
+    f.thread_of(e(3), ThreadId(if same_class { 1 } else { 2 }));
+    if same_class {
+        f.multi_instance(ThreadId(1));
+    }
+    f.store(e(1), X).store(e(2), X).load(e(3), X);
+    f.held(e(1), lock_w).held(e(2), lock_w);
+    if overwritten {
+        f.overwritten_before_release(e(1), lock_w, X);
+    }
+    if let Some(m) = lock_r {
+        f.held(e(3), m);
+    }
+    f
+}
+
+#[test]
+fn a_locked_load_does_not_read_a_value_overwritten_under_the_lock() {
+    assert_eq!(
+        check(&locked(M, Some(M), true, false), &[(3, 1)]),
+        Verdict::Infeasible(RuleId::LockedOverwrite)
+    );
+    // The last value of the section may be read.
+    assert_eq!(
+        check(&locked(M, Some(M), true, false), &[(3, 2)]),
+        Verdict::Feasible
+    );
+}
+
+#[test]
+fn mutual_exclusion_must_not_fire_without_its_premises() {
+    // The load does not hold the lock, holds another one, or the store is not overwritten
+    // before the release.
+    for f in [
+        locked(M, None, true, false),
+        locked(M, Some(OTHER), true, false),
+        locked(M, Some(M), false, false),
+    ] {
+        assert_eq!(check(&f, &[(3, 1)]), Verdict::Feasible);
+    }
+}
+
+#[test]
+fn mutual_exclusion_needs_two_thread_classes() {
+    // Two instances of one class may be the same instance: within one critical section the
+    // load may follow s1 and precede s2.
+    assert_eq!(
+        check(&locked(M, Some(M), true, true), &[(3, 1)]),
+        Verdict::Feasible
+    );
 }

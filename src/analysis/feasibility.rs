@@ -11,7 +11,7 @@ use crate::ir::{InstKind, Operand, StopReason, Terminator};
 use crate::memory::CellId;
 use crate::threads::NodeId;
 use std::collections::{BTreeSet, HashMap};
-use watts_rules::{Event, Loc, Oracle, StaticFacts, ThreadId};
+use watts_rules::{Event, Loc, LockId, Oracle, StaticFacts, ThreadId};
 
 /// Events of one round and the oracle over them.
 pub struct Feasibility {
@@ -77,6 +77,7 @@ impl Feasibility {
             .copied()
             .filter(|c| single_slot(facts, threads, *c))
             .collect();
+        let mut lock_names = super::locks::LockNames::default();
         for (tid, t) in threads.iter().enumerate() {
             let th = ThreadId(tid as u32);
             let start = fresh();
@@ -87,6 +88,10 @@ impl Feasibility {
             if t.multi || t.origin == Origin::Detached {
                 sf.multi_instance(th);
             }
+            // Lock facts: not for functions analysed on their own, which run inside some
+            // other thread (the mutual-exclusion rule needs two different threads).
+            let mut locks = (t.origin != Origin::Detached)
+                .then(|| super::locks::ThreadLocks::of(facts, t, &mut lock_names));
             // Events per node, in instruction order.
             let mut per_node: Vec<Vec<Event>> = vec![Vec::new(); t.cfg.nodes.len()];
             for (n, nd) in t.cfg.nodes.iter().enumerate() {
@@ -115,12 +120,16 @@ impl Feasibility {
                         _ if recorded.is_some() => fresh(),
                         _ => continue,
                     };
+                    let mut strong_cell = None;
                     if let Some(ev) = recorded {
                         let a = facts.access(func, nd.block, idx);
                         let strong = matches!(inst.kind, InstKind::Store { .. })
                             && a.strong
                             && ev.cells.len() == 1
                             && single.contains(&ev.cells[0]);
+                        if strong && loaded.contains(&ev.cells[0]) {
+                            strong_cell = Some(ev.cells[0]);
+                        }
                         for c in &ev.cells {
                             if !loaded.contains(c) {
                                 continue;
@@ -133,6 +142,16 @@ impl Feasibility {
                         }
                     }
                     sf.thread_of(e, th);
+                    if let Some(l) = locks.as_mut() {
+                        let held = l.held.get(&(node, idx)).cloned().unwrap_or_default();
+                        for m in held {
+                            sf.held(e, LockId(m));
+                            let Some(c) = strong_cell else { continue };
+                            if l.overwritten_before_release(facts, t, (node, idx), m, c) {
+                                sf.overwritten_before_release(e, LockId(m), Loc(c.0));
+                            }
+                        }
+                    }
                     if t.shape.in_cycle[n] {
                         sf.repeats(e);
                     }

@@ -8,6 +8,7 @@ pub mod combinations;
 pub mod engine;
 pub mod feasibility;
 pub mod invariants;
+pub mod locks;
 pub mod modular;
 pub mod program_facts;
 pub mod transfer;

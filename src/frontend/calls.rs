@@ -196,6 +196,7 @@ impl FnLower<'_> {
                 out.push(InstKind::Lock {
                     dst: self.used_result(inst),
                     lock: ops[0],
+                    exclusive: n != "pthread_rwlock_rdlock",
                 });
                 return Flow::Next;
             }

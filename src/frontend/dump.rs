@@ -334,7 +334,14 @@ fn inst_text(p: &Program, f: &Function, inst: &Inst) -> String {
                 o(retval)
             )
         }
-        InstKind::Lock { dst, lock } => format!("{}lock {}", opt_dst(f, dst), o(lock)),
+        InstKind::Lock {
+            dst,
+            lock,
+            exclusive,
+        } => {
+            let how = if *exclusive { "lock" } else { "lock_shared" };
+            format!("{}{how} {}", opt_dst(f, dst), o(lock))
+        }
         InstKind::Unlock { dst, lock } => format!("{}unlock {}", opt_dst(f, dst), o(lock)),
         InstKind::AtomicBegin => "atomic_begin".into(),
         InstKind::AtomicEnd => "atomic_end".into(),

@@ -311,6 +311,9 @@ pub enum InstKind {
         dst: Option<VarId>,
         /// The lock object.
         lock: Operand,
+        /// Whether no other thread can hold the lock at the same time (false for
+        /// `pthread_rwlock_rdlock`: readers share it).
+        exclusive: bool,
     },
     /// `pthread_mutex_unlock` and friends.
     Unlock {

@@ -1,0 +1,271 @@
+//! Lock facts for the oracle's mutual-exclusion rule (`rules/README.md`, LockedOverwrite):
+//! which locks a thread holds for sure at each instruction, and whether, after a store, it
+//! stores to the same cell again before releasing a lock.
+//!
+//! Invariant (soundness): a lock is named only when it is one concrete mutex for the whole run
+//! (a global object without arrays at a known offset), or the one lock of atomic sections;
+//! "held" is a must-property (an intersection over paths, from nothing at the thread's start);
+//! anything that may release a lock (an unlock through a pointer that may name it, the end of
+//! an atomic section, a call that is not inlined and not known to leave locks alone) ends it.
+
+use super::modular::Thread;
+use super::program_facts::Facts;
+use crate::ir::{Callee, FuncId, InstKind, ObjectKind, Operand};
+use crate::memory::points_to::{writes_only_args, Target};
+use crate::memory::CellId;
+use crate::threads::NodeId;
+use std::collections::{BTreeSet, HashMap};
+
+/// The lock of `__VERIFIER_atomic_begin/end` (and `__VERIFIER_atomic_*` functions).
+pub const ATOMIC_LOCK: u32 = 0;
+
+/// Dense ids for the locks a program names (0 is [`ATOMIC_LOCK`]).
+#[derive(Default)]
+pub struct LockNames {
+    ids: HashMap<(crate::ir::ObjId, u64), u32>,
+}
+
+/// What an instruction does to the locks its thread holds.
+enum Effect {
+    None,
+    Acquire(u32),
+    Release(u32),
+    ReleaseAll,
+}
+
+impl LockNames {
+    /// The lock `op` names in `func`, if it is one concrete mutex.
+    fn name(&mut self, facts: &Facts<'_>, func: FuncId, op: &Operand) -> Option<u32> {
+        let pts = facts.memory.pts.of(facts.program, func, op);
+        let [Target::Obj(o, Some(off))] = pts.targets.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        if pts.unknown || !matches!(facts.program.objects[o.index()].kind, ObjectKind::Global(_)) {
+            return None;
+        }
+        // Soundness: an array (anywhere in the object) folds several mutexes onto one offset.
+        let mut cells = facts.memory.cells.of(*o).peekable();
+        cells.peek()?;
+        if !cells.all(|c| facts.memory.cells.info(c).singular) {
+            return None;
+        }
+        let next = self.ids.len() as u32 + 1;
+        Some(*self.ids.entry((*o, *off)).or_insert(next))
+    }
+
+    fn effect(
+        &mut self,
+        facts: &Facts<'_>,
+        func: FuncId,
+        kind: &InstKind,
+        opaque: &[FuncId],
+    ) -> Effect {
+        match kind {
+            InstKind::Lock {
+                lock,
+                exclusive: true,
+                ..
+            } => self
+                .name(facts, func, lock)
+                .map_or(Effect::None, Effect::Acquire),
+            InstKind::Unlock { lock, .. } => self
+                .name(facts, func, lock)
+                .map_or(Effect::ReleaseAll, Effect::Release),
+            InstKind::AtomicBegin => Effect::Acquire(ATOMIC_LOCK),
+            InstKind::AtomicEnd => Effect::Release(ATOMIC_LOCK),
+            InstKind::Call { callee, .. } => match callee {
+                Callee::Direct(g) => {
+                    let f = &facts.program.funcs[g.index()];
+                    // Soundness: a library function known to touch only its arguments leaves
+                    // locks alone, except the synchronisation ones (`pthread_cond_wait`
+                    // releases its mutex while it waits).
+                    let sync = f.name.starts_with("pthread_") || f.name.starts_with("sem_");
+                    let known = !f.is_defined && writes_only_args(&f.name) && !sync;
+                    if known && !opaque.contains(g) {
+                        Effect::None
+                    } else {
+                        Effect::ReleaseAll
+                    }
+                }
+                Callee::Indirect(_) => Effect::ReleaseAll,
+            },
+            _ => Effect::None,
+        }
+    }
+}
+
+/// The lock facts of one thread.
+pub struct ThreadLocks {
+    /// Per node and instruction index: the locks held for sure before it runs.
+    pub held: HashMap<(NodeId, u32), BTreeSet<u32>>,
+    effects: HashMap<(NodeId, u32), Effect>,
+    /// Per lock and cell: per node, whether every path from its start overwrites the cell
+    /// before it may release the lock.
+    overwrites: HashMap<(u32, CellId), Vec<bool>>,
+}
+
+impl ThreadLocks {
+    /// Runs the must-held analysis of thread `t`.
+    pub fn of<D>(facts: &Facts<'_>, t: &Thread<D>, names: &mut LockNames) -> ThreadLocks {
+        let cfg = &t.cfg;
+        let mut effects = HashMap::new();
+        for (n, nd) in cfg.nodes.iter().enumerate() {
+            let func = cfg.contexts[nd.ctx.0 as usize].func;
+            let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
+            for idx in nd.start..nd.end {
+                let e = names.effect(facts, func, &insts[idx as usize].kind, &cfg.opaque_callees);
+                if !matches!(e, Effect::None) {
+                    effects.insert((NodeId(n as u32), idx), e);
+                }
+            }
+        }
+        let apply = |set: &mut BTreeSet<u32>, n: usize, idx: u32| match effects
+            .get(&(NodeId(n as u32), idx))
+        {
+            Some(Effect::Acquire(m)) => {
+                set.insert(*m);
+            }
+            Some(Effect::Release(m)) => {
+                set.remove(m);
+            }
+            Some(Effect::ReleaseAll) => set.clear(),
+            _ => {}
+        };
+        // Forward must-analysis: `None` is "not reached yet" (the top of the intersection).
+        let entry = cfg.contexts[0].entry.index();
+        let mut order: Vec<usize> = (0..cfg.nodes.len())
+            .filter(|n| t.shape.rpo[*n] != u32::MAX)
+            .collect();
+        order.sort_by_key(|n| t.shape.rpo[*n]);
+        let mut out: Vec<Option<BTreeSet<u32>>> = vec![None; cfg.nodes.len()];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &n in &order {
+                let mut set = if n == entry {
+                    Some(BTreeSet::new())
+                } else {
+                    None
+                };
+                for p in &t.shape.pred[n] {
+                    if let Some(o) = &out[p.index()] {
+                        set = Some(match set {
+                            None => o.clone(),
+                            Some(s) => s.intersection(o).copied().collect(),
+                        });
+                    }
+                }
+                let Some(mut set) = set else {
+                    continue;
+                };
+                let nd = &cfg.nodes[n];
+                for idx in nd.start..nd.end {
+                    apply(&mut set, n, idx);
+                }
+                if out[n].as_ref() != Some(&set) {
+                    out[n] = Some(set);
+                    changed = true;
+                }
+            }
+        }
+        // Per instruction: replay each node from its entry set.
+        let mut held = HashMap::new();
+        for &n in &order {
+            let mut set = if n == entry {
+                BTreeSet::new()
+            } else {
+                let mut acc: Option<BTreeSet<u32>> = None;
+                for p in &t.shape.pred[n] {
+                    if let Some(o) = &out[p.index()] {
+                        acc = Some(match acc {
+                            None => o.clone(),
+                            Some(s) => s.intersection(o).copied().collect(),
+                        });
+                    }
+                }
+                acc.unwrap_or_default()
+            };
+            let nd = &cfg.nodes[n];
+            for idx in nd.start..nd.end {
+                if !set.is_empty() {
+                    held.insert((NodeId(n as u32), idx), set.clone());
+                }
+                apply(&mut set, n, idx);
+            }
+        }
+        ThreadLocks {
+            held,
+            effects,
+            overwrites: HashMap::new(),
+        }
+    }
+
+    /// Whether the thread, right after instruction `at`, stores strongly to `cell` again on
+    /// every path before anything may release `lock` (paths that never release it count, a
+    /// thread's end does not).
+    pub fn overwritten_before_release<D>(
+        &mut self,
+        facts: &Facts<'_>,
+        t: &Thread<D>,
+        at: (NodeId, u32),
+        lock: u32,
+        cell: CellId,
+    ) -> bool {
+        let cfg = &t.cfg;
+        // What one instruction decides: Some(true) overwrites, Some(false) may release.
+        let decide = |n: usize, idx: u32| -> Option<bool> {
+            match self.effects.get(&(NodeId(n as u32), idx)) {
+                Some(Effect::Release(m)) if *m == lock => return Some(false),
+                Some(Effect::ReleaseAll) => return Some(false),
+                _ => {}
+            }
+            let nd = &cfg.nodes[n];
+            let func = cfg.contexts[nd.ctx.0 as usize].func;
+            let inst =
+                &facts.program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+            if let InstKind::Store { .. } = inst.kind {
+                let a = facts.access(func, nd.block, idx);
+                if a.strong && a.exact == [cell] {
+                    return Some(true);
+                }
+            }
+            None
+        };
+        // Greatest fixpoint of "from the start of node n, every path overwrites first".
+        let nodes = cfg.nodes.len();
+        let cached = self.overwrites.get(&(lock, cell)).cloned();
+        let mut w = cached.clone().unwrap_or_else(|| vec![true; nodes]);
+        let mut changed = cached.is_none();
+        while changed {
+            changed = false;
+            for n in 0..nodes {
+                if !w[n] {
+                    continue;
+                }
+                let nd = &cfg.nodes[n];
+                let v = (nd.start..nd.end)
+                    .find_map(|idx| decide(n, idx))
+                    .unwrap_or_else(|| {
+                        let succ = &t.shape.succ[n];
+                        !succ.is_empty() && succ.iter().all(|s| w[s.index()])
+                    });
+                if !v {
+                    w[n] = false;
+                    changed = true;
+                }
+            }
+        }
+        if cached.is_none() {
+            self.overwrites.insert((lock, cell), w.clone());
+        }
+        let (node, idx) = at;
+        let n = node.index();
+        let nd = &cfg.nodes[n];
+        (idx + 1..nd.end)
+            .find_map(|k| decide(n, k))
+            .unwrap_or_else(|| {
+                let succ = &t.shape.succ[n];
+                !succ.is_empty() && succ.iter().all(|s| w[s.index()])
+            })
+    }
+}
