@@ -7,7 +7,9 @@
 //! times, stands for many instances, which interfere with each other.
 //!
 //! Invariant: interference and entry states only grow (joins, then widening), so the rounds
-//! terminate; the last round ran every thread under the final interference.
+//! terminate; at the end, every thread's last analysis ran under the final inputs (a thread is
+//! skipped in a round only when none of its inputs changed since its last analysis, see
+//! `Thread::quiet_since`).
 
 use super::engine;
 use super::program_facts::{Facts, ThreadView};
@@ -75,9 +77,10 @@ pub struct Thread<D> {
     pub unknown_calls: BTreeSet<FuncId>,
     /// Whether its last analysis fell back to joining (over the combination budget).
     pub fell_back: bool,
-    /// `Some(e)`: its last analysis changed nothing (no store, event, created thread, or
-    /// reachable node) and ran when the global change counter was `e`. While the counter stays
-    /// at `e`, its inputs are the same, so analysing it again would give the same result.
+    /// `Some(e)`: after its last analysis the global change counter was `e`, and nothing that
+    /// analysis changed is an input of this thread itself (it has one instance, the oracle's
+    /// facts kept their shape, and the nodes with loads stayed as reachable). While the counter
+    /// stays at `e`, its inputs are the same, so analysing it again would give the same result.
     pub quiet_since: Option<u64>,
 }
 

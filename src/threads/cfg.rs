@@ -3,8 +3,10 @@
 //! context-sensitive by construction.
 //!
 //! Invariant: a context's variables are `var_base .. var_base + callee.vars.len()` and belong to
-//! no other context; recursion and oversized expansions are never inlined (they become
-//! `Exit::OpaqueCall`, analysed separately from an unknown state, see `threads::detached`).
+//! no other context; recursion and oversized expansions are never inlined: the call stays an
+//! instruction of its node, its callee is listed in `ThreadCfg::opaque_callees`, and the
+//! analysis runs that callee on its own from an unknown state (`analysis::modular`, detached
+//! threads; the callee's effects on memory are havocked at the call).
 
 use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, Terminator};
 
