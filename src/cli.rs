@@ -210,6 +210,12 @@ pub struct AnalyzeArgs {
     /// Print the lowered watts IR instead of analysing (for debugging watts).
     #[arg(long, hide_short_help = true)]
     pub dump_ir: bool,
+
+    /// End the report with `SV-COMP result: true` (every error call and assertion proved or
+    /// unreachable) or `SV-COMP result: unknown` (on stderr with the JSON and SARIF formats).
+    /// For ILP32 tasks pass `-- -m32`.
+    #[arg(long, help_heading = "Output")]
+    pub svcomp: bool,
 }
 
 /// The options of `watts invariants`, as typed.

@@ -67,6 +67,7 @@ fn dispatch() -> u8 {
         }
         Command::Analyze(args) => {
             let dump_ir = args.dump_ir;
+            let svcomp = args.svcomp;
             let config = match args.to_config() {
                 Ok(config) => config,
                 Err(message) => return fail(&message),
@@ -75,7 +76,19 @@ fn dispatch() -> u8 {
                 (true, Some(Ok(p))) => (write!(out, "{}", watts::frontend::dump(&p)), 0),
                 (true, Some(Err(err))) => return fail(&err.to_string()),
                 _ => match watts::run(&config) {
-                    Ok(report) => (report.render(config.format, &mut out), report.exit_code()),
+                    Ok(report) => {
+                        let mut written = report.render(config.format, &mut out);
+                        if svcomp {
+                            let line = format!("SV-COMP result: {}", report.svcomp_result());
+                            // Machine formats stay parseable: the line goes to stderr then.
+                            if matches!(config.format, watts::Format::Json | watts::Format::Sarif) {
+                                let _ = writeln!(io::stderr(), "{line}");
+                            } else {
+                                written = written.and_then(|()| writeln!(out, "{line}"));
+                            }
+                        }
+                        (written, report.exit_code())
+                    }
                     Err(err) => return fail(&err.to_string()),
                 },
             }

@@ -430,3 +430,29 @@ fn progress_only_on_a_terminal_and_not_when_quiet() {
     let o = analyze("ok.c", SAFE, &[]);
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn svcomp_result_line() {
+    let o = analyze("safe.c", SAFE, &["--svcomp"]);
+    assert_status(&o, 0);
+    assert!(
+        stdout(&o).ends_with("SV-COMP result: true\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = analyze("unsafe.c", UNSAFE, &["--svcomp", "--quiet"]);
+    assert_status(&o, 1);
+    assert!(
+        stdout(&o).ends_with("SV-COMP result: unknown\n"),
+        "{}",
+        stdout(&o)
+    );
+    // JSON stays parseable: the line goes to stderr.
+    let o = analyze("unsafe.c", UNSAFE, &["--svcomp", "--format", "json"]);
+    serde_json::from_str::<serde_json::Value>(&stdout(&o)).expect("valid JSON on stdout");
+    assert!(
+        stderr(&o).contains("SV-COMP result: unknown"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -194,6 +194,18 @@ impl Report {
         s
     }
 
+    /// The SV-COMP answer for the `unreach-call` property: `true` when every error call and
+    /// assertion is proved or unreachable (suppressions and baselines do not count), else
+    /// `unknown` (watts never answers `false`: it does not produce counterexamples yet).
+    pub fn svcomp_result(&self) -> &'static str {
+        let s = self.summary();
+        if s.may_fail + s.violated == 0 {
+            "true"
+        } else {
+            "unknown"
+        }
+    }
+
     /// The process exit status the design guide promises: 0 when every assertion is proved or
     /// unreachable (also when there is none), 1 when at least one may fail or is violated and
     /// is neither suppressed nor in the baseline.
