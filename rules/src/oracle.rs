@@ -419,15 +419,17 @@ impl Oracle {
                     // is unknown, so its other stores are not ordered after s1.
                     continue;
                 };
-                // A store that no witness reaches by a static step gets no must-happen-before
-                // fact at all (edges into a node that is not a witness are static steps from
-                // witnesses, or overwrite edges that need one first), so rules 4 and 7 cannot
-                // use it: leave it out and keep the query small.
-                let reached = index.contains_key(&key)
-                    || q.witnesses
-                        .iter()
-                        .any(|&w| self.reaches(&nodes[w as usize], &node));
-                if !reached {
+                // A store that is not a witness matters only on a path between witnesses: edges
+                // into it are static steps from witnesses (or overwrite edges that need an
+                // `mhb` into it first), and edges out of it are static steps to witnesses. A
+                // store that no witness reaches, or that reaches no witness, is in no cycle and
+                // on no path that a conclusion reads: leave it out and keep the query small.
+                let needed = index.contains_key(&key)
+                    || (q.witnesses.iter())
+                        .any(|&w| self.reaches(&nodes[w as usize], &node))
+                        && (q.witnesses.iter())
+                            .any(|&w| self.reaches(&node, &nodes[w as usize]));
+                if !needed {
                     continue;
                 }
                 let n = add(&mut nodes, &mut index, key, node);
