@@ -22,6 +22,19 @@ const CONFIGS: &[(&str, &str)] = &[
 const PROVED: &[(&str, &str)] = &[
     ("pthread/indexer.i", "flow-insensitive"),
     ("pthread-ext/45_monabsex1_vs.i", "constraints"),
+    // Lock protection (analysis::protection).
+    (
+        "goblint-regression/28-race_reach_02-simple_racefree.i",
+        "flow-insensitive",
+    ),
+    (
+        "goblint-regression/28-race_reach_04-munge_racefree.i",
+        "flow-insensitive",
+    ),
+    (
+        "goblint-regression/28-race_reach_12-ptr_racefree.i",
+        "flow-insensitive",
+    ),
 ];
 
 fn rank(mode: &str) -> usize {

@@ -425,10 +425,8 @@ impl Oracle {
                 // store that no witness reaches, or that reaches no witness, is in no cycle and
                 // on no path that a conclusion reads: leave it out and keep the query small.
                 let needed = index.contains_key(&key)
-                    || (q.witnesses.iter())
-                        .any(|&w| self.reaches(&nodes[w as usize], &node))
-                        && (q.witnesses.iter())
-                            .any(|&w| self.reaches(&node, &nodes[w as usize]));
+                    || (q.witnesses.iter()).any(|&w| self.reaches(&nodes[w as usize], &node))
+                        && (q.witnesses.iter()).any(|&w| self.reaches(&node, &nodes[w as usize]));
                 if !needed {
                     continue;
                 }

@@ -101,6 +101,7 @@ pub fn plan<D: watts_domains::NumDomain>(
     feas: Option<&Feasibility>,
     max: usize,
     cache: &mut SourceCache,
+    protection: &super::protection::Protection,
 ) -> Plan {
     let t = &threads[i];
     let program = facts.program;
@@ -123,6 +124,10 @@ pub fn plan<D: watts_domains::NumDomain>(
             };
             let a = facts.access(func, nd.block, idx);
             if a.exact.is_empty() || a.read_unknown {
+                continue;
+            }
+            // A lock-protected cell reads the thread's own view (see `analysis::protection`).
+            if a.exact.iter().all(|c| protection.is_protected(*c)) {
                 continue;
             }
             let mut candidates = candidates_for(threads, i, &a.exact);

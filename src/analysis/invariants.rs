@@ -81,6 +81,8 @@ fn compute_with<D: NumDomain>(
         flow_sensitive: config.mode != Mode::FlowInsensitive,
         constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
         max_combinations: config.max_combinations.max(1),
+        // The invariants of the store-by-store run (the protected run only adds proofs).
+        protection: false,
     };
     let main = (program.funcs.iter())
         .position(|f| f.name == "main" && f.is_defined)
@@ -120,6 +122,7 @@ fn thread_invariants<D: NumDomain>(
     let t = &threads[i];
     let interference = interference_for(threads, i, facts.ncells as usize);
     let view = ThreadView {
+        protection: None,
         cfg: &t.cfg,
         interference: &interference,
         choices: None,

@@ -26,10 +26,15 @@ pub struct LockNames {
 }
 
 /// What an instruction does to the locks its thread holds.
-enum Effect {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing.
     None,
+    /// Takes the lock exclusively.
     Acquire(u32),
+    /// Releases the lock.
     Release(u32),
+    /// May release any lock (an unlock through an unknown pointer, an unknown call).
     ReleaseAll,
 }
 
@@ -198,6 +203,14 @@ impl ThreadLocks {
             effects,
             overwrites: HashMap::new(),
         }
+    }
+
+    /// What instruction `idx` of `node` does to the held locks.
+    pub fn effect(&self, node: NodeId, idx: u32) -> Effect {
+        self.effects
+            .get(&(node, idx))
+            .copied()
+            .unwrap_or(Effect::None)
     }
 
     /// Whether the thread, right after instruction `at`, stores strongly to `cell` again on

@@ -11,6 +11,7 @@ pub mod invariants;
 pub mod locks;
 pub mod modular;
 pub mod program_facts;
+pub mod protection;
 pub mod transfer;
 mod verdict;
 

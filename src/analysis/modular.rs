@@ -13,6 +13,7 @@
 
 use super::engine;
 use super::program_facts::{Facts, ThreadView};
+use super::protection::Protection;
 use super::transfer::{Recorder, Transfer};
 use crate::ir::{AssertId, FuncId, InitValue, InstKind, ObjectKind, Operand, Ty};
 use crate::memory::{cells::normalize, CellId, Lookup};
@@ -62,6 +63,8 @@ pub struct Thread<D> {
     pub entry_state: D,
     /// Per cell, what this thread may store (bottom: nothing).
     pub stores: Vec<Interval>,
+    /// Per cell, the views of lock-protected cells it published (see `analysis::protection`).
+    pub published: Vec<Interval>,
     /// The cells whose entry in `stores` is not bottom, ascending: interference is joined over
     /// these only, so a round costs the written cells, not every cell, per pair of threads.
     pub written: Vec<usize>,
@@ -121,6 +124,8 @@ pub struct Composition {
     pub constraints: bool,
     /// Most combinations per thread and round before falling back to joins.
     pub max_combinations: usize,
+    /// Hand lock-protected cells over at lock operations only (see `analysis::protection`).
+    pub protection: bool,
 }
 
 /// What one assertion looked like in the final round.
@@ -169,11 +174,15 @@ pub struct Fixpoint<D> {
     pub unknown_calls: BTreeSet<FuncId>,
     /// Counters of the flow-sensitive modes (last round for pruning, all rounds for work).
     pub combos: ComboStats,
+    /// Whether some cell is lock-protected (so that a run with `Composition::protection` may
+    /// prove more).
+    pub protectable: bool,
 }
 
 /// What the replays of one thread in one round observed.
 struct Sink<D> {
     stores: Vec<Interval>,
+    published: Vec<Interval>,
     events: BTreeMap<(NodeId, u32), StoreEv>,
     creates: Vec<(NodeId, u32, D)>,
     at: (NodeId, u32),
@@ -234,6 +243,10 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
     fn unknown_call(&mut self, f: FuncId) {
         self.unknown_calls.insert(f);
     }
+
+    fn publish(&mut self, c: CellId, value: Interval) {
+        self.sink.published[c.index()].join_with(&value);
+    }
 }
 
 /// Runs the thread-modular analysis from `main`.
@@ -265,6 +278,13 @@ pub fn run<D: NumDomain>(
     let mut epoch: u64 = 0;
     let mut feasibility: Option<super::feasibility::Feasibility> = None;
     let mut source_cache = super::combinations::SourceCache::default();
+    let mut protection = Protection::default();
+    let initial: Vec<Interval> = {
+        let s: D = initial_state(facts);
+        (0..facts.ncells)
+            .map(|c| s.interval(watts_domains::Var(c)))
+            .collect()
+    };
     loop {
         rounds += 1;
         combos.fallback_threads.clear();
@@ -287,6 +307,16 @@ pub fn run<D: NumDomain>(
                 ));
                 changed = true;
             }
+        }
+        let now = if how.protection {
+            Protection::compute(facts, &threads)
+        } else {
+            Protection::default()
+        };
+        if now != protection {
+            // Loads and lock hand-overs of every thread change with it.
+            changed = true;
+            protection = now;
         }
         if changed {
             epoch += 1;
@@ -312,7 +342,8 @@ pub fn run<D: NumDomain>(
                 i += 1;
                 continue;
             }
-            let interference = interference_for(&threads, i, ncells);
+            let mut interference = interference_for(&threads, i, ncells);
+            protected_interference(&mut interference, &threads, &protection, &initial);
             let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
                 let t0 = std::time::Instant::now();
                 let p = super::combinations::plan(
@@ -322,6 +353,7 @@ pub fn run<D: NumDomain>(
                     feasibility.as_ref(),
                     how.max_combinations,
                     &mut source_cache,
+                    &protection,
                 );
                 if feasibility.is_some() {
                     combos.datalog_ms += t0.elapsed().as_millis() as u64;
@@ -343,6 +375,7 @@ pub fn run<D: NumDomain>(
                 let t = &threads[i];
                 let mut sink = Sink {
                     stores: vec![Interval::bottom(); ncells],
+                    published: vec![Interval::bottom(); ncells],
                     events: BTreeMap::new(),
                     creates: Vec::new(),
                     at: (NodeId(0), 0),
@@ -359,6 +392,7 @@ pub fn run<D: NumDomain>(
                         cfg: &t.cfg,
                         interference: &interference,
                         choices: plan.as_ref().map(|_| choices),
+                        protection: protection.any().then_some((&protection, i)),
                     };
                     let transfer = Transfer { facts, view: &view };
                     let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
@@ -385,6 +419,7 @@ pub fn run<D: NumDomain>(
                 combos.pruned += p.pruned;
             }
             let stores = sink.stores;
+            let published = sink.published;
             let creates = sink.creates;
             let widen = rounds > JOIN_ROUNDS;
             let (mut own, shape) = accumulate_events(&mut threads[i].events, sink.events, widen);
@@ -399,6 +434,10 @@ pub fn run<D: NumDomain>(
             threads[i].observed = observed;
             threads[i].unknown_calls = called;
             own |= accumulate(&mut threads[i].stores, &stores, widen);
+            // A thread reads what it published itself when it takes the lock again.
+            let republished = accumulate(&mut threads[i].published, &published, widen);
+
+            own |= republished;
             threads[i].written = written_cells(&threads[i].stores);
             for (node, inst, state) in creates {
                 own |= spawn(facts, &mut threads, i, node, inst, &state, rounds, budget);
@@ -407,9 +446,13 @@ pub fn run<D: NumDomain>(
                 changed = true;
                 epoch += 1;
             }
-            let reads_itself = reads_itself || (own && threads[i].multi);
+            let reads_itself = reads_itself || republished || (own && threads[i].multi);
             threads[i].quiet_since = (!reads_itself).then_some(epoch);
             i += 1;
+        }
+        // Threads created in this round may take protection away: run another round then.
+        if how.protection && Protection::compute(facts, &threads) != protection {
+            changed = true;
         }
         if !changed {
             break;
@@ -429,7 +472,9 @@ pub fn run<D: NumDomain>(
         }
         unknown_calls.extend(t.unknown_calls.iter().copied());
     }
+    let protectable = how.protection || Protection::compute(facts, &threads).any();
     Fixpoint {
+        protectable,
         threads,
         rounds,
         gave_up,
@@ -459,6 +504,7 @@ fn new_thread<D: NumDomain>(
         multi,
         entry_state,
         stores: vec![Interval::bottom(); facts.ncells as usize],
+        published: vec![Interval::bottom(); facts.ncells as usize],
         written: Vec::new(),
         events: BTreeMap::new(),
         states: Vec::new(),
@@ -497,6 +543,34 @@ fn load_reach<D: NumDomain>(facts: &Facts<'_>, t: &Thread<D>, states: &[D]) -> V
         })
         .map(|(n, _)| states.get(n).is_none_or(|s| !s.is_bottom()))
         .collect()
+}
+
+/// For lock-protected cells, replaces the interference by what may be there when the lock is
+/// taken: every view any thread (this one included) published, and the initial value when a
+/// detached function might take the lock before any thread exists.
+fn protected_interference<D>(
+    interference: &mut [Interval],
+    threads: &[Thread<D>],
+    protection: &Protection,
+    initial: &[Interval],
+) {
+    // Before `main` creates its first thread, it publishes its view (the initial value, unless
+    // it wrote the cell); only a detached function may take the lock earlier, from another view.
+    let detached = threads.iter().any(|t| t.origin == Origin::Detached);
+    for (c, slot) in interference.iter_mut().enumerate() {
+        if protection.lock_of.get(c).is_none_or(Option::is_none) {
+            continue;
+        }
+        let mut v = if detached {
+            initial[c]
+        } else {
+            Interval::bottom()
+        };
+        for t in threads {
+            v.join_with(&t.published[c]);
+        }
+        *slot = v;
+    }
 }
 
 /// The cells `stores` does not map to bottom.
@@ -592,6 +666,7 @@ fn spawn<D: NumDomain>(
             cfg: &threads[parent].cfg,
             interference: &[],
             choices: None,
+            protection: None,
         };
         let t = Transfer { facts, view: &view };
         t.value(state, ctx, arg)

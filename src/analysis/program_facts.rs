@@ -145,6 +145,9 @@ pub struct ThreadView<'a> {
     /// Per load `(node, instruction)`, what it reads in the current combination; loads not in
     /// the map read their own view joined with `interference`.
     pub choices: Option<&'a std::collections::HashMap<(crate::threads::NodeId, u32), LoadRead>>,
+    /// The lock-protected cells and this thread's index among the fixpoint's threads; for
+    /// protected cells, `interference` holds what was published (see `analysis::protection`).
+    pub protection: Option<(&'a super::protection::Protection, usize)>,
 }
 
 impl ThreadView<'_> {

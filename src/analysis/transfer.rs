@@ -25,6 +25,9 @@ pub trait Recorder<D> {
     fn assertion(&mut self, id: AssertId, ctx: CtxId, cond: Option<&Operand>, state: &D);
     /// A call to a function that is only declared.
     fn unknown_call(&mut self, f: FuncId);
+    /// The thread's view of a lock-protected cell where it releases the lock or creates a
+    /// thread (see `analysis::protection`).
+    fn publish(&mut self, _c: CellId, _value: Interval) {}
 }
 
 /// A recorder that records nothing, for the fixpoint iterations.
@@ -106,6 +109,10 @@ impl<'a> Transfer<'a> {
     /// The value a read of cell `c` may see: this thread's own value or another thread's store.
     fn read_cell<D: NumDomain>(&self, s: &mut D, c: CellId) -> Interval {
         let var = self.cell_var(c);
+        // A protected cell changes hands only where its lock is taken (see `inst`).
+        if self.view.protection.is_some_and(|(p, _)| p.is_protected(c)) {
+            return s.interval(var);
+        }
         let other = self.view.interference(c);
         if !other.is_bottom() && !s.is_bottom() {
             let mut v = s.interval(var);
@@ -184,8 +191,44 @@ impl<'a> Transfer<'a> {
         }
     }
 
-    /// Applies instruction `idx` of the node's block in context `ctx`.
+    /// Applies instruction `idx` of the node's block in context `ctx`, with the hand-over of
+    /// lock-protected cells around it: publishing them where a lock may be released or a
+    /// thread created, refreshing them from what was published where a lock is taken.
     pub fn inst<D: NumDomain, R: Recorder<D>>(
+        &self,
+        s: &mut D,
+        node: NodeId,
+        ctx: CtxId,
+        block: crate::ir::BlockId,
+        idx: u32,
+        rec: &mut R,
+    ) {
+        let Some((protection, tid)) = self.view.protection else {
+            return self.inst_effect(s, node, ctx, block, idx, rec);
+        };
+        if s.is_bottom() {
+            return;
+        }
+        let func = self.func_of(ctx);
+        let kind =
+            &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize].kind;
+        let creates = matches!(kind, InstKind::ThreadCreate { .. });
+        let (publish, refresh) = protection.at(tid, node, idx, creates);
+        if !publish.is_empty() {
+            rec.at(node, idx);
+            for c in publish {
+                rec.publish(c, s.interval(self.cell_var(c)));
+            }
+        }
+        self.inst_effect(s, node, ctx, block, idx, rec);
+        if !s.is_bottom() {
+            for c in refresh {
+                s.set(self.cell_var(*c), self.view.interference(*c));
+            }
+        }
+    }
+
+    fn inst_effect<D: NumDomain, R: Recorder<D>>(
         &self,
         s: &mut D,
         node: NodeId,

@@ -19,6 +19,7 @@ pub fn analyze_with<D: NumDomain>(
         flow_sensitive: config.mode != Mode::FlowInsensitive,
         constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
         max_combinations: config.max_combinations.max(1),
+        protection: false,
     };
     let main = program
         .funcs
@@ -30,57 +31,29 @@ pub fn analyze_with<D: NumDomain>(
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
     let fix = modular::run::<D>(&facts, main, &detached, how);
+    // Lock protection hands protected cells over as joined values at lock operations, which is
+    // more precise for values guarded by locks and less precise than the store-by-store
+    // combinations elsewhere: both runs are sound, so each assertion takes the stronger verdict.
+    let guarded = fix.protectable.then(|| {
+        let how = modular::Composition {
+            protection: true,
+            ..how
+        };
+        modular::run::<D>(&facts, main, &detached, how)
+    });
     let mut verdicts = Vec::with_capacity(program.asserts.len());
-    for (i, info) in program.asserts.iter().enumerate() {
-        let obs = &fix.asserts[i];
-        let names = |set: &BTreeSet<usize>| -> Vec<String> {
-            set.iter().map(|t| fix.threads[*t].name.clone()).collect()
-        };
-        let reached = names(&obs.reached_in);
-        let (status, reason) = if fix.gave_up {
-            (
-                Status::MayFail,
-                "the analysis stopped before its fixpoint (round budget exhausted)".to_string(),
-            )
-        } else if !obs.fails_in.is_empty() {
-            let why = match info.kind {
-                AssertKind::ReachError => "the analysis cannot exclude that the call is reached",
-                _ => "the analysis cannot exclude that the condition is false",
-            };
-            let reason = if obs.fails_in == obs.reached_in {
-                why.to_string()
-            } else {
-                format!("{why} in {}", list(&names(&obs.fails_in)))
-            };
-            (Status::MayFail, reason)
-        } else if reached.is_empty() {
-            (
-                Status::Unreachable,
-                "no analysed execution reaches it".to_string(),
-            )
-        } else {
-            (
-                Status::Proved,
-                format!("the condition holds in every state of {}", list(&reached)),
-            )
-        };
-        let values = if status == Status::MayFail {
-            obs.values.iter().map(|(k, v)| (k.clone(), *v)).collect()
-        } else {
-            Vec::new()
-        };
-        verdicts.push(AssertVerdict {
-            id: AssertId(i as u32),
-            status,
-            reason,
-            values,
-            threads: reached,
-            explanation: if status == Status::MayFail {
-                obs.explanation.clone().unwrap_or_default()
-            } else {
-                Vec::new()
-            },
-            pruned: obs.reached_in.iter().map(|t| fix.threads[*t].pruned).sum(),
+    for i in 0..program.asserts.len() {
+        let plain = verdict_of(program, &fix, i);
+        let better = guarded
+            .as_ref()
+            .map(|g| verdict_of(program, g, i))
+            .filter(|v| rank(v.status) > rank(plain.status));
+        verdicts.push(match better {
+            Some(mut v) => {
+                v.reason.push_str(" (with lock protection)");
+                v
+            }
+            None => plain,
         });
     }
     let notes = notes(program, &fix);
@@ -103,6 +76,70 @@ pub fn analyze_with<D: NumDomain>(
         notes,
         stats,
     })
+}
+
+/// How strong a verdict is: unreachable > proved > may fail.
+fn rank(s: Status) -> u8 {
+    match s {
+        Status::Unreachable => 2,
+        Status::Proved => 1,
+        _ => 0,
+    }
+}
+
+/// The verdict of assertion `i` from one fixpoint.
+fn verdict_of<D>(program: &Program, fix: &modular::Fixpoint<D>, i: usize) -> AssertVerdict {
+    let info = &program.asserts[i];
+    let obs = &fix.asserts[i];
+    let names = |set: &BTreeSet<usize>| -> Vec<String> {
+        set.iter().map(|t| fix.threads[*t].name.clone()).collect()
+    };
+    let reached = names(&obs.reached_in);
+    let (status, reason) = if fix.gave_up {
+        (
+            Status::MayFail,
+            "the analysis stopped before its fixpoint (round budget exhausted)".to_string(),
+        )
+    } else if !obs.fails_in.is_empty() {
+        let why = match info.kind {
+            AssertKind::ReachError => "the analysis cannot exclude that the call is reached",
+            _ => "the analysis cannot exclude that the condition is false",
+        };
+        let reason = if obs.fails_in == obs.reached_in {
+            why.to_string()
+        } else {
+            format!("{why} in {}", list(&names(&obs.fails_in)))
+        };
+        (Status::MayFail, reason)
+    } else if reached.is_empty() {
+        (
+            Status::Unreachable,
+            "no analysed execution reaches it".to_string(),
+        )
+    } else {
+        (
+            Status::Proved,
+            format!("the condition holds in every state of {}", list(&reached)),
+        )
+    };
+    let values = if status == Status::MayFail {
+        obs.values.iter().map(|(k, v)| (k.clone(), *v)).collect()
+    } else {
+        Vec::new()
+    };
+    AssertVerdict {
+        id: AssertId(i as u32),
+        status,
+        reason,
+        values,
+        threads: reached,
+        explanation: if status == Status::MayFail {
+            obs.explanation.clone().unwrap_or_default()
+        } else {
+            Vec::new()
+        },
+        pruned: obs.reached_in.iter().map(|t| fix.threads[*t].pruned).sum(),
+    }
 }
 
 fn list(names: &[String]) -> String {
