@@ -3,6 +3,7 @@
 //!
 //! Module map (see ARCHITECTURE.md):
 //! - [`cli`]: command-line options to a validated [`Config`].
+//! - [`commands`]: what each subcommand does, from parsed options to output and exit status.
 //! - [`project`]: compilation databases and `watts.toml`, turned into inputs and flags.
 //! - [`frontend`]: clang and inkwell; lowers LLVM IR once into [`ir`]. The only inkwell user.
 //! - [`harness`]: a synthetic `main` for driver code (`--init`, `--entry`).
@@ -14,6 +15,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod error;
 pub mod frontend;

@@ -1,0 +1,87 @@
+//! What each subcommand does, from parsed options to bytes on stdout and an exit status: the
+//! binary's logic, kept out of `main.rs` so that it is testable and `main` stays a shell.
+//!
+//! Invariant: nothing here exits the process or panics on bad input; every error becomes
+//! `error: ...` on stderr and status 2.
+
+use crate::cli::{Cli, Command};
+use clap::CommandFactory;
+use std::io::{self, Write};
+
+/// Runs `cli` and returns the process exit status: 0 all proved, 1 some may fail, 2 usage or
+/// input error.
+pub fn run(cli: Cli) -> u8 {
+    let mut out = io::stdout().lock();
+    let (written, code) = match cli.command {
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "watts", &mut out);
+            (Ok(()), 0)
+        }
+        Command::Invariants(args) => {
+            let thread = args.thread.clone();
+            let config = match args.to_config() {
+                Ok(config) => config,
+                Err(message) => return fail(&message),
+            };
+            let mut inv = match crate::invariants(&config) {
+                Ok(inv) => inv,
+                Err(err) => return fail(&err.to_string()),
+            };
+            if let Some(name) = thread {
+                let names: Vec<String> = inv.threads.iter().map(|t| t.name.clone()).collect();
+                inv.threads.retain(|t| t.name == name);
+                if inv.threads.is_empty() {
+                    return fail(&format!(
+                        "--thread {name}: no such thread ({})",
+                        names.join(", ")
+                    ));
+                }
+            }
+            (
+                crate::report::render_invariants(&inv, config.format, &mut out),
+                0,
+            )
+        }
+        Command::Analyze(args) => {
+            let dump_ir = args.dump_ir;
+            let svcomp = args.svcomp;
+            let config = match args.to_config() {
+                Ok(config) => config,
+                Err(message) => return fail(&message),
+            };
+            match (dump_ir, dump_ir.then(|| crate::load_program(&config))) {
+                (true, Some(Ok(p))) => (write!(out, "{}", crate::frontend::dump(&p)), 0),
+                (true, Some(Err(err))) => return fail(&err.to_string()),
+                _ => match crate::run(&config) {
+                    Ok(report) => {
+                        let mut written = report.render(config.format, &mut out);
+                        if svcomp {
+                            let line = format!("SV-COMP result: {}", report.svcomp_result());
+                            // Machine formats stay parseable: the line goes to stderr then.
+                            if matches!(config.format, crate::Format::Json | crate::Format::Sarif) {
+                                let _ = writeln!(io::stderr(), "{line}");
+                            } else {
+                                written = written.and_then(|()| writeln!(out, "{line}"));
+                            }
+                        }
+                        (written, report.exit_code())
+                    }
+                    Err(err) => return fail(&err.to_string()),
+                },
+            }
+        }
+    };
+    match written.and_then(|()| out.flush()) {
+        // The reader went away (`watts ... | head`): the verdict still stands.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            fail(&format!("cannot write the report: {e}"))
+        }
+        _ => code,
+    }
+}
+
+/// Prints `error: {message}` and returns the exit status of usage and input errors.
+fn fail(message: &str) -> u8 {
+    let _ = writeln!(io::stderr(), "error: {message}");
+    2
+}
