@@ -80,6 +80,25 @@ pub enum BinOp {
     Xor,
 }
 
+impl BinOp {
+    /// Every operation (for exhaustive tests).
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::UDiv,
+        BinOp::SDiv,
+        BinOp::URem,
+        BinOp::SRem,
+        BinOp::Shl,
+        BinOp::LShr,
+        BinOp::AShr,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+    ];
+}
+
 /// LLVM's integer comparison predicates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpPred {
@@ -106,6 +125,20 @@ pub enum CmpPred {
 }
 
 impl CmpPred {
+    /// Every predicate (for exhaustive tests).
+    pub const ALL: [CmpPred; 10] = [
+        CmpPred::Eq,
+        CmpPred::Ne,
+        CmpPred::Ugt,
+        CmpPred::Uge,
+        CmpPred::Ult,
+        CmpPred::Ule,
+        CmpPred::Sgt,
+        CmpPred::Sge,
+        CmpPred::Slt,
+        CmpPred::Sle,
+    ];
+
     /// The predicate that holds exactly when this one does not.
     pub fn negate(self) -> CmpPred {
         use CmpPred::*;

@@ -6,33 +6,8 @@ use watts_domains::laws::{concrete_binop, concrete_cast, concrete_cmp};
 use watts_domains::machine::{self, BinOp, CastOp, CmpPred, IntTy};
 use watts_domains::{Interval, Lattice, Truth};
 
-const OPS: [BinOp; 13] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::UDiv,
-    BinOp::SDiv,
-    BinOp::URem,
-    BinOp::SRem,
-    BinOp::Shl,
-    BinOp::LShr,
-    BinOp::AShr,
-    BinOp::And,
-    BinOp::Or,
-    BinOp::Xor,
-];
-const PREDS: [CmpPred; 10] = [
-    CmpPred::Eq,
-    CmpPred::Ne,
-    CmpPred::Ugt,
-    CmpPred::Uge,
-    CmpPred::Ult,
-    CmpPred::Ule,
-    CmpPred::Sgt,
-    CmpPred::Sge,
-    CmpPred::Slt,
-    CmpPred::Sle,
-];
+const OPS: [BinOp; 13] = BinOp::ALL;
+const PREDS: [CmpPred; 10] = CmpPred::ALL;
 const WIDTHS: [u32; 4] = [1, 2, 3, 4];
 
 /// Every non-empty canonical interval of `ty`.

@@ -9,33 +9,8 @@ use watts_domains::laws::{
 use watts_domains::machine::{self, BinOp, CastOp, CmpPred, IntTy};
 use watts_domains::{Interval, IntervalEnv, Lattice, NumDomain, Operand, Truth, Var};
 
-const OPS: [BinOp; 13] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::UDiv,
-    BinOp::SDiv,
-    BinOp::URem,
-    BinOp::SRem,
-    BinOp::Shl,
-    BinOp::LShr,
-    BinOp::AShr,
-    BinOp::And,
-    BinOp::Or,
-    BinOp::Xor,
-];
-const PREDS: [CmpPred; 10] = [
-    CmpPred::Eq,
-    CmpPred::Ne,
-    CmpPred::Ugt,
-    CmpPred::Uge,
-    CmpPred::Ult,
-    CmpPred::Ule,
-    CmpPred::Sgt,
-    CmpPred::Sge,
-    CmpPred::Slt,
-    CmpPred::Sle,
-];
+const OPS: [BinOp; 13] = BinOp::ALL;
+const PREDS: [CmpPred; 10] = CmpPred::ALL;
 const CASTS: [CastOp; 3] = [CastOp::Trunc, CastOp::ZExt, CastOp::SExt];
 
 fn two_members() -> impl Strategy<Value = (IntTy, (Interval, i128), (Interval, i128))> {

@@ -10,33 +10,8 @@ use watts_domains::{Interval, Lattice, NumDomain, OctagonEnv, Operand, Truth, Va
 
 const NVARS: u32 = 4;
 
-const OPS: [BinOp; 13] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::UDiv,
-    BinOp::SDiv,
-    BinOp::URem,
-    BinOp::SRem,
-    BinOp::Shl,
-    BinOp::LShr,
-    BinOp::AShr,
-    BinOp::And,
-    BinOp::Or,
-    BinOp::Xor,
-];
-const PREDS: [CmpPred; 10] = [
-    CmpPred::Eq,
-    CmpPred::Ne,
-    CmpPred::Ugt,
-    CmpPred::Uge,
-    CmpPred::Ult,
-    CmpPred::Ule,
-    CmpPred::Sgt,
-    CmpPred::Sge,
-    CmpPred::Slt,
-    CmpPred::Sle,
-];
+const OPS: [BinOp; 13] = BinOp::ALL;
+const PREDS: [CmpPred; 10] = CmpPred::ALL;
 
 // ---------------------------------------------------------------------------------------------
 // A concrete reference of LLVM's integer instructions on canonical values.

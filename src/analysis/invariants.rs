@@ -296,7 +296,7 @@ impl DefPoints {
             }
             for idx in nd.start..nd.end {
                 let inst = &block.insts[idx as usize];
-                if let Some(v) = defined(&inst.kind) {
+                if let Some(v) = inst.kind.defined() {
                     if let Some(name) = named(v) {
                         out.push((name, v, NodeId(n as u32), idx + 1));
                     }
@@ -342,30 +342,5 @@ impl DefPoints {
         best.into_iter()
             .map(|(name, (_, _, v))| (name.to_string(), v))
             .collect()
-    }
-}
-
-/// The SSA value an instruction defines, if any.
-fn defined(kind: &InstKind) -> Option<VarId> {
-    match kind {
-        InstKind::Bin { dst, .. }
-        | InstKind::Cmp { dst, .. }
-        | InstKind::Cast { dst, .. }
-        | InstKind::Select { dst, .. }
-        | InstKind::Copy { dst, .. }
-        | InstKind::Gep { dst, .. }
-        | InstKind::Alloca { dst, .. }
-        | InstKind::HeapAlloc { dst, .. }
-        | InstKind::Load { dst, .. }
-        | InstKind::AtomicRmw { dst, .. }
-        | InstKind::CmpXchg { old: dst, .. }
-        | InstKind::Nondet { dst, .. } => Some(*dst),
-        InstKind::Call { dst, .. }
-        | InstKind::ThreadCreate { dst, .. }
-        | InstKind::ThreadJoin { dst, .. }
-        | InstKind::Lock { dst, .. }
-        | InstKind::Unlock { dst, .. }
-        | InstKind::Havoc { dst, .. } => *dst,
-        _ => None,
     }
 }

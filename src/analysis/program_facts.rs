@@ -36,7 +36,7 @@ impl<'a> Facts<'a> {
             for (bi, b) in f.blocks.iter().enumerate() {
                 for (ii, inst) in b.insts.iter().enumerate() {
                     let key = (fid, BlockId(bi as u32), ii as u32);
-                    if let Some(dst) = defined_var(&inst.kind) {
+                    if let Some(dst) = inst.kind.defined() {
                         if let Some(slot) = d.get_mut(dst.index()) {
                             *slot = Some((BlockId(bi as u32), ii as u32));
                         }
@@ -162,30 +162,6 @@ impl ThreadView<'_> {
             .get(c.index())
             .copied()
             .unwrap_or_else(Interval::bottom)
-    }
-}
-
-fn defined_var(k: &InstKind) -> Option<VarId> {
-    match k {
-        InstKind::Bin { dst, .. }
-        | InstKind::Cmp { dst, .. }
-        | InstKind::Cast { dst, .. }
-        | InstKind::Select { dst, .. }
-        | InstKind::Copy { dst, .. }
-        | InstKind::Gep { dst, .. }
-        | InstKind::Alloca { dst, .. }
-        | InstKind::HeapAlloc { dst, .. }
-        | InstKind::Load { dst, .. }
-        | InstKind::AtomicRmw { dst, .. }
-        | InstKind::Nondet { dst, .. } => Some(*dst),
-        InstKind::CmpXchg { old, .. } => Some(*old),
-        InstKind::Call { dst, .. }
-        | InstKind::ThreadCreate { dst, .. }
-        | InstKind::ThreadJoin { dst, .. }
-        | InstKind::Lock { dst, .. }
-        | InstKind::Unlock { dst, .. }
-        | InstKind::Havoc { dst, .. } => *dst,
-        _ => None,
     }
 }
 

@@ -408,3 +408,30 @@ pub enum StopReason {
     /// LLVM `unreachable`: no execution gets here (after a `noreturn` call, or UB).
     Unreachable,
 }
+
+impl InstKind {
+    /// The SSA value the instruction defines, if any.
+    pub fn defined(&self) -> Option<VarId> {
+        match self {
+            Self::Bin { dst, .. }
+            | Self::Cmp { dst, .. }
+            | Self::Cast { dst, .. }
+            | Self::Select { dst, .. }
+            | Self::Copy { dst, .. }
+            | Self::Gep { dst, .. }
+            | Self::Alloca { dst, .. }
+            | Self::HeapAlloc { dst, .. }
+            | Self::Load { dst, .. }
+            | Self::AtomicRmw { dst, .. }
+            | Self::Nondet { dst, .. } => Some(*dst),
+            Self::CmpXchg { old, .. } => Some(*old),
+            Self::Call { dst, .. }
+            | Self::ThreadCreate { dst, .. }
+            | Self::ThreadJoin { dst, .. }
+            | Self::Lock { dst, .. }
+            | Self::Unlock { dst, .. }
+            | Self::Havoc { dst, .. } => *dst,
+            _ => None,
+        }
+    }
+}
