@@ -169,6 +169,11 @@ pub struct InputArgs {
     #[arg(long, value_name = "N", help_heading = "Analysis")]
     pub max_combinations: Option<usize>,
 
+    /// Worker threads that analyse combinations in parallel in the optimized mode; the output
+    /// is the same for every value [default: one per core].
+    #[arg(long, value_name = "N", help_heading = "Analysis")]
+    pub jobs: Option<usize>,
+
     /// Stop the analysis after this many seconds; assertions are then reported as may fail
     /// (never as proved).
     #[arg(long, value_name = "SECS", help_heading = "Analysis")]
@@ -492,6 +497,7 @@ impl InputArgs {
         config.max_combinations = (self.max_combinations)
             .or(m.and_then(|m| m.max_combinations))
             .unwrap_or(crate::config::DEFAULT_MAX_COMBINATIONS);
+        config.jobs = self.jobs.unwrap_or(0);
         config.timeout = timeout;
         if init.is_some() || !entries.is_empty() {
             config.harness = Some(HarnessSpec { init, entries });

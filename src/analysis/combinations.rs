@@ -47,6 +47,7 @@ enum Pick {
     Cut,
 }
 
+#[derive(Clone)]
 struct SharedLoad {
     at: Key,
     cell: Option<CellId>,
@@ -102,6 +103,97 @@ pub fn plan<D: watts_domains::NumDomain>(
     max: usize,
     cache: &mut SourceCache,
 ) -> Plan {
+    let (fixed, mut loads) = collect(facts, threads, i, feas);
+    let mut sources = SourceFinder::new(facts, threads, i, cache);
+    if feas.is_some() {
+        drop_redundant_own(&mut loads, &threads[i], &mut sources);
+    }
+    enumerate(facts, threads, i, feas, max, fixed, &loads, &mut sources)
+}
+
+/// The families of thread `i` for the optimized mode: one per cluster of its shared loads.
+/// In the family of cluster `C`, the loads of `C` get choices as in [`plan`] and every other
+/// shared load reads the join of its own view and all its candidates, as in the budget
+/// fallback. A thread without clustered loads has one family of one combination.
+///
+/// Soundness: the joined loads read a superset of what any execution reads there, and the
+/// loads of `C` are enumerated as in [`plan`], so every execution agrees with a combination of
+/// every family: each family alone over-approximates the thread (FSE'16, section 6). How loads
+/// are clustered only changes precision. The oracle sees the reads-from pairs of `C` only:
+/// fewer pairs refute fewer combinations, never one too many.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_families<D: watts_domains::NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    feas: Option<&Feasibility>,
+    max: usize,
+    cache: &mut SourceCache,
+    clusters: &crate::pdg::Clusters,
+) -> Vec<Plan> {
+    let (fixed, mut loads) = collect(facts, threads, i, feas);
+    let mut sources = SourceFinder::new(facts, threads, i, cache);
+    if feas.is_some() {
+        drop_redundant_own(&mut loads, &threads[i], &mut sources);
+    }
+    let mut parts: std::collections::BTreeMap<usize, Vec<SharedLoad>> = Default::default();
+    for l in &loads {
+        if let Some(c) = clusters.of(l.at) {
+            parts.entry(c).or_default().push(l.clone());
+        }
+    }
+    if parts.is_empty() {
+        let mut all = fixed;
+        for l in &loads {
+            all.insert(l.at, joined(l));
+        }
+        return vec![Plan {
+            combos: vec![all],
+            flows: vec![Vec::new()],
+            enumerated: 1,
+            ..Plan::default()
+        }];
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    for (c, part) in parts {
+        let mut f = fixed.clone();
+        for l in loads.iter().filter(|l| clusters.of(l.at) != Some(c)) {
+            f.insert(l.at, joined(l));
+        }
+        out.push(enumerate(
+            facts,
+            threads,
+            i,
+            feas,
+            max,
+            f,
+            &part,
+            &mut sources,
+        ));
+    }
+    out
+}
+
+/// A load without choices: its own view joined with every candidate store.
+fn joined(l: &SharedLoad) -> LoadRead {
+    let mut others = Interval::bottom();
+    for c in &l.candidates {
+        others.join_with(&c.value);
+    }
+    LoadRead {
+        own: true,
+        others,
+        cut: false,
+    }
+}
+
+/// The loads of thread `i` that read fixed values (`.0`) and those with choices (`.1`).
+fn collect<D: watts_domains::NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    feas: Option<&Feasibility>,
+) -> (HashMap<Key, LoadRead>, Vec<SharedLoad>) {
     let t = &threads[i];
     let program = facts.program;
     let mut fixed: HashMap<Key, LoadRead> = HashMap::new();
@@ -195,29 +287,29 @@ pub fn plan<D: watts_domains::NumDomain>(
             });
         }
     }
-    let mut sources = SourceFinder::new(facts, threads, i, cache);
-    if feas.is_some() {
-        drop_redundant_own(&mut loads, t, &mut sources);
-    }
+    (fixed, loads)
+}
+
+/// Enumerates the combinations of `loads` (the other loads read as `fixed` says).
+#[allow(clippy::too_many_arguments)]
+fn enumerate<D: watts_domains::NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    feas: Option<&Feasibility>,
+    max: usize,
+    mut fixed: HashMap<Key, LoadRead>,
+    loads: &[SharedLoad],
+    sources: &mut SourceFinder<'_, '_, D>,
+) -> Plan {
     let mut plan = Plan::default();
     let total = loads
         .iter()
         .try_fold(1usize, |acc, l| acc.checked_mul(l.options.len()));
     if total.is_none_or(|n| n > max) {
         plan.fallback = true;
-        for l in &loads {
-            let mut others = Interval::bottom();
-            for c in &l.candidates {
-                others.join_with(&c.value);
-            }
-            fixed.insert(
-                l.at,
-                LoadRead {
-                    own: true,
-                    others,
-                    cut: false,
-                },
-            );
+        for l in loads {
+            fixed.insert(l.at, joined(l));
         }
         plan.combos.push(fixed);
         plan.flows.push(Vec::new());
@@ -225,9 +317,9 @@ pub fn plan<D: watts_domains::NumDomain>(
         return plan;
     }
     let mut kept: HashSet<Vec<usize>> = HashSet::new();
-    for digits in by_cuts(&loads) {
+    for digits in by_cuts(loads) {
         plan.enumerated += 1;
-        if covered_by_kept(&loads, &digits, &kept) {
+        if covered_by_kept(loads, &digits, &kept) {
             kept.insert(digits);
             plan.covered += 1;
             continue;
@@ -268,7 +360,7 @@ pub fn plan<D: watts_domains::NumDomain>(
                 let mut tries = 0;
                 loop {
                     let picks = picks_of(&inner);
-                    let comb = combination(f, i, &loads, &picks, &mut sources);
+                    let comb = combination(f, i, loads, &picks, sources);
                     plan.queries += 1;
                     tries += 1;
                     if !matches!(f.oracle.check(&comb), Verdict::Infeasible(_)) {
@@ -302,7 +394,7 @@ pub fn plan<D: watts_domains::NumDomain>(
         if let Some(picks) = witness {
             let mut map = fixed.clone();
             let mut flows = Vec::new();
-            for l in &loads {
+            for l in loads {
                 let read = match picks.get(&l.at) {
                     Some(Pick::Cand(ci)) => {
                         let c = &l.candidates[*ci];

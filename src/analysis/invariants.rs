@@ -81,6 +81,8 @@ fn compute_with<D: NumDomain>(
         flow_sensitive: config.mode != Mode::FlowInsensitive,
         constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
         max_combinations: config.max_combinations.max(1),
+        optimized: config.mode == Mode::Optimized,
+        jobs: config.jobs,
     };
     let main = (program.funcs.iter())
         .position(|f| f.name == "main" && f.is_defined)

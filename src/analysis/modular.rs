@@ -118,6 +118,11 @@ pub struct Composition {
     pub constraints: bool,
     /// Most combinations per thread and round before falling back to joins.
     pub max_combinations: usize,
+    /// Slicing and clustering (FSE'16, section 6): one family of combinations per cluster of
+    /// dependent loads, analysed in parallel (`analysis::families`).
+    pub optimized: bool,
+    /// Worker threads for the combinations of the optimized mode (0: one per core).
+    pub jobs: usize,
 }
 
 /// What one assertion looked like in the final round.
@@ -135,7 +140,7 @@ pub struct AssertObs {
 
 impl AssertObs {
     /// Adds what `other` observed.
-    fn merge(&mut self, other: &AssertObs) {
+    pub(crate) fn merge(&mut self, other: &AssertObs) {
         self.reached_in.extend(other.reached_in.iter().copied());
         self.fails_in.extend(other.fails_in.iter().copied());
         for (name, v) in &other.values {
@@ -169,21 +174,55 @@ pub struct Fixpoint<D> {
 }
 
 /// What the replays of one thread in one round observed.
-struct Sink<D> {
-    stores: Vec<Interval>,
-    events: BTreeMap<(NodeId, u32), StoreEv>,
-    creates: Vec<(NodeId, u32, D)>,
-    at: (NodeId, u32),
+pub(crate) struct Sink<D> {
+    pub(crate) stores: Vec<Interval>,
+    pub(crate) events: BTreeMap<(NodeId, u32), StoreEv>,
+    pub(crate) creates: Vec<(NodeId, u32, D)>,
+    pub(crate) at: (NodeId, u32),
 }
 
-struct Observer<'a, 'f, D> {
-    facts: &'a Facts<'f>,
-    transfer: &'a Transfer<'a>,
-    tid: usize,
-    sink: &'a mut Sink<D>,
-    flows: &'a [super::Flow],
-    asserts: &'a mut Vec<AssertObs>,
-    unknown_calls: &'a mut BTreeSet<FuncId>,
+impl<D> Sink<D> {
+    pub(crate) fn new(ncells: usize) -> Self {
+        Sink {
+            stores: vec![Interval::bottom(); ncells],
+            events: BTreeMap::new(),
+            creates: Vec::new(),
+            at: (NodeId(0), 0),
+        }
+    }
+
+    /// Adds what another replay observed (as if it had replayed into `self`).
+    pub(crate) fn absorb(&mut self, other: Sink<D>) {
+        for (a, b) in self.stores.iter_mut().zip(&other.stores) {
+            a.join_with(b);
+        }
+        for (k, ev) in other.events {
+            match self.events.get_mut(&k) {
+                None => {
+                    self.events.insert(k, ev);
+                }
+                Some(old) => {
+                    for c in ev.cells {
+                        if !old.cells.contains(&c) {
+                            old.cells.push(c);
+                        }
+                    }
+                    old.value.join_with(&ev.value);
+                }
+            }
+        }
+        self.creates.extend(other.creates);
+    }
+}
+
+pub(crate) struct Observer<'a, 'f, D> {
+    pub(crate) facts: &'a Facts<'f>,
+    pub(crate) transfer: &'a Transfer<'a>,
+    pub(crate) tid: usize,
+    pub(crate) sink: &'a mut Sink<D>,
+    pub(crate) flows: &'a [super::Flow],
+    pub(crate) asserts: &'a mut Vec<AssertObs>,
+    pub(crate) unknown_calls: &'a mut BTreeSet<FuncId>,
 }
 
 impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
@@ -262,6 +301,14 @@ pub fn run<D: NumDomain>(
     let mut epoch: u64 = 0;
     let mut feasibility: Option<super::feasibility::Feasibility> = None;
     let mut source_cache = super::combinations::SourceCache::default();
+    // Clusters depend on a thread's CFG only (thread indices are stable).
+    let mut clusters: Vec<Option<crate::pdg::Clusters>> = Vec::new();
+    let pool = how.optimized.then(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(how.jobs)
+            .build()
+            .expect("a thread pool")
+    });
     loop {
         rounds += 1;
         combos.fallback_threads.clear();
@@ -310,77 +357,108 @@ pub fn run<D: NumDomain>(
                 continue;
             }
             let interference = interference_for(&threads, i, ncells);
-            let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
+            let (states, sink, observed, called) = if let (Some(pool), true) =
+                (&pool, threads[i].origin != Origin::Detached)
+            {
+                clusters.resize(threads.len().max(clusters.len()), None);
+                let cl = clusters[i].get_or_insert_with(|| {
+                    crate::pdg::clusters_of(facts, &threads[i].cfg, &threads[i].shape)
+                });
                 let t0 = std::time::Instant::now();
-                let p = super::combinations::plan(
+                let families = super::combinations::plan_families(
                     facts,
                     &threads,
                     i,
                     feasibility.as_ref(),
                     how.max_combinations,
                     &mut source_cache,
+                    cl,
                 );
-                if feasibility.is_some() {
-                    combos.datalog_ms += t0.elapsed().as_millis() as u64;
-                }
-                combos.enumerated += p.enumerated;
-                combos.queries += p.queries;
-                threads[i].fell_back = p.fallback;
-                if p.fallback {
+                combos.datalog_ms += t0.elapsed().as_millis() as u64;
+                let fell_back = families.iter().any(|p| p.fallback);
+                threads[i].fell_back = fell_back;
+                if fell_back {
                     combos.fallbacks += 1;
                     combos.fallback_threads.insert(threads[i].name.clone());
                 }
-                Some(p)
+                let pruned: usize = families.iter().map(|p| p.pruned).sum();
+                combos.enumerated += families.iter().map(|p| p.enumerated).sum::<usize>();
+                combos.queries += families.iter().map(|p| p.queries).sum::<usize>();
+                combos.pruned += pruned;
+                threads[i].pruned = pruned;
+                let out =
+                    super::families::analyse(facts, &threads[i], i, &interference, &families, pool);
+                combos.analysed += out.analysed;
+                (out.states, out.sink, out.observed, out.called)
             } else {
-                None
-            };
-            let mut observed = vec![AssertObs::default(); program.asserts.len()];
-            let mut called = BTreeSet::new();
-            let (states, sink) = {
-                let t = &threads[i];
-                let mut sink = Sink {
-                    stores: vec![Interval::bottom(); ncells],
-                    events: BTreeMap::new(),
-                    creates: Vec::new(),
-                    at: (NodeId(0), 0),
-                };
-                let single = [std::collections::HashMap::new()];
-                let no_flows = [Vec::new()];
-                let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
-                    Some(p) => (&p.combos, &p.flows),
-                    None => (&single, &no_flows),
-                };
-                let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
-                for (choices, flows) in choice_sets.iter().zip(flow_sets) {
-                    let view = ThreadView {
-                        cfg: &t.cfg,
-                        interference: &interference,
-                        choices: plan.as_ref().map(|_| choices),
-                    };
-                    let transfer = Transfer { facts, view: &view };
-                    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
-                    let mut obs = Observer {
+                let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
+                    let t0 = std::time::Instant::now();
+                    let p = super::combinations::plan(
                         facts,
-                        transfer: &transfer,
-                        tid: i,
-                        sink: &mut sink,
-                        flows,
-                        asserts: &mut observed,
-                        unknown_calls: &mut called,
-                    };
-                    engine::replay(&transfer, &states, &mut obs);
-                    for (j, s) in joined.iter_mut().zip(&states) {
-                        j.join_with(s);
+                        &threads,
+                        i,
+                        feasibility.as_ref(),
+                        how.max_combinations,
+                        &mut source_cache,
+                    );
+                    if feasibility.is_some() {
+                        combos.datalog_ms += t0.elapsed().as_millis() as u64;
                     }
-                    combos.analysed += 1;
+                    combos.enumerated += p.enumerated;
+                    combos.queries += p.queries;
+                    threads[i].fell_back = p.fallback;
+                    if p.fallback {
+                        combos.fallbacks += 1;
+                        combos.fallback_threads.insert(threads[i].name.clone());
+                    }
+                    Some(p)
+                } else {
+                    None
+                };
+                let mut observed = vec![AssertObs::default(); program.asserts.len()];
+                let mut called = BTreeSet::new();
+                let (states, sink) = {
+                    let t = &threads[i];
+                    let mut sink = Sink::new(ncells);
+                    let single = [std::collections::HashMap::new()];
+                    let no_flows = [Vec::new()];
+                    let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
+                        Some(p) => (&p.combos, &p.flows),
+                        None => (&single, &no_flows),
+                    };
+                    let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
+                    for (choices, flows) in choice_sets.iter().zip(flow_sets) {
+                        let view = ThreadView {
+                            cfg: &t.cfg,
+                            interference: &interference,
+                            choices: plan.as_ref().map(|_| choices),
+                        };
+                        let transfer = Transfer { facts, view: &view };
+                        let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+                        let mut obs = Observer {
+                            facts,
+                            transfer: &transfer,
+                            tid: i,
+                            sink: &mut sink,
+                            flows,
+                            asserts: &mut observed,
+                            unknown_calls: &mut called,
+                        };
+                        engine::replay(&transfer, &states, &mut obs);
+                        for (j, s) in joined.iter_mut().zip(&states) {
+                            j.join_with(s);
+                        }
+                        combos.analysed += 1;
+                    }
+                    mark_guards(facts, &t.cfg, &joined, i, &mut observed);
+                    (joined, sink)
+                };
+                threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
+                if let Some(p) = &plan {
+                    combos.pruned += p.pruned;
                 }
-                mark_guards(facts, &t.cfg, &joined, i, &mut observed);
-                (joined, sink)
+                (states, sink, observed, called)
             };
-            threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
-            if let Some(p) = &plan {
-                combos.pruned += p.pruned;
-            }
             let stores = sink.stores;
             let creates = sink.creates;
             let widen = rounds > JOIN_ROUNDS;
@@ -700,7 +778,7 @@ fn same_site_ancestor<D>(
 }
 
 /// `assert()` is reached when one of its guard blocks is (in any context of its function).
-fn mark_guards<D: NumDomain>(
+pub(crate) fn mark_guards<D: NumDomain>(
     facts: &Facts<'_>,
     cfg: &ThreadCfg,
     states: &[D],

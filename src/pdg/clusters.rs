@@ -1,0 +1,130 @@
+//! Clusters of shared loads: the loads in the backward slice of one target belong together.
+//!
+//! Targets are what a thread's result is read for: every assertion (its condition, and the
+//! branch of each guard block of an `assert()` expansion), every write to memory (another
+//! thread or instance may load it), and every thread creation (the child starts from the
+//! parent's memory). A load in no target's slice influences none of them: the optimized mode
+//! gives it no choices (it reads the join of its candidates).
+
+use super::graph::Pdg;
+use crate::analysis::program_facts::Facts;
+use crate::ir::InstKind;
+use crate::threads::{CtxId, NodeId, Shape, ThreadCfg};
+use ena::unify::{InPlaceUnificationTable, UnifyKey};
+
+/// A load: `(node, instruction index)`.
+pub type LoadAt = (NodeId, u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key(u32);
+
+impl UnifyKey for Key {
+    type Value = ();
+    fn index(&self) -> u32 {
+        self.0
+    }
+    fn from_index(u: u32) -> Key {
+        Key(u)
+    }
+    fn tag() -> &'static str {
+        "load"
+    }
+}
+
+/// The clusters of one thread's loads, in program order of their first load.
+#[derive(Clone, Debug, Default)]
+pub struct Clusters {
+    /// Each cluster: its loads, ascending.
+    pub groups: Vec<Vec<LoadAt>>,
+}
+
+impl Clusters {
+    /// The cluster of a load, if it is in some slice.
+    pub fn of(&self, at: LoadAt) -> Option<usize> {
+        self.groups
+            .iter()
+            .position(|g| g.binary_search(&at).is_ok())
+    }
+}
+
+/// Computes the clusters of the loads of a thread.
+pub fn clusters_of(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Clusters {
+    let program = facts.program;
+    let pdg = Pdg::build(facts, cfg, shape);
+    let nv = pdg.deps.len();
+    // Loads and targets, by vertex.
+    let mut load_of: Vec<Option<u32>> = vec![None; nv];
+    let mut loads: Vec<LoadAt> = Vec::new();
+    let mut targets: Vec<u32> = Vec::new();
+    for (n, nd) in cfg.nodes.iter().enumerate() {
+        let node = NodeId(n as u32);
+        let func = cfg.contexts[nd.ctx.0 as usize].func;
+        let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+        for idx in nd.start..nd.end {
+            let v = pdg.inst(node, nd.start, idx) as usize;
+            match &insts[idx as usize].kind {
+                InstKind::Load { .. } => {
+                    load_of[v] = Some(loads.len() as u32);
+                    loads.push((node, idx));
+                }
+                InstKind::Assert { .. } | InstKind::ThreadCreate { .. } => targets.push(v as u32),
+                _ => {}
+            }
+            if !facts.written_cells(func, nd.block, idx).is_empty() {
+                targets.push(v as u32);
+            }
+        }
+    }
+    for info in &program.asserts {
+        for (ci, ctx) in cfg.contexts.iter().enumerate() {
+            if ctx.func != info.func {
+                continue;
+            }
+            for b in &info.guard_blocks {
+                let n = cfg.block_end_node(CtxId(ci as u32), *b);
+                targets.push(pdg.term(cfg, n));
+            }
+        }
+    }
+    let mut table: InPlaceUnificationTable<Key> = InPlaceUnificationTable::new();
+    for _ in &loads {
+        table.new_key(());
+    }
+    let mut in_slice = vec![false; loads.len()];
+    let mut seen = vec![u32::MAX; nv];
+    for (ti, &t) in targets.iter().enumerate() {
+        // Backward slice of `t`; its loads are unioned with the first one found.
+        let mark = ti as u32;
+        let mut first: Option<u32> = None;
+        let mut stack = vec![t];
+        seen[t as usize] = mark;
+        while let Some(v) = stack.pop() {
+            if let Some(l) = load_of[v as usize] {
+                in_slice[l as usize] = true;
+                match first {
+                    None => first = Some(l),
+                    Some(f) => table.union(Key(f), Key(l)),
+                }
+            }
+            for &d in &pdg.deps[v as usize] {
+                if seen[d as usize] != mark {
+                    seen[d as usize] = mark;
+                    stack.push(d);
+                }
+            }
+        }
+    }
+    let mut by_root: std::collections::BTreeMap<u32, Vec<LoadAt>> = Default::default();
+    for (l, at) in loads.iter().enumerate() {
+        if in_slice[l] {
+            let root = table.find(Key(l as u32)).0;
+            by_root.entry(root).or_default().push(*at);
+        }
+    }
+    let mut groups: Vec<Vec<LoadAt>> = by_root.into_values().collect();
+    for g in &mut groups {
+        g.sort();
+    }
+    groups.sort();
+    Clusters { groups }
+}
