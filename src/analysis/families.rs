@@ -25,6 +25,8 @@ use watts_domains::{Interval, Lattice, NumDomain};
 
 /// Combinations analysed at once (bounds the states held in memory).
 const CHUNK: usize = 32;
+/// Fewest combinations in a chunk worth analysing in parallel.
+const PARALLEL_FROM: usize = 4;
 
 /// What the analysis of a thread's families yields.
 pub(crate) struct Outcome<D> {
@@ -63,12 +65,17 @@ pub(crate) fn analyse<D: NumDomain>(
         };
         let work: Vec<_> = plan.combos.iter().zip(&plan.flows).collect();
         for chunk in work.chunks(CHUNK) {
-            let ones: Vec<One<D>> = pool.install(|| {
-                chunk
-                    .par_iter()
-                    .map(|(choices, flows)| one(facts, t, tid, interference, choices, flows))
-                    .collect()
-            });
+            type Work<'w> = (
+                &'w std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
+                &'w Vec<super::Flow>,
+            );
+            let run = |w: &Work<'_>| one(facts, t, tid, interference, w.0, w.1);
+            // Handing a few small analyses to the pool costs more than it saves.
+            let ones: Vec<One<D>> = if chunk.len() < PARALLEL_FROM {
+                chunk.iter().map(run).collect()
+            } else {
+                pool.install(|| chunk.par_iter().map(run).collect())
+            };
             for o in ones {
                 for (j, s) in acc.states.iter_mut().zip(&o.states) {
                     j.join_with(s);
