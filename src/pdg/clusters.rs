@@ -67,7 +67,12 @@ pub fn clusters_of(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Cluster
                     load_of[v] = Some(loads.len() as u32);
                     loads.push((node, idx));
                 }
-                InstKind::Assert { .. } | InstKind::ThreadCreate { .. } => targets.push(v as u32),
+                InstKind::Assert { .. } => {
+                    targets.push(v as u32);
+                    // What decides that a failing assertion is reached (see `fails_here`).
+                    targets.extend(shape.pred[n].iter().map(|p| pdg.term(cfg, *p)));
+                }
+                InstKind::ThreadCreate { .. } => targets.push(v as u32),
                 _ => {}
             }
             if !facts.written_cells(func, nd.block, idx).is_empty() {

@@ -54,8 +54,16 @@ impl Pdg {
             offset,
             deps: Vec::new(),
         };
+        // Code after an assertion is not made control dependent on its condition: the failing
+        // branch ends the process. This only splits clusters (precision, never soundness: see
+        // the module comment); the condition is a slice target of its own (`clusters`).
         let succ: Vec<Vec<usize>> = (shape.succ.iter())
-            .map(|s| s.iter().map(|x| x.index()).collect())
+            .map(|s| {
+                (s.iter())
+                    .filter(|x| !fails_here(facts, cfg, **x))
+                    .map(|x| x.index())
+                    .collect()
+            })
             .collect();
         let cd = control_dependence(&succ);
         // Definitions of flat variables, and writers of cells.
@@ -173,6 +181,20 @@ impl Pdg {
         g.deps = deps;
         g
     }
+}
+
+/// Whether node `n` is the failing end of an assertion: it holds an assertion call and its
+/// block stops the thread.
+pub fn fails_here(facts: &Facts<'_>, cfg: &ThreadCfg, n: NodeId) -> bool {
+    let nd = &cfg.nodes[n.index()];
+    if nd.exit != Exit::Term {
+        return false;
+    }
+    let func = cfg.contexts[nd.ctx.0 as usize].func;
+    let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
+    matches!(block.term, Terminator::Stop { .. })
+        && (nd.start..nd.end)
+            .any(|k| matches!(block.insts[k as usize].kind, InstKind::Assert { .. }))
 }
 
 /// The variables an instruction defines and the operands it uses.
