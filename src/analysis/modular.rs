@@ -303,12 +303,7 @@ pub fn run<D: NumDomain>(
     let mut source_cache = super::combinations::SourceCache::default();
     // Clusters depend on a thread's CFG only (thread indices are stable).
     let mut clusters: Vec<Option<crate::pdg::Clusters>> = Vec::new();
-    let pool = how.optimized.then(|| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(how.jobs)
-            .build()
-            .expect("a thread pool")
-    });
+    let pool = how.optimized.then(|| super::families::pool(how.jobs));
     loop {
         rounds += 1;
         combos.fallback_threads.clear();
