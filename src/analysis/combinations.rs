@@ -160,18 +160,62 @@ pub fn plan_families<D: watts_domains::NumDomain>(
         for l in loads.iter().filter(|l| clusters.of(l.at) != Some(c)) {
             f.insert(l.at, joined(l));
         }
-        out.push(enumerate(
-            facts,
-            threads,
-            i,
-            feas,
-            max,
-            f,
-            &part,
-            &mut sources,
-        ));
+        let p = enumerate(facts, threads, i, feas, max, f, &part, &mut sources);
+        out.push((part.iter().map(|l| l.at).collect(), p));
     }
-    out
+    merge_cheap(out)
+}
+
+/// Replaces two families by their product while that costs no more analyses than the two
+/// (`|A|·|B| <= |A|+|B|`: one of them has a single combination, or both have two); smallest
+/// first, the result in a deterministic order.
+///
+/// Soundness: an execution agrees with some combination of `A` on the loads of `A`'s cluster
+/// that it executes and with some combination of `B` on those of `B`'s (each family covers
+/// every execution), so with their union, which the product holds. The product is at least as
+/// precise as the meet of the two families (each of its combinations refines one of each).
+fn merge_cheap(mut fams: Vec<(Vec<Key>, Plan)>) -> Vec<Plan> {
+    while fams.len() >= 2 {
+        let mut order: Vec<usize> = (0..fams.len()).collect();
+        order.sort_by_key(|&k| (fams[k].1.combos.len(), k));
+        let (x, y) = (order[0].min(order[1]), order[0].max(order[1]));
+        let (nx, ny) = (fams[x].1.combos.len(), fams[y].1.combos.len());
+        if nx * ny > nx + ny {
+            break;
+        }
+        let b = fams.remove(y);
+        let a = fams.remove(x);
+        fams.insert(x, product(a, b));
+    }
+    fams.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Every combination of `a` with `b`'s choices for the loads of `b`'s cluster.
+fn product(a: (Vec<Key>, Plan), b: (Vec<Key>, Plan)) -> (Vec<Key>, Plan) {
+    let (mut keys, pa) = a;
+    let (kb, pb) = b;
+    let mut out = Plan {
+        enumerated: pa.enumerated + pb.enumerated,
+        pruned: pa.pruned + pb.pruned,
+        covered: pa.covered + pb.covered,
+        queries: pa.queries + pb.queries,
+        fallback: pa.fallback || pb.fallback,
+        ..Plan::default()
+    };
+    for (ca, fa) in pa.combos.iter().zip(&pa.flows) {
+        for (cb, fb) in pb.combos.iter().zip(&pb.flows) {
+            let mut m = ca.clone();
+            for k in &kb {
+                if let Some(r) = cb.get(k) {
+                    m.insert(*k, r.clone());
+                }
+            }
+            out.combos.push(m);
+            out.flows.push(fa.iter().chain(fb).cloned().collect());
+        }
+    }
+    keys.extend(kb);
+    (keys, out)
 }
 
 /// A load without choices: its own view joined with every candidate store.
