@@ -97,27 +97,41 @@ pub fn clusters_of(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Cluster
     }
     let mut in_slice = vec![false; loads.len()];
     let mut seen = vec![u32::MAX; nv];
+    // For a target already sliced: a load of its slice (all of them are one set by then), or
+    // `None` when the slice has none. A later slice that reaches it stops there: its slice is
+    // contained in the later one, and its loads are already unioned.
+    let mut done: Vec<Option<Option<u32>>> = vec![None; nv];
     for (ti, &t) in targets.iter().enumerate() {
+        if done[t as usize].is_some() {
+            continue;
+        }
         // Backward slice of `t`; its loads are unioned with the first one found.
         let mark = ti as u32;
         let mut first: Option<u32> = None;
+        let mut join = |l: u32, first: &mut Option<u32>| match *first {
+            None => *first = Some(l),
+            Some(f) => table.union(Key(f), Key(l)),
+        };
         let mut stack = vec![t];
         seen[t as usize] = mark;
         while let Some(v) = stack.pop() {
             if let Some(l) = load_of[v as usize] {
                 in_slice[l as usize] = true;
-                match first {
-                    None => first = Some(l),
-                    Some(f) => table.union(Key(f), Key(l)),
-                }
+                join(l, &mut first);
             }
             for &d in &pdg.deps[v as usize] {
-                if seen[d as usize] != mark {
-                    seen[d as usize] = mark;
-                    stack.push(d);
+                if seen[d as usize] == mark {
+                    continue;
+                }
+                seen[d as usize] = mark;
+                match done[d as usize] {
+                    Some(Some(l)) => join(l, &mut first),
+                    Some(None) => {}
+                    None => stack.push(d),
                 }
             }
         }
+        done[t as usize] = Some(first);
     }
     let mut by_root: std::collections::BTreeMap<u32, Vec<LoadAt>> = Default::default();
     for (l, at) in loads.iter().enumerate() {
