@@ -207,7 +207,7 @@ fn product(a: (Vec<Key>, Plan), b: (Vec<Key>, Plan)) -> (Vec<Key>, Plan) {
             let mut m = ca.clone();
             for k in &kb {
                 if let Some(r) = cb.get(k) {
-                    m.insert(*k, r.clone());
+                    m.insert(*k, *r);
                 }
             }
             out.combos.push(m);
