@@ -438,6 +438,7 @@ fn parallel_and_single_threaded_runs_print_the_same_json() {
     for file in [
         "tests/corpus/11-clusters/01-two-pairs.c",
         "tests/corpus/11-clusters/03-real-failures.c",
+        "tests/corpus/11-clusters/04-many-combinations.c",
         "tests/corpus/10-flow/05-driver.c",
         "tests/corpus/00-readme/example.c",
     ] {

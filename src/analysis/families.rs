@@ -96,6 +96,15 @@ pub(crate) fn analyse<D: NumDomain>(
                 pool.install(|| chunk.par_iter().map(run).collect())
             };
             for o in ones {
+                if acc.analysed == 0 {
+                    // Joining into bottom is a copy: take the first result as it is.
+                    acc.states = o.states;
+                    acc.sink = o.sink;
+                    acc.observed = o.observed;
+                    acc.called = o.called;
+                    acc.analysed = 1;
+                    continue;
+                }
                 for (j, s) in acc.states.iter_mut().zip(&o.states) {
                     j.join_with(s);
                 }
