@@ -147,3 +147,76 @@ pub fn clusters_of(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Cluster
     groups.sort();
     Clusters { groups }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::MemoryModel;
+    use crate::threads::InlineBudget;
+
+    const SRC: &str = r#"
+        #include <assert.h>
+        int flag, x, ready, y, noise, seen;
+        void reader(void) {
+            int n = noise; (void)n;
+            int b = flag;
+            int r = ready;
+            if (b) { int t = x; assert(t == 5); }
+            seen = r;
+            int s = seen;
+            if (s) { int u = y; assert(u >= 1); }
+        }
+        int main(void) { reader(); return 0; }
+    "#;
+
+    /// The names of the cells the loads of each cluster read, in cluster order.
+    fn clusters_by_name() -> Vec<Vec<String>> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.c");
+        std::fs::write(&path, SRC).expect("write");
+        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
+        let memory = MemoryModel::build(&program);
+        let facts = Facts::new(&program, &memory);
+        let f = (program.funcs.iter())
+            .position(|f| f.name == "reader")
+            .expect("reader");
+        let cfg = ThreadCfg::build(
+            &program,
+            crate::ir::FuncId(f as u32),
+            InlineBudget::default(),
+        );
+        let shape = Shape::of(&cfg, &program);
+        let name = |(n, idx): LoadAt| {
+            let nd = &cfg.nodes[n.index()];
+            let func = cfg.contexts[nd.ctx.0 as usize].func;
+            let a = facts.access(func, nd.block, idx);
+            facts.memory.cells.info(a.exact[0]).name.clone()
+        };
+        let mut out: Vec<Vec<String>> = clusters_of(&facts, &cfg, &shape)
+            .groups
+            .into_iter()
+            .map(|g| {
+                let mut v: Vec<String> = g.into_iter().map(name).collect();
+                v.sort();
+                v
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn loads_cluster_by_slice_and_unused_loads_are_left_out() {
+        let clusters = clusters_by_name();
+        // `flag` decides whether `x` is read and asserted; `ready` reaches the second assertion
+        // through memory (`seen`), together with `y`; `noise` is in no slice.
+        assert_eq!(
+            clusters,
+            vec![
+                vec!["flag".to_string(), "x".to_string()],
+                vec!["ready".to_string(), "seen".to_string(), "y".to_string()],
+            ],
+            "{clusters:?}"
+        );
+    }
+}
