@@ -12,8 +12,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The mode used when `--mode` is not given: the design guide's default. Until slicing and
-/// clustering land, `optimized` runs the same analysis as `constraints`.
+/// The mode used when `--mode` is not given: the design guide's default (slicing, clustering
+/// and the Datalog oracle).
 pub const DEFAULT_MODE: Mode = Mode::Optimized;
 
 /// Modes the analysis implements; `--mode` rejects the others.
@@ -168,6 +168,11 @@ pub struct InputArgs {
     /// [default: 4096].
     #[arg(long, value_name = "N", help_heading = "Analysis")]
     pub max_combinations: Option<usize>,
+
+    /// Worker threads that analyse combinations in parallel in the optimized mode; the output
+    /// is the same for every value [default: one per core].
+    #[arg(long, value_name = "N", help_heading = "Analysis")]
+    pub jobs: Option<usize>,
 
     /// Stop the analysis after this many seconds; assertions are then reported as may fail
     /// (never as proved).
@@ -498,6 +503,7 @@ impl InputArgs {
         config.max_combinations = (self.max_combinations)
             .or(m.and_then(|m| m.max_combinations))
             .unwrap_or(crate::config::DEFAULT_MAX_COMBINATIONS);
+        config.jobs = self.jobs.unwrap_or(0);
         config.timeout = timeout;
         if init.is_some() || !entries.is_empty() {
             config.harness = Some(HarnessSpec { init, entries });

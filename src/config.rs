@@ -91,6 +91,9 @@ pub struct Config {
     /// Most interference combinations per thread and round in the flow-sensitive modes; past
     /// it, the thread's shared loads read the join of their stores (sound, less precise).
     pub max_combinations: usize,
+    /// Worker threads for the optimized mode's combinations (0: one per core). The output does
+    /// not depend on it.
+    pub jobs: usize,
     /// Per-input compile flags (from a compilation database), keyed by the input path as it
     /// appears in `inputs`; inputs not listed get `clang_args` only.
     pub units: BTreeMap<PathBuf, UnitFlags>,
@@ -208,6 +211,7 @@ impl Config {
             verbose: false,
             color: false,
             max_combinations: DEFAULT_MAX_COMBINATIONS,
+            jobs: 0,
             units: BTreeMap::new(),
             harness: None,
             baseline: None,

@@ -22,6 +22,7 @@ pub mod frontend;
 pub mod harness;
 pub mod ir;
 pub mod memory;
+pub mod pdg;
 pub mod project;
 pub mod report;
 pub mod threads;

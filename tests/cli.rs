@@ -456,3 +456,28 @@ fn svcomp_result_line() {
         stderr(&o)
     );
 }
+
+/// The optimized mode analyses combinations in parallel; the result must not depend on it.
+#[test]
+fn parallel_and_single_threaded_runs_print_the_same_json() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for file in [
+        "tests/corpus/12-clusters/01-two-pairs.c",
+        "tests/corpus/12-clusters/03-real-failures.c",
+        "tests/corpus/12-clusters/04-many-combinations.c",
+        "tests/corpus/10-flow/05-driver.c",
+        "tests/corpus/00-readme/example.c",
+    ] {
+        let path = root.join(file);
+        let path = path.to_str().expect("utf-8 path");
+        let run = |jobs: &str| {
+            let o = watts(&["analyze", "--format", "json", "--jobs", jobs, path]);
+            let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON output");
+            // Timings differ from run to run; everything else must be identical.
+            v["stats"]["time_ms"] = serde_json::Value::Null;
+            (o.status.code(), v)
+        };
+        assert_eq!(run("1"), run("2"), "{file}");
+        assert_eq!(run("1"), run("4"), "{file}");
+    }
+}

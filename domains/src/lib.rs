@@ -67,7 +67,7 @@ pub enum Operand {
 /// Every transfer function is monotone and sound: for every concrete state in the concretization
 /// of `self`, the concrete result is in the concretization of the result. Variables a state has
 /// never heard of are unconstrained (top), so states need no fixed dimension.
-pub trait NumDomain: Lattice {
+pub trait NumDomain: Lattice + Send + Sync {
     /// The values `x` may take (bottom when the state is bottom).
     fn interval(&self, x: Var) -> Interval;
     /// `x := any value of v` (forgets every relation of `x`).

@@ -47,6 +47,7 @@ enum Pick {
     Cut,
 }
 
+#[derive(Clone)]
 struct SharedLoad {
     at: Key,
     cell: Option<CellId>,
@@ -103,6 +104,143 @@ pub fn plan<D: watts_domains::NumDomain>(
     cache: &mut SourceCache,
     protection: &super::protection::Protection,
 ) -> Plan {
+    let (fixed, mut loads) = collect(facts, threads, i, feas, protection);
+    let mut sources = SourceFinder::new(facts, threads, i, cache);
+    if feas.is_some() {
+        drop_redundant_own(&mut loads, &threads[i], &mut sources);
+    }
+    enumerate(facts, threads, i, feas, max, fixed, &loads, &mut sources)
+}
+
+/// The families of thread `i` for the optimized mode: one per cluster of its shared loads.
+/// In the family of cluster `C`, the loads of `C` get choices as in [`plan`] and every other
+/// shared load reads the join of its own view and all its candidates, as in the budget
+/// fallback. A thread without clustered loads has one family of one combination.
+///
+/// Soundness: the joined loads read a superset of what any execution reads there, and the
+/// loads of `C` are enumerated as in [`plan`], so every execution agrees with a combination of
+/// every family: each family alone over-approximates the thread (FSE'16, section 6). How loads
+/// are clustered only changes precision. The oracle sees the reads-from pairs of `C` only:
+/// fewer pairs refute fewer combinations, never one too many.
+#[allow(clippy::too_many_arguments)]
+pub fn plan_families<D: watts_domains::NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    feas: Option<&Feasibility>,
+    max: usize,
+    cache: &mut SourceCache,
+    clusters: &crate::pdg::Clusters,
+    protection: &super::protection::Protection,
+) -> Vec<Plan> {
+    let (fixed, mut loads) = collect(facts, threads, i, feas, protection);
+    let mut sources = SourceFinder::new(facts, threads, i, cache);
+    if feas.is_some() {
+        drop_redundant_own(&mut loads, &threads[i], &mut sources);
+    }
+    let mut parts: std::collections::BTreeMap<usize, Vec<SharedLoad>> = Default::default();
+    for l in &loads {
+        if let Some(c) = clusters.of(l.at) {
+            parts.entry(c).or_default().push(l.clone());
+        }
+    }
+    if parts.is_empty() {
+        let mut all = fixed;
+        for l in &loads {
+            all.insert(l.at, joined(l));
+        }
+        return vec![Plan {
+            combos: vec![all],
+            flows: vec![Vec::new()],
+            enumerated: 1,
+            ..Plan::default()
+        }];
+    }
+    let mut out = Vec::with_capacity(parts.len());
+    for (c, part) in parts {
+        let mut f = fixed.clone();
+        for l in loads.iter().filter(|l| clusters.of(l.at) != Some(c)) {
+            f.insert(l.at, joined(l));
+        }
+        let p = enumerate(facts, threads, i, feas, max, f, &part, &mut sources);
+        out.push((part.iter().map(|l| l.at).collect(), p));
+    }
+    merge_cheap(out)
+}
+
+/// Replaces two families by their product while that costs no more analyses than the two
+/// (`|A|·|B| <= |A|+|B|`: one of them has a single combination, or both have two); smallest
+/// first, the result in a deterministic order.
+///
+/// Soundness: an execution agrees with some combination of `A` on the loads of `A`'s cluster
+/// that it executes and with some combination of `B` on those of `B`'s (each family covers
+/// every execution), so with their union, which the product holds. The product is at least as
+/// precise as the meet of the two families (each of its combinations refines one of each).
+fn merge_cheap(mut fams: Vec<(Vec<Key>, Plan)>) -> Vec<Plan> {
+    while fams.len() >= 2 {
+        let mut order: Vec<usize> = (0..fams.len()).collect();
+        order.sort_by_key(|&k| (fams[k].1.combos.len(), k));
+        let (x, y) = (order[0].min(order[1]), order[0].max(order[1]));
+        let (nx, ny) = (fams[x].1.combos.len(), fams[y].1.combos.len());
+        if nx * ny > nx + ny {
+            break;
+        }
+        let b = fams.remove(y);
+        let a = fams.remove(x);
+        fams.insert(x, product(a, b));
+    }
+    fams.into_iter().map(|(_, p)| p).collect()
+}
+
+/// Every combination of `a` with `b`'s choices for the loads of `b`'s cluster.
+fn product(a: (Vec<Key>, Plan), b: (Vec<Key>, Plan)) -> (Vec<Key>, Plan) {
+    let (mut keys, pa) = a;
+    let (kb, pb) = b;
+    let mut out = Plan {
+        enumerated: pa.enumerated + pb.enumerated,
+        pruned: pa.pruned + pb.pruned,
+        covered: pa.covered + pb.covered,
+        queries: pa.queries + pb.queries,
+        fallback: pa.fallback || pb.fallback,
+        ..Plan::default()
+    };
+    for (ca, fa) in pa.combos.iter().zip(&pa.flows) {
+        for (cb, fb) in pb.combos.iter().zip(&pb.flows) {
+            let mut m = ca.clone();
+            for k in &kb {
+                if let Some(r) = cb.get(k) {
+                    m.insert(*k, *r);
+                }
+            }
+            out.combos.push(m);
+            out.flows.push(fa.iter().chain(fb).cloned().collect());
+        }
+    }
+    keys.extend(kb);
+    (keys, out)
+}
+
+/// A load without choices: its own view joined with every candidate store.
+fn joined(l: &SharedLoad) -> LoadRead {
+    let mut others = Interval::bottom();
+    for c in &l.candidates {
+        others.join_with(&c.value);
+    }
+    LoadRead {
+        own: true,
+        others,
+        cut: false,
+    }
+}
+
+/// The loads of thread `i` that read fixed values (`.0`) and those with choices (`.1`).
+fn collect<D: watts_domains::NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    feas: Option<&Feasibility>,
+    protection: &super::protection::Protection,
+) -> (HashMap<Key, LoadRead>, Vec<SharedLoad>) {
     let t = &threads[i];
     let program = facts.program;
     let mut fixed: HashMap<Key, LoadRead> = HashMap::new();
@@ -200,29 +338,29 @@ pub fn plan<D: watts_domains::NumDomain>(
             });
         }
     }
-    let mut sources = SourceFinder::new(facts, threads, i, cache);
-    if feas.is_some() {
-        drop_redundant_own(&mut loads, t, &mut sources);
-    }
+    (fixed, loads)
+}
+
+/// Enumerates the combinations of `loads` (the other loads read as `fixed` says).
+#[allow(clippy::too_many_arguments)]
+fn enumerate<D: watts_domains::NumDomain>(
+    facts: &Facts<'_>,
+    threads: &[Thread<D>],
+    i: usize,
+    feas: Option<&Feasibility>,
+    max: usize,
+    mut fixed: HashMap<Key, LoadRead>,
+    loads: &[SharedLoad],
+    sources: &mut SourceFinder<'_, '_, D>,
+) -> Plan {
     let mut plan = Plan::default();
     let total = loads
         .iter()
         .try_fold(1usize, |acc, l| acc.checked_mul(l.options.len()));
     if total.is_none_or(|n| n > max) {
         plan.fallback = true;
-        for l in &loads {
-            let mut others = Interval::bottom();
-            for c in &l.candidates {
-                others.join_with(&c.value);
-            }
-            fixed.insert(
-                l.at,
-                LoadRead {
-                    own: true,
-                    others,
-                    cut: false,
-                },
-            );
+        for l in loads {
+            fixed.insert(l.at, joined(l));
         }
         plan.combos.push(fixed);
         plan.flows.push(Vec::new());
@@ -230,9 +368,9 @@ pub fn plan<D: watts_domains::NumDomain>(
         return plan;
     }
     let mut kept: HashSet<Vec<usize>> = HashSet::new();
-    for digits in by_cuts(&loads) {
+    for digits in by_cuts(loads) {
         plan.enumerated += 1;
-        if covered_by_kept(&loads, &digits, &kept) {
+        if covered_by_kept(loads, &digits, &kept) {
             kept.insert(digits);
             plan.covered += 1;
             continue;
@@ -273,7 +411,7 @@ pub fn plan<D: watts_domains::NumDomain>(
                 let mut tries = 0;
                 loop {
                     let picks = picks_of(&inner);
-                    let comb = combination(f, i, &loads, &picks, &mut sources);
+                    let comb = combination(f, i, loads, &picks, sources);
                     plan.queries += 1;
                     tries += 1;
                     if !matches!(f.oracle.check(&comb), Verdict::Infeasible(_)) {
@@ -307,7 +445,7 @@ pub fn plan<D: watts_domains::NumDomain>(
         if let Some(picks) = witness {
             let mut map = fixed.clone();
             let mut flows = Vec::new();
-            for l in &loads {
+            for l in loads {
                 let read = match picks.get(&l.at) {
                     Some(Pick::Cand(ci)) => {
                         let c = &l.candidates[*ci];

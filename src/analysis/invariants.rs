@@ -83,6 +83,8 @@ fn compute_with<D: NumDomain>(
         max_combinations: config.max_combinations.max(1),
         // The invariants of the store-by-store run (the protected run only adds proofs).
         protection: false,
+        optimized: config.mode == Mode::Optimized,
+        jobs: config.jobs,
     };
     let main = (program.funcs.iter())
         .position(|f| f.name == "main" && f.is_defined)

@@ -6,6 +6,7 @@
 
 pub mod combinations;
 pub mod engine;
+pub mod families;
 pub mod feasibility;
 pub mod invariants;
 pub mod locks;

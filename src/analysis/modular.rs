@@ -126,6 +126,11 @@ pub struct Composition {
     pub max_combinations: usize,
     /// Hand lock-protected cells over at lock operations only (see `analysis::protection`).
     pub protection: bool,
+    /// Slicing and clustering (FSE'16, section 6): one family of combinations per cluster of
+    /// dependent loads, analysed in parallel (`analysis::families`).
+    pub optimized: bool,
+    /// Worker threads for the combinations of the optimized mode (0: one per core).
+    pub jobs: usize,
 }
 
 /// What one assertion looked like in the final round.
@@ -143,7 +148,7 @@ pub struct AssertObs {
 
 impl AssertObs {
     /// Adds what `other` observed.
-    fn merge(&mut self, other: &AssertObs) {
+    pub(crate) fn merge(&mut self, other: &AssertObs) {
         self.reached_in.extend(other.reached_in.iter().copied());
         self.fails_in.extend(other.fails_in.iter().copied());
         for (name, v) in &other.values {
@@ -180,22 +185,60 @@ pub struct Fixpoint<D> {
 }
 
 /// What the replays of one thread in one round observed.
-struct Sink<D> {
-    stores: Vec<Interval>,
-    published: Vec<Interval>,
-    events: BTreeMap<(NodeId, u32), StoreEv>,
-    creates: Vec<(NodeId, u32, D)>,
-    at: (NodeId, u32),
+pub(crate) struct Sink<D> {
+    pub(crate) stores: Vec<Interval>,
+    pub(crate) published: Vec<Interval>,
+    pub(crate) events: BTreeMap<(NodeId, u32), StoreEv>,
+    pub(crate) creates: Vec<(NodeId, u32, D)>,
+    pub(crate) at: (NodeId, u32),
 }
 
-struct Observer<'a, 'f, D> {
-    facts: &'a Facts<'f>,
-    transfer: &'a Transfer<'a>,
-    tid: usize,
-    sink: &'a mut Sink<D>,
-    flows: &'a [super::Flow],
-    asserts: &'a mut Vec<AssertObs>,
-    unknown_calls: &'a mut BTreeSet<FuncId>,
+impl<D> Sink<D> {
+    pub(crate) fn new(ncells: usize) -> Self {
+        Sink {
+            stores: vec![Interval::bottom(); ncells],
+            published: vec![Interval::bottom(); ncells],
+            events: BTreeMap::new(),
+            creates: Vec::new(),
+            at: (NodeId(0), 0),
+        }
+    }
+
+    /// Adds what another replay observed (as if it had replayed into `self`).
+    pub(crate) fn absorb(&mut self, other: Sink<D>) {
+        for (a, b) in self.stores.iter_mut().zip(&other.stores) {
+            a.join_with(b);
+        }
+        for (a, b) in self.published.iter_mut().zip(&other.published) {
+            a.join_with(b);
+        }
+        for (k, ev) in other.events {
+            match self.events.get_mut(&k) {
+                None => {
+                    self.events.insert(k, ev);
+                }
+                Some(old) => {
+                    for c in ev.cells {
+                        if !old.cells.contains(&c) {
+                            old.cells.push(c);
+                        }
+                    }
+                    old.value.join_with(&ev.value);
+                }
+            }
+        }
+        self.creates.extend(other.creates);
+    }
+}
+
+pub(crate) struct Observer<'a, 'f, D> {
+    pub(crate) facts: &'a Facts<'f>,
+    pub(crate) transfer: &'a Transfer<'a>,
+    pub(crate) tid: usize,
+    pub(crate) sink: &'a mut Sink<D>,
+    pub(crate) flows: &'a [super::Flow],
+    pub(crate) asserts: &'a mut Vec<AssertObs>,
+    pub(crate) unknown_calls: &'a mut BTreeSet<FuncId>,
 }
 
 impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
@@ -285,6 +328,9 @@ pub fn run<D: NumDomain>(
             .map(|c| s.interval(watts_domains::Var(c)))
             .collect()
     };
+    // Clusters depend on a thread's CFG only (thread indices are stable).
+    let mut clusters: Vec<Option<crate::pdg::Clusters>> = Vec::new();
+    let pool = how.optimized.then(|| super::families::pool(how.jobs));
     loop {
         rounds += 1;
         combos.fallback_threads.clear();
@@ -344,80 +390,117 @@ pub fn run<D: NumDomain>(
             }
             let mut interference = interference_for(&threads, i, ncells);
             protected_interference(&mut interference, &threads, &protection, &initial);
-            let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
-                let t0 = std::time::Instant::now();
-                let p = super::combinations::plan(
-                    facts,
-                    &threads,
-                    i,
-                    feasibility.as_ref(),
-                    how.max_combinations,
-                    &mut source_cache,
-                    &protection,
-                );
-                if feasibility.is_some() {
-                    combos.datalog_ms += t0.elapsed().as_millis() as u64;
-                }
-                combos.enumerated += p.enumerated;
-                combos.queries += p.queries;
-                threads[i].fell_back = p.fallback;
-                if p.fallback {
-                    combos.fallbacks += 1;
-                    combos.fallback_threads.insert(threads[i].name.clone());
-                }
-                Some(p)
-            } else {
-                None
-            };
-            let mut observed = vec![AssertObs::default(); program.asserts.len()];
-            let mut called = BTreeSet::new();
-            let (states, sink) = {
-                let t = &threads[i];
-                let mut sink = Sink {
-                    stores: vec![Interval::bottom(); ncells],
-                    published: vec![Interval::bottom(); ncells],
-                    events: BTreeMap::new(),
-                    creates: Vec::new(),
-                    at: (NodeId(0), 0),
-                };
-                let single = [std::collections::HashMap::new()];
-                let no_flows = [Vec::new()];
-                let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
-                    Some(p) => (&p.combos, &p.flows),
-                    None => (&single, &no_flows),
-                };
-                let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
-                for (choices, flows) in choice_sets.iter().zip(flow_sets) {
-                    let view = ThreadView {
-                        cfg: &t.cfg,
-                        interference: &interference,
-                        choices: plan.as_ref().map(|_| choices),
-                        protection: protection.any().then_some((&protection, i)),
-                    };
-                    let transfer = Transfer { facts, view: &view };
-                    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
-                    let mut obs = Observer {
+            let (states, sink, observed, called) =
+                if let (Some(pool), true) = (&pool, threads[i].origin != Origin::Detached) {
+                    clusters.resize(threads.len().max(clusters.len()), None);
+                    let cl = clusters[i].get_or_insert_with(|| {
+                        crate::pdg::clusters_of(facts, &threads[i].cfg, &threads[i].shape)
+                    });
+                    let t0 = std::time::Instant::now();
+                    let families = super::combinations::plan_families(
                         facts,
-                        transfer: &transfer,
-                        tid: i,
-                        sink: &mut sink,
-                        flows,
-                        asserts: &mut observed,
-                        unknown_calls: &mut called,
-                    };
-                    engine::replay(&transfer, &states, &mut obs);
-                    for (j, s) in joined.iter_mut().zip(&states) {
-                        j.join_with(s);
+                        &threads,
+                        i,
+                        feasibility.as_ref(),
+                        how.max_combinations,
+                        &mut source_cache,
+                        cl,
+                        &protection,
+                    );
+                    combos.datalog_ms += t0.elapsed().as_millis() as u64;
+                    let fell_back = families.iter().any(|p| p.fallback);
+                    threads[i].fell_back = fell_back;
+                    if fell_back {
+                        combos.fallbacks += 1;
+                        combos.fallback_threads.insert(threads[i].name.clone());
                     }
-                    combos.analysed += 1;
-                }
-                mark_guards(facts, &t.cfg, &joined, i, &mut observed);
-                (joined, sink)
-            };
-            threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
-            if let Some(p) = &plan {
-                combos.pruned += p.pruned;
-            }
+                    let pruned: usize = families.iter().map(|p| p.pruned).sum();
+                    combos.enumerated += families.iter().map(|p| p.enumerated).sum::<usize>();
+                    combos.queries += families.iter().map(|p| p.queries).sum::<usize>();
+                    combos.pruned += pruned;
+                    threads[i].pruned = pruned;
+                    let out = super::families::analyse(
+                        facts,
+                        &threads[i],
+                        i,
+                        &interference,
+                        &families,
+                        pool,
+                        protection.any().then_some(&protection),
+                    );
+                    combos.analysed += out.analysed;
+                    (out.states, out.sink, out.observed, out.called)
+                } else {
+                    let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
+                        let t0 = std::time::Instant::now();
+                        let p = super::combinations::plan(
+                            facts,
+                            &threads,
+                            i,
+                            feasibility.as_ref(),
+                            how.max_combinations,
+                            &mut source_cache,
+                            &protection,
+                        );
+                        if feasibility.is_some() {
+                            combos.datalog_ms += t0.elapsed().as_millis() as u64;
+                        }
+                        combos.enumerated += p.enumerated;
+                        combos.queries += p.queries;
+                        threads[i].fell_back = p.fallback;
+                        if p.fallback {
+                            combos.fallbacks += 1;
+                            combos.fallback_threads.insert(threads[i].name.clone());
+                        }
+                        Some(p)
+                    } else {
+                        None
+                    };
+                    let mut observed = vec![AssertObs::default(); program.asserts.len()];
+                    let mut called = BTreeSet::new();
+                    let (states, sink) = {
+                        let t = &threads[i];
+                        let mut sink = Sink::new(ncells);
+                        let single = [std::collections::HashMap::new()];
+                        let no_flows = [Vec::new()];
+                        let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
+                            Some(p) => (&p.combos, &p.flows),
+                            None => (&single, &no_flows),
+                        };
+                        let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
+                        for (choices, flows) in choice_sets.iter().zip(flow_sets) {
+                            let view = ThreadView {
+                                cfg: &t.cfg,
+                                interference: &interference,
+                                choices: plan.as_ref().map(|_| choices),
+                                protection: protection.any().then_some((&protection, i)),
+                            };
+                            let transfer = Transfer { facts, view: &view };
+                            let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+                            let mut obs = Observer {
+                                facts,
+                                transfer: &transfer,
+                                tid: i,
+                                sink: &mut sink,
+                                flows,
+                                asserts: &mut observed,
+                                unknown_calls: &mut called,
+                            };
+                            engine::replay(&transfer, &states, &mut obs);
+                            for (j, s) in joined.iter_mut().zip(&states) {
+                                j.join_with(s);
+                            }
+                            combos.analysed += 1;
+                        }
+                        mark_guards(facts, &t.cfg, &joined, i, &mut observed);
+                        (joined, sink)
+                    };
+                    threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
+                    if let Some(p) = &plan {
+                        combos.pruned += p.pruned;
+                    }
+                    (states, sink, observed, called)
+                };
             let stores = sink.stores;
             let published = sink.published;
             let creates = sink.creates;
@@ -778,7 +861,7 @@ fn same_site_ancestor<D>(
 }
 
 /// `assert()` is reached when one of its guard blocks is (in any context of its function).
-fn mark_guards<D: NumDomain>(
+pub(crate) fn mark_guards<D: NumDomain>(
     facts: &Facts<'_>,
     cfg: &ThreadCfg,
     states: &[D],

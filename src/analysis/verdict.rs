@@ -20,6 +20,8 @@ pub fn analyze_with<D: NumDomain>(
         constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
         max_combinations: config.max_combinations.max(1),
         protection: false,
+        optimized: config.mode == Mode::Optimized,
+        jobs: config.jobs,
     };
     let main = program
         .funcs

@@ -1,0 +1,238 @@
+//! The optimized mode's analysis of one thread: one family of combinations per cluster of
+//! loads (see `combinations::plan_families`), combinations analysed in parallel, families
+//! combined by meet.
+//!
+//! Soundness of the meet: every family alone over-approximates every execution of the thread
+//! (its combinations cover all of them), so the concrete states, stores, creations and failing
+//! assertions lie in the intersection of the families' results, which the meet
+//! over-approximates. Bottom in one family means "no execution" and wins. In particular an
+//! assertion may fail only if it may fail in every family, and is reached only if it is reached
+//! in every family.
+//!
+//! Determinism: combinations are analysed in parallel in chunks and folded in their order, so
+//! the result (and the first explanation) does not depend on the number of jobs.
+
+use super::combinations::Plan;
+use super::engine;
+use super::modular::{mark_guards, AssertObs, Observer, Sink, StoreEv, Thread};
+use super::program_facts::{Facts, ThreadView};
+use super::protection::Protection;
+use super::transfer::Transfer;
+use crate::ir::FuncId;
+use crate::threads::NodeId;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+use watts_domains::{Interval, Lattice, NumDomain};
+
+/// Combinations analysed at once (bounds the states held in memory).
+const CHUNK: usize = 32;
+/// Fewest combinations in a chunk worth analysing in parallel.
+const PARALLEL_FROM: usize = 4;
+
+/// What the analysis of a thread's families yields.
+pub(crate) struct Outcome<D> {
+    pub states: Vec<D>,
+    pub sink: Sink<D>,
+    pub observed: Vec<AssertObs>,
+    pub called: BTreeSet<FuncId>,
+    pub analysed: usize,
+}
+
+struct One<D> {
+    states: Vec<D>,
+    sink: Sink<D>,
+    observed: Vec<AssertObs>,
+    called: BTreeSet<FuncId>,
+}
+
+/// The worker pool for `jobs` threads (0: one per core), built once per process: spawning
+/// threads for every analysis would cost more than small programs take.
+pub(crate) fn pool(jobs: usize) -> std::sync::Arc<rayon::ThreadPool> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    static POOLS: OnceLock<Mutex<BTreeMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = (POOLS.get_or_init(Default::default).lock()).unwrap_or_else(|e| e.into_inner());
+    pools
+        .entry(jobs)
+        .or_insert_with(|| {
+            Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(jobs)
+                    .build()
+                    .expect("a thread pool"),
+            )
+        })
+        .clone()
+}
+
+/// Analyses every combination of every family of thread `tid` and combines the results.
+pub(crate) fn analyse<D: NumDomain>(
+    facts: &Facts<'_>,
+    t: &Thread<D>,
+    tid: usize,
+    interference: &[Interval],
+    families: &[Plan],
+    pool: &rayon::ThreadPool,
+    protection: Option<&Protection>,
+) -> Outcome<D> {
+    let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
+    let mut analysed = 0;
+    for plan in families {
+        let mut acc = Outcome {
+            states: vec![D::bottom(); t.cfg.nodes.len()],
+            sink: Sink::new(facts.ncells as usize),
+            observed: vec![AssertObs::default(); facts.program.asserts.len()],
+            called: BTreeSet::new(),
+            analysed: 0,
+        };
+        let work: Vec<_> = plan.combos.iter().zip(&plan.flows).collect();
+        for chunk in work.chunks(CHUNK) {
+            type Work<'w> = (
+                &'w std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
+                &'w Vec<super::Flow>,
+            );
+            let run = |w: &Work<'_>| one(facts, t, tid, interference, w.0, w.1, protection);
+            // Handing a few small analyses to the pool costs more than it saves.
+            let ones: Vec<One<D>> = if chunk.len() < PARALLEL_FROM {
+                chunk.iter().map(run).collect()
+            } else {
+                pool.install(|| chunk.par_iter().map(run).collect())
+            };
+            for o in ones {
+                if acc.analysed == 0 {
+                    // Joining into bottom is a copy: take the first result as it is.
+                    acc.states = o.states;
+                    acc.sink = o.sink;
+                    acc.observed = o.observed;
+                    acc.called = o.called;
+                    acc.analysed = 1;
+                    continue;
+                }
+                for (j, s) in acc.states.iter_mut().zip(&o.states) {
+                    j.join_with(s);
+                }
+                acc.sink.absorb(o.sink);
+                // Most assertions are not in this thread: merging nothing is skipped.
+                for (a, b) in acc.observed.iter_mut().zip(&o.observed) {
+                    if !b.reached_in.is_empty() {
+                        a.merge(b);
+                    }
+                }
+                acc.called.extend(o.called);
+                acc.analysed += 1;
+            }
+        }
+        mark_guards(facts, &t.cfg, &acc.states, tid, &mut acc.observed);
+        analysed += acc.analysed;
+        outs.push(acc);
+    }
+    let mut it = outs.into_iter();
+    let mut out = it.next().expect("at least one family");
+    for o in it {
+        meet_into(&mut out, o);
+    }
+    out.analysed = analysed;
+    out
+}
+
+/// Analyses one combination and replays it into a fresh sink.
+fn one<D: NumDomain>(
+    facts: &Facts<'_>,
+    t: &Thread<D>,
+    tid: usize,
+    interference: &[Interval],
+    choices: &std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
+    flows: &[super::Flow],
+    protection: Option<&Protection>,
+) -> One<D> {
+    let view = ThreadView {
+        cfg: &t.cfg,
+        interference,
+        choices: Some(choices),
+        protection: protection.map(|p| (p, tid)),
+    };
+    let transfer = Transfer { facts, view: &view };
+    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+    let mut sink = Sink::new(facts.ncells as usize);
+    let mut observed = vec![AssertObs::default(); facts.program.asserts.len()];
+    let mut called = BTreeSet::new();
+    let mut obs = Observer {
+        facts,
+        transfer: &transfer,
+        tid,
+        sink: &mut sink,
+        flows,
+        asserts: &mut observed,
+        unknown_calls: &mut called,
+    };
+    engine::replay(&transfer, &states, &mut obs);
+    One {
+        states,
+        sink,
+        observed,
+        called,
+    }
+}
+
+/// `acc := acc ⊓ o` (see the module comment for why the meet is sound).
+fn meet_into<D: NumDomain>(acc: &mut Outcome<D>, o: Outcome<D>) {
+    for (a, b) in acc.states.iter_mut().zip(&o.states) {
+        a.meet_with(b);
+        if a.is_bottom() {
+            *a = D::bottom();
+        }
+    }
+    for (a, b) in acc.sink.stores.iter_mut().zip(&o.sink.stores) {
+        a.meet_with(b);
+    }
+    for (a, b) in acc.sink.published.iter_mut().zip(&o.sink.published) {
+        a.meet_with(b);
+    }
+    let mut events: BTreeMap<(NodeId, u32), StoreEv> = BTreeMap::new();
+    for (k, mut ev) in std::mem::take(&mut acc.sink.events) {
+        let Some(other) = o.sink.events.get(&k) else {
+            continue;
+        };
+        ev.cells.retain(|c| other.cells.contains(c));
+        ev.value.meet_with(&other.value);
+        if !ev.cells.is_empty() && !ev.value.is_bottom() {
+            events.insert(k, ev);
+        }
+    }
+    acc.sink.events = events;
+    let mine = by_site(std::mem::take(&mut acc.sink.creates));
+    let theirs = by_site(o.sink.creates);
+    for (k, mut s) in mine {
+        if let Some(other) = theirs.get(&k) {
+            s.meet_with(other);
+            if !s.is_bottom() {
+                acc.sink.creates.push((k.0, k.1, s));
+            }
+        }
+    }
+    for (a, b) in acc.observed.iter_mut().zip(&o.observed) {
+        a.reached_in.retain(|t| b.reached_in.contains(t));
+        a.fails_in.retain(|t| b.fails_in.contains(t));
+        if a.fails_in.is_empty() {
+            a.values.clear();
+            a.explanation = None;
+        }
+    }
+    // Unknown calls only feed notes: keep every one some family reached.
+    acc.called.extend(o.called);
+}
+
+/// Creation states joined per create site.
+fn by_site<D: NumDomain>(creates: Vec<(NodeId, u32, D)>) -> BTreeMap<(NodeId, u32), D> {
+    let mut out: BTreeMap<(NodeId, u32), D> = BTreeMap::new();
+    for (n, i, s) in creates {
+        match out.get_mut(&(n, i)) {
+            Some(x) => {
+                x.join_with(&s);
+            }
+            None => {
+                out.insert((n, i), s);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,222 @@
+//! Clusters of shared loads: the loads in the backward slice of one target belong together.
+//!
+//! Targets are what a thread's result is read for: every assertion (its condition, and the
+//! branch of each guard block of an `assert()` expansion), every write to memory (another
+//! thread or instance may load it), and every thread creation (the child starts from the
+//! parent's memory). A load in no target's slice influences none of them: the optimized mode
+//! gives it no choices (it reads the join of its candidates).
+
+use super::graph::Pdg;
+use crate::analysis::program_facts::Facts;
+use crate::ir::InstKind;
+use crate::threads::{CtxId, NodeId, Shape, ThreadCfg};
+use ena::unify::{InPlaceUnificationTable, UnifyKey};
+
+/// A load: `(node, instruction index)`.
+pub type LoadAt = (NodeId, u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key(u32);
+
+impl UnifyKey for Key {
+    type Value = ();
+    fn index(&self) -> u32 {
+        self.0
+    }
+    fn from_index(u: u32) -> Key {
+        Key(u)
+    }
+    fn tag() -> &'static str {
+        "load"
+    }
+}
+
+/// The clusters of one thread's loads, in program order of their first load.
+#[derive(Clone, Debug, Default)]
+pub struct Clusters {
+    /// Each cluster: its loads, ascending.
+    pub groups: Vec<Vec<LoadAt>>,
+}
+
+impl Clusters {
+    /// The cluster of a load, if it is in some slice.
+    pub fn of(&self, at: LoadAt) -> Option<usize> {
+        self.groups
+            .iter()
+            .position(|g| g.binary_search(&at).is_ok())
+    }
+}
+
+/// Computes the clusters of the loads of a thread.
+pub fn clusters_of(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Clusters {
+    let program = facts.program;
+    let pdg = Pdg::build(facts, cfg, shape);
+    let nv = pdg.deps.len();
+    // Loads and targets, by vertex.
+    let mut load_of: Vec<Option<u32>> = vec![None; nv];
+    let mut loads: Vec<LoadAt> = Vec::new();
+    let mut targets: Vec<u32> = Vec::new();
+    for (n, nd) in cfg.nodes.iter().enumerate() {
+        let node = NodeId(n as u32);
+        let func = cfg.contexts[nd.ctx.0 as usize].func;
+        let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+        for idx in nd.start..nd.end {
+            let v = pdg.inst(node, nd.start, idx) as usize;
+            match &insts[idx as usize].kind {
+                InstKind::Load { .. } => {
+                    load_of[v] = Some(loads.len() as u32);
+                    loads.push((node, idx));
+                }
+                InstKind::Assert { .. } => {
+                    targets.push(v as u32);
+                    // What decides that a failing assertion is reached (see `fails_here`).
+                    targets.extend(shape.pred[n].iter().map(|p| pdg.term(cfg, *p)));
+                }
+                InstKind::ThreadCreate { .. } => targets.push(v as u32),
+                _ => {}
+            }
+            if !facts.written_cells(func, nd.block, idx).is_empty() {
+                targets.push(v as u32);
+            }
+        }
+    }
+    for info in &program.asserts {
+        for (ci, ctx) in cfg.contexts.iter().enumerate() {
+            if ctx.func != info.func {
+                continue;
+            }
+            for b in &info.guard_blocks {
+                let n = cfg.block_end_node(CtxId(ci as u32), *b);
+                targets.push(pdg.term(cfg, n));
+            }
+        }
+    }
+    let mut table: InPlaceUnificationTable<Key> = InPlaceUnificationTable::new();
+    for _ in &loads {
+        table.new_key(());
+    }
+    let mut in_slice = vec![false; loads.len()];
+    let mut seen = vec![u32::MAX; nv];
+    // For a target already sliced: a load of its slice (all of them are one set by then), or
+    // `None` when the slice has none. A later slice that reaches it stops there: its slice is
+    // contained in the later one, and its loads are already unioned.
+    let mut done: Vec<Option<Option<u32>>> = vec![None; nv];
+    for (ti, &t) in targets.iter().enumerate() {
+        if done[t as usize].is_some() {
+            continue;
+        }
+        // Backward slice of `t`; its loads are unioned with the first one found.
+        let mark = ti as u32;
+        let mut first: Option<u32> = None;
+        let mut join = |l: u32, first: &mut Option<u32>| match *first {
+            None => *first = Some(l),
+            Some(f) => table.union(Key(f), Key(l)),
+        };
+        let mut stack = vec![t];
+        seen[t as usize] = mark;
+        while let Some(v) = stack.pop() {
+            if let Some(l) = load_of[v as usize] {
+                in_slice[l as usize] = true;
+                join(l, &mut first);
+            }
+            for &d in &pdg.deps[v as usize] {
+                if seen[d as usize] == mark {
+                    continue;
+                }
+                seen[d as usize] = mark;
+                match done[d as usize] {
+                    Some(Some(l)) => join(l, &mut first),
+                    Some(None) => {}
+                    None => stack.push(d),
+                }
+            }
+        }
+        done[t as usize] = Some(first);
+    }
+    let mut by_root: std::collections::BTreeMap<u32, Vec<LoadAt>> = Default::default();
+    for (l, at) in loads.iter().enumerate() {
+        if in_slice[l] {
+            let root = table.find(Key(l as u32)).0;
+            by_root.entry(root).or_default().push(*at);
+        }
+    }
+    let mut groups: Vec<Vec<LoadAt>> = by_root.into_values().collect();
+    for g in &mut groups {
+        g.sort();
+    }
+    groups.sort();
+    Clusters { groups }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::MemoryModel;
+    use crate::threads::InlineBudget;
+
+    const SRC: &str = r#"
+        #include <assert.h>
+        int flag, x, ready, y, noise, seen;
+        void reader(void) {
+            int n = noise; (void)n;
+            int b = flag;
+            int r = ready;
+            if (b) { int t = x; assert(t == 5); }
+            seen = r;
+            int s = seen;
+            if (s) { int u = y; assert(u >= 1); }
+        }
+        int main(void) { reader(); return 0; }
+    "#;
+
+    /// The names of the cells the loads of each cluster read, in cluster order.
+    fn clusters_by_name() -> Vec<Vec<String>> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.c");
+        std::fs::write(&path, SRC).expect("write");
+        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
+        let memory = MemoryModel::build(&program);
+        let facts = Facts::new(&program, &memory);
+        let f = (program.funcs.iter())
+            .position(|f| f.name == "reader")
+            .expect("reader");
+        let cfg = ThreadCfg::build(
+            &program,
+            crate::ir::FuncId(f as u32),
+            InlineBudget::default(),
+        );
+        let shape = Shape::of(&cfg, &program);
+        let name = |(n, idx): LoadAt| {
+            let nd = &cfg.nodes[n.index()];
+            let func = cfg.contexts[nd.ctx.0 as usize].func;
+            let a = facts.access(func, nd.block, idx);
+            facts.memory.cells.info(a.exact[0]).name.clone()
+        };
+        let mut out: Vec<Vec<String>> = clusters_of(&facts, &cfg, &shape)
+            .groups
+            .into_iter()
+            .map(|g| {
+                let mut v: Vec<String> = g.into_iter().map(name).collect();
+                v.sort();
+                v
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn loads_cluster_by_slice_and_unused_loads_are_left_out() {
+        let clusters = clusters_by_name();
+        // `flag` decides whether `x` is read and asserted; `ready` reaches the second assertion
+        // through memory (`seen`), together with `y`; `noise` is in no slice.
+        assert_eq!(
+            clusters,
+            vec![
+                vec!["flag".to_string(), "x".to_string()],
+                vec!["ready".to_string(), "seen".to_string(), "y".to_string()],
+            ],
+            "{clusters:?}"
+        );
+    }
+}

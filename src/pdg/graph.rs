@@ -1,0 +1,255 @@
+//! The dependence graph of one thread's inlined CFG.
+//!
+//! Vertices: per CFG node a *head* (its phis, and what every instruction of the node is
+//! control dependent on), one vertex per instruction, and a *term* vertex (the block's
+//! terminator, or the inlined call for `Exit::InlinedCall`). One extra vertex stands for "every
+//! write of the thread" (what a thread creation or an unknown read depends on).
+//!
+//! Edges point from a vertex to the vertices it depends on:
+//! - control: instruction -> head of its node -> term of every node it is control dependent on;
+//!   a phi also depends on the terms of the predecessors (which edge was taken);
+//! - data (SSA): a use of a variable -> its definition (inlined parameters are defined by the
+//!   call, an inlined call's result by the callee's returns);
+//! - data (memory): a read of a cell -> every write of that cell in the thread (no reaching
+//!   definitions: more edges, larger slices, never a missing one).
+
+use super::control::control_dependence;
+use crate::analysis::program_facts::Facts;
+use crate::ir::{InstKind, Operand, Terminator};
+use crate::threads::{CtxId, Exit, NodeId, Shape, ThreadCfg};
+use std::collections::HashMap;
+
+/// The dependence graph of one thread.
+pub struct Pdg {
+    /// First vertex (the head) of every node.
+    offset: Vec<u32>,
+    /// What every vertex depends on.
+    pub deps: Vec<Vec<u32>>,
+}
+
+impl Pdg {
+    /// The vertex of instruction `idx` of node `n` (`idx == end`: the term vertex).
+    pub fn inst(&self, n: NodeId, start: u32, idx: u32) -> u32 {
+        self.offset[n.index()] + 1 + (idx - start)
+    }
+
+    /// The term vertex of node `n`.
+    pub fn term(&self, cfg: &ThreadCfg, n: NodeId) -> u32 {
+        let nd = &cfg.nodes[n.index()];
+        self.inst(n, nd.start, nd.end)
+    }
+
+    /// Builds the graph of a thread.
+    pub fn build(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Pdg {
+        let program = facts.program;
+        let mut offset = Vec::with_capacity(cfg.nodes.len());
+        let mut next = 0u32;
+        for nd in &cfg.nodes {
+            offset.push(next);
+            next += nd.end - nd.start + 2;
+        }
+        let all_writes = next;
+        let mut deps: Vec<Vec<u32>> = vec![Vec::new(); next as usize + 1];
+        let mut g = Pdg {
+            offset,
+            deps: Vec::new(),
+        };
+        // Code after an assertion is not made control dependent on its condition: the failing
+        // branch ends the process. This only splits clusters (precision, never soundness: see
+        // the module comment); the condition is a slice target of its own (`clusters`).
+        let succ: Vec<Vec<usize>> = (shape.succ.iter())
+            .map(|s| {
+                (s.iter())
+                    .filter(|x| !fails_here(facts, cfg, **x))
+                    .map(|x| x.index())
+                    .collect()
+            })
+            .collect();
+        let cd = control_dependence(&succ);
+        // Definitions of flat variables, and writers of cells.
+        let mut defs: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut writers: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut uses: Vec<(u32, CtxId, Operand)> = Vec::new();
+        let mut reads: Vec<(u32, Vec<u32>)> = Vec::new();
+        let mut reads_all: Vec<u32> = Vec::new();
+        for (n, nd) in cfg.nodes.iter().enumerate() {
+            let node = NodeId(n as u32);
+            let ctx = &cfg.contexts[nd.ctx.0 as usize];
+            let func = &program.funcs[ctx.func.index()];
+            let block = &func.blocks[nd.block.index()];
+            let head = g.offset[n];
+            for &c in &cd[n] {
+                let t = g.term(cfg, NodeId(c as u32));
+                deps[head as usize].push(t);
+            }
+            if nd.start == 0 {
+                for phi in &block.phis {
+                    defs.entry(cfg.var(nd.ctx, phi.dst)).or_default().push(head);
+                    for (_, op) in &phi.incoming {
+                        uses.push((head, nd.ctx, *op));
+                    }
+                }
+                if !block.phis.is_empty() {
+                    for p in &shape.pred[n] {
+                        let t = g.term(cfg, *p);
+                        deps[head as usize].push(t);
+                    }
+                }
+            }
+            for idx in nd.start..nd.end {
+                let v = g.inst(node, nd.start, idx);
+                deps[v as usize].push(head);
+                let kind = &block.insts[idx as usize].kind;
+                let (dst, ops) = defs_uses(kind);
+                for d in dst {
+                    defs.entry(cfg.var(nd.ctx, d)).or_default().push(v);
+                }
+                uses.extend(ops.into_iter().map(|o| (v, nd.ctx, o)));
+                for c in facts.written_cells(ctx.func, nd.block, idx) {
+                    writers.entry(c.0).or_default().push(v);
+                }
+                match kind {
+                    InstKind::Load { .. }
+                    | InstKind::AtomicRmw { .. }
+                    | InstKind::CmpXchg { .. }
+                    | InstKind::MemCopy { .. } => {
+                        let a = facts.access(ctx.func, nd.block, idx);
+                        if a.read_unknown || matches!(kind, InstKind::MemCopy { .. }) {
+                            reads_all.push(v);
+                        } else {
+                            reads.push((v, a.exact.iter().map(|c| c.0).collect()));
+                        }
+                    }
+                    // A created thread starts from the whole memory; unknown code reads it.
+                    InstKind::ThreadCreate { .. }
+                    | InstKind::Call { .. }
+                    | InstKind::Havoc { .. } => reads_all.push(v),
+                    _ => {}
+                }
+            }
+            let t = g.term(cfg, node);
+            deps[t as usize].push(head);
+            match &nd.exit {
+                Exit::InlinedCall { callee, .. } => {
+                    let kind = &block.insts[nd.end as usize].kind;
+                    let (dst, ops) = defs_uses(kind);
+                    for d in dst {
+                        defs.entry(cfg.var(nd.ctx, d)).or_default().push(t);
+                    }
+                    uses.extend(ops.into_iter().map(|o| (t, nd.ctx, o)));
+                    let callee_ctx = &cfg.contexts[callee.0 as usize];
+                    for p in &program.funcs[callee_ctx.func.index()].params {
+                        defs.entry(cfg.var(*callee, *p)).or_default().push(t);
+                    }
+                    for r in &callee_ctx.returns {
+                        let rt = g.term(cfg, *r);
+                        deps[t as usize].push(rt);
+                    }
+                }
+                Exit::Term => match &block.term {
+                    Terminator::CondBr { cond, .. } => uses.push((t, nd.ctx, *cond)),
+                    Terminator::Switch { value, .. } => uses.push((t, nd.ctx, *value)),
+                    Terminator::Ret(Some(op)) => uses.push((t, nd.ctx, *op)),
+                    _ => {}
+                },
+            }
+        }
+        for (v, ctx, op) in uses {
+            if let Operand::Var(x) = op {
+                if let Some(ds) = defs.get(&cfg.var(ctx, x)) {
+                    deps[v as usize].extend(ds.iter().copied());
+                }
+            }
+        }
+        for (v, cells) in reads {
+            for c in cells {
+                if let Some(ws) = writers.get(&c) {
+                    deps[v as usize].extend(ws.iter().copied());
+                }
+            }
+        }
+        for ws in writers.values() {
+            deps[all_writes as usize].extend(ws.iter().copied());
+        }
+        for v in reads_all {
+            deps[v as usize].push(all_writes);
+        }
+        for d in &mut deps {
+            d.sort_unstable();
+            d.dedup();
+        }
+        g.deps = deps;
+        g
+    }
+}
+
+/// Whether node `n` is the failing end of an assertion: it holds an assertion call and its
+/// block stops the thread.
+pub fn fails_here(facts: &Facts<'_>, cfg: &ThreadCfg, n: NodeId) -> bool {
+    let nd = &cfg.nodes[n.index()];
+    if nd.exit != Exit::Term {
+        return false;
+    }
+    let func = cfg.contexts[nd.ctx.0 as usize].func;
+    let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
+    matches!(block.term, Terminator::Stop { .. })
+        && (nd.start..nd.end)
+            .any(|k| matches!(block.insts[k as usize].kind, InstKind::Assert { .. }))
+}
+
+/// The variables an instruction defines and the operands it uses.
+fn defs_uses(kind: &InstKind) -> (Vec<crate::ir::VarId>, Vec<Operand>) {
+    use InstKind::*;
+    match kind {
+        Bin { dst, a, b, .. } | Cmp { dst, a, b, .. } => (vec![*dst], vec![*a, *b]),
+        Cast { dst, src, .. } | Copy { dst, src } => (vec![*dst], vec![*src]),
+        Select { dst, cond, t, f } => (vec![*dst], vec![*cond, *t, *f]),
+        Gep {
+            dst, base, indices, ..
+        } => {
+            let mut ops = vec![*base];
+            ops.extend(indices.iter().map(|(o, _)| *o));
+            (vec![*dst], ops)
+        }
+        Alloca { dst, .. } | Nondet { dst, .. } => (vec![*dst], vec![]),
+        HeapAlloc { dst, from, .. } => (vec![*dst], from.iter().copied().collect()),
+        Load { dst, ptr, .. } => (vec![*dst], vec![*ptr]),
+        Store { ptr, val, .. } => (vec![], vec![*ptr, *val]),
+        AtomicRmw { dst, ptr, val, .. } => (vec![*dst], vec![*ptr, *val]),
+        CmpXchg {
+            old,
+            ok,
+            ptr,
+            expected,
+            new,
+            ..
+        } => (vec![*old, *ok], vec![*ptr, *expected, *new]),
+        MemSet { ptr, val, len } => (vec![], vec![*ptr, *val, *len]),
+        MemCopy { dst, src, len } => (vec![], vec![*dst, *src, *len]),
+        Call { dst, callee, args } => {
+            let mut ops = args.clone();
+            if let crate::ir::Callee::Indirect(o) = callee {
+                ops.push(*o);
+            }
+            (dst.iter().copied().collect(), ops)
+        }
+        ThreadCreate {
+            dst,
+            handle,
+            entry,
+            arg,
+        } => (dst.iter().copied().collect(), vec![*handle, *entry, *arg]),
+        ThreadJoin {
+            dst,
+            handle,
+            retval,
+        } => (dst.iter().copied().collect(), vec![*handle, *retval]),
+        Lock { dst, lock, .. } | Unlock { dst, lock } => {
+            (dst.iter().copied().collect(), vec![*lock])
+        }
+        AtomicBegin | AtomicEnd => (vec![], vec![]),
+        Assert { cond, .. } => (vec![], cond.iter().copied().collect()),
+        Assume { cond } => (vec![], vec![*cond]),
+        Havoc { dst, .. } => (dst.iter().copied().collect(), vec![]),
+    }
+}
