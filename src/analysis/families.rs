@@ -91,12 +91,41 @@ pub(crate) fn analyse<D: NumDomain>(
                 &'w Vec<super::Flow>,
             );
             let run = |w: &Work<'_>| one(facts, t, tid, interference, w.0, w.1, protection);
-            // Handing a few small analyses to the pool costs more than it saves.
-            let ones: Vec<One<D>> = if chunk.len() < PARALLEL_FROM {
-                chunk.iter().map(run).collect()
-            } else {
-                pool.install(|| chunk.par_iter().map(run).collect())
-            };
+            // Handing a few small analyses to the pool costs more than it saves: they replay
+            // straight into the family's result, as the constraints mode does (the same fold,
+            // without a sink and observation vector per combination).
+            if chunk.len() < PARALLEL_FROM {
+                for (choices, flows) in chunk {
+                    let view = ThreadView {
+                        cfg: &t.cfg,
+                        interference,
+                        choices: Some(choices),
+                        protection: protection.map(|p| (p, tid)),
+                    };
+                    let transfer = Transfer { facts, view: &view };
+                    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+                    let mut obs = Observer {
+                        facts,
+                        transfer: &transfer,
+                        tid,
+                        sink: &mut acc.sink,
+                        flows,
+                        asserts: &mut acc.observed,
+                        unknown_calls: &mut acc.called,
+                    };
+                    engine::replay(&transfer, &states, &mut obs);
+                    if acc.analysed == 0 {
+                        acc.states = states;
+                    } else {
+                        for (j, s) in acc.states.iter_mut().zip(&states) {
+                            j.join_with(s);
+                        }
+                    }
+                    acc.analysed += 1;
+                }
+                continue;
+            }
+            let ones: Vec<One<D>> = pool.install(|| chunk.par_iter().map(run).collect());
             for o in ones {
                 if acc.analysed == 0 {
                     // Joining into bottom is a copy: take the first result as it is.
