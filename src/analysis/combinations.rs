@@ -130,7 +130,7 @@ pub fn plan_families<D: watts_domains::NumDomain>(
     feas: Option<&Feasibility>,
     max: usize,
     cache: &mut SourceCache,
-    clusters: &crate::pdg::Clusters,
+    clusters: &mut Option<crate::pdg::Clusters>,
     protection: &super::protection::Protection,
 ) -> Vec<Plan> {
     let (fixed, mut loads) = collect(facts, threads, i, feas, protection);
@@ -138,6 +138,33 @@ pub fn plan_families<D: watts_domains::NumDomain>(
     if feas.is_some() {
         drop_redundant_own(&mut loads, &threads[i], &mut sources);
     }
+    // With one load, or at most two reading combinations in all, no partition analyses fewer
+    // combinations than the plain plan (which is as precise: every load keeps its choices), so
+    // the dependence graph is not worth building.
+    let reading = |l: &SharedLoad| {
+        l.options
+            .iter()
+            .filter(|o| !matches!(o, Choice::Cut))
+            .count()
+    };
+    let product = loads
+        .iter()
+        .try_fold(1usize, |acc, l| acc.checked_mul(reading(l)));
+    if loads.len() < 2 || product.is_some_and(|p| p <= 2) {
+        return vec![enumerate(
+            facts,
+            threads,
+            i,
+            feas,
+            max,
+            fixed,
+            &loads,
+            &mut sources,
+        )];
+    }
+    let t = &threads[i];
+    let clusters =
+        &*clusters.get_or_insert_with(|| crate::pdg::clusters_of(facts, &t.cfg, &t.shape));
     let mut parts: std::collections::BTreeMap<usize, Vec<SharedLoad>> = Default::default();
     for l in &loads {
         if let Some(c) = clusters.of(l.at) {

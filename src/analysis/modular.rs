@@ -393,9 +393,8 @@ pub fn run<D: NumDomain>(
             let (states, sink, observed, called) =
                 if let (Some(pool), true) = (&pool, threads[i].origin != Origin::Detached) {
                     clusters.resize(threads.len().max(clusters.len()), None);
-                    let cl = clusters[i].get_or_insert_with(|| {
-                        crate::pdg::clusters_of(facts, &threads[i].cfg, &threads[i].shape)
-                    });
+                    // Built by `plan_families` when the thread has loads to cluster.
+                    let cl = &mut clusters[i];
                     let t0 = std::time::Instant::now();
                     let families = super::combinations::plan_families(
                         facts,
