@@ -16,6 +16,13 @@ use crate::memory::CellId;
 use crate::threads::NodeId;
 use std::collections::{BTreeSet, HashMap};
 
+/// Functions that take a lock exclusively when they return 0, and never release one.
+const TRYLOCKS: [&str; 3] = [
+    "pthread_mutex_trylock",
+    "pthread_spin_trylock",
+    "pthread_rwlock_trywrlock",
+];
+
 /// The lock of `__VERIFIER_atomic_begin/end` (and `__VERIFIER_atomic_*` functions).
 pub const ATOMIC_LOCK: u32 = 0;
 
@@ -32,6 +39,9 @@ pub enum Effect {
     None,
     /// Takes the lock exclusively.
     Acquire(u32),
+    /// `pthread_mutex_trylock` and friends: takes the lock only when it returns 0 (the lock is
+    /// held on that branch, see `ThreadLocks::of`).
+    TryAcquire(u32),
     /// Releases the lock.
     Release(u32),
     /// May release any lock (an unlock through an unknown pointer, an unknown call).
@@ -78,7 +88,15 @@ impl LockNames {
                 .map_or(Effect::ReleaseAll, Effect::Release),
             InstKind::AtomicBegin => Effect::Acquire(ATOMIC_LOCK),
             InstKind::AtomicEnd => Effect::Release(ATOMIC_LOCK),
-            InstKind::Call { callee, .. } => match callee {
+            InstKind::Call { callee, args, .. } => match callee {
+                Callee::Direct(g)
+                    if TRYLOCKS.contains(&facts.program.funcs[g.index()].name.as_str()) =>
+                {
+                    // A trylock never releases anything; it acquires only on success.
+                    args.first()
+                        .and_then(|op| self.name(facts, func, op))
+                        .map_or(Effect::None, Effect::TryAcquire)
+                }
                 Callee::Direct(g) => {
                     let f = &facts.program.funcs[g.index()];
                     // Soundness: a library function known to touch only its arguments leaves
@@ -136,6 +154,17 @@ impl ThreadLocks {
             Some(Effect::ReleaseAll) => set.clear(),
             _ => {}
         };
+        let gains = trylock_edges(facts, t, &effects);
+        // The locks held on entry to `n` from its predecessor `p`, given `p`'s exit set.
+        let via = |p: usize, n: usize, o: &BTreeSet<u32>| -> BTreeSet<u32> {
+            let mut s = o.clone();
+            if let Some(&(to, m)) = gains.get(&p) {
+                if to == n {
+                    s.insert(m);
+                }
+            }
+            s
+        };
         // Forward must-analysis: `None` is "not reached yet" (the top of the intersection).
         let entry = cfg.contexts[0].entry.index();
         let mut order: Vec<usize> = (0..cfg.nodes.len())
@@ -154,9 +183,10 @@ impl ThreadLocks {
                 };
                 for p in &t.shape.pred[n] {
                     if let Some(o) = &out[p.index()] {
+                        let o = via(p.index(), n, o);
                         set = Some(match set {
-                            None => o.clone(),
-                            Some(s) => s.intersection(o).copied().collect(),
+                            None => o,
+                            Some(s) => s.intersection(&o).copied().collect(),
                         });
                     }
                 }
@@ -182,9 +212,10 @@ impl ThreadLocks {
                 let mut acc: Option<BTreeSet<u32>> = None;
                 for p in &t.shape.pred[n] {
                     if let Some(o) = &out[p.index()] {
+                        let o = via(p.index(), n, o);
                         acc = Some(match acc {
-                            None => o.clone(),
-                            Some(s) => s.intersection(o).copied().collect(),
+                            None => o,
+                            Some(s) => s.intersection(&o).copied().collect(),
                         });
                     }
                 }
@@ -281,4 +312,74 @@ impl ThreadLocks {
                 !succ.is_empty() && succ.iter().all(|s| w[s.index()])
             })
     }
+}
+
+/// The branches on a trylock's result: for a node that calls a trylock of lock `m`, compares the
+/// result with 0 and branches on that comparison (all in the node, as clang emits
+/// `if (pthread_mutex_trylock(&m) == 0)` and `while (pthread_mutex_trylock(&m))`), the
+/// successor node on the "returned 0" edge and `m`.
+///
+/// Soundness: the trylock returned 0 on that edge, so the thread holds `m` there; the other
+/// edge gains nothing. Anything less recognisable gains nothing either.
+fn trylock_edges<D>(
+    facts: &Facts<'_>,
+    t: &Thread<D>,
+    effects: &HashMap<(NodeId, u32), Effect>,
+) -> HashMap<usize, (usize, u32)> {
+    use crate::ir::{Operand, Terminator};
+    use crate::threads::Exit;
+    use watts_domains::CmpPred;
+    let cfg = &t.cfg;
+    let mut out = HashMap::new();
+    for (n, nd) in cfg.nodes.iter().enumerate() {
+        if nd.exit != Exit::Term {
+            continue;
+        }
+        let func = cfg.contexts[nd.ctx.0 as usize].func;
+        let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
+        let Terminator::CondBr {
+            cond: Operand::Var(c),
+            then_,
+            else_,
+        } = block.term
+        else {
+            continue;
+        };
+        if then_ == else_ {
+            continue;
+        }
+        let insts = &block.insts;
+        let zero = |o: &Operand| matches!(o, Operand::Int { value: 0, .. });
+        let cmp = (nd.start..nd.end).find_map(|k| match &insts[k as usize].kind {
+            InstKind::Cmp {
+                dst, pred, a, b, ..
+            } if *dst == c => match (a, b) {
+                (Operand::Var(r), z) | (z, Operand::Var(r)) if zero(z) => Some((*pred, *r)),
+                _ => None,
+            },
+            _ => None,
+        });
+        let Some((pred, r)) = cmp else {
+            continue;
+        };
+        let lock = (nd.start..nd.end).find_map(|k| {
+            match (&insts[k as usize].kind, effects.get(&(NodeId(n as u32), k))) {
+                (InstKind::Call { dst: Some(d), .. }, Some(Effect::TryAcquire(m))) if *d == r => {
+                    Some(*m)
+                }
+                _ => None,
+            }
+        });
+        let Some(m) = lock else {
+            continue;
+        };
+        let success = match pred {
+            CmpPred::Eq => then_,
+            CmpPred::Ne => else_,
+            _ => continue,
+        };
+        let to = cfg.first[nd.ctx.0 as usize][success.index()];
+        out.insert(n, (to.index(), m));
+    }
+    out
 }

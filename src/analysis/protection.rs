@@ -143,10 +143,14 @@ impl Protection {
         match e {
             _ if creates => (all(), &[]),
             // No other thread exists yet: the thread's own view is the value.
-            Effect::Acquire(_) if alone => (Vec::new(), &[]),
+            Effect::Acquire(_) | Effect::TryAcquire(_) if alone => (Vec::new(), &[]),
             Effect::Release(m) => (self.cells_of.get(&m).cloned().unwrap_or_default(), &[]),
             Effect::ReleaseAll => (all(), &[]),
-            Effect::Acquire(m) => (Vec::new(), self.cells_of.get(&m).map_or(&[], Vec::as_slice)),
+            // A trylock refreshes too: on failure the thread does not read protected cells
+            // before it takes the lock again, so the refresh is harmless.
+            Effect::Acquire(m) | Effect::TryAcquire(m) => {
+                (Vec::new(), self.cells_of.get(&m).map_or(&[], Vec::as_slice))
+            }
             Effect::None => (Vec::new(), &[]),
         }
     }
@@ -173,6 +177,16 @@ fn accessed(
             }
             v
         }
+        // The pthread synchronisation functions touch only their synchronisation objects
+        // (POSIX), whatever else their arguments may reach.
+        InstKind::Call {
+            callee: crate::ir::Callee::Direct(g),
+            args,
+            ..
+        } if is_sync_function(&program.funcs[g.index()].name) => args
+            .iter()
+            .flat_map(|a| facts.memory.region(program, func, a))
+            .collect(),
         InstKind::MemCopy { src, .. } => {
             let mut v = facts.written_cells(func, block, idx);
             v.extend(facts.memory.region(program, func, src));
@@ -235,4 +249,16 @@ fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> BTreeSet<(NodeId, u32
         }
     }
     out
+}
+
+/// `pthread_mutex_*`, `pthread_spin_*`, `pthread_rwlock_*` and `pthread_cond_*`.
+fn is_sync_function(name: &str) -> bool {
+    [
+        "pthread_mutex_",
+        "pthread_spin_",
+        "pthread_rwlock_",
+        "pthread_cond_",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
 }

@@ -1,5 +1,6 @@
-// pthread_mutex_trylock holds the mutex only when it returns 0; a load on its failure branch is
-// not protected, so the mutual-exclusion rule must not fire there.
+// pthread_mutex_trylock holds the mutex only when it returns 0: a load on its success branch is
+// protected, one on its failure branch is not, and the mutual-exclusion rule must not fire
+// there.
 #include <assert.h>
 #include <pthread.h>
 
@@ -26,6 +27,26 @@ static void *reader(void *arg) {
     return 0;
 }
 
+static void *try_reader(void *arg) {
+    (void)arg;
+    if (pthread_mutex_trylock(&m) == 0) {
+        int v = c;
+        pthread_mutex_unlock(&m);
+        assert(v != 1); // PROVED(constraints): the trylock succeeded, m is held
+    }
+    return 0;
+}
+
+static void *spin_reader(void *arg) {
+    (void)arg;
+    while (pthread_mutex_trylock(&m)) {
+    }
+    int w = c;
+    pthread_mutex_unlock(&m);
+    assert(w != 1); // PROVED(constraints): the loop exits once the trylock succeeded
+    return 0;
+}
+
 static void *locked_reader(void *arg) {
     (void)arg;
     pthread_mutex_lock(&m);
@@ -36,9 +57,11 @@ static void *locked_reader(void *arg) {
 }
 
 int main(void) {
-    pthread_t t[3];
+    pthread_t t[5];
     pthread_create(&t[0], 0, writer, 0);
     pthread_create(&t[1], 0, reader, 0);
     pthread_create(&t[2], 0, locked_reader, 0);
+    pthread_create(&t[3], 0, try_reader, 0);
+    pthread_create(&t[4], 0, spin_reader, 0);
     return 0;
 }
