@@ -73,6 +73,7 @@ pub(crate) fn analyse<D: NumDomain>(
     families: &[Plan],
     pool: &rayon::ThreadPool,
     protection: Option<&Protection>,
+    skip: Option<&BTreeSet<(NodeId, u32)>>,
 ) -> Outcome<D> {
     let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
     let mut analysed = 0;
@@ -90,7 +91,7 @@ pub(crate) fn analyse<D: NumDomain>(
                 &'w std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
                 &'w Vec<super::Flow>,
             );
-            let run = |w: &Work<'_>| one(facts, t, tid, interference, w.0, w.1, protection);
+            let run = |w: &Work<'_>| one(facts, t, tid, interference, w.0, w.1, protection, skip);
             // Handing a few small analyses to the pool costs more than it saves: they replay
             // straight into the family's result, as the constraints mode does (the same fold,
             // without a sink and observation vector per combination).
@@ -101,6 +102,7 @@ pub(crate) fn analyse<D: NumDomain>(
                         interference,
                         choices: Some(choices),
                         protection: protection.map(|p| (p, tid)),
+                        skip,
                     };
                     let transfer = Transfer { facts, view: &view };
                     let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
@@ -172,12 +174,14 @@ fn one<D: NumDomain>(
     choices: &std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
     flows: &[super::Flow],
     protection: Option<&Protection>,
+    skip: Option<&BTreeSet<(NodeId, u32)>>,
 ) -> One<D> {
     let view = ThreadView {
         cfg: &t.cfg,
         interference,
         choices: Some(choices),
         protection: protection.map(|p| (p, tid)),
+        skip,
     };
     let transfer = Transfer { facts, view: &view };
     let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());

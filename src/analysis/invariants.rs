@@ -125,6 +125,7 @@ fn thread_invariants<D: NumDomain>(
     let interference = interference_for(threads, i, facts.ncells as usize);
     let view = ThreadView {
         protection: None,
+        skip: None,
         cfg: &t.cfg,
         interference: &interference,
         choices: None,

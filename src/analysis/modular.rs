@@ -426,6 +426,7 @@ pub fn run<D: NumDomain>(
                         &families,
                         pool,
                         protection.any().then_some(&protection),
+                        clusters[i].as_ref().map(|c| &c.irrelevant),
                     );
                     combos.analysed += out.analysed;
                     (out.states, out.sink, out.observed, out.called)
@@ -473,6 +474,7 @@ pub fn run<D: NumDomain>(
                                 interference: &interference,
                                 choices: plan.as_ref().map(|_| choices),
                                 protection: protection.any().then_some((&protection, i)),
+                                skip: None,
                             };
                             let transfer = Transfer { facts, view: &view };
                             let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
@@ -749,6 +751,7 @@ fn spawn<D: NumDomain>(
             interference: &[],
             choices: None,
             protection: None,
+            skip: None,
         };
         let t = Transfer { facts, view: &view };
         t.value(state, ctx, arg)

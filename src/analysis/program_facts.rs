@@ -148,6 +148,9 @@ pub struct ThreadView<'a> {
     /// The lock-protected cells and this thread's index among the fixpoint's threads; for
     /// protected cells, `interference` holds what was published (see `analysis::protection`).
     pub protection: Option<(&'a super::protection::Protection, usize)>,
+    /// Register computations no target depends on (optimized mode, `pdg::Clusters`): their
+    /// result becomes any value instead of being computed.
+    pub skip: Option<&'a std::collections::BTreeSet<(crate::threads::NodeId, u32)>>,
 }
 
 impl ThreadView<'_> {

@@ -241,6 +241,17 @@ impl<'a> Transfer<'a> {
             return;
         }
         let func = self.func_of(ctx);
+        // Soundness: a register computation in no slice has no effect but its result, which no
+        // target reads (see `pdg::Clusters::irrelevant`); any value is an over-approximation.
+        if self.view.skip.is_some_and(|k| k.contains(&(node, idx))) {
+            let kind = &self.facts.program.funcs[func.index()].blocks[block.index()].insts
+                [idx as usize]
+                .kind;
+            if let Some(d) = kind.defined() {
+                s.forget(self.ssa_var(ctx, d));
+            }
+            return;
+        }
         let inst =
             &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
         rec.at(node, idx);

@@ -36,6 +36,11 @@ impl UnifyKey for Key {
 pub struct Clusters {
     /// Each cluster: its loads, ascending.
     pub groups: Vec<Vec<LoadAt>>,
+    /// Register computations (arithmetic, comparisons, casts, selects, copies, address
+    /// arithmetic) in no slice: no target depends on their value, and they have no other
+    /// effect, so the optimized mode gives them the identity transfer (their result is any
+    /// value).
+    pub irrelevant: std::collections::BTreeSet<LoadAt>,
 }
 
 impl Clusters {
@@ -145,7 +150,27 @@ pub fn clusters_of(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Cluster
         g.sort();
     }
     groups.sort();
-    Clusters { groups }
+    let mut irrelevant = std::collections::BTreeSet::new();
+    for (n, nd) in cfg.nodes.iter().enumerate() {
+        let node = NodeId(n as u32);
+        let func = cfg.contexts[nd.ctx.0 as usize].func;
+        let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+        for idx in nd.start..nd.end {
+            let pure = matches!(
+                insts[idx as usize].kind,
+                InstKind::Bin { .. }
+                    | InstKind::Cmp { .. }
+                    | InstKind::Cast { .. }
+                    | InstKind::Select { .. }
+                    | InstKind::Copy { .. }
+                    | InstKind::Gep { .. }
+            );
+            if pure && seen[pdg.inst(node, nd.start, idx) as usize] == u32::MAX {
+                irrelevant.insert((node, idx));
+            }
+        }
+    }
+    Clusters { groups, irrelevant }
 }
 
 #[cfg(test)]
@@ -159,6 +184,7 @@ mod tests {
         int flag, x, ready, y, noise, seen;
         void reader(void) {
             int n = noise; (void)n;
+            int junk = noise * 3 + 7; (void)junk;
             int b = flag;
             int r = ready;
             if (b) { int t = x; assert(t == 5); }
@@ -217,6 +243,44 @@ mod tests {
                 vec!["ready".to_string(), "seen".to_string(), "y".to_string()],
             ],
             "{clusters:?}"
+        );
+    }
+
+    #[test]
+    fn computations_no_target_reads_are_irrelevant_and_the_others_are_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.c");
+        std::fs::write(&path, SRC).expect("write");
+        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
+        let memory = MemoryModel::build(&program);
+        let facts = Facts::new(&program, &memory);
+        let f = (program.funcs.iter())
+            .position(|f| f.name == "reader")
+            .expect("reader");
+        let cfg = ThreadCfg::build(
+            &program,
+            crate::ir::FuncId(f as u32),
+            InlineBudget::default(),
+        );
+        let shape = Shape::of(&cfg, &program);
+        let irrelevant = clusters_of(&facts, &cfg, &shape).irrelevant;
+        // `junk = noise * 3 + 7`: a multiplication and an addition that nothing reads.
+        let kinds: Vec<&InstKind> = (irrelevant.iter())
+            .map(|(n, idx)| {
+                let nd = &cfg.nodes[n.index()];
+                let func = cfg.contexts[nd.ctx.0 as usize].func;
+                &program.funcs[func.index()].blocks[nd.block.index()].insts[*idx as usize].kind
+            })
+            .collect();
+        let bins = kinds
+            .iter()
+            .filter(|k| matches!(k, InstKind::Bin { .. }))
+            .count();
+        assert_eq!(bins, 2, "{kinds:?}");
+        // The comparisons the assertions and branches read are in slices.
+        assert!(
+            !kinds.iter().any(|k| matches!(k, InstKind::Cmp { .. })),
+            "{kinds:?}"
         );
     }
 }
