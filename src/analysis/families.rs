@@ -29,6 +29,17 @@ const CHUNK: usize = 32;
 /// Fewest combinations in a chunk worth analysing in parallel.
 const PARALLEL_FROM: usize = 4;
 
+/// What every combination of a thread reads besides its own choices.
+#[derive(Clone, Copy)]
+pub(crate) struct Inputs<'a> {
+    /// Per cell, what other threads store (or published, for protected cells).
+    pub interference: &'a [Interval],
+    /// The lock-protected cells, if any.
+    pub protection: Option<&'a Protection>,
+    /// Register computations in no slice (`pdg::Clusters::irrelevant`).
+    pub skip: Option<&'a BTreeSet<(NodeId, u32)>>,
+}
+
 /// What the analysis of a thread's families yields.
 pub(crate) struct Outcome<D> {
     pub states: Vec<D>,
@@ -69,12 +80,15 @@ pub(crate) fn analyse<D: NumDomain>(
     facts: &Facts<'_>,
     t: &Thread<D>,
     tid: usize,
-    interference: &[Interval],
+    inputs: Inputs<'_>,
     families: &[Plan],
     pool: &rayon::ThreadPool,
-    protection: Option<&Protection>,
-    skip: Option<&BTreeSet<(NodeId, u32)>>,
 ) -> Outcome<D> {
+    let Inputs {
+        interference,
+        protection,
+        skip,
+    } = inputs;
     let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
     let mut analysed = 0;
     for plan in families {
@@ -91,7 +105,7 @@ pub(crate) fn analyse<D: NumDomain>(
                 &'w std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
                 &'w Vec<super::Flow>,
             );
-            let run = |w: &Work<'_>| one(facts, t, tid, interference, w.0, w.1, protection, skip);
+            let run = |w: &Work<'_>| one(facts, t, tid, inputs, w.0, w.1);
             // Handing a few small analyses to the pool costs more than it saves: they replay
             // straight into the family's result, as the constraints mode does (the same fold,
             // without a sink and observation vector per combination).
@@ -170,12 +184,15 @@ fn one<D: NumDomain>(
     facts: &Facts<'_>,
     t: &Thread<D>,
     tid: usize,
-    interference: &[Interval],
+    inputs: Inputs<'_>,
     choices: &std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
     flows: &[super::Flow],
-    protection: Option<&Protection>,
-    skip: Option<&BTreeSet<(NodeId, u32)>>,
 ) -> One<D> {
+    let Inputs {
+        interference,
+        protection,
+        skip,
+    } = inputs;
     let view = ThreadView {
         cfg: &t.cfg,
         interference,

@@ -390,118 +390,115 @@ pub fn run<D: NumDomain>(
             }
             let mut interference = interference_for(&threads, i, ncells);
             protected_interference(&mut interference, &threads, &protection, &initial);
-            let (states, sink, observed, called) =
-                if let (Some(pool), true) = (&pool, threads[i].origin != Origin::Detached) {
-                    clusters.resize(threads.len().max(clusters.len()), None);
-                    // Built by `plan_families` when the thread has loads to cluster.
-                    let cl = &mut clusters[i];
+            let (states, sink, observed, called) = if let (Some(pool), true) =
+                (&pool, threads[i].origin != Origin::Detached)
+            {
+                clusters.resize(threads.len().max(clusters.len()), None);
+                // Built by `plan_families` when the thread has loads to cluster.
+                let cl = &mut clusters[i];
+                let t0 = std::time::Instant::now();
+                let families = super::combinations::plan_families(
+                    facts,
+                    &threads,
+                    i,
+                    feasibility.as_ref(),
+                    how.max_combinations,
+                    &mut source_cache,
+                    cl,
+                    &protection,
+                );
+                combos.datalog_ms += t0.elapsed().as_millis() as u64;
+                let fell_back = families.iter().any(|p| p.fallback);
+                threads[i].fell_back = fell_back;
+                if fell_back {
+                    combos.fallbacks += 1;
+                    combos.fallback_threads.insert(threads[i].name.clone());
+                }
+                let pruned: usize = families.iter().map(|p| p.pruned).sum();
+                combos.enumerated += families.iter().map(|p| p.enumerated).sum::<usize>();
+                combos.queries += families.iter().map(|p| p.queries).sum::<usize>();
+                combos.pruned += pruned;
+                threads[i].pruned = pruned;
+                let inputs = super::families::Inputs {
+                    interference: &interference,
+                    protection: protection.any().then_some(&protection),
+                    skip: clusters[i].as_ref().map(|c| &c.irrelevant),
+                };
+                let out = super::families::analyse(facts, &threads[i], i, inputs, &families, pool);
+                combos.analysed += out.analysed;
+                (out.states, out.sink, out.observed, out.called)
+            } else {
+                let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
                     let t0 = std::time::Instant::now();
-                    let families = super::combinations::plan_families(
+                    let p = super::combinations::plan(
                         facts,
                         &threads,
                         i,
                         feasibility.as_ref(),
                         how.max_combinations,
                         &mut source_cache,
-                        cl,
                         &protection,
                     );
-                    combos.datalog_ms += t0.elapsed().as_millis() as u64;
-                    let fell_back = families.iter().any(|p| p.fallback);
-                    threads[i].fell_back = fell_back;
-                    if fell_back {
+                    if feasibility.is_some() {
+                        combos.datalog_ms += t0.elapsed().as_millis() as u64;
+                    }
+                    combos.enumerated += p.enumerated;
+                    combos.queries += p.queries;
+                    threads[i].fell_back = p.fallback;
+                    if p.fallback {
                         combos.fallbacks += 1;
                         combos.fallback_threads.insert(threads[i].name.clone());
                     }
-                    let pruned: usize = families.iter().map(|p| p.pruned).sum();
-                    combos.enumerated += families.iter().map(|p| p.enumerated).sum::<usize>();
-                    combos.queries += families.iter().map(|p| p.queries).sum::<usize>();
-                    combos.pruned += pruned;
-                    threads[i].pruned = pruned;
-                    let out = super::families::analyse(
-                        facts,
-                        &threads[i],
-                        i,
-                        &interference,
-                        &families,
-                        pool,
-                        protection.any().then_some(&protection),
-                        clusters[i].as_ref().map(|c| &c.irrelevant),
-                    );
-                    combos.analysed += out.analysed;
-                    (out.states, out.sink, out.observed, out.called)
+                    Some(p)
                 } else {
-                    let plan = if how.flow_sensitive && threads[i].origin != Origin::Detached {
-                        let t0 = std::time::Instant::now();
-                        let p = super::combinations::plan(
-                            facts,
-                            &threads,
-                            i,
-                            feasibility.as_ref(),
-                            how.max_combinations,
-                            &mut source_cache,
-                            &protection,
-                        );
-                        if feasibility.is_some() {
-                            combos.datalog_ms += t0.elapsed().as_millis() as u64;
-                        }
-                        combos.enumerated += p.enumerated;
-                        combos.queries += p.queries;
-                        threads[i].fell_back = p.fallback;
-                        if p.fallback {
-                            combos.fallbacks += 1;
-                            combos.fallback_threads.insert(threads[i].name.clone());
-                        }
-                        Some(p)
-                    } else {
-                        None
-                    };
-                    let mut observed = vec![AssertObs::default(); program.asserts.len()];
-                    let mut called = BTreeSet::new();
-                    let (states, sink) = {
-                        let t = &threads[i];
-                        let mut sink = Sink::new(ncells);
-                        let single = [std::collections::HashMap::new()];
-                        let no_flows = [Vec::new()];
-                        let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
-                            Some(p) => (&p.combos, &p.flows),
-                            None => (&single, &no_flows),
-                        };
-                        let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
-                        for (choices, flows) in choice_sets.iter().zip(flow_sets) {
-                            let view = ThreadView {
-                                cfg: &t.cfg,
-                                interference: &interference,
-                                choices: plan.as_ref().map(|_| choices),
-                                protection: protection.any().then_some((&protection, i)),
-                                skip: None,
-                            };
-                            let transfer = Transfer { facts, view: &view };
-                            let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
-                            let mut obs = Observer {
-                                facts,
-                                transfer: &transfer,
-                                tid: i,
-                                sink: &mut sink,
-                                flows,
-                                asserts: &mut observed,
-                                unknown_calls: &mut called,
-                            };
-                            engine::replay(&transfer, &states, &mut obs);
-                            for (j, s) in joined.iter_mut().zip(&states) {
-                                j.join_with(s);
-                            }
-                            combos.analysed += 1;
-                        }
-                        mark_guards(facts, &t.cfg, &joined, i, &mut observed);
-                        (joined, sink)
-                    };
-                    threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
-                    if let Some(p) = &plan {
-                        combos.pruned += p.pruned;
-                    }
-                    (states, sink, observed, called)
+                    None
                 };
+                let mut observed = vec![AssertObs::default(); program.asserts.len()];
+                let mut called = BTreeSet::new();
+                let (states, sink) = {
+                    let t = &threads[i];
+                    let mut sink = Sink::new(ncells);
+                    let single = [std::collections::HashMap::new()];
+                    let no_flows = [Vec::new()];
+                    let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
+                        Some(p) => (&p.combos, &p.flows),
+                        None => (&single, &no_flows),
+                    };
+                    let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
+                    for (choices, flows) in choice_sets.iter().zip(flow_sets) {
+                        let view = ThreadView {
+                            cfg: &t.cfg,
+                            interference: &interference,
+                            choices: plan.as_ref().map(|_| choices),
+                            protection: protection.any().then_some((&protection, i)),
+                            skip: None,
+                        };
+                        let transfer = Transfer { facts, view: &view };
+                        let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+                        let mut obs = Observer {
+                            facts,
+                            transfer: &transfer,
+                            tid: i,
+                            sink: &mut sink,
+                            flows,
+                            asserts: &mut observed,
+                            unknown_calls: &mut called,
+                        };
+                        engine::replay(&transfer, &states, &mut obs);
+                        for (j, s) in joined.iter_mut().zip(&states) {
+                            j.join_with(s);
+                        }
+                        combos.analysed += 1;
+                    }
+                    mark_guards(facts, &t.cfg, &joined, i, &mut observed);
+                    (joined, sink)
+                };
+                threads[i].pruned = plan.as_ref().map_or(0, |p| p.pruned);
+                if let Some(p) = &plan {
+                    combos.pruned += p.pruned;
+                }
+                (states, sink, observed, called)
+            };
             let stores = sink.stores;
             let published = sink.published;
             let creates = sink.creates;
