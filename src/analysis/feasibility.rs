@@ -103,7 +103,12 @@ impl Feasibility {
                 for idx in nd.start..nd.end {
                     let inst =
                         &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
-                    let recorded = t.events.get(&(node, idx));
+                    // The cells it may write, from the program alone (not from what the last
+                    // analysis recorded), so that the facts depend only on the threads' CFGs
+                    // and stay the same from round to round. A write the analysis finds
+                    // unreachable gives an event that never occurs: program order comes from
+                    // dominance, so the facts about it hold vacuously.
+                    let written = structural_writes(facts, func, nd.block, idx, &inst.kind);
                     let e = match &inst.kind {
                         InstKind::Load { .. } => {
                             let a = facts.access(func, nd.block, idx);
@@ -117,20 +122,20 @@ impl Feasibility {
                             e
                         }
                         InstKind::ThreadCreate { .. } | InstKind::ThreadJoin { .. } => fresh(),
-                        _ if recorded.is_some() => fresh(),
+                        _ if !written.is_empty() => fresh(),
                         _ => continue,
                     };
                     let mut strong_cell = None;
-                    if let Some(ev) = recorded {
+                    if !written.is_empty() {
                         let a = facts.access(func, nd.block, idx);
                         let strong = matches!(inst.kind, InstKind::Store { .. })
                             && a.strong
-                            && ev.cells.len() == 1
-                            && single.contains(&ev.cells[0]);
-                        if strong && loaded.contains(&ev.cells[0]) {
-                            strong_cell = Some(ev.cells[0]);
+                            && written.len() == 1
+                            && single.contains(&written[0]);
+                        if strong && loaded.contains(&written[0]) {
+                            strong_cell = Some(written[0]);
                         }
-                        for c in &ev.cells {
+                        for c in &written {
                             if !loaded.contains(c) {
                                 continue;
                             }
@@ -406,4 +411,26 @@ fn loaded_from(facts: &Facts<'_>, func: crate::ir::FuncId, v: crate::ir::VarId) 
         }
     }
     None
+}
+
+/// The cells instruction `idx` may write, from the program: what the analysis records as its
+/// stores is always among them.
+fn structural_writes(
+    facts: &Facts<'_>,
+    func: crate::ir::FuncId,
+    block: crate::ir::BlockId,
+    idx: u32,
+    kind: &InstKind,
+) -> Vec<CellId> {
+    let mut v: Vec<CellId> = match kind {
+        InstKind::Load { .. } => return Vec::new(),
+        InstKind::Store { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. } => {
+            let a = facts.access(func, block, idx);
+            a.exact.iter().chain(&a.clobber).copied().collect()
+        }
+        _ => facts.written_cells(func, block, idx),
+    };
+    v.sort();
+    v.dedup();
+    v
 }

@@ -80,11 +80,15 @@ pub struct Thread<D> {
     pub unknown_calls: BTreeSet<FuncId>,
     /// Whether its last analysis fell back to joining (over the combination budget).
     pub fell_back: bool,
-    /// `Some(e)`: after its last analysis the global change counter was `e`, and nothing that
-    /// analysis changed is an input of this thread itself (it has one instance, the oracle's
-    /// facts kept their shape, and the nodes with loads stayed as reachable). While the counter
-    /// stays at `e`, its inputs are the same, so analysing it again would give the same result.
+    /// `Some(e)`: its last analysis ended when the change counter was `e`, and nothing that
+    /// analysis changed is an input of this thread itself (it has one instance, published no
+    /// new protected value, and the nodes with loads stayed as reachable). While no input of it
+    /// changed after `e` (see `is_quiet`), analysing it again would give the same result.
     pub quiet_since: Option<u64>,
+    /// When its entry state last changed.
+    pub entry_epoch: u64,
+    /// The cells its loads may read (`None`: any cell), computed once.
+    pub reads: Option<Option<Vec<usize>>>,
 }
 
 /// What one store instruction of a thread writes.
@@ -317,8 +321,12 @@ pub fn run<D: NumDomain>(
     let mut rounds = 0;
     let mut gave_up = false;
     let mut combos = ComboStats::default();
-    // Counts changes of any thread's outputs (see `Thread::quiet_since`).
+    // A clock of changes (see `Thread::quiet_since`): when the structure last changed (threads,
+    // instances, protection, the oracle's facts), and when each cell's stores last changed.
     let mut epoch: u64 = 0;
+    let mut struct_epoch: u64 = 0;
+    let mut cell_epoch: Vec<u64> = vec![0; ncells];
+    let mut built_for: Option<(usize, usize)> = None;
     let mut feasibility: Option<super::feasibility::Feasibility> = None;
     let mut source_cache = super::combinations::SourceCache::default();
     let mut protection = Protection::default();
@@ -366,21 +374,30 @@ pub fn run<D: NumDomain>(
         }
         if changed {
             epoch += 1;
+            struct_epoch = epoch;
         }
-        let previous = feasibility.take();
-        feasibility = (how.flow_sensitive && how.constraints).then(|| {
-            let t0 = std::time::Instant::now();
-            let (f, kept) = super::feasibility::Feasibility::build(facts, &threads, previous);
-            combos.datalog_ms += t0.elapsed().as_millis() as u64;
-            // New facts are a new input of every thread's plan.
-            if !kept {
-                epoch += 1;
-            }
-            f
-        });
         let mut i = 0;
         while i < threads.len() {
-            if threads[i].quiet_since == Some(epoch) {
+            // The oracle's facts depend only on the threads' CFGs and instance counts: built
+            // when those change, before the next thread is planned.
+            let shape_now = (threads.len(), threads.iter().filter(|t| t.multi).count());
+            if how.flow_sensitive && how.constraints && built_for != Some(shape_now) {
+                let t0 = std::time::Instant::now();
+                let previous = feasibility.take();
+                let (f, kept) = super::feasibility::Feasibility::build(facts, &threads, previous);
+                combos.datalog_ms += t0.elapsed().as_millis() as u64;
+                // New facts are a new input of every thread's plan.
+                if !kept {
+                    epoch += 1;
+                    struct_epoch = epoch;
+                }
+                feasibility = Some(f);
+                built_for = Some(shape_now);
+            }
+            if threads[i].reads.is_none() {
+                threads[i].reads = Some(cells_read(facts, &threads[i]));
+            }
+            if is_quiet(&threads[i], struct_epoch, &cell_epoch, &protection) {
                 if threads[i].fell_back {
                     combos.fallbacks += 1;
                     combos.fallback_threads.insert(threads[i].name.clone());
@@ -503,29 +520,41 @@ pub fn run<D: NumDomain>(
             let published = sink.published;
             let creates = sink.creates;
             let widen = rounds > JOIN_ROUNDS;
-            let (mut own, shape) = accumulate_events(&mut threads[i].events, sink.events, widen);
+            let (mut changed_cells, _) =
+                accumulate_events(&mut threads[i].events, sink.events, widen);
             // What of its own result a thread reads in the next round: its stores if it has
             // several instances, the oracle's facts (built from every thread's store events),
             // and the plan skips loads at nodes unreachable in this round.
             let moved = how.flow_sensitive
                 && load_reach(facts, &threads[i], &threads[i].states)
                     != load_reach(facts, &threads[i], &states);
-            let reads_itself = moved || (shape && how.constraints);
+            let reads_itself = moved;
             threads[i].states = states;
             threads[i].observed = observed;
             threads[i].unknown_calls = called;
-            own |= accumulate(&mut threads[i].stores, &stores, widen);
+            changed_cells.extend(accumulate(&mut threads[i].stores, &stores, widen));
             // A thread reads what it published itself when it takes the lock again.
             let republished = accumulate(&mut threads[i].published, &published, widen);
-
-            own |= republished;
+            let republished = !republished.is_empty() && {
+                changed_cells.extend(republished);
+                true
+            };
             threads[i].written = written_cells(&threads[i].stores);
+            let mut spawned = false;
             for (node, inst, state) in creates {
-                own |= spawn(facts, &mut threads, i, node, inst, &state, rounds, budget);
+                spawned |= spawn(facts, &mut threads, i, node, inst, &state, rounds, budget);
             }
+            let own = !changed_cells.is_empty() || spawned;
             if own {
                 changed = true;
                 epoch += 1;
+                for c in changed_cells {
+                    cell_epoch[c] = epoch;
+                }
+                if spawned {
+                    // New threads, new instances or new entry states.
+                    struct_epoch = epoch;
+                }
             }
             let reads_itself = reads_itself || republished || (own && threads[i].multi);
             threads[i].quiet_since = (!reads_itself).then_some(epoch);
@@ -594,6 +623,8 @@ fn new_thread<D: NumDomain>(
         unknown_calls: BTreeSet::new(),
         fell_back: false,
         quiet_since: None,
+        entry_epoch: 0,
+        reads: None,
     }
 }
 
@@ -663,12 +694,12 @@ fn written_cells(stores: &[Interval]) -> Vec<usize> {
 }
 
 /// `acc := acc ⊔ new` (or `acc ∇ (acc ⊔ new)` once `widen`); true iff `acc` grew.
-fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> bool {
-    let mut changed = false;
-    for (a, n) in acc.iter_mut().zip(new) {
+fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> Vec<usize> {
+    let mut changed = Vec::new();
+    for (c, (a, n)) in acc.iter_mut().zip(new).enumerate() {
         let mut j = *a;
         if j.join_with(n) {
-            changed = true;
+            changed.push(c);
             if widen {
                 a.widen_with(&j);
             } else {
@@ -679,43 +710,101 @@ fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> bool {
     changed
 }
 
-/// Accumulates per-store values like `accumulate`: whether something grew or appeared, and
-/// whether a store or a cell appeared (what the oracle's facts are built from).
+/// Accumulates per-store values like `accumulate`: the cells of the stores that grew or
+/// appeared (what other threads' interference and candidate stores are made of), and whether a
+/// store or a cell appeared.
 fn accumulate_events(
     acc: &mut BTreeMap<(NodeId, u32), StoreEv>,
     new: BTreeMap<(NodeId, u32), StoreEv>,
     widen: bool,
-) -> (bool, bool) {
-    let mut changed = false;
+) -> (Vec<usize>, bool) {
+    let mut changed: Vec<usize> = Vec::new();
     let mut shape = false;
     for (k, ev) in new {
         match acc.get_mut(&k) {
             None => {
+                changed.extend(ev.cells.iter().map(|c| c.index()));
                 acc.insert(k, ev);
-                changed = true;
                 shape = true;
             }
             Some(old) => {
+                let mut grew = false;
                 for c in ev.cells {
                     if !old.cells.contains(&c) {
                         old.cells.push(c);
-                        changed = true;
+                        grew = true;
                         shape = true;
                     }
                 }
                 let mut j = old.value;
                 if j.join_with(&ev.value) {
-                    changed = true;
+                    grew = true;
                     if widen {
                         old.value.widen_with(&j);
                     } else {
                         old.value = j;
                     }
                 }
+                if grew {
+                    changed.extend(old.cells.iter().map(|c| c.index()));
+                }
             }
         }
     }
     (changed, shape)
+}
+
+/// Whether thread `t` may be skipped: its last analysis read nothing of itself, and since it
+/// ended no structure changed (threads, instances, entry states, protection, oracle facts) and
+/// no cell it may read (for protected cells: any, since it refreshes them at its locks) got a
+/// new store.
+///
+/// Soundness: a thread's analysis is a deterministic function of exactly these inputs (D8).
+fn is_quiet<D>(
+    t: &Thread<D>,
+    struct_epoch: u64,
+    cell_epoch: &[u64],
+    protection: &Protection,
+) -> bool {
+    let Some(seen) = t.quiet_since else {
+        return false;
+    };
+    if struct_epoch > seen || t.entry_epoch > seen {
+        return false;
+    }
+    let protected = (protection.lock_of.iter().enumerate())
+        .filter(|(_, l)| l.is_some())
+        .map(|(c, _)| c);
+    match t.reads.as_ref().and_then(|r| r.as_ref()) {
+        Some(cells) => cells
+            .iter()
+            .copied()
+            .chain(protected)
+            .all(|c| cell_epoch[c] <= seen),
+        None => cell_epoch.iter().all(|e| *e <= seen),
+    }
+}
+
+/// The cells the loads (and atomic read-modify-writes) of thread `t` may read; `None` when one
+/// may read a cell the points-to analysis cannot name.
+fn cells_read<D>(facts: &Facts<'_>, t: &Thread<D>) -> Option<Vec<usize>> {
+    let mut out = BTreeSet::new();
+    for nd in &t.cfg.nodes {
+        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+        let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
+        for idx in nd.start..nd.end {
+            if let InstKind::Load { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. } =
+                insts[idx as usize].kind
+            {
+                let a = facts.access(func, nd.block, idx);
+                if a.read_unknown {
+                    return None;
+                }
+                out.extend(a.exact.iter().map(|c| c.index()));
+            }
+        }
+    }
+    Some(out.into_iter().collect())
 }
 
 /// Registers (or updates) the threads a `pthread_create` reached by thread `parent` starts.
