@@ -10,7 +10,7 @@
 //!   path contains the substring.
 //! - `WATTS_CORPUS_JOBS=N`: worker threads (default 2).
 //! - `WATTS_CORPUS_TIMEOUT=SECS`: budget of one front-end run or one analysis (default 60).
-//! - `WATTS_CSMITH_SEEDS=N`: how many csmith seeds to run (default 6; 0 turns the phase off).
+//! - `WATTS_CSMITH_SEEDS=N`: how many csmith seeds to run (default 12; 0 turns the phase off).
 //!
 //! # Annotations
 //!
@@ -76,7 +76,7 @@ const DOMAINS: [DomainKind; 2] = [DomainKind::Interval, DomainKind::Octagon];
 
 /// The csmith seeds run by default, in this order; `WATTS_CSMITH_SEEDS=N` takes the first N of
 /// these, then consecutive seeds from 1000.
-const CSMITH_SEEDS: [u64; 6] = [6, 10, 4, 21, 17, 7];
+const CSMITH_SEEDS: [u64; 12] = [6, 10, 4, 21, 17, 7, 1000, 1001, 1002, 1003, 1004, 1005];
 
 fn mode_rank(m: Mode) -> u8 {
     match m {
