@@ -784,14 +784,11 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
             let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
             let mut out: HashMap<CellId, Vec<u32>> = HashMap::new();
             for idx in nd.start..nd.end {
-                let cells = match &insts[idx as usize].kind {
-                    InstKind::Load { .. } => facts.access(func, nd.block, idx).exact.clone(),
-                    InstKind::Store { .. } => {
-                        let a = facts.access(func, nd.block, idx);
-                        a.exact.iter().chain(&a.clobber).copied().collect()
-                    }
-                    _ => facts.written_cells(func, nd.block, idx),
-                };
+                // What it writes, and for a load what it reads (`classify` looks at both).
+                let mut cells = facts.written_cells(func, nd.block, idx);
+                if let InstKind::Load { .. } = insts[idx as usize].kind {
+                    cells.extend(facts.access(func, nd.block, idx).exact.iter().copied());
+                }
                 for c in cells {
                     let v = out.entry(c).or_default();
                     if v.last() != Some(&idx) {

@@ -84,11 +84,6 @@ pub(crate) fn analyse<D: NumDomain>(
     families: &[Plan],
     pool: &rayon::ThreadPool,
 ) -> Outcome<D> {
-    let Inputs {
-        interference,
-        protection,
-        skip,
-    } = inputs;
     let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
     let mut analysed = 0;
     for plan in families {
@@ -111,25 +106,13 @@ pub(crate) fn analyse<D: NumDomain>(
             // without a sink and observation vector per combination).
             if chunk.len() < PARALLEL_FROM {
                 for (choices, flows) in chunk {
-                    let view = ThreadView {
-                        cfg: &t.cfg,
-                        interference,
-                        choices: Some(choices),
-                        protection: protection.map(|p| (p, tid)),
-                        skip,
-                    };
-                    let transfer = Transfer { facts, view: &view };
-                    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
-                    let mut obs = Observer {
-                        facts,
-                        transfer: &transfer,
-                        tid,
+                    let records = Records {
                         sink: &mut acc.sink,
-                        flows,
-                        asserts: &mut acc.observed,
-                        unknown_calls: &mut acc.called,
+                        observed: &mut acc.observed,
+                        called: &mut acc.called,
                     };
-                    engine::replay(&transfer, &states, &mut obs);
+                    let states =
+                        solve_and_replay(facts, t, tid, inputs, Some(choices), flows, records);
                     if acc.analysed == 0 {
                         acc.states = states;
                     } else {
@@ -188,39 +171,61 @@ fn one<D: NumDomain>(
     choices: &std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
     flows: &[super::Flow],
 ) -> One<D> {
-    let Inputs {
-        interference,
-        protection,
-        skip,
-    } = inputs;
-    let view = ThreadView {
-        cfg: &t.cfg,
-        interference,
-        choices: Some(choices),
-        protection: protection.map(|p| (p, tid)),
-        skip,
-    };
-    let transfer = Transfer { facts, view: &view };
-    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
     let mut sink = Sink::new(facts.ncells as usize);
     let mut observed = vec![AssertObs::default(); facts.program.asserts.len()];
     let mut called = BTreeSet::new();
-    let mut obs = Observer {
-        facts,
-        transfer: &transfer,
-        tid,
+    let records = Records {
         sink: &mut sink,
-        flows,
-        asserts: &mut observed,
-        unknown_calls: &mut called,
+        observed: &mut observed,
+        called: &mut called,
     };
-    engine::replay(&transfer, &states, &mut obs);
+    let states = solve_and_replay(facts, t, tid, inputs, Some(choices), flows, records);
     One {
         states,
         sink,
         observed,
         called,
     }
+}
+
+/// Where a replay records what it observes: a running result, or a fresh one.
+pub(crate) struct Records<'a, D> {
+    pub sink: &'a mut Sink<D>,
+    pub observed: &'a mut Vec<AssertObs>,
+    pub called: &'a mut BTreeSet<FuncId>,
+}
+
+/// Analyses thread `tid` under one combination (`None`: every load reads its own view joined
+/// with the interference) and replays its states into `records`; returns the states.
+pub(crate) fn solve_and_replay<D: NumDomain>(
+    facts: &Facts<'_>,
+    t: &Thread<D>,
+    tid: usize,
+    inputs: Inputs<'_>,
+    choices: Option<&std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>>,
+    flows: &[super::Flow],
+    records: Records<'_, D>,
+) -> Vec<D> {
+    let view = ThreadView {
+        cfg: &t.cfg,
+        interference: inputs.interference,
+        choices,
+        protection: inputs.protection.map(|p| (p, tid)),
+        skip: inputs.skip,
+    };
+    let transfer = Transfer { facts, view: &view };
+    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
+    let mut obs = Observer {
+        facts,
+        transfer: &transfer,
+        tid,
+        sink: records.sink,
+        flows,
+        asserts: records.observed,
+        unknown_calls: records.called,
+    };
+    engine::replay(&transfer, &states, &mut obs);
+    states
 }
 
 /// `acc := acc ⊓ o` (see the module comment for why the meet is sound).

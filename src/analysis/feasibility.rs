@@ -108,7 +108,9 @@ impl Feasibility {
                     // and stay the same from round to round. A write the analysis finds
                     // unreachable gives an event that never occurs: program order comes from
                     // dominance, so the facts about it hold vacuously.
-                    let written = structural_writes(facts, func, nd.block, idx, &inst.kind);
+                    let mut written = facts.written_cells(func, nd.block, idx);
+                    written.sort();
+                    written.dedup();
                     let e = match &inst.kind {
                         InstKind::Load { .. } => {
                             let a = facts.access(func, nd.block, idx);
@@ -411,26 +413,4 @@ fn loaded_from(facts: &Facts<'_>, func: crate::ir::FuncId, v: crate::ir::VarId) 
         }
     }
     None
-}
-
-/// The cells instruction `idx` may write, from the program: what the analysis records as its
-/// stores is always among them.
-fn structural_writes(
-    facts: &Facts<'_>,
-    func: crate::ir::FuncId,
-    block: crate::ir::BlockId,
-    idx: u32,
-    kind: &InstKind,
-) -> Vec<CellId> {
-    let mut v: Vec<CellId> = match kind {
-        InstKind::Load { .. } => return Vec::new(),
-        InstKind::Store { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. } => {
-            let a = facts.access(func, block, idx);
-            a.exact.iter().chain(&a.clobber).copied().collect()
-        }
-        _ => facts.written_cells(func, block, idx),
-    };
-    v.sort();
-    v.dedup();
-    v
 }

@@ -11,7 +11,6 @@
 //! skipped in a round only when none of its inputs changed since its last analysis, see
 //! `Thread::quiet_since`).
 
-use super::engine;
 use super::program_facts::{Facts, ThreadView};
 use super::protection::Protection;
 use super::transfer::{Recorder, Transfer};
@@ -483,25 +482,20 @@ pub fn run<D: NumDomain>(
                     };
                     let mut joined: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
                     for (choices, flows) in choice_sets.iter().zip(flow_sets) {
-                        let view = ThreadView {
-                            cfg: &t.cfg,
+                        let inputs = super::families::Inputs {
                             interference: &interference,
-                            choices: plan.as_ref().map(|_| choices),
-                            protection: protection.any().then_some((&protection, i)),
+                            protection: protection.any().then_some(&protection),
                             skip: None,
                         };
-                        let transfer = Transfer { facts, view: &view };
-                        let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
-                        let mut obs = Observer {
-                            facts,
-                            transfer: &transfer,
-                            tid: i,
+                        let records = super::families::Records {
                             sink: &mut sink,
-                            flows,
-                            asserts: &mut observed,
-                            unknown_calls: &mut called,
+                            observed: &mut observed,
+                            called: &mut called,
                         };
-                        engine::replay(&transfer, &states, &mut obs);
+                        let choices = plan.as_ref().map(|_| choices);
+                        let states = super::families::solve_and_replay(
+                            facts, t, i, inputs, choices, flows, records,
+                        );
                         for (j, s) in joined.iter_mut().zip(&states) {
                             j.join_with(s);
                         }
