@@ -329,6 +329,7 @@ pub fn run<D: NumDomain>(
     let mut feasibility: Option<super::feasibility::Feasibility> = None;
     let mut source_cache = super::combinations::SourceCache::default();
     let mut protection = Protection::default();
+    let mut next_protection: Option<Protection> = None;
     let initial: Vec<Interval> = {
         let s: D = initial_state(facts);
         (0..facts.ncells)
@@ -361,10 +362,11 @@ pub fn run<D: NumDomain>(
                 changed = true;
             }
         }
-        let now = if how.protection {
-            Protection::compute(facts, &threads)
-        } else {
-            Protection::default()
+        // Computed at the end of the last round, unless detached functions came in since.
+        let now = match next_protection.take() {
+            Some(p) if !changed => p,
+            _ if how.protection => Protection::compute(facts, &threads),
+            _ => Protection::default(),
         };
         if now != protection {
             // Loads and lock hand-overs of every thread change with it.
@@ -555,8 +557,10 @@ pub fn run<D: NumDomain>(
             i += 1;
         }
         // Threads created in this round may take protection away: run another round then.
-        if how.protection && Protection::compute(facts, &threads) != protection {
-            changed = true;
+        if how.protection {
+            let next = Protection::compute(facts, &threads);
+            changed |= next != protection;
+            next_protection = Some(next);
         }
         if !changed {
             break;
