@@ -197,6 +197,29 @@ mod tests {
 
     /// The names of the cells the loads of each cluster read, in cluster order.
     fn clusters_by_name() -> Vec<Vec<String>> {
+        with_reader(|facts, cfg, shape| {
+            let name = |(n, idx): LoadAt| {
+                let nd = &cfg.nodes[n.index()];
+                let func = cfg.contexts[nd.ctx.0 as usize].func;
+                let a = facts.access(func, nd.block, idx);
+                facts.memory.cells.info(a.exact[0]).name.clone()
+            };
+            let mut out: Vec<Vec<String>> = clusters_of(&facts, &cfg, &shape)
+                .groups
+                .into_iter()
+                .map(|g| {
+                    let mut v: Vec<String> = g.into_iter().map(name).collect();
+                    v.sort();
+                    v
+                })
+                .collect();
+            out.sort();
+            out
+        })
+    }
+
+    /// Compiles `SRC` and runs `f` on the inlined CFG of its `reader` function.
+    fn with_reader<R>(run: impl FnOnce(&Facts<'_>, &ThreadCfg, &Shape) -> R) -> R {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("t.c");
         std::fs::write(&path, SRC).expect("write");
@@ -212,23 +235,7 @@ mod tests {
             InlineBudget::default(),
         );
         let shape = Shape::of(&cfg, &program);
-        let name = |(n, idx): LoadAt| {
-            let nd = &cfg.nodes[n.index()];
-            let func = cfg.contexts[nd.ctx.0 as usize].func;
-            let a = facts.access(func, nd.block, idx);
-            facts.memory.cells.info(a.exact[0]).name.clone()
-        };
-        let mut out: Vec<Vec<String>> = clusters_of(&facts, &cfg, &shape)
-            .groups
-            .into_iter()
-            .map(|g| {
-                let mut v: Vec<String> = g.into_iter().map(name).collect();
-                v.sort();
-                v
-            })
-            .collect();
-        out.sort();
-        out
+        run(&facts, &cfg, &shape)
     }
 
     #[test]
@@ -248,39 +255,27 @@ mod tests {
 
     #[test]
     fn computations_no_target_reads_are_irrelevant_and_the_others_are_not() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("t.c");
-        std::fs::write(&path, SRC).expect("write");
-        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
-        let memory = MemoryModel::build(&program);
-        let facts = Facts::new(&program, &memory);
-        let f = (program.funcs.iter())
-            .position(|f| f.name == "reader")
-            .expect("reader");
-        let cfg = ThreadCfg::build(
-            &program,
-            crate::ir::FuncId(f as u32),
-            InlineBudget::default(),
-        );
-        let shape = Shape::of(&cfg, &program);
-        let irrelevant = clusters_of(&facts, &cfg, &shape).irrelevant;
-        // `junk = noise * 3 + 7`: a multiplication and an addition that nothing reads.
-        let kinds: Vec<&InstKind> = (irrelevant.iter())
-            .map(|(n, idx)| {
-                let nd = &cfg.nodes[n.index()];
-                let func = cfg.contexts[nd.ctx.0 as usize].func;
-                &program.funcs[func.index()].blocks[nd.block.index()].insts[*idx as usize].kind
-            })
-            .collect();
-        let bins = kinds
-            .iter()
-            .filter(|k| matches!(k, InstKind::Bin { .. }))
-            .count();
-        assert_eq!(bins, 2, "{kinds:?}");
-        // The comparisons the assertions and branches read are in slices.
-        assert!(
-            !kinds.iter().any(|k| matches!(k, InstKind::Cmp { .. })),
-            "{kinds:?}"
-        );
+        with_reader(|facts, cfg, shape| {
+            let program = facts.program;
+            let irrelevant = clusters_of(&facts, &cfg, &shape).irrelevant;
+            // `junk = noise * 3 + 7`: a multiplication and an addition that nothing reads.
+            let kinds: Vec<&InstKind> = (irrelevant.iter())
+                .map(|(n, idx)| {
+                    let nd = &cfg.nodes[n.index()];
+                    let func = cfg.contexts[nd.ctx.0 as usize].func;
+                    &program.funcs[func.index()].blocks[nd.block.index()].insts[*idx as usize].kind
+                })
+                .collect();
+            let bins = kinds
+                .iter()
+                .filter(|k| matches!(k, InstKind::Bin { .. }))
+                .count();
+            assert_eq!(bins, 2, "{kinds:?}");
+            // The comparisons the assertions and branches read are in slices.
+            assert!(
+                !kinds.iter().any(|k| matches!(k, InstKind::Cmp { .. })),
+                "{kinds:?}"
+            );
+        })
     }
 }
