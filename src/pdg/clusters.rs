@@ -204,7 +204,7 @@ mod tests {
                 let a = facts.access(func, nd.block, idx);
                 facts.memory.cells.info(a.exact[0]).name.clone()
             };
-            let mut out: Vec<Vec<String>> = clusters_of(&facts, &cfg, &shape)
+            let mut out: Vec<Vec<String>> = clusters_of(facts, cfg, shape)
                 .groups
                 .into_iter()
                 .map(|g| {
@@ -257,7 +257,7 @@ mod tests {
     fn computations_no_target_reads_are_irrelevant_and_the_others_are_not() {
         with_reader(|facts, cfg, shape| {
             let program = facts.program;
-            let irrelevant = clusters_of(&facts, &cfg, &shape).irrelevant;
+            let irrelevant = clusters_of(facts, cfg, shape).irrelevant;
             // `junk = noise * 3 + 7`: a multiplication and an addition that nothing reads.
             let kinds: Vec<&InstKind> = (irrelevant.iter())
                 .map(|(n, idx)| {
