@@ -25,6 +25,7 @@ pub struct StaticFacts {
     pub(crate) may_stores: Vec<(Event, Loc)>,
     pub(crate) creates: Vec<(Event, Event)>,
     pub(crate) joins: Vec<(Event, Event)>,
+    pub(crate) joins_all: Vec<AllJoined>,
     pub(crate) thread_of: Vec<(Event, ThreadId)>,
     pub(crate) multi_instance: Vec<ThreadId>,
     pub(crate) repeats: Vec<Event>,
@@ -103,6 +104,29 @@ impl StaticFacts {
         self
     }
 
+    /// Every instance of the multi-instance class of `child_end` has terminated before every
+    /// occurrence of `join` (a join loop that provably waits for all of them, then `join` is a
+    /// point after the loop). `all_ended` is a fresh pseudo-event of no class: the moment the
+    /// last instance terminated. With `at_least_one`, the caller also guarantees that whenever
+    /// `join` occurs, at least one instance has run to `child_end` (the class's end
+    /// pseudo-event), so every event that comes before `child_end` by the class's program order
+    /// has occurred in that instance.
+    pub fn joins_all(
+        &mut self,
+        child_end: Event,
+        all_ended: Event,
+        join: Event,
+        at_least_one: bool,
+    ) -> &mut Self {
+        self.joins_all.push(AllJoined {
+            child_end,
+            all_ended,
+            join,
+            at_least_one,
+        });
+        self
+    }
+
     /// `e` belongs to the thread class `t`. Facts about events without a class are ignored.
     pub fn thread_of(&mut self, e: Event, t: ThreadId) -> &mut Self {
         self.thread_of.push((e, t));
@@ -123,6 +147,15 @@ impl StaticFacts {
         self.repeats.push(e);
         self
     }
+}
+
+/// A [`StaticFacts::joins_all`] fact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AllJoined {
+    pub(crate) child_end: Event,
+    pub(crate) all_ended: Event,
+    pub(crate) join: Event,
+    pub(crate) at_least_one: bool,
 }
 
 /// One interference combination: which store each load reads (FSE'16, Alg. 3 `ic`).

@@ -23,7 +23,8 @@ pub struct Oracle {
     // Invariant: sorted by event, for deterministic node numbering.
     strong_stores: HashMap<Loc, Vec<Event>>,
     // Invariant: strong-form edges only (README, "Static edges"): program order of
-    // single-instance classes, start edges, create/join edges of single-instance children.
+    // single-instance classes, start edges, create/join edges of single-instance children,
+    // `all_ended → join` of multi-instance children joined by a join loop.
     must: Closure,
     // Invariant: program order (and start edges) inside multi-instance classes; holds between
     // events of one instance only.
@@ -63,6 +64,11 @@ struct ThreadInfo {
     multi: bool,
     // Invariant: sorted, no duplicates.
     create_sites: Vec<Event>,
+    // Multi-instance classes that a join loop waits for: the pseudo-event after the last
+    // instance's termination (a must-edge leads from it to the join point).
+    all_ended: Option<Event>,
+    // With `all_ended`: the class's end pseudo-event, which some instance has reached by then.
+    completes: Option<Event>,
 }
 
 impl ThreadInfo {
@@ -94,6 +100,8 @@ enum NodeKey {
     Instance(ThreadId, Event),
     /// The occurrence of a store read by the pair with this index.
     Occurrence(usize),
+    /// All occurrences of a store of a multi-instance class, in every instance.
+    AnyInstance(Event),
 }
 
 impl Oracle {
@@ -218,12 +226,35 @@ impl Oracle {
             }
         }
 
+        for fact in &facts.joins_all {
+            // Soundness (join loops): every instance of the child class has terminated before
+            // every occurrence of `join`; `all_ended`, of no class, stands for the moment the
+            // last one did. An edge in the strong form: (all) by the caller's contract, (some)
+            // because an occurrence of `join` comes after that moment. Only the first fact of a
+            // class is used, and only for a multi-instance class (a single-instance child has
+            // `joins`).
+            let Some(t) = events[fact.child_end.0 as usize].thread else {
+                continue;
+            };
+            let free = events
+                .get(fact.all_ended.0 as usize)
+                .is_some_and(|e| e.thread.is_none() && !e.is_load && !e.is_store);
+            let info = threads.entry(t).or_default();
+            if !info.multi || !free || info.all_ended.is_some() {
+                continue;
+            }
+            info.all_ended = Some(fact.all_ended);
+            info.completes = fact.at_least_one.then_some(fact.child_end);
+            must_edges.push((fact.all_ended.0, fact.join.0));
+        }
+
         let mut column = vec![NO_COLUMN; n];
         let mut columns = 0u32;
         let anchors: BTreeSet<u32> = threads
             .values()
             .filter(|i| i.multi)
-            .filter_map(|i| i.unique_create_site())
+            .flat_map(|i| [i.unique_create_site(), i.completes])
+            .flatten()
             .map(|c| c.0)
             .collect();
         for (e, info) in events.iter().enumerate() {
@@ -349,23 +380,26 @@ impl Oracle {
         for (i, &(l, s)) in pairs.iter().enumerate() {
             let (lt, st) = (self.thread(l), self.thread(s));
             let ln = if self.multi(lt) {
-                add(
-                    &mut nodes,
-                    &mut index,
-                    NodeKey::Instance(lt, l),
-                    self.instance_node(lt, l),
-                )
+                // Soundness: the load is a witness of the analysed instance, which has
+                // terminated, like all the others, before a join loop's end.
+                let node = Node {
+                    out: self.all_ended(lt),
+                    ..self.instance_node(lt, l)
+                };
+                add(&mut nodes, &mut index, NodeKey::Instance(lt, l), node)
             } else {
                 add(&mut nodes, &mut index, NodeKey::Plain(l), plain(l))
             };
             let sn = if self.multi(st) {
                 // Soundness: the store may come from any instance of its class, another
                 // one for each pair: a fresh node, ordered only after what precedes its
-                // class's (unique) create site.
+                // class's (unique) create site, and before what follows the termination of
+                // all instances when a join loop waits for them (a witness needs only the
+                // (all) half of its outgoing steps).
                 let node = Node {
                     event: s,
                     into: self.create_site(st),
-                    out: None,
+                    out: self.all_ended(st),
                     instance: None,
                 };
                 add(&mut nodes, &mut index, NodeKey::Occurrence(i), node)
@@ -414,6 +448,8 @@ impl Oracle {
                     (NodeKey::Plain(s2), plain(s2))
                 } else if analysed.contains(&t) {
                     (NodeKey::Instance(t, s2), self.instance_node(t, s2))
+                } else if let Some(node) = self.completed_store(t, s2) {
+                    (NodeKey::AnyInstance(s2), node)
                 } else {
                     // Soundness: the instance of another multi-instance class that wrote s1
                     // is unknown, so its other stores are not ordered after s1.
@@ -482,6 +518,28 @@ impl Oracle {
             .expect("usable pairs have a thread")
     }
 
+    fn all_ended(&self, t: ThreadId) -> Option<Event> {
+        self.threads.get(&t).and_then(|i| i.all_ended)
+    }
+
+    /// The node of all occurrences of the strong store `s2` of the multi-instance class `t`,
+    /// in every instance, when a join loop waits for all of them and one has surely run past
+    /// `s2`.
+    fn completed_store(&self, t: ThreadId, s2: Event) -> Option<Node> {
+        let info = self.threads.get(&t)?;
+        let (end, all_ended) = (info.completes?, info.all_ended?);
+        // Soundness: a non-witness node needs the (some) half of its outgoing steps: some
+        // instance reached `end` before `all_ended`, and `s2` precedes `end` in every
+        // instance by program order, so an occurrence of `s2` precedes `all_ended`. Every
+        // occurrence (of every instance) follows what precedes the unique create site.
+        self.instance_order.get(s2.0, end.0).then_some(Node {
+            event: s2,
+            into: self.create_site(t),
+            out: Some(all_ended),
+            instance: None,
+        })
+    }
+
     fn instance_node(&self, t: ThreadId, e: Event) -> Node {
         Node {
             event: e,
@@ -524,7 +582,12 @@ fn max_event(f: &StaticFacts) -> Option<u32> {
         .iter()
         .chain(&f.creates)
         .chain(&f.joins)
-        .flat_map(|&(a, b)| [a.0, b.0]);
+        .flat_map(|&(a, b)| [a.0, b.0])
+        .chain(
+            f.joins_all
+                .iter()
+                .flat_map(|j| [j.child_end.0, j.all_ended.0, j.join.0]),
+        );
     let singles = f
         .loads
         .iter()

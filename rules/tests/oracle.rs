@@ -112,6 +112,75 @@ fn join_of_a_multi_instance_child_is_not_used() {
     assert_eq!(check(&load_before_join(true), &[(4, 2)]), Verdict::Feasible);
 }
 
+/// A join loop: `main: s0: x = 0; c1: create(W) (loop); j2: join (loop); a3: after the
+/// loop; l4 = x; s5: x = 2`, `W: start6; l7 = x; s8: x = 1; end9`, with `joins_all(9, 10, 3)` unless `at_least_one` is `None`.
+fn join_loop(at_least_one: Option<bool>, store_before_end: bool) -> StaticFacts {
+    let mut f = StaticFacts::new();
+    straight_line(&mut f, 0, &[0, 1, 2, 3, 4, 5]);
+    if store_before_end {
+        straight_line(&mut f, 1, &[6, 7, 8, 9]);
+    } else {
+        // `s8` is conditional: it does not dominate the end.
+        straight_line(&mut f, 1, &[6, 7, 9]);
+        f.thread_of(e(8), ThreadId(1)).program_order(e(6), e(8));
+    }
+    f.multi_instance(ThreadId(1)).repeats(e(1)).repeats(e(2));
+    f.creates(e(1), e(6)).joins(e(9), e(2));
+    if let Some(one) = at_least_one {
+        f.joins_all(e(9), e(10), e(3), one);
+    }
+    f.store(e(0), X).store(e(8), X).store(e(5), X);
+    f.load(e(4), X).load(e(7), X);
+    f
+}
+
+#[test]
+fn after_a_join_loop_the_parent_does_not_read_what_every_instance_overwrote() {
+    assert_eq!(
+        check(&join_loop(Some(true), true), &[(4, 0)]),
+        Verdict::Infeasible(RuleId::ReadsOverwritten)
+    );
+    assert_eq!(
+        check(&join_loop(Some(true), true), &[(4, 8)]),
+        Verdict::Feasible
+    );
+}
+
+#[test]
+fn after_a_join_loop_no_instance_reads_a_later_store_of_the_parent() {
+    // Ordering alone: no instance needs to have run.
+    for (one, before_end) in [(true, true), (false, true), (false, false)] {
+        assert_eq!(
+            check(&join_loop(Some(one), before_end), &[(7, 5)]),
+            Verdict::Infeasible(RuleId::ReadsFromFuture)
+        );
+    }
+}
+
+#[test]
+fn a_join_loop_that_may_join_no_instance_does_not_overwrite() {
+    // The create loop may run zero times: nobody overwrote s0.
+    assert_eq!(
+        check(&join_loop(Some(false), true), &[(4, 0)]),
+        Verdict::Feasible
+    );
+}
+
+#[test]
+fn a_join_loop_does_not_overwrite_with_a_conditional_store() {
+    assert_eq!(
+        check(&join_loop(Some(true), false), &[(4, 0)]),
+        Verdict::Feasible
+    );
+}
+
+#[test]
+fn without_the_join_loop_fact_nothing_is_ordered() {
+    // A join inside the loop may have joined another instance.
+    assert_eq!(check(&join_loop(None, true), &[(4, 0)]), Verdict::Feasible);
+    assert_eq!(check(&join_loop(None, true), &[(7, 5)]), Verdict::Feasible);
+}
+
 #[test]
 fn join_that_waits_for_a_different_thread_does_not_order() {
     // main: c0: create(T1); c1: create(T2); j2: join(T1); s3: x = 1

@@ -23,6 +23,13 @@ enum Op {
         instance: usize,
         at: Event,
     },
+    /// The point after a join loop that joined every instance of `child` (a no-op).
+    AllJoined {
+        child: usize,
+        all_ended: Event,
+        at_least_one: bool,
+        at: Event,
+    },
 }
 
 #[derive(Debug)]
@@ -116,6 +123,14 @@ fn generate(rng: &mut Rng) -> Program {
                 at,
             });
         }
+        if joined == count && count > 1 && rng.chance(70) {
+            main.push(Op::AllJoined {
+                child,
+                all_ended: fresh(),
+                at_least_one: rng.chance(70),
+                at: fresh(),
+            });
+        }
         for _ in 0..rng.below(2) {
             memory_op(rng, &mut main, &mut fresh);
         }
@@ -139,7 +154,7 @@ fn generate(rng: &mut Rng) -> Program {
 fn op_event(op: &Op) -> Event {
     match *op {
         Op::Load(_, e) | Op::Store(_, e) => e,
-        Op::Create { at, .. } | Op::Join { at, .. } => at,
+        Op::Create { at, .. } | Op::Join { at, .. } | Op::AllJoined { at, .. } => at,
     }
 }
 
@@ -176,6 +191,14 @@ fn facts(p: &Program) -> StaticFacts {
                     if p.instances[child] > 1 {
                         f.repeats(at); // the join loop
                     }
+                }
+                Op::AllJoined {
+                    child,
+                    all_ended,
+                    at_least_one,
+                    at,
+                } => {
+                    f.joins_all(p.end[child], all_ended, at, at_least_one);
                 }
             }
         }
@@ -250,6 +273,7 @@ fn executions(p: &Program, class: usize) -> HashSet<ReadsOf> {
                         continue;
                     }
                 }
+                Op::AllJoined { .. } => {}
             }
             moved = true;
             stack.push(t);
