@@ -78,6 +78,9 @@ impl Feasibility {
             .filter(|c| single_slot(facts, threads, *c))
             .collect();
         let mut lock_names = super::locks::LockNames::default();
+        let join_loops = super::join_loops::find(facts, threads);
+        // (join loop, the pseudo-event at the start of its exit node).
+        let mut joined_at: Vec<(usize, Event)> = Vec::new();
         for (tid, t) in threads.iter().enumerate() {
             let th = ThreadId(tid as u32);
             let start = fresh();
@@ -100,6 +103,16 @@ impl Feasibility {
                 }
                 let node = NodeId(n as u32);
                 let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                let here = |j: &&super::join_loops::JoinLoop| j.parent == tid && j.exit == node;
+                if join_loops.iter().any(|j| here(&j)) {
+                    // The point after a join loop: a pseudo-event before the node's own events.
+                    let e = fresh();
+                    sf.thread_of(e, th);
+                    per_node[n].push(e);
+                    for (k, _) in join_loops.iter().enumerate().filter(|(_, j)| here(j)) {
+                        joined_at.push((k, e));
+                    }
+                }
                 for idx in nd.start..nd.end {
                     let inst =
                         &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
@@ -177,6 +190,11 @@ impl Feasibility {
             }
         }
         join_order(facts, threads, &events, &ends, &mut sf);
+        for (k, at) in joined_at {
+            let j = &join_loops[k];
+            let all_ended = fresh();
+            sf.joins_all(ends[j.child], all_ended, at, j.at_least_one);
+        }
         // Initial values: a pseudo-thread stores them, then creates `main`.
         let init_thread = ThreadId(threads.len() as u32);
         let init_create = fresh();

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod families;
 pub mod feasibility;
 pub mod invariants;
+pub mod join_loops;
 pub mod locks;
 pub mod modular;
 pub mod program_facts;
