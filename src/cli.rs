@@ -4,7 +4,7 @@
 //! Invariant: a `Config` that comes out of here names only implemented modes, domains and
 //! formats; the lists of what is implemented live in the constants below and nowhere else.
 
-use crate::config::{Config, DomainKind, EntrySpec, Format, HarnessSpec, Mode};
+use crate::config::{Config, ConfirmOptions, DomainKind, EntrySpec, Format, HarnessSpec, Mode};
 use crate::error::InputError;
 use crate::project::{compile_commands, manifest};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -89,6 +89,22 @@ pub enum Command {
     /// 2 usage or input error, 3 internal error.
     #[command(after_long_help = AFTER_HELP)]
     Analyze(AnalyzeArgs),
+    /// Analyse, then execute the program to confirm the assertions that may fail.
+    ///
+    /// The same as `watts analyze --confirm`: every assertion the analysis cannot prove is
+    /// searched for a real failing interleaving by executing the program under a controlled
+    /// scheduler (all interleavings, loops bounded by --bound, inputs from a small set of
+    /// candidate values). A failure found is reported as `violated`, with the numbered steps of
+    /// the interleaving; none found leaves the assertion `may fail`.
+    ///
+    /// Exit status: as `analyze`.
+    #[command(after_long_help = AFTER_HELP)]
+    Confirm(AnalyzeArgs),
+    /// Re-execute a witness file written by --witness-dir.
+    ///
+    /// Exit status: 1 when the witnessed assertion fails again, 0 when the execution does not
+    /// fail it, 2 when the witness does not fit the program (or cannot be read).
+    Replay(ReplayArgs),
     /// Print the invariant the analysis computed at each source line of each thread.
     ///
     /// For every thread and every source line it reaches, the ranges of the named variables
@@ -221,6 +237,37 @@ pub struct AnalyzeArgs {
     /// For ILP32 tasks pass `-- -m32`.
     #[arg(long, help_heading = "Output")]
     pub svcomp: bool,
+
+    /// Execute the program to confirm the assertions that may fail: a real failing
+    /// interleaving makes the assertion `violated` and is shown step by step.
+    #[arg(long, help_heading = "Confirm")]
+    pub confirm: bool,
+
+    /// Loop bound of --confirm: how many times a thread may go around one loop in one call;
+    /// longer executions are cut (so "no violation found" then holds only up to the bound)
+    /// [default: 3].
+    #[arg(long, value_name = "K", help_heading = "Confirm")]
+    pub bound: Option<u32>,
+
+    /// Time budget of --confirm, in seconds [default: 10].
+    #[arg(long, value_name = "SECS", help_heading = "Confirm")]
+    pub confirm_timeout: Option<f64>,
+
+    /// Write one witness file per violated assertion into DIR (`A3.json`), for `watts replay`.
+    #[arg(long, value_name = "DIR", help_heading = "Confirm")]
+    pub witness_dir: Option<PathBuf>,
+}
+
+/// The options of `watts replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A witness file (written by --witness-dir).
+    #[arg(value_name = "WITNESS")]
+    pub witness: PathBuf,
+
+    /// The clang binary to use [env: WATTS_CLANG; default: clang-19, then clang].
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<PathBuf>,
 }
 
 /// The options of `watts invariants`, as typed.
@@ -358,6 +405,30 @@ impl AnalyzeArgs {
         config.color = color;
         config.baseline = self.baseline;
         config.progress = !self.quiet && std::io::stderr().is_terminal();
+        if self.confirm {
+            let mut c = ConfirmOptions::default();
+            if let Some(k) = self.bound {
+                c.bound = k;
+            }
+            if let Some(t) = self.confirm_timeout {
+                if !(t.is_finite() && t > 0.0) {
+                    return Err(format!(
+                        "--confirm-timeout {t}: expected a positive number of seconds"
+                    ));
+                }
+                c.timeout = Duration::from_secs_f64(t);
+            }
+            c.witness_dir = self.witness_dir;
+            config.confirm = Some(c);
+        } else if self.bound.is_some()
+            || self.confirm_timeout.is_some()
+            || self.witness_dir.is_some()
+        {
+            return Err(
+                "--bound, --confirm-timeout and --witness-dir need --confirm (or `watts confirm`)"
+                    .to_string(),
+            );
+        }
         Ok(config)
     }
 }

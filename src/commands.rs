@@ -42,34 +42,21 @@ pub fn run(cli: Cli) -> u8 {
                 0,
             )
         }
-        Command::Analyze(args) => {
-            let dump_ir = args.dump_ir;
-            let svcomp = args.svcomp;
-            let config = match args.to_config() {
-                Ok(config) => config,
+        Command::Replay(args) => match crate::replay(&args.witness, args.clang.as_deref()) {
+            Ok((code, message)) => (writeln!(out, "{message}"), code),
+            Err(message) => return fail(&message),
+        },
+        Command::Confirm(mut args) => {
+            args.confirm = true;
+            match analyze(args, &mut out) {
+                Ok(done) => done,
                 Err(message) => return fail(&message),
-            };
-            match (dump_ir, dump_ir.then(|| crate::load_program(&config))) {
-                (true, Some(Ok(p))) => (write!(out, "{}", crate::frontend::dump(&p)), 0),
-                (true, Some(Err(err))) => return fail(&err.to_string()),
-                _ => match crate::run(&config) {
-                    Ok(report) => {
-                        let mut written = report.render(config.format, &mut out);
-                        if svcomp {
-                            let line = format!("SV-COMP result: {}", report.svcomp_result());
-                            // Machine formats stay parseable: the line goes to stderr then.
-                            if matches!(config.format, crate::Format::Json | crate::Format::Sarif) {
-                                let _ = writeln!(io::stderr(), "{line}");
-                            } else {
-                                written = written.and_then(|()| writeln!(out, "{line}"));
-                            }
-                        }
-                        (written, report.exit_code())
-                    }
-                    Err(err) => return fail(&err.to_string()),
-                },
             }
         }
+        Command::Analyze(args) => match analyze(args, &mut out) {
+            Ok(done) => done,
+            Err(message) => return fail(&message),
+        },
     };
     match written.and_then(|()| out.flush()) {
         // The reader went away (`watts ... | head`): the verdict still stands.
@@ -78,6 +65,32 @@ pub fn run(cli: Cli) -> u8 {
         }
         _ => code,
     }
+}
+
+/// `watts analyze` (and `confirm`): the report and its exit status, or the error message.
+fn analyze(
+    args: crate::cli::AnalyzeArgs,
+    out: &mut dyn Write,
+) -> Result<(io::Result<()>, u8), String> {
+    let dump_ir = args.dump_ir;
+    let svcomp = args.svcomp;
+    let config = args.to_config()?;
+    if dump_ir {
+        let p = crate::load_program(&config).map_err(|e| e.to_string())?;
+        return Ok((write!(out, "{}", crate::frontend::dump(&p)), 0));
+    }
+    let report = crate::run(&config).map_err(|e| e.to_string())?;
+    let mut written = report.render(config.format, out);
+    if svcomp {
+        let line = format!("SV-COMP result: {}", report.svcomp_result());
+        // Machine formats stay parseable: the line goes to stderr then.
+        if matches!(config.format, crate::Format::Json | crate::Format::Sarif) {
+            let _ = writeln!(io::stderr(), "{line}");
+        } else {
+            written = written.and_then(|()| writeln!(out, "{line}"));
+        }
+    }
+    Ok((written, report.exit_code()))
 }
 
 /// Prints `error: {message}` and returns the exit status of usage and input errors.

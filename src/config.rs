@@ -108,6 +108,30 @@ pub struct Config {
     pub quiet: bool,
     /// Show a progress indicator on stderr (only when stderr is a terminal).
     pub progress: bool,
+    /// Confirm may-fail assertions by executing the program (`--confirm`, `watts confirm`).
+    pub confirm: Option<ConfirmOptions>,
+}
+
+/// How `--confirm` explores executions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfirmOptions {
+    /// Most times a thread may enter one block in one function activation, beyond the first
+    /// (a loop bound); an execution past it is cut short.
+    pub bound: u32,
+    /// Wall-time budget of the exploration.
+    pub timeout: Duration,
+    /// Write one witness file per violated assertion into this directory.
+    pub witness_dir: Option<PathBuf>,
+}
+
+impl Default for ConfirmOptions {
+    fn default() -> Self {
+        ConfirmOptions {
+            bound: 3,
+            timeout: Duration::from_secs(10),
+            witness_dir: None,
+        }
+    }
 }
 
 /// How one input of a compilation database is compiled.
@@ -218,6 +242,7 @@ impl Config {
             timeout: None,
             quiet: false,
             progress: false,
+            confirm: None,
         }
     }
 }

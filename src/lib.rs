@@ -11,6 +11,8 @@
 //! - [`memory`]: points-to analysis and the abstract memory cells loads and stores touch.
 //! - [`threads`]: which functions run as threads, inlined per thread, and how many instances.
 //! - [`analysis`]: the per-thread worklist interpreter and the thread-modular fixpoint.
+//! - [`explore`]: concrete executions under a controlled scheduler (`watts confirm`): witnesses
+//!   of violated assertions.
 //! - [`report`]: verdicts rendered for people (human, gnu) and tools (json, sarif).
 
 pub mod analysis;
@@ -18,6 +20,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod error;
+pub mod explore;
 pub mod frontend;
 pub mod harness;
 pub mod ir;
@@ -60,14 +63,168 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
         config.domain.name()
     ));
     let budget = config.timeout.map(|t| t.saturating_sub(t0.elapsed()));
-    let outcome = analyze_within(&program, config, budget)?;
+    let mut outcome = analyze_within(&program, config, budget)?;
+    if let Some(options) = &config.confirm {
+        progress.stage("executing to confirm failures".to_string());
+        confirm(&program, options, &mut outcome);
+    }
     let analysis_ms = t1.elapsed().as_millis() as u64;
     progress.finish();
     let mut report = report::Report::new(config, program, outcome, frontend_ms, analysis_ms);
     if let Some(b) = &baseline {
         report.apply_baseline(b);
     }
+    if let Some(dir) = config.confirm.as_ref().and_then(|c| c.witness_dir.as_ref()) {
+        write_witnesses(&report, dir)?;
+    }
     Ok(report)
+}
+
+/// `--confirm`: executes the program under every schedule (within the bounds) to find real
+/// failures of the assertions the analysis did not prove.
+///
+/// Soundness: a witness makes an assertion `violated` (it is a real execution); the absence
+/// of one never changes a verdict, since the exploration is bounded. A witness for an
+/// assertion the analysis proved means one of the two is wrong: both facts are reported.
+fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Outcome) {
+    let targets: std::collections::BTreeSet<AssertId> = (outcome.verdicts.iter())
+        .filter(|v| v.status == Status::MayFail)
+        .map(|v| v.id)
+        .collect();
+    if targets.is_empty() {
+        return;
+    }
+    let found = match explore::confirm(program, options, &targets) {
+        Ok(found) => found,
+        Err(why) => {
+            outcome.notes.push(Note {
+                span: None,
+                message: format!("--confirm: the program cannot be executed: {why}"),
+            });
+            return;
+        }
+    };
+    outcome.stats.executions = found.executions;
+    let mut found_proved = Vec::new();
+    for v in &mut outcome.verdicts {
+        if let Some(violation) = found.violations.get(&v.id) {
+            if matches!(v.status, Status::Proved | Status::Unreachable) {
+                found_proved.push(v.id);
+            }
+            v.status = Status::Violated;
+            v.reason = "an execution fails it (--confirm): the interleaving is below".to_string();
+            // The analysis's view (possible values, one combination of flows) gives way to the
+            // concrete execution.
+            v.values.clear();
+            v.explanation.clear();
+            v.witness = Some(violation.clone().into());
+        } else if v.status == Status::MayFail {
+            v.reason = if found.exhaustive() {
+                format!(
+                    "{}; no execution fails it (every execution was run)",
+                    v.reason
+                )
+            } else {
+                format!(
+                    "{}; no failing execution found ({} explored{})",
+                    v.reason,
+                    report::plural(found.executions as usize, "execution"),
+                    explore::limits(&found, options)
+                )
+            };
+        }
+    }
+    for id in found_proved {
+        outcome.notes.push(Note {
+            span: program.asserts[id.index()].span,
+            message: format!(
+                "internal error: assertion A{} was proved, yet an execution fails it (please report this bug)",
+                id.index() + 1
+            ),
+        });
+    }
+    for why in found.unsupported.iter().take(3) {
+        outcome.notes.push(Note {
+            span: None,
+            message: format!("--confirm: some executions were abandoned: {why}"),
+        });
+    }
+}
+
+/// `--witness-dir`: one file per violated assertion, `A3.json`.
+fn write_witnesses(report: &report::Report, dir: &std::path::Path) -> Result<(), InputError> {
+    let io = |e: std::io::Error| {
+        InputError::Unsupported(format!("--witness-dir {}: {e}", dir.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(io)?;
+    for v in &report.outcome.verdicts {
+        let Some(w) = &v.witness else { continue };
+        let file = report.witness_file(w);
+        let text = serde_json::to_string_pretty(&file).expect("witness serialises");
+        std::fs::write(dir.join(format!("A{}.json", v.id.index() + 1)), text + "\n").map_err(io)?;
+    }
+    Ok(())
+}
+
+/// `watts replay`: re-executes a witness file. Returns the exit status (1 the assertion fails
+/// again, 0 it does not) and a message; `Err` when the witness does not fit the program.
+pub fn replay(
+    path: &std::path::Path,
+    clang: Option<&std::path::Path>,
+) -> Result<(u8, String), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let file: explore::witness::WitnessFile = serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a watts witness: {e}", path.display()))?;
+    if file.version != explore::witness::VERSION {
+        return Err(format!(
+            "{}: witness version {} (this watts reads version {})",
+            path.display(),
+            file.version,
+            explore::witness::VERSION
+        ));
+    }
+    let mut config = Config::new(file.program.inputs.iter().map(Into::into).collect());
+    config.clang_args = file.program.clang_args.clone();
+    config.clang = clang
+        .map(Into::into)
+        .or_else(|| std::env::var_os("WATTS_CLANG").map(Into::into));
+    if file.program.init.is_some() || !file.program.entries.is_empty() {
+        let entries = (file.program.entries.iter())
+            .map(|e| e.parse())
+            .collect::<Result<Vec<_>, String>>()?;
+        config.harness = Some(config::HarnessSpec {
+            init: file.program.init.clone(),
+            entries,
+        });
+    }
+    let program = load_program(&config).map_err(|e| e.to_string())?;
+    let id = file
+        .assertion_id()
+        .filter(|id| id.index() < program.asserts.len())
+        .ok_or_else(|| {
+            format!(
+                "{}: no assertion {} in the program",
+                path.display(),
+                file.assertion.id
+            )
+        })?;
+    let info = &program.asserts[id.index()];
+    if info.condition != file.assertion.condition
+        || info.span.map(|s| s.line) != file.assertion.line
+    {
+        return Err(format!(
+            "{}: assertion {} is `{}` at line {:?} in the program, not `{}` at line {:?}: the program changed",
+            path.display(),
+            file.assertion.id,
+            info.condition,
+            info.span.map(|s| s.line),
+            file.assertion.condition,
+            file.assertion.line
+        ));
+    }
+    explore::replay(&program, file.bound, id, &file.choices())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The front end, then the driver harness of `config`, if any.
@@ -140,6 +297,7 @@ fn timed_out(program: &Program, budget: Duration) -> Outcome {
                 threads: Vec::new(),
                 explanation: Vec::new(),
                 pruned: 0,
+                witness: None,
             })
             .collect(),
         notes: vec![Note {

@@ -65,6 +65,8 @@ pub struct AssertVerdict {
     pub explanation: Vec<Flow>,
     /// Interference combinations pruned as infeasible for the threads that reach it.
     pub pruned: usize,
+    /// For a violated assertion: the execution that fails it (`--confirm`).
+    pub witness: Option<crate::explore::witness::Witness>,
 }
 
 /// One store-to-load flow of an explanation: a load of the failing thread read a store of
@@ -109,6 +111,8 @@ pub struct Stats {
     pub budget_fallbacks: usize,
     /// Milliseconds spent in the Datalog oracle.
     pub datalog_ms: u64,
+    /// Executions explored by `--confirm` (0 without it).
+    pub executions: u64,
 }
 
 /// The result of analysing a program.

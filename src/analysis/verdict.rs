@@ -72,6 +72,7 @@ pub fn analyze_with<D: NumDomain>(
         enumerated: fix.combos.enumerated,
         budget_fallbacks: fix.combos.fallbacks,
         datalog_ms: fix.combos.datalog_ms,
+        executions: 0,
     };
     Ok(Outcome {
         verdicts,
@@ -141,6 +142,7 @@ fn verdict_of<D>(program: &Program, fix: &modular::Fixpoint<D>, i: usize) -> Ass
             Vec::new()
         },
         pruned: obs.reached_in.iter().map(|t| fix.threads[*t].pruned).sum(),
+        witness: None,
     }
 }
 

@@ -31,6 +31,8 @@ pub struct Finding<'a> {
     pub column: Option<u32>,
     /// For a may-fail assertion in a flow-sensitive mode: the store each relevant load read.
     pub explanation: &'a [Flow],
+    /// For a violated assertion: the execution that fails it.
+    pub witness: Option<&'a crate::explore::witness::Witness>,
     /// Interference combinations pruned as infeasible for the threads that reach it.
     pub pruned: usize,
     /// Hidden by a `watts-ignore` comment (still not proved).
@@ -93,6 +95,7 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
                 line: info.span.map(|s| s.line).filter(|&l| l > 0),
                 column: info.span.map(|s| s.col).filter(|&c| c > 0),
                 explanation: verdict.map_or(&[][..], |v| &v.explanation[..]),
+                witness: verdict.and_then(|v| v.witness.as_ref()),
                 pruned: verdict.map_or(0, |v| v.pruned),
                 suppressed: report.suppressed.get(i).copied().unwrap_or(false),
                 baselined: (report.baselined.as_ref())

@@ -14,6 +14,9 @@ use codespan_reporting::term::termcolor::{Ansi, Color, ColorSpec, NoColor, Write
 use codespan_reporting::term::{self, Config as TermConfig};
 use std::io::{self, Write};
 
+/// Most witness steps labelled in the source snippet (all of them are listed in the notes).
+const MAX_STEP_LABELS: usize = 12;
+
 pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     if report.config.color {
         emit_all(report, &mut Ansi::new(out))
@@ -143,6 +146,19 @@ fn emit_finding(
         .chain((!f.reason.is_empty()).then(|| f.reason.to_string()))
         .collect();
     notes.extend(f.explanation_notes(|s| report.span_path(Some(s))));
+    if let Some(w) = f.witness {
+        let lines = w.lines();
+        notes.push(format!(
+            "the failing execution, step by step ({}; thread starts not shown):",
+            plural(lines.len(), "step")
+        ));
+        for (span, line) in lines {
+            let at = span
+                .map(|s| format!(" at {}:{}", report.span_path(Some(s)), s.line))
+                .unwrap_or_default();
+            notes.push(format!("  {line}{at}"));
+        }
+    }
     if f.status == Status::Proved && f.pruned > 0 {
         notes.push(format!(
             "{} pruned as infeasible",
@@ -160,6 +176,17 @@ fn emit_finding(
             if let Some((sf, sr)) = sources.locate_short(flow.store, None) {
                 labels
                     .push(Label::secondary(sf, sr).with_message(format!("({}) store read", i + 1)));
+            }
+        }
+        // The witness's visible steps, numbered as in the notes (the last few, which lead to
+        // the failure, when there are many).
+        if let Some(w) = f.witness {
+            let lines = w.lines();
+            let skip = lines.len().saturating_sub(MAX_STEP_LABELS);
+            for (span, line) in lines.into_iter().skip(skip) {
+                if let Some((sf, sr)) = sources.locate_short(span, None) {
+                    labels.push(Label::secondary(sf, sr).with_message(line));
+                }
             }
         }
         let diagnostic = Diagnostic::new(severity)

@@ -64,6 +64,9 @@ struct Assertion<'a> {
     in_baseline: bool,
     pruned: usize,
     explanation: Vec<FlowOut<'a>>,
+    /// For a violated assertion (`--confirm`): the failing execution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witness: Option<crate::explore::witness::WitnessFile>,
 }
 
 #[derive(Serialize)]
@@ -112,6 +115,8 @@ struct StatsOut {
     budget_fallbacks: usize,
     datalog_ms: u64,
     time_ms: TimeOut,
+    /// Executions explored by `--confirm` (0 without it).
+    executions: u64,
 }
 
 #[derive(Serialize)]
@@ -202,6 +207,7 @@ fn document(report: &Report) -> Document<'_> {
                 frontend: report.frontend_ms,
                 analysis: report.analysis_ms,
             },
+            executions: stats.executions,
         },
         notes: distinct_notes(report).map(|n| note(report, n)).collect(),
         unused_suppressions: report
@@ -255,6 +261,7 @@ fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
                 store_thread: flow.store_thread.as_deref(),
             })
             .collect(),
+        witness: f.witness.map(|w| report.witness_file(w)),
     }
 }
 

@@ -224,6 +224,26 @@ impl Report {
         }
     }
 
+    /// The witness file of `w`, for JSON and `--witness-dir`.
+    pub fn witness_file(
+        &self,
+        w: &crate::explore::witness::Witness,
+    ) -> crate::explore::witness::WitnessFile {
+        let c = &self.config;
+        let program_ref = crate::explore::witness::ProgramRef {
+            inputs: c.inputs.iter().map(|p| p.display().to_string()).collect(),
+            clang_args: c.clang_args.clone(),
+            init: c.harness.as_ref().and_then(|h| h.init.clone()),
+            entries: (c.harness.as_ref())
+                .map(|h| h.entries.iter().map(|e| e.to_string()).collect())
+                .unwrap_or_default(),
+        };
+        let bound = c.confirm.as_ref().map_or(0, |o| o.bound);
+        crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, bound, &|s| {
+            self.span_path(Some(s))
+        })
+    }
+
     /// The file `span` points into; without a span (or with a bad file id), the first input.
     pub(crate) fn span_path(&self, span: Option<Span>) -> String {
         match span.and_then(|s| self.program.files.get(s.file.0 as usize)) {

@@ -37,6 +37,7 @@ fn verdict(i: usize, status: Status) -> AssertVerdict {
         threads: vec!["main".to_string()],
         explanation: Vec::new(),
         pruned: 0,
+        witness: None,
     }
 }
 

@@ -1,0 +1,1822 @@
+//! The concrete interpreter of `watts confirm`: executes the IR under sequential consistency,
+//! one thread at a time, as a [`System`] the search drives.
+//!
+//! Invariants:
+//! - Every step is a real behaviour of the C program (as clang lowers it at -O0). Where the
+//!   interpreter would have to guess (an unknown value deciding a branch, an address, a lock,
+//!   an assertion or a division; an unknown external function that may write memory; inline
+//!   asm clobbering memory; `unreachable`), the status becomes [`Status::Unsupported`] and the
+//!   execution stops. Restricted but real choices are allowed: `malloc` never fails, read
+//!   locks are exclusive, mutex operations succeed, `pthread_cond_wait` wakes up spuriously,
+//!   `main` gets `argc == 1`, nondeterministic inputs come from a small candidate set.
+//! - A step runs one *visible* operation of a thread (shared memory, locks, threads, atomic
+//!   sections, inputs, its `Start`) and then its *local* code up to the next visible
+//!   operation. Local code touches only the thread's registers and its own stack allocations
+//!   no other thread can know (not *escaped*), so running it at once hides no interleaving.
+//! - Bounds: a thread that enters a block of one activation more than `bound + 1` times stops
+//!   there for good (`At::Cut`) while the others go on, which is still a real execution (that
+//!   thread is merely slow); the execution ends `Cut` when nothing else can move, or at once
+//!   past `max_steps` instructions.
+//! - The state is plain data (`Clone + Eq + Hash`, no maps with random order): equal states
+//!   have equal futures, including the bound counters and the step budget.
+
+mod memory;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Value};
+use super::{Status, StepInfo, StepKind, System, Tid};
+use crate::ir::{
+    AssertKind, BinOp, BlockId, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind, Layout,
+    Operand, Program, RmwOp, Span, StopReason, Terminator, Ty, VarId,
+};
+
+/// Bounds of one execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InterpOptions {
+    /// How many times a function activation may enter one block beyond the first (a loop
+    /// bound): a thread entering it more than `bound + 1` times stops there (cut).
+    pub bound: u32,
+    /// Most instructions executed in one execution (all threads) before it is cut.
+    pub max_steps: u64,
+}
+
+impl Default for InterpOptions {
+    fn default() -> Self {
+        InterpOptions {
+            bound: 3,
+            max_steps: 200_000,
+        }
+    }
+}
+
+/// At most this many candidate values for an integer `__VERIFIER_nondet_*`.
+const MAX_INPUTS: usize = 12;
+/// `EBUSY`, what a trylock of a held lock returns.
+const EBUSY: i128 = 16;
+
+/// How the interpreter treats a function that is only declared (by name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ext {
+    /// Defined in the program: its body runs.
+    Defined,
+    /// `pthread_mutex_trylock` and friends: visible; 0 and the lock, or `EBUSY`.
+    TryLock,
+    /// `pthread_cond_wait(c, m)` (and timed): releases `m`, then waits to lock it again.
+    CondWait,
+    /// Initialisation, destruction, signals, yields: no effect, returns 0.
+    Zero,
+    /// Output and sleeping: no effect on the program's memory, result unknown.
+    NoEffect,
+    /// `free`: ends a heap block (visible: other threads may use the block).
+    Free,
+    /// `pthread_self`: the thread's id.
+    SelfTid,
+    /// `pthread_equal`.
+    Equal,
+    /// `strlen`: reads the string (visible unless it is local or constant).
+    Strlen,
+    /// Anything else: may write whatever memory its pointer arguments reach.
+    Unknown,
+}
+
+fn classify(f: &crate::ir::Function) -> Ext {
+    if f.is_defined {
+        return Ext::Defined;
+    }
+    let n = f.name.as_str();
+    match n {
+        "pthread_mutex_trylock"
+        | "pthread_spin_trylock"
+        | "pthread_rwlock_tryrdlock"
+        | "pthread_rwlock_trywrlock" => Ext::TryLock,
+        "pthread_cond_wait" | "pthread_cond_timedwait" => Ext::CondWait,
+        "pthread_mutex_init"
+        | "pthread_mutex_destroy"
+        | "pthread_cond_init"
+        | "pthread_cond_destroy"
+        | "pthread_cond_signal"
+        | "pthread_cond_broadcast"
+        | "pthread_spin_init"
+        | "pthread_spin_destroy"
+        | "pthread_rwlock_init"
+        | "pthread_rwlock_destroy"
+        | "pthread_mutexattr_init"
+        | "pthread_mutexattr_destroy"
+        // Mutex types are not modelled: a recursive or error-checking mutex behaves as a
+        // normal one, which only blocks (relocking) where the real one would go on.
+        | "pthread_mutexattr_settype"
+        | "pthread_condattr_init"
+        | "pthread_condattr_destroy"
+        | "pthread_attr_init"
+        | "pthread_attr_destroy"
+        | "sched_yield" => Ext::Zero,
+        // Setters only write the attribute object, which nothing here reads back.
+        _ if n.starts_with("pthread_attr_set") => Ext::Zero,
+        "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fputc" | "putc" | "fflush"
+        | "usleep" | "sleep" => Ext::NoEffect,
+        "free" => Ext::Free,
+        "pthread_self" => Ext::SelfTid,
+        "pthread_equal" => Ext::Equal,
+        "strlen" => Ext::Strlen,
+        _ => Ext::Unknown,
+    }
+}
+
+/// The concrete interpreter of one program.
+pub struct Interp<'p> {
+    program: &'p Program,
+    options: InterpOptions,
+    main: FuncId,
+    /// How each function is called (by `FuncId`).
+    ext: Vec<Ext>,
+    /// The candidate values of an integer input, by width.
+    inputs: BTreeMap<u32, Vec<i128>>,
+}
+
+/// One function activation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Frame {
+    func: FuncId,
+    block: BlockId,
+    /// The next instruction of `block` (its terminator when past the instructions).
+    pc: u32,
+    vars: Vec<Value>,
+    /// How many times each block was entered in this activation (the loop bound).
+    visits: Vec<u32>,
+    /// The allocations of its `alloca`s, which die when it returns.
+    allocas: Vec<u32>,
+}
+
+/// Where a thread stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum At {
+    /// Before its first step.
+    Start,
+    /// At the instruction its top frame's `pc` names, a visible one.
+    Inst,
+    /// In `pthread_cond_wait` (at that call) after releasing the mutex: waits to lock it.
+    Relock { alloc: u32, off: i64 },
+    /// Finished (returned from its entry or called `pthread_exit`).
+    Finished,
+    /// Went past the loop bound: never scheduled again. The other threads go on (a real
+    /// execution in which this thread is slow); the execution ends `Cut` when nothing else
+    /// can move.
+    Cut,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Thread {
+    entry: FuncId,
+    frames: Vec<Frame>,
+    at: At,
+    /// The entry's result, once finished.
+    ret: Value,
+    joined: bool,
+}
+
+/// One execution prefix: memory, threads, locks, atomic section, status and budget.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Allocations by id; globals first (allocation `g` is global `g`). Shared between the
+    /// states of a search until written (the state is cloned at every branch).
+    mem: Vec<Arc<Alloc>>,
+    threads: Vec<Thread>,
+    /// Held locks (allocation, offset) and their owner.
+    locks: BTreeMap<(u32, i64), Tid>,
+    /// The thread inside an `__VERIFIER_atomic_begin` section, and its nesting depth.
+    atomic: Option<(Tid, u32)>,
+    status: Status,
+    /// Instructions executed so far.
+    steps: u64,
+}
+
+/// The result of executing something: `Err` ends the execution with that status.
+type Exec<T> = Result<T, Status>;
+
+fn unsupported<T>(what: impl Into<String>) -> Exec<T> {
+    Err(Status::Unsupported(what.into()))
+}
+
+impl<'p> Interp<'p> {
+    /// An interpreter of `program`. Errors (a readable message) when the program has no `main`
+    /// defined.
+    pub fn new(program: &'p Program, options: InterpOptions) -> Result<Interp<'p>, String> {
+        let main = program
+            .funcs
+            .iter()
+            .position(|f| f.name == "main" && f.is_defined)
+            .map(FuncId::from)
+            .ok_or_else(|| {
+                "the program defines no `main` function to execute (for driver code, give \
+                 --entry)"
+                    .to_string()
+            })?;
+        let ext = program.funcs.iter().map(classify).collect();
+        let mut constants = Vec::new();
+        let mut widths = Vec::new();
+        for f in &program.funcs {
+            for b in &f.blocks {
+                for phi in &b.phis {
+                    phi.incoming
+                        .iter()
+                        .for_each(|(_, o)| int_of(o, &mut constants));
+                }
+                for i in &b.insts {
+                    operands(&i.kind, &mut |o| int_of(o, &mut constants));
+                    if let InstKind::Nondet {
+                        ty: Ty::Int(bits), ..
+                    } = i.kind
+                    {
+                        widths.push(bits);
+                    }
+                }
+                match &b.term {
+                    Terminator::CondBr { cond, .. } => int_of(cond, &mut constants),
+                    Terminator::Switch { cases, .. } => constants.extend(cases.iter().map(|c| c.0)),
+                    Terminator::Ret(Some(o)) => int_of(o, &mut constants),
+                    _ => {}
+                }
+            }
+        }
+        constants.sort_unstable();
+        constants.dedup();
+        let inputs = widths
+            .into_iter()
+            .map(|bits| (bits, input_candidates(&constants, bits)))
+            .collect();
+        Ok(Interp {
+            program,
+            options,
+            main,
+            ext,
+            inputs,
+        })
+    }
+
+    /// The program being executed.
+    pub fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    /// The candidate values of an input of type `ty` (in the order of its alternatives).
+    fn input_values(&self, ty: Ty, is_bool: bool) -> Vec<Value> {
+        match ty {
+            _ if is_bool => vec![Value::int(0, bits_of(ty)), Value::int(1, bits_of(ty))],
+            Ty::Int(bits) => self.inputs[&bits]
+                .iter()
+                .map(|&c| Value::int(c, bits))
+                .collect(),
+            // Any pointer may be returned: null is one of them.
+            Ty::Ptr => vec![Value::NULL],
+            Ty::Other => vec![Value::Unknown],
+        }
+    }
+
+    // ---- Naming -------------------------------------------------------------------------
+
+    /// `file:line` of a span, for messages.
+    fn at(&self, span: Option<Span>) -> String {
+        match span {
+            Some(s) => {
+                let path = self
+                    .program
+                    .files
+                    .get(s.file.0 as usize)
+                    .map_or("?", |f| f.path.as_str());
+                let name = std::path::Path::new(path)
+                    .file_name()
+                    .map_or(path.into(), |n| n.to_string_lossy());
+                format!(" at {name}:{}", s.line)
+            }
+            None => String::new(),
+        }
+    }
+
+    /// The name of a memory location as the user wrote it: `x`, `t[2]`, `dev+4`,
+    /// `heap@f.c:12#2+8`, `main::buf[1]`.
+    pub fn describe_location(&self, s: &State, alloc: u32, off: i64) -> String {
+        let Some(a) = s.mem.get(alloc as usize) else {
+            return "?".into();
+        };
+        let obj = match a.kind {
+            AllocKind::Global(g) => self.program.globals[g.index()].obj,
+            AllocKind::Stack { obj, .. } | AllocKind::Heap(obj) => obj,
+        };
+        let object = &self.program.objects[obj.index()];
+        let mut name = match a.kind {
+            AllocKind::Global(g) => self.program.globals[g.index()].name.clone(),
+            _ => object.name.clone(),
+        };
+        if let AllocKind::Heap(_) = a.kind {
+            // The k-th block of one allocation site.
+            let k = s.mem[..alloc as usize]
+                .iter()
+                .filter(|b| b.kind == a.kind)
+                .count();
+            if k > 0 {
+                name += &format!("#{}", k + 1);
+            }
+        }
+        match &object.layout {
+            Some(l) if off >= 0 && (off as u64) < l.size() => name += &layout_path(l, off as u64),
+            _ if off != 0 => name += &format!("{off:+}"),
+            _ => {}
+        }
+        name
+    }
+
+    /// A value as the witness shows it: decimal integers, `&x+4`, `null`, `?`.
+    fn show(&self, s: &State, v: Value) -> String {
+        match v {
+            Value::Int { v, bits: 1 } => v.to_string(),
+            Value::Int { v, bits } => sext(v, bits).to_string(),
+            Value::Ptr(Ptr::Raw(0)) => "null".into(),
+            Value::Ptr(Ptr::Raw(x)) => format!("{x:#x}"),
+            Value::Ptr(Ptr::Mem { alloc, off }) => {
+                format!("&{}", self.describe_location(s, alloc, off))
+            }
+            Value::Ptr(Ptr::Func(f)) => format!("&{}", self.program.funcs[f.index()].name),
+            Value::Unknown => "?".into(),
+        }
+    }
+
+    fn loc(&self, s: &State, p: Value) -> String {
+        match p {
+            Value::Ptr(Ptr::Mem { alloc, off }) => self.describe_location(s, alloc, off),
+            other => format!("*{}", self.show(s, other)),
+        }
+    }
+
+    // ---- Threads and frames -------------------------------------------------------------
+
+    fn frame(&self, f: FuncId, args: &[Value]) -> Frame {
+        let func = &self.program.funcs[f.index()];
+        let mut vars = vec![Value::Unknown; func.vars.len()];
+        for (p, a) in func.params.iter().zip(args) {
+            vars[p.index()] = *a;
+        }
+        let mut visits = vec![0; func.blocks.len()];
+        visits[0] = 1;
+        Frame {
+            func: f,
+            block: BlockId(0),
+            pc: 0,
+            vars,
+            visits,
+            allocas: Vec::new(),
+        }
+    }
+
+    fn top<'s>(&self, s: &'s State, t: Tid) -> &'s Frame {
+        s.threads[t]
+            .frames
+            .last()
+            .expect("a running thread has a frame")
+    }
+
+    fn top_mut<'s>(&self, s: &'s mut State, t: Tid) -> &'s mut Frame {
+        s.threads[t]
+            .frames
+            .last_mut()
+            .expect("a running thread has a frame")
+    }
+
+    /// The instruction thread `t` is at, if it is at one (not at a terminator).
+    fn cur_inst(&self, s: &State, t: Tid) -> Option<&'p Inst> {
+        let fr = s.threads[t].frames.last()?;
+        self.program.funcs[fr.func.index()].blocks[fr.block.index()]
+            .insts
+            .get(fr.pc as usize)
+    }
+
+    fn eval(&self, s: &State, t: Tid, op: &Operand) -> Value {
+        match *op {
+            Operand::Var(v) => self.top(s, t).vars[v.index()],
+            Operand::Int { value, bits } => Value::int(value, bits),
+            Operand::Null => Value::NULL,
+            Operand::GlobalAddr(g, off) => Value::Ptr(Ptr::Mem { alloc: g.0, off }),
+            Operand::FuncAddr(f) => Value::Ptr(Ptr::Func(f)),
+            Operand::Unknown(_) => Value::Unknown,
+        }
+    }
+
+    fn op_ty(&self, s: &State, t: Tid, op: &Operand) -> Ty {
+        match *op {
+            Operand::Var(v) => self.program.funcs[self.top(s, t).func.index()].vars[v.index()].ty,
+            Operand::Int { bits, .. } => Ty::Int(bits),
+            Operand::Null | Operand::GlobalAddr(..) | Operand::FuncAddr(_) => Ty::Ptr,
+            Operand::Unknown(ty) => ty,
+        }
+    }
+
+    fn set(&self, s: &mut State, t: Tid, dst: VarId, v: Value) {
+        self.top_mut(s, t).vars[dst.index()] = v;
+    }
+
+    fn set_opt(&self, s: &mut State, t: Tid, dst: Option<VarId>, v: Value) {
+        if let Some(d) = dst {
+            self.set(s, t, d, v);
+        }
+    }
+
+    fn advance(&self, s: &mut State, t: Tid) {
+        self.top_mut(s, t).pc += 1;
+    }
+
+    /// The defined or declared function a call reaches, if known.
+    fn callee(&self, s: &State, t: Tid, callee: &Callee) -> Option<FuncId> {
+        match callee {
+            Callee::Direct(f) => Some(*f),
+            Callee::Indirect(op) => match self.eval(s, t, op) {
+                Value::Ptr(Ptr::Func(f)) => Some(f),
+                _ => None,
+            },
+        }
+    }
+
+    fn thread_ready(&self, s: &State, t: Tid) -> bool {
+        let th = &s.threads[t];
+        match th.at {
+            At::Finished | At::Cut => false,
+            At::Start => true,
+            At::Relock { alloc, off } => !s.locks.contains_key(&(alloc, off)),
+            At::Inst => match self.cur_inst(s, t).map(|i| &i.kind) {
+                Some(InstKind::Lock { lock, .. }) => match self.eval(s, t, lock) {
+                    Value::Ptr(Ptr::Mem { alloc, off }) => !s.locks.contains_key(&(alloc, off)),
+                    // Runs, and stops as unsupported.
+                    _ => true,
+                },
+                Some(InstKind::ThreadJoin { handle, .. }) => match self.join_target(s, t, handle) {
+                    Ok(c) => s.threads[c].at == At::Finished,
+                    Err(_) => true,
+                },
+                _ => true,
+            },
+        }
+    }
+
+    fn enabled_raw(&self, s: &State) -> Vec<Tid> {
+        if let Some((a, _)) = s.atomic {
+            return if self.thread_ready(s, a) {
+                vec![a]
+            } else {
+                Vec::new()
+            };
+        }
+        (0..s.threads.len())
+            .filter(|&t| self.thread_ready(s, t))
+            .collect()
+    }
+
+    fn join_target(&self, s: &State, t: Tid, handle: &Operand) -> Exec<Tid> {
+        match self.eval(s, t, handle) {
+            Value::Int { v, .. }
+                if usize::try_from(v).is_ok_and(|c| c > 0 && c < s.threads.len() && c != t) =>
+            {
+                Ok(v as usize)
+            }
+            Value::Unknown => unsupported("pthread_join of an unknown thread handle"),
+            other => unsupported(format!(
+                "pthread_join of an invalid thread handle {}",
+                self.show(s, other)
+            )),
+        }
+    }
+
+    /// Pops thread `t`'s top frame; its stack allocations die.
+    fn pop_frame(&self, s: &mut State, t: Tid) {
+        if let Some(fr) = s.threads[t].frames.pop() {
+            for a in fr.allocas {
+                Arc::make_mut(&mut s.mem[a as usize]).kill();
+            }
+        }
+    }
+
+    /// Thread `t` ends with result `v` (its entry returned or it called `pthread_exit`).
+    fn finish_thread(&self, s: &mut State, t: Tid, v: Value) {
+        while !s.threads[t].frames.is_empty() {
+            self.pop_frame(s, t);
+        }
+        self.escape(s, v);
+        let th = &mut s.threads[t];
+        th.at = At::Finished;
+        th.ret = v;
+        if matches!(s.atomic, Some((a, _)) if a == t) {
+            s.atomic = None;
+        }
+    }
+
+    // ---- Memory -------------------------------------------------------------------------
+
+    /// Whether `p` is in an allocation thread `t` alone can reach: its own stack, not
+    /// escaped (or, for reads, a constant global, which nobody writes).
+    fn is_local(&self, s: &State, t: Tid, p: Value, write: bool) -> bool {
+        let Value::Ptr(Ptr::Mem { alloc, .. }) = p else {
+            return false;
+        };
+        let Some(a) = s.mem.get(alloc as usize) else {
+            return false;
+        };
+        a.live
+            && match a.kind {
+                AllocKind::Stack { owner, .. } => owner == t && !a.escaped,
+                AllocKind::Global(g) => !write && self.program.globals[g.index()].is_constant,
+                AllocKind::Heap(_) => false,
+            }
+    }
+
+    /// A pointer into a stack allocation becomes known outside its frame's registers: it
+    /// may reach another thread from now on.
+    fn escape(&self, s: &mut State, v: Value) {
+        if let Value::Ptr(Ptr::Mem { alloc, .. }) = v {
+            if let Some(a) = s.mem.get_mut(alloc as usize) {
+                if matches!(a.kind, AllocKind::Stack { .. }) && !a.escaped {
+                    Arc::make_mut(a).escaped = true;
+                }
+            }
+        }
+    }
+
+    /// The allocation and offset of an access of `n` bytes through `p`.
+    fn resolve(&self, s: &State, p: Value, write: bool) -> Exec<(u32, i64)> {
+        match p {
+            Value::Ptr(Ptr::Mem { alloc, off }) => {
+                let a = &s.mem[alloc as usize];
+                if let AllocKind::Global(g) = a.kind {
+                    if write && self.program.globals[g.index()].is_constant {
+                        return unsupported(format!(
+                            "write to the constant `{}`",
+                            self.program.globals[g.index()].name
+                        ));
+                    }
+                }
+                if !a.live {
+                    return unsupported(format!(
+                        "access to `{}` after its lifetime ended",
+                        self.describe_location(s, alloc, off)
+                    ));
+                }
+                Ok((alloc, off))
+            }
+            Value::Ptr(Ptr::Raw(0)) => unsupported("null pointer dereference"),
+            Value::Ptr(Ptr::Raw(_)) => unsupported("access through an integer address"),
+            Value::Ptr(Ptr::Func(_)) => unsupported("access to a function's code as data"),
+            Value::Unknown => unsupported("access through an unknown address"),
+            Value::Int { .. } => unsupported("access through an integer"),
+        }
+    }
+
+    fn read(&self, s: &State, p: Value, n: u64) -> Exec<Vec<Byte>> {
+        let (alloc, off) = self.resolve(s, p, false)?;
+        s.mem[alloc as usize]
+            .read(off, n)
+            .or_else(|e| unsupported(format!("{e} of `{}`", self.describe_location(s, alloc, 0))))
+    }
+
+    fn write(&self, s: &mut State, p: Value, data: &[Byte]) -> Exec<()> {
+        let (alloc, off) = self.resolve(s, p, true)?;
+        for b in data {
+            if let Byte::Frag { target, .. } = *b {
+                self.escape(s, Value::Ptr(target));
+            }
+        }
+        match Arc::make_mut(&mut s.mem[alloc as usize]).write(off, data) {
+            Ok(()) => Ok(()),
+            Err(e) => unsupported(format!("{e} of `{}`", self.describe_location(s, alloc, 0))),
+        }
+    }
+
+    fn load(&self, s: &State, p: Value, ty: Ty, size: u32) -> Exec<Value> {
+        let bytes = self.read(s, p, u64::from(size))?;
+        Ok(decode(&bytes, ty, self.program.pointer_size))
+    }
+
+    fn store(&self, s: &mut State, p: Value, v: Value, size: u32) -> Exec<()> {
+        self.write(s, p, &encode(v, size, self.program.pointer_size))
+    }
+
+    /// A known length of a memory operation.
+    fn length(&self, v: Value, what: &str) -> Exec<u64> {
+        match v {
+            Value::Int { v, .. } if v <= 1 << 20 => Ok(v as u64),
+            Value::Int { .. } => unsupported(format!("{what} of a huge length")),
+            _ => unsupported(format!("{what} of an unknown length")),
+        }
+    }
+
+    // ---- Execution ----------------------------------------------------------------------
+
+    /// Whether instruction `inst` of thread `t` is a scheduling point. Instructions that will
+    /// stop as unsupported are visible too, so that other threads may move before them.
+    fn is_visible(&self, s: &State, t: Tid, inst: &Inst) -> bool {
+        let local = |op: &Operand, write| self.is_local(s, t, self.eval(s, t, op), write);
+        match &inst.kind {
+            InstKind::Load { ptr, .. } => !local(ptr, false),
+            InstKind::Store { ptr, .. }
+            | InstKind::AtomicRmw { ptr, .. }
+            | InstKind::CmpXchg { ptr, .. }
+            | InstKind::MemSet { ptr, .. } => !local(ptr, true),
+            InstKind::MemCopy { dst, src, .. } => !(local(dst, true) && local(src, false)),
+            InstKind::HeapAlloc { from: Some(p), .. } => self.eval(s, t, p) != Value::NULL,
+            InstKind::Lock { .. }
+            | InstKind::Unlock { .. }
+            | InstKind::ThreadCreate { .. }
+            | InstKind::ThreadJoin { .. }
+            | InstKind::AtomicBegin
+            | InstKind::AtomicEnd
+            | InstKind::Nondet { .. } => true,
+            InstKind::Havoc {
+                clobbers_memory, ..
+            } => *clobbers_memory,
+            // A false assumption ends the execution: other threads may move before it.
+            InstKind::Assume { cond } => {
+                !matches!(self.eval(s, t, cond), Value::Int { v, .. } if v != 0)
+            }
+            InstKind::Call { callee, args, .. } => match self.callee(s, t, callee) {
+                None => true,
+                Some(f) => match self.ext[f.index()] {
+                    Ext::Defined | Ext::Zero | Ext::NoEffect | Ext::SelfTid | Ext::Equal => false,
+                    Ext::TryLock | Ext::CondWait | Ext::Free => true,
+                    Ext::Strlen => args.first().is_none_or(|a| !local(a, false)),
+                    Ext::Unknown => self.unknown_call_check(s, t, args).is_err(),
+                },
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether thread `t`'s terminator ends the process (`exit`, `main` returning): a
+    /// scheduling point, so that other threads may move between the thread's last visible
+    /// operation and the end of every thread.
+    fn ends_process(&self, s: &State, t: Tid) -> bool {
+        let th = &s.threads[t];
+        let fr = self.top(s, t);
+        match self.program.funcs[fr.func.index()].blocks[fr.block.index()].term {
+            Terminator::Stop {
+                reason: StopReason::ProcessExit,
+            } => true,
+            Terminator::Ret(_) => t == 0 && th.frames.len() == 1,
+            _ => false,
+        }
+    }
+
+    /// An unknown external function may write what its pointer arguments reach: refused
+    /// unless every argument is an integer or null.
+    fn unknown_call_check(&self, s: &State, t: Tid, args: &[Operand]) -> Exec<()> {
+        for a in args {
+            match (self.eval(s, t, a), self.op_ty(s, t, a)) {
+                (Value::Int { .. }, _) | (Value::Unknown, Ty::Int(_)) => {}
+                (Value::NULL, _) => {}
+                _ => return unsupported("a pointer passed to an unknown function"),
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs thread `t`'s next visible operation (alternative `alt`). The thread is enabled.
+    fn exec_pending(&self, s: &mut State, t: Tid, alt: usize) -> (Option<Span>, Exec<StepKind>) {
+        match s.threads[t].at {
+            At::Start => {
+                s.threads[t].at = At::Inst;
+                let span = self.program.funcs[s.threads[t].entry.index()].span;
+                (span, Ok(StepKind::Start))
+            }
+            At::Relock { alloc, off } => {
+                let inst = self.cur_inst(s, t).expect("cond_wait call");
+                s.locks.insert((alloc, off), t);
+                if let InstKind::Call { dst, .. } = &inst.kind {
+                    self.set_opt(s, t, *dst, Value::int(0, 32));
+                }
+                s.threads[t].at = At::Inst;
+                self.advance(s, t);
+                let name = self.describe_location(s, alloc, off);
+                (inst.span, Ok(StepKind::Lock(name)))
+            }
+            At::Inst => {
+                let Some(inst) = self.cur_inst(s, t) else {
+                    // A pending terminator ends the process: its step never precedes a
+                    // violation, so its kind is never shown.
+                    let fr = self.top(s, t);
+                    let span =
+                        self.program.funcs[fr.func.index()].blocks[fr.block.index()].term_span;
+                    let r = self.count(s).and_then(|()| self.exec_term(s, t));
+                    return (span, r.map(|()| placeholder_kind()));
+                };
+                let r = self
+                    .count(s)
+                    .and_then(|()| self.exec_inst(s, t, inst, alt, true));
+                (inst.span, r.map(|k| k.unwrap_or_else(placeholder_kind)))
+            }
+            At::Finished | At::Cut => (None, unsupported("a finished thread was scheduled")),
+        }
+    }
+
+    fn count(&self, s: &mut State) -> Exec<()> {
+        s.steps += 1;
+        if s.steps > self.options.max_steps {
+            return Err(Status::Cut);
+        }
+        Ok(())
+    }
+
+    /// Runs thread `t`'s local code up to its next visible operation, its end, or the end
+    /// of the execution.
+    fn run_local(&self, s: &mut State, t: Tid) -> Exec<()> {
+        while s.threads[t].at == At::Inst && s.status == Status::Running {
+            match self.cur_inst(s, t) {
+                Some(inst) => {
+                    if self.is_visible(s, t, inst) {
+                        return Ok(());
+                    }
+                    self.count(s)?;
+                    self.exec_inst(s, t, inst, 0, false)?;
+                }
+                None => {
+                    if self.ends_process(s, t) {
+                        return Ok(());
+                    }
+                    self.count(s)?;
+                    self.exec_term(s, t)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves thread `t`'s top frame along the edge to `target`: phis in parallel, then the
+    /// loop bound.
+    fn goto(&self, s: &mut State, t: Tid, target: BlockId) -> Exec<()> {
+        let fr = self.top(s, t);
+        let block = &self.program.funcs[fr.func.index()].blocks[target.index()];
+        let from = fr.block;
+        let values: Vec<(VarId, Value)> = block
+            .phis
+            .iter()
+            .map(|phi| {
+                let v = phi
+                    .incoming
+                    .iter()
+                    .find(|(p, _)| *p == from)
+                    .map_or(Value::Unknown, |(_, o)| self.eval(s, t, o));
+                (phi.dst, v)
+            })
+            .collect();
+        let bound = self.options.bound;
+        let fr = self.top_mut(s, t);
+        for (d, v) in values {
+            fr.vars[d.index()] = v;
+        }
+        fr.block = target;
+        fr.pc = 0;
+        let n = &mut fr.visits[target.index()];
+        *n += 1;
+        if *n > bound.saturating_add(1) {
+            s.threads[t].at = At::Cut;
+        }
+        Ok(())
+    }
+
+    fn exec_term(&self, s: &mut State, t: Tid) -> Exec<()> {
+        let fr = self.top(s, t);
+        let block = &self.program.funcs[fr.func.index()].blocks[fr.block.index()];
+        let here = self.at(block.term_span);
+        match &block.term {
+            Terminator::Br(b) => self.goto(s, t, *b),
+            Terminator::CondBr { cond, then_, else_ } => match self.eval(s, t, cond) {
+                Value::Int { v, .. } => self.goto(s, t, if v != 0 { *then_ } else { *else_ }),
+                _ => unsupported(format!("an unknown value decides a branch{here}")),
+            },
+            Terminator::Switch {
+                value,
+                bits,
+                cases,
+                default,
+            } => match self.eval(s, t, value) {
+                Value::Int { v, .. } => {
+                    let target = cases
+                        .iter()
+                        .find(|(c, _)| mask(*c as u128, *bits) == v)
+                        .map_or(*default, |(_, b)| *b);
+                    self.goto(s, t, target)
+                }
+                _ => unsupported(format!("an unknown value decides a switch{here}")),
+            },
+            Terminator::Ret(op) => {
+                let v = op.as_ref().map_or(Value::Unknown, |o| self.eval(s, t, o));
+                self.pop_frame(s, t);
+                if s.threads[t].frames.is_empty() {
+                    if t == 0 {
+                        // `main` returned: the process exits.
+                        return Err(Status::Done);
+                    }
+                    self.finish_thread(s, t, v);
+                    return Ok(());
+                }
+                if let Some(InstKind::Call { dst, .. }) = self.cur_inst(s, t).map(|i| &i.kind) {
+                    self.set_opt(s, t, *dst, v);
+                }
+                self.advance(s, t);
+                Ok(())
+            }
+            Terminator::Stop { reason } => match reason {
+                StopReason::ProcessExit => Err(Status::Done),
+                StopReason::ThreadExit => {
+                    // The IR keeps no operand of `pthread_exit`: its result is unknown.
+                    self.finish_thread(s, t, Value::Unknown);
+                    Ok(())
+                }
+                StopReason::Unreachable => {
+                    unsupported(format!("reached `unreachable` (undefined behaviour){here}"))
+                }
+            },
+        }
+    }
+
+    /// Executes `inst` of thread `t`, advancing its position. Returns the step kind when
+    /// `visible` (the kind of a local instruction is not needed).
+    fn exec_inst(
+        &self,
+        s: &mut State,
+        t: Tid,
+        inst: &'p Inst,
+        alt: usize,
+        visible: bool,
+    ) -> Exec<Option<StepKind>> {
+        let here = || self.at(inst.span);
+        let ev = |s: &State, o: &Operand| self.eval(s, t, o);
+        let mut kind = None;
+        match &inst.kind {
+            InstKind::Bin {
+                dst,
+                op,
+                a,
+                b,
+                bits,
+            } => {
+                let v = binop(*op, ev(s, a), ev(s, b), *bits)
+                    .map_err(|e| Status::Unsupported(format!("{e}{}", here())))?;
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Cmp {
+                dst,
+                pred,
+                a,
+                b,
+                bits,
+            } => {
+                let v = self.compare(s, *pred, ev(s, a), ev(s, b), *bits);
+                self.set(
+                    s,
+                    t,
+                    *dst,
+                    v.map_or(Value::Unknown, |c| Value::int(c as i128, 1)),
+                );
+            }
+            InstKind::Cast {
+                dst,
+                op,
+                src,
+                from,
+                to,
+            } => {
+                let v = cast(*op, ev(s, src), *from, *to, self.program.pointer_size);
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Select { dst, cond, t: a, f } => {
+                let (a, f) = (ev(s, a), ev(s, f));
+                let v = match ev(s, cond) {
+                    Value::Int { v, .. } => {
+                        if v != 0 {
+                            a
+                        } else {
+                            f
+                        }
+                    }
+                    _ if a == f => a,
+                    _ => Value::Unknown,
+                };
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Copy { dst, src } => {
+                let v = ev(s, src);
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+            } => {
+                let mut delta = Some(*offset);
+                for (i, stride) in indices {
+                    delta = match (delta, ev(s, i)) {
+                        (Some(d), Value::Int { v, bits }) => Some(
+                            d.wrapping_add((sext(v, bits) as i64).wrapping_mul(*stride as i64)),
+                        ),
+                        _ => None,
+                    };
+                }
+                let v = match (ev(s, base), delta) {
+                    (Value::Ptr(Ptr::Mem { alloc, off }), Some(d)) => Value::Ptr(Ptr::Mem {
+                        alloc,
+                        off: off.wrapping_add(d),
+                    }),
+                    (Value::Ptr(Ptr::Raw(x)), Some(d)) => Value::Ptr(Ptr::Raw(mask(
+                        x.wrapping_add(d as u64) as u128,
+                        self.program.pointer_size * 8,
+                    )
+                        as u64)),
+                    _ => Value::Unknown,
+                };
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Alloca { dst, obj } => {
+                let size = self.program.objects[obj.index()]
+                    .layout
+                    .as_ref()
+                    .map(Layout::size);
+                let id = s.mem.len() as u32;
+                s.mem.push(Arc::new(Alloc::new(
+                    AllocKind::Stack {
+                        obj: *obj,
+                        owner: t,
+                    },
+                    size,
+                    Byte::Unknown,
+                )));
+                self.top_mut(s, t).allocas.push(id);
+                self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
+            }
+            InstKind::HeapAlloc {
+                dst,
+                obj,
+                zeroed,
+                from,
+            } => {
+                let fill = if *zeroed {
+                    Byte::Data(0)
+                } else {
+                    Byte::Unknown
+                };
+                let mut block = Alloc::new(AllocKind::Heap(*obj), None, fill);
+                if let Some(p) = from {
+                    match ev(s, p) {
+                        Value::NULL => {}
+                        Value::Ptr(Ptr::Mem { alloc, off: 0 })
+                            if matches!(s.mem[alloc as usize].kind, AllocKind::Heap(_))
+                                && s.mem[alloc as usize].live =>
+                        {
+                            let old = Arc::make_mut(&mut s.mem[alloc as usize]);
+                            block.bytes = std::mem::take(&mut old.bytes);
+                            block.fill = old.fill;
+                            old.kill();
+                            if visible {
+                                kind = Some(StepKind::Write {
+                                    loc: self.describe_location(s, alloc, 0),
+                                    value: "(moved by realloc)".into(),
+                                });
+                            }
+                        }
+                        _ => {
+                            return unsupported(format!(
+                                "realloc of a pointer that is not a live heap block{}",
+                                here()
+                            ))
+                        }
+                    }
+                }
+                let id = s.mem.len() as u32;
+                s.mem.push(Arc::new(block));
+                self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
+            }
+            InstKind::Load {
+                dst, ptr, ty, size, ..
+            } => {
+                let p = ev(s, ptr);
+                let v = self.load(s, p, *ty, *size)?;
+                self.set(s, t, *dst, v);
+                if visible {
+                    kind = Some(StepKind::Read {
+                        loc: self.loc(s, p),
+                        value: self.show(s, v),
+                    });
+                }
+            }
+            InstKind::Store { ptr, val, size, .. } => {
+                let (p, v) = (ev(s, ptr), ev(s, val));
+                self.store(s, p, v, *size)?;
+                if visible {
+                    kind = Some(StepKind::Write {
+                        loc: self.loc(s, p),
+                        value: self.show(s, v),
+                    });
+                }
+            }
+            InstKind::AtomicRmw {
+                dst,
+                op,
+                ptr,
+                val,
+                bits,
+            } => {
+                let (p, operand) = (ev(s, ptr), ev(s, val));
+                let (ty, size) = self.access_ty(*bits);
+                let old = self.load(s, p, ty, size)?;
+                let new = rmw(*op, old, operand, *bits);
+                self.store(s, p, new, size)?;
+                self.set(s, t, *dst, old);
+                if visible {
+                    kind = Some(StepKind::Update {
+                        loc: self.loc(s, p),
+                        read: self.show(s, old),
+                        written: Some(self.show(s, new)),
+                    });
+                }
+            }
+            InstKind::CmpXchg {
+                old,
+                ok,
+                ptr,
+                expected,
+                new,
+                bits,
+            } => {
+                let (p, e, n) = (ev(s, ptr), ev(s, expected), ev(s, new));
+                let (ty, size) = self.access_ty(*bits);
+                let cur = self.load(s, p, ty, size)?;
+                let Some(equal) = self.compare(s, CmpPred::Eq, cur, e, *bits) else {
+                    return unsupported(format!(
+                        "an unknown value decides a compare-exchange{}",
+                        here()
+                    ));
+                };
+                if equal {
+                    self.store(s, p, n, size)?;
+                }
+                self.set(s, t, *old, cur);
+                self.set(s, t, *ok, Value::int(equal as i128, 1));
+                if visible {
+                    kind = Some(StepKind::Update {
+                        loc: self.loc(s, p),
+                        read: self.show(s, cur),
+                        written: equal.then(|| self.show(s, n)),
+                    });
+                }
+            }
+            InstKind::MemSet { ptr, val, len } => {
+                let p = ev(s, ptr);
+                let n = self.length(ev(s, len), "memset")?;
+                let byte = match ev(s, val) {
+                    Value::Int { v, .. } => Byte::Data(v as u8),
+                    _ => Byte::Unknown,
+                };
+                if n > 0 {
+                    self.write(s, p, &vec![byte; n as usize])?;
+                }
+                if visible {
+                    let b = match byte {
+                        Byte::Data(d) => d.to_string(),
+                        _ => "?".into(),
+                    };
+                    kind = Some(StepKind::Write {
+                        loc: self.loc(s, p),
+                        value: format!("{b} ({n} bytes, memset)"),
+                    });
+                }
+            }
+            InstKind::MemCopy { dst, src, len } => {
+                let (d, from) = (ev(s, dst), ev(s, src));
+                let n = self.length(ev(s, len), "memcpy")?;
+                if n > 0 {
+                    let bytes = self.read(s, from, n)?;
+                    self.write(s, d, &bytes)?;
+                }
+                if visible {
+                    kind = Some(StepKind::Write {
+                        loc: self.loc(s, d),
+                        value: format!("{n} bytes from {}", self.loc(s, from)),
+                    });
+                }
+            }
+            InstKind::Call { dst, callee, args } => {
+                return self.exec_call(s, t, inst, *dst, callee, args, visible);
+            }
+            InstKind::ThreadCreate {
+                dst,
+                handle,
+                entry,
+                arg,
+            } => {
+                let f = match ev(s, entry) {
+                    Value::Ptr(Ptr::Func(f)) if self.program.funcs[f.index()].is_defined => f,
+                    _ => {
+                        return unsupported(format!(
+                            "pthread_create of an unknown entry function{}",
+                            here()
+                        ))
+                    }
+                };
+                let a = ev(s, arg);
+                self.escape(s, a);
+                let child = s.threads.len();
+                let frame = self.frame(f, &[a]);
+                s.threads.push(Thread {
+                    entry: f,
+                    frames: vec![frame],
+                    at: At::Start,
+                    ret: Value::Unknown,
+                    joined: false,
+                });
+                // A null handle (the driver harness) names no thread to join.
+                let h = ev(s, handle);
+                if h != Value::NULL {
+                    let bits = self.program.pointer_size * 8;
+                    self.store(s, h, Value::int(child as i128, bits), bits / 8)?;
+                }
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                kind = Some(StepKind::Spawn {
+                    child,
+                    entry: self.program.funcs[f.index()].name.clone(),
+                });
+            }
+            InstKind::ThreadJoin {
+                dst,
+                handle,
+                retval,
+            } => {
+                let c = self.join_target(s, t, handle)?;
+                if s.threads[c].joined {
+                    return unsupported(format!("a thread joined twice{}", here()));
+                }
+                s.threads[c].joined = true;
+                let r = ev(s, retval);
+                if r != Value::NULL {
+                    let v = s.threads[c].ret;
+                    self.store(s, r, v, self.program.pointer_size)?;
+                }
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                kind = Some(StepKind::Join(c));
+            }
+            InstKind::Lock { dst, lock, .. } => {
+                // Soundness: read locks are taken exclusively, a restriction of the real
+                // behaviours (every schedule shown is still possible).
+                let (alloc, off) = self.lock_addr(s, t, lock)?;
+                s.locks.insert((alloc, off), t);
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                kind = Some(StepKind::Lock(self.describe_location(s, alloc, off)));
+            }
+            InstKind::Unlock { dst, lock } => {
+                let (alloc, off) = self.lock_addr(s, t, lock)?;
+                self.release(s, t, alloc, off)?;
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                kind = Some(StepKind::Unlock(self.describe_location(s, alloc, off)));
+            }
+            InstKind::AtomicBegin => {
+                let depth = match s.atomic {
+                    Some((a, d)) if a == t => d + 1,
+                    _ => 1,
+                };
+                s.atomic = Some((t, depth));
+                kind = Some(StepKind::AtomicBegin);
+            }
+            InstKind::AtomicEnd => {
+                s.atomic = match s.atomic {
+                    Some((a, d)) if a == t && d > 1 => Some((a, d - 1)),
+                    Some((a, _)) if a == t => None,
+                    _ => {
+                        return unsupported(format!(
+                            "__VERIFIER_atomic_end outside an atomic section{}",
+                            here()
+                        ))
+                    }
+                };
+                kind = Some(StepKind::AtomicEnd);
+            }
+            InstKind::Assert { id, cond } => {
+                let failed = match (self.program.asserts[id.index()].kind, cond) {
+                    (AssertKind::VerifierAssert, Some(c)) => match ev(s, c) {
+                        Value::Int { v, .. } => v == 0,
+                        _ => {
+                            return unsupported(format!(
+                                "an unknown value decides an assertion{}",
+                                here()
+                            ))
+                        }
+                    },
+                    // Reaching the instruction is the failure.
+                    _ => true,
+                };
+                if failed {
+                    return Err(Status::Violated(*id));
+                }
+            }
+            InstKind::Assume { cond } => match ev(s, cond) {
+                Value::Int { v: 0, .. } => return Err(Status::Discarded),
+                Value::Int { .. } => {}
+                _ => {
+                    return unsupported(format!("an unknown value decides an assumption{}", here()))
+                }
+            },
+            InstKind::Nondet { dst, ty, is_bool } => {
+                let values = self.input_values(*ty, *is_bool);
+                let v = values[alt.min(values.len() - 1)];
+                self.set(s, t, *dst, v);
+                kind = Some(StepKind::Input(match v {
+                    Value::Int { v, bits } if *is_bool || bits == 1 => v as i128,
+                    Value::Int { v, bits } => sext(v, bits),
+                    _ => 0,
+                }));
+            }
+            InstKind::Havoc {
+                dst,
+                clobbers_memory,
+                reason,
+            } => {
+                if *clobbers_memory {
+                    return unsupported(format!("{reason}{}", here()));
+                }
+                self.set_opt(s, t, *dst, Value::Unknown);
+            }
+        }
+        self.advance(s, t);
+        Ok(kind)
+    }
+
+    fn access_ty(&self, bits: u32) -> (Ty, u32) {
+        if bits == 0 {
+            (Ty::Ptr, self.program.pointer_size)
+        } else {
+            (Ty::Int(bits), bits.div_ceil(8))
+        }
+    }
+
+    fn lock_addr(&self, s: &State, t: Tid, lock: &Operand) -> Exec<(u32, i64)> {
+        match self.eval(s, t, lock) {
+            Value::Ptr(Ptr::Mem { alloc, off }) if s.mem[alloc as usize].live => Ok((alloc, off)),
+            v => unsupported(format!(
+                "a lock at an unknown address ({})",
+                self.show(s, v)
+            )),
+        }
+    }
+
+    fn release(&self, s: &mut State, t: Tid, alloc: u32, off: i64) -> Exec<()> {
+        if s.locks.get(&(alloc, off)) != Some(&t) {
+            return unsupported(format!(
+                "unlock of `{}`, which this thread does not hold",
+                self.describe_location(s, alloc, off)
+            ));
+        }
+        s.locks.remove(&(alloc, off));
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn exec_call(
+        &self,
+        s: &mut State,
+        t: Tid,
+        inst: &'p Inst,
+        dst: Option<VarId>,
+        callee: &Callee,
+        args: &[Operand],
+        visible: bool,
+    ) -> Exec<Option<StepKind>> {
+        let here = self.at(inst.span);
+        let Some(f) = self.callee(s, t, callee) else {
+            return unsupported(format!("a call through an unknown function pointer{here}"));
+        };
+        let func = &self.program.funcs[f.index()];
+        let vals: Vec<Value> = args.iter().map(|a| self.eval(s, t, a)).collect();
+        let int32 = |v: i128| {
+            Value::int(
+                v,
+                match func.ret {
+                    Some(Ty::Int(b)) => b,
+                    _ => 32,
+                },
+            )
+        };
+        let mut kind = None;
+        match self.ext[f.index()] {
+            Ext::Defined => {
+                let frame = self.frame(f, &vals);
+                s.threads[t].frames.push(frame);
+                // The caller stays at the call until the callee returns.
+                return Ok(None);
+            }
+            Ext::TryLock => {
+                let (alloc, off) = self.lock_addr(s, t, args.first().unwrap_or(&Operand::Null))?;
+                let name = self.describe_location(s, alloc, off);
+                let taken = match s.locks.entry((alloc, off)) {
+                    std::collections::btree_map::Entry::Vacant(e) => {
+                        e.insert(t);
+                        true
+                    }
+                    std::collections::btree_map::Entry::Occupied(_) => false,
+                };
+                if taken {
+                    self.set_opt(s, t, dst, int32(0));
+                    kind = Some(StepKind::Lock(name));
+                } else {
+                    self.set_opt(s, t, dst, int32(EBUSY));
+                    kind = Some(StepKind::TryLockFailed(name));
+                }
+            }
+            Ext::CondWait => {
+                // Releases the mutex, then waits to take it again: a spurious wake-up, which
+                // POSIX allows, so no signal is needed.
+                let (alloc, off) = self.lock_addr(s, t, args.get(1).unwrap_or(&Operand::Null))?;
+                self.release(s, t, alloc, off)?;
+                s.threads[t].at = At::Relock { alloc, off };
+                return Ok(Some(StepKind::Unlock(
+                    self.describe_location(s, alloc, off),
+                )));
+            }
+            Ext::Zero => self.set_opt(s, t, dst, int32(0)),
+            Ext::NoEffect => {
+                for v in vals {
+                    self.escape(s, v);
+                }
+                self.set_opt(s, t, dst, Value::Unknown);
+            }
+            Ext::Free => match vals.first().copied().unwrap_or(Value::Unknown) {
+                Value::NULL => {}
+                Value::Ptr(Ptr::Mem { alloc, off: 0 })
+                    if matches!(s.mem[alloc as usize].kind, AllocKind::Heap(_))
+                        && s.mem[alloc as usize].live =>
+                {
+                    if visible {
+                        kind = Some(StepKind::Write {
+                            loc: self.describe_location(s, alloc, 0),
+                            value: "(freed)".into(),
+                        });
+                    }
+                    Arc::make_mut(&mut s.mem[alloc as usize]).kill();
+                }
+                _ => {
+                    return unsupported(format!(
+                        "free of a pointer that is not a live heap block{here}"
+                    ))
+                }
+            },
+            Ext::SelfTid => self.set_opt(
+                s,
+                t,
+                dst,
+                Value::int(t as i128, self.program.pointer_size * 8),
+            ),
+            Ext::Equal => {
+                let eq = match (vals.first(), vals.get(1)) {
+                    (Some(Value::Int { v: a, .. }), Some(Value::Int { v: b, .. })) => a == b,
+                    _ => return unsupported(format!("pthread_equal of unknown handles{here}")),
+                };
+                self.set_opt(s, t, dst, int32(eq as i128));
+            }
+            Ext::Strlen => {
+                let p = vals.first().copied().unwrap_or(Value::Unknown);
+                let (alloc, off) = self.resolve(s, p, false)?;
+                let mut n = 0i64;
+                loop {
+                    let b = s.mem[alloc as usize]
+                        .read(off + n, 1)
+                        .or_else(|e| unsupported(format!("strlen: {e}{here}")))?;
+                    match b[0] {
+                        Byte::Data(0) => break,
+                        Byte::Data(_) => n += 1,
+                        _ => return unsupported(format!("strlen of unknown bytes{here}")),
+                    }
+                }
+                let len = Value::int(n as i128, self.program.pointer_size * 8);
+                self.set_opt(s, t, dst, len);
+                if visible {
+                    kind = Some(StepKind::Read {
+                        loc: self.loc(s, p),
+                        value: format!("a string of length {n}"),
+                    });
+                }
+            }
+            Ext::Unknown => {
+                if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, args) {
+                    return unsupported(format!("{e} (`{}`){here}", func.name));
+                }
+                self.set_opt(s, t, dst, Value::Unknown);
+            }
+        }
+        self.advance(s, t);
+        Ok(kind)
+    }
+
+    /// `a pred b`, or `None` when it depends on something unknown (addresses of distinct
+    /// objects, unknown values).
+    fn compare(&self, s: &State, pred: CmpPred, a: Value, b: Value, bits: u32) -> Option<bool> {
+        use CmpPred::*;
+        let ints = |x: u128, y: u128, bits: u32| -> bool {
+            let (sx, sy) = (sext(x, bits), sext(y, bits));
+            match pred {
+                Eq => x == y,
+                Ne => x != y,
+                Ugt => x > y,
+                Uge => x >= y,
+                Ult => x < y,
+                Ule => x <= y,
+                Sgt => sx > sy,
+                Sge => sx >= sy,
+                Slt => sx < sy,
+                Sle => sx <= sy,
+            }
+        };
+        let pbits = self.program.pointer_size * 8;
+        // Distinct objects, or an object and null: only equality is known.
+        let distinct = || match pred {
+            Eq => Some(false),
+            Ne => Some(true),
+            _ => None,
+        };
+        match (a, b) {
+            (Value::Int { v: x, .. }, Value::Int { v: y, .. }) => Some(ints(x, y, bits.max(1))),
+            (Value::Ptr(p), Value::Ptr(q)) => match (p, q) {
+                (Ptr::Raw(x), Ptr::Raw(y)) => Some(ints(x.into(), y.into(), pbits)),
+                (Ptr::Mem { alloc: a1, off: o1 }, Ptr::Mem { alloc: a2, off: o2 }) => {
+                    if a1 == a2 {
+                        // Same object: the base address cancels out.
+                        let (x, y) = (o1, o2);
+                        Some(match pred {
+                            Eq => x == y,
+                            Ne => x != y,
+                            Ugt | Sgt => x > y,
+                            Uge | Sge => x >= y,
+                            Ult | Slt => x < y,
+                            Ule | Sle => x <= y,
+                        })
+                    } else if s.mem[a1 as usize].in_bounds(o1) && s.mem[a2 as usize].in_bounds(o2) {
+                        distinct()
+                    } else {
+                        // One past the end of one object may be the start of another.
+                        None
+                    }
+                }
+                (Ptr::Func(f), Ptr::Func(g)) => match pred {
+                    Eq => Some(f == g),
+                    Ne => Some(f != g),
+                    _ => None,
+                },
+                (Ptr::Raw(0), _) | (_, Ptr::Raw(0)) => distinct(),
+                (Ptr::Func(_), Ptr::Mem { .. }) | (Ptr::Mem { .. }, Ptr::Func(_)) => distinct(),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+impl System for Interp<'_> {
+    type State = State;
+
+    fn initial(&self) -> State {
+        let p = self.program;
+        let mem = p
+            .globals
+            .iter()
+            .enumerate()
+            .map(|(g, global)| {
+                let kind = AllocKind::Global(GlobalId::from(g));
+                let size = p.objects[global.obj.index()]
+                    .layout
+                    .as_ref()
+                    .map(Layout::size);
+                match &global.init {
+                    None => Alloc::new(kind, size, Byte::Unknown),
+                    Some(cells) => {
+                        let extent = cells
+                            .iter()
+                            .map(|c| c.offset + u64::from(c.size))
+                            .max()
+                            .unwrap_or(0);
+                        let size = size.filter(|&n| n > 0).map(|n| n.max(extent));
+                        let mut a = Alloc::new(kind, size, Byte::Data(0));
+                        for c in cells {
+                            let v = match c.value {
+                                crate::ir::InitValue::Int(v) => Value::int(v, c.size * 8),
+                                crate::ir::InitValue::GlobalAddr(h, off) => {
+                                    Value::Ptr(Ptr::Mem { alloc: h.0, off })
+                                }
+                                crate::ir::InitValue::FuncAddr(f) => Value::Ptr(Ptr::Func(f)),
+                                crate::ir::InitValue::Unknown => Value::Unknown,
+                            };
+                            let _ = a.write(c.offset as i64, &encode(v, c.size, p.pointer_size));
+                        }
+                        a
+                    }
+                }
+            })
+            .map(Arc::new)
+            .collect();
+        // A real run of `main(argc, argv)` has argc == 1; argv is not modelled.
+        let main = &p.funcs[self.main.index()];
+        let args: Vec<Value> = main
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match main.vars[v.index()].ty {
+                Ty::Int(bits) if i == 0 => Value::int(1, bits),
+                _ => Value::Unknown,
+            })
+            .collect();
+        State {
+            mem,
+            threads: vec![Thread {
+                entry: self.main,
+                frames: vec![self.frame(self.main, &args)],
+                at: At::Start,
+                ret: Value::Unknown,
+                joined: false,
+            }],
+            locks: BTreeMap::new(),
+            atomic: None,
+            status: Status::Running,
+            steps: 0,
+        }
+    }
+
+    fn status(&self, s: &State) -> Status {
+        s.status.clone()
+    }
+
+    fn enabled(&self, s: &State) -> Vec<Tid> {
+        if s.status != Status::Running {
+            return Vec::new();
+        }
+        self.enabled_raw(s)
+    }
+
+    fn alternatives(&self, s: &State, t: Tid) -> usize {
+        if s.threads[t].at != At::Inst {
+            return 1;
+        }
+        match self.cur_inst(s, t).map(|i| &i.kind) {
+            Some(InstKind::Nondet { ty, is_bool, .. }) => self.input_values(*ty, *is_bool).len(),
+            _ => 1,
+        }
+    }
+
+    fn step(&self, s: &mut State, t: Tid, alt: usize) -> StepInfo {
+        debug_assert!(self.enabled(s).contains(&t), "thread {t} is not enabled");
+        let (span, kind) = self.exec_pending(s, t, alt);
+        let kind = match kind {
+            Ok(k) => {
+                if let Err(st) = self.run_local(s, t) {
+                    s.status = st;
+                }
+                k
+            }
+            Err(st) => {
+                s.status = st;
+                placeholder_kind()
+            }
+        };
+        if s.status == Status::Running {
+            if s.threads.iter().all(|th| th.at == At::Finished) {
+                s.status = Status::Done;
+            } else if self.enabled_raw(s).is_empty() {
+                s.status = if s.threads.iter().any(|th| th.at == At::Cut) {
+                    Status::Cut
+                } else {
+                    Status::Deadlock
+                };
+            }
+        }
+        StepInfo { tid: t, span, kind }
+    }
+
+    fn thread_name(&self, s: &State, t: Tid) -> String {
+        if t == 0 {
+            return "main".into();
+        }
+        let entry = s.threads[t].entry;
+        let name = self.program.funcs[entry.index()].name.clone();
+        let k = s.threads[1..t]
+            .iter()
+            .filter(|th| th.entry == entry)
+            .count()
+            + 1;
+        if k == 1 {
+            name
+        } else {
+            format!("{name}#{k}")
+        }
+    }
+}
+
+/// The kind of a step whose visible operation has no kind of its own (it ends the execution:
+/// a process exit, a false assumption, an unsupported operation), so no witness shows it.
+fn placeholder_kind() -> StepKind {
+    StepKind::End
+}
+
+/// `[i]` for array elements and `+n` inside structs, from an object's layout.
+fn layout_path(l: &Layout, off: u64) -> String {
+    match l {
+        Layout::Array { elem, stride, .. } if *stride > 0 => {
+            format!("[{}]{}", off / stride, layout_path(elem, off % stride))
+        }
+        Layout::Struct { fields, .. } => {
+            // Fields have no names in the IR: the offset, or the array inside the field.
+            match fields.iter().rev().find(|(o, _)| *o <= off) {
+                Some((o, f @ Layout::Array { .. })) => {
+                    let inner = layout_path(f, off - o);
+                    if *o == 0 {
+                        inner
+                    } else {
+                        format!("+{o}{inner}")
+                    }
+                }
+                _ if off == 0 => String::new(),
+                _ => format!("+{off}"),
+            }
+        }
+        _ if off == 0 => String::new(),
+        _ => format!("+{off}"),
+    }
+}
+
+fn bits_of(ty: Ty) -> u32 {
+    match ty {
+        Ty::Int(b) => b,
+        _ => 32,
+    }
+}
+
+/// LLVM's integer binary operations at `bits` bits; UB and poison are errors.
+fn binop(op: BinOp, a: Value, b: Value, bits: u32) -> Result<Value, String> {
+    use BinOp::*;
+    let is_div = matches!(op, UDiv | SDiv | URem | SRem);
+    let (x, y) = match (a, b) {
+        (Value::Int { v: x, .. }, Value::Int { v: y, .. }) => (mask(x, bits), mask(y, bits)),
+        // An unknown dividend is harmless unless the divisor may trap.
+        (_, Value::Int { v: 0, .. }) if is_div => return Err("division by zero".into()),
+        (_, Value::Int { v, .. }) if is_div && matches!(op, SDiv | SRem) && sext(v, bits) == -1 => {
+            return Err("an unknown value decides a signed division".into())
+        }
+        (_, Value::Int { .. }) if is_div => return Ok(Value::Unknown),
+        _ if is_div => return Err("an unknown value decides a division".into()),
+        _ => return Ok(Value::Unknown),
+    };
+    let (sx, sy) = (sext(x, bits), sext(y, bits));
+    let min = sext(1u128 << (bits.max(1) - 1), bits);
+    let r: u128 = match op {
+        Add => x.wrapping_add(y),
+        Sub => x.wrapping_sub(y),
+        Mul => x.wrapping_mul(y),
+        UDiv | SDiv | URem | SRem if y == 0 => return Err("division by zero".into()),
+        SDiv | SRem if sx == min && sy == -1 => return Err("signed division overflow".into()),
+        UDiv => x / y,
+        URem => x % y,
+        SDiv => (sx / sy) as u128,
+        SRem => (sx % sy) as u128,
+        Shl | LShr | AShr if y >= u128::from(bits) => {
+            return Err(format!("shift by {y} of a {bits}-bit value"))
+        }
+        Shl => x << y,
+        LShr => x >> y,
+        AShr => (sx >> y) as u128,
+        And => x & y,
+        Or => x | y,
+        Xor => x ^ y,
+    };
+    Ok(Value::Int {
+        v: mask(r, bits),
+        bits,
+    })
+}
+
+/// The value `atomicrmw op` stores, from the old value.
+fn rmw(op: RmwOp, old: Value, val: Value, bits: u32) -> Value {
+    let bin = |op| binop(op, old, val, bits).unwrap_or(Value::Unknown);
+    let pick = |pred: fn(i128, i128) -> bool, signed: bool| match (old, val) {
+        (Value::Int { v: x, .. }, Value::Int { v: y, .. }) => {
+            let (a, b) = if signed {
+                (sext(x, bits), sext(y, bits))
+            } else {
+                (x as i128, y as i128)
+            };
+            if pred(a, b) {
+                old
+            } else {
+                val
+            }
+        }
+        _ => Value::Unknown,
+    };
+    match op {
+        RmwOp::Xchg => val,
+        RmwOp::Add => bin(BinOp::Add),
+        RmwOp::Sub => bin(BinOp::Sub),
+        RmwOp::And => bin(BinOp::And),
+        RmwOp::Or => bin(BinOp::Or),
+        RmwOp::Xor => bin(BinOp::Xor),
+        RmwOp::Nand => match bin(BinOp::And) {
+            Value::Int { v, bits } => Value::Int {
+                v: mask(!v, bits),
+                bits,
+            },
+            other => other,
+        },
+        RmwOp::Max => pick(|a, b| a >= b, true),
+        RmwOp::Min => pick(|a, b| a <= b, true),
+        RmwOp::UMax => pick(|a, b| a >= b, false),
+        RmwOp::UMin => pick(|a, b| a <= b, false),
+        RmwOp::Other => Value::Unknown,
+    }
+}
+
+fn cast(op: CastOp, v: Value, from: u32, to: u32, ptr_size: u32) -> Value {
+    match (op, v) {
+        (CastOp::Trunc | CastOp::ZExt, Value::Int { v, .. }) => Value::Int {
+            v: mask(v, to),
+            bits: to,
+        },
+        (CastOp::SExt, Value::Int { v, .. }) => Value::int(sext(v, from), to),
+        // The address of an object is not modelled: only integers round-trip.
+        (CastOp::PtrToInt, Value::Ptr(Ptr::Raw(x))) => Value::Int {
+            v: mask(x.into(), to),
+            bits: to,
+        },
+        (CastOp::IntToPtr, Value::Int { v, .. }) => {
+            Value::Ptr(Ptr::Raw(mask(v, ptr_size * 8) as u64))
+        }
+        _ => Value::Unknown,
+    }
+}
+
+/// The integer constant of an operand, if any.
+fn int_of(o: &Operand, out: &mut Vec<i128>) {
+    if let Operand::Int { value, .. } = o {
+        out.push(*value);
+    }
+}
+
+/// Every operand an instruction reads.
+fn operands(k: &InstKind, f: &mut impl FnMut(&Operand)) {
+    match k {
+        InstKind::Bin { a, b, .. } | InstKind::Cmp { a, b, .. } => {
+            f(a);
+            f(b);
+        }
+        InstKind::Cast { src, .. } | InstKind::Copy { src, .. } => f(src),
+        InstKind::Select { cond, t, f: e, .. } => {
+            f(cond);
+            f(t);
+            f(e);
+        }
+        InstKind::Store { val, ptr, .. } | InstKind::AtomicRmw { val, ptr, .. } => {
+            f(val);
+            f(ptr);
+        }
+        InstKind::CmpXchg { expected, new, .. } => {
+            f(expected);
+            f(new);
+        }
+        InstKind::Call { args, .. } => args.iter().for_each(f),
+        InstKind::Assert { cond: Some(c), .. } | InstKind::Assume { cond: c } => f(c),
+        _ => {}
+    }
+}
+
+/// The candidate values of an integer input of `bits` bits: 0, 1, -1, every program
+/// constant and its neighbours, within the type (signed or unsigned), distinct as bit
+/// patterns, smallest magnitude first, at most `MAX_INPUTS`.
+fn input_candidates(constants: &[i128], bits: u32) -> Vec<i128> {
+    let lo = if bits >= 128 {
+        i128::MIN
+    } else {
+        -(1i128 << (bits - 1))
+    };
+    let hi = if bits >= 127 {
+        i128::MAX
+    } else {
+        (1i128 << bits) - 1
+    };
+    let mut all = vec![0, 1, -1];
+    for &c in constants {
+        all.extend([c.saturating_sub(1), c, c.saturating_add(1)]);
+    }
+    all.retain(|c| (lo..=hi).contains(c));
+    all.sort_by_key(|&c| (c.unsigned_abs(), c < 0));
+    let mut seen = Vec::new();
+    all.retain(|&c| {
+        let m = mask(c as u128, bits);
+        if seen.contains(&m) {
+            false
+        } else {
+            seen.push(m);
+            true
+        }
+    });
+    all.truncate(MAX_INPUTS);
+    all
+}

@@ -1,0 +1,501 @@
+//! The interpreter on small C programs compiled by the real front end, driven by simple
+//! schedulers and by a brute-force search over every schedule.
+
+use super::*;
+use crate::config::Config;
+
+fn compile(src: &str) -> Program {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("t.c");
+    std::fs::write(&path, src).expect("write");
+    crate::frontend::load(&Config::new(vec![path])).unwrap_or_else(|e| panic!("{e}"))
+}
+
+const HEADER: &str = "#include <pthread.h>\n#include <assert.h>\n#include <string.h>\n\
+    #include <stdlib.h>\n\
+    extern int __VERIFIER_nondet_int(void);\nextern _Bool __VERIFIER_nondet_bool(void);\n";
+
+fn program(body: &str) -> Program {
+    compile(&format!("{HEADER}{body}"))
+}
+
+/// Runs one execution, choosing the thread with `pick` and alternative 0.
+fn run(interp: &Interp, pick: impl Fn(&[Tid]) -> Tid) -> (Status, Vec<StepInfo>) {
+    let mut s = interp.initial();
+    let mut trace = Vec::new();
+    while interp.status(&s) == Status::Running {
+        let enabled = interp.enabled(&s);
+        assert!(!enabled.is_empty(), "running without enabled threads");
+        trace.push(interp.step(&mut s, pick(&enabled), 0));
+        assert!(trace.len() < 100_000, "runaway execution");
+    }
+    assert!(interp.enabled(&s).is_empty());
+    (interp.status(&s), trace)
+}
+
+fn lowest(e: &[Tid]) -> Tid {
+    e[0]
+}
+
+fn highest(e: &[Tid]) -> Tid {
+    *e.last().unwrap()
+}
+
+/// Every final status of every schedule and input, with one trace of each.
+fn explore(interp: &Interp) -> Vec<(Status, Vec<StepInfo>)> {
+    fn go(
+        interp: &Interp,
+        s: &State,
+        trace: &mut Vec<StepInfo>,
+        out: &mut Vec<(Status, Vec<StepInfo>)>,
+        budget: &mut u32,
+    ) {
+        *budget -= 1;
+        assert!(*budget > 0, "too many schedules");
+        let status = interp.status(s);
+        if status != Status::Running {
+            if !out.iter().any(|(st, _)| *st == status) {
+                out.push((status, trace.clone()));
+            }
+            return;
+        }
+        for t in interp.enabled(s) {
+            for alt in 0..interp.alternatives(s, t) {
+                let mut next = s.clone();
+                trace.push(interp.step(&mut next, t, alt));
+                go(interp, &next, trace, out, budget);
+                trace.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(
+        interp,
+        &interp.initial(),
+        &mut Vec::new(),
+        &mut out,
+        &mut 200_000,
+    );
+    out
+}
+
+fn statuses(all: &[(Status, Vec<StepInfo>)]) -> Vec<Status> {
+    all.iter().map(|(s, _)| s.clone()).collect()
+}
+
+fn violated(all: &[(Status, Vec<StepInfo>)]) -> bool {
+    all.iter().any(|(s, _)| matches!(s, Status::Violated(_)))
+}
+
+fn interp(p: &Program) -> Interp<'_> {
+    Interp::new(p, InterpOptions::default()).expect("main")
+}
+
+#[test]
+fn sequential_code_runs_to_done() {
+    let p = program(
+        "struct P { int x; long y; char name[8]; };\n\
+         int g[3] = {1, 2, 3};\n\
+         int sq(int v) { return v * v; }\n\
+         int sum(int *a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }\n\
+         int main(void) {\n\
+           int a[3];\n\
+           for (int i = 0; i < 3; i++) a[i] = sq(i + 1);\n\
+           struct P p = {5, -7, \"ab\"}; struct P q;\n\
+           memcpy(&q, &p, sizeof p);\n\
+           int *pa = &a[1];\n\
+           assert(sum(a, 3) == 14);\n\
+           assert(q.y == -7 && q.name[1] == 'b' && q.name[2] == 0);\n\
+           assert(*pa == 4);\n\
+           assert(sum(g, 3) == 6);\n\
+           unsigned u = 0; u -= 1; assert(u == 4294967295u);\n\
+           int m = -7; assert(m / 2 == -3 && m % 2 == -1 && (m >> 1) == -4);\n\
+           int big = 300; assert((unsigned char)big == 44 && (signed char)big == 44);\n\
+           int *h = malloc(4 * sizeof(int)); h[3] = 9; int *z = calloc(2, sizeof(int));\n\
+           assert(h[3] + z[1] == 9); free(h);\n\
+           struct P *pp = &p; pp->x += 1; assert(p.x == 6);\n\
+           return 0;\n\
+         }\n",
+    );
+    let i = interp(&p);
+    let (status, trace) = run(&i, lowest);
+    assert_eq!(status, Status::Done, "{trace:?}");
+    // The heap accesses are shared memory: visible steps.
+    assert!(
+        trace
+            .iter()
+            .any(|s| matches!(&s.kind, StepKind::Write { loc, value } if loc.starts_with("heap@t.c:") && loc.ends_with("+12") && value == "9")),
+        "{trace:?}"
+    );
+    // The same program with a false assertion is violated.
+    let p =
+        program("int main(void) { int a[2] = {3, 4}; int *q = a; assert(q[1] == 3); return 0; }\n");
+    let (status, _) = run(&interp(&p), lowest);
+    assert_eq!(status, Status::Violated(crate::ir::AssertId(0)));
+}
+
+#[test]
+fn a_racy_increment_loses_an_update_in_some_schedule() {
+    let p = program(
+        "int x;\n\
+         void *inc(void *a) { int v = x; x = v + 1; return 0; }\n\
+         int main(void) { pthread_t t1, t2;\n\
+           pthread_create(&t1, 0, inc, 0); pthread_create(&t2, 0, inc, 0);\n\
+           pthread_join(t1, 0); pthread_join(t2, 0);\n\
+           assert(x == 2); return 0; }\n",
+    );
+    let i = interp(&p);
+    assert_eq!(run(&i, lowest).0, Status::Done);
+    let all = explore(&i);
+    assert!(violated(&all), "{:?}", statuses(&all));
+    assert!(all.iter().any(|(s, _)| *s == Status::Done));
+    // The failing schedule interleaves the two loads before the stores.
+    let (_, trace) = all
+        .iter()
+        .find(|(s, _)| matches!(s, Status::Violated(_)))
+        .unwrap();
+    let reads = trace
+        .iter()
+        .filter(|s| matches!(&s.kind, StepKind::Read { loc, value } if loc == "x" && value == "0"))
+        .count();
+    assert_eq!(reads, 2, "{trace:?}");
+    // Names of threads: the k-th thread of one entry.
+    let mut s = i.initial();
+    while i.status(&s) == Status::Running && s.threads.len() < 3 {
+        i.step(&mut s, 0, 0);
+    }
+    assert_eq!(i.thread_name(&s, 0), "main");
+    assert_eq!(i.thread_name(&s, 1), "inc");
+    assert_eq!(i.thread_name(&s, 2), "inc#2");
+}
+
+#[test]
+fn a_mutex_protected_increment_is_never_violated() {
+    let p = program(
+        "int x; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+         void *inc(void *a) { pthread_mutex_lock(&m); int v = x; x = v + 1; pthread_mutex_unlock(&m); return 0; }\n\
+         int main(void) { pthread_t t1, t2;\n\
+           pthread_create(&t1, 0, inc, 0); pthread_create(&t2, 0, inc, 0);\n\
+           pthread_join(t1, 0); pthread_join(t2, 0);\n\
+           assert(x == 2); return 0; }\n",
+    );
+    let all = explore(&interp(&p));
+    assert_eq!(statuses(&all), vec![Status::Done]);
+    let (_, trace) = &all[0];
+    assert!(trace.iter().any(|s| s.kind == StepKind::Lock("m".into())));
+    assert!(trace.iter().any(|s| s.kind == StepKind::Unlock("m".into())));
+}
+
+#[test]
+fn join_waits_for_the_thread_and_returns_its_result() {
+    let p = program(
+        "int x; int arr[4];\n\
+         void *w(void *a) { long id = (long)a; x = 1; arr[id] = 5; return (void *)(id + 40); }\n\
+         int main(void) { pthread_t t; void *r; long two = 2;\n\
+           pthread_create(&t, 0, w, (void *)two);\n\
+           pthread_join(t, &r);\n\
+           assert(x == 1 && arr[2] == 5 && (long)r == 42); return 0; }\n",
+    );
+    let i = interp(&p);
+    let all = explore(&i);
+    assert_eq!(statuses(&all), vec![Status::Done]);
+    // Main, stopped at the join, is not enabled until the child finished.
+    let mut s = i.initial();
+    i.step(&mut s, 0, 0); // start: up to pthread_create
+    let spawn = i.step(&mut s, 0, 0);
+    assert_eq!(
+        spawn.kind,
+        StepKind::Spawn {
+            child: 1,
+            entry: "w".into()
+        }
+    );
+    assert_eq!(i.enabled(&s), vec![1]);
+    let (_, trace) = run(&i, highest);
+    assert!(trace.iter().any(
+        |s| matches!(&s.kind, StepKind::Write { loc, value } if loc == "arr[2]" && value == "5")
+    ));
+    assert!(trace.iter().any(|s| s.kind == StepKind::Join(1)));
+}
+
+#[test]
+fn trylock_fails_when_the_lock_is_held() {
+    let p = program(
+        "pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER; int x;\n\
+         void *w(void *a) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0);\n\
+           int r = pthread_mutex_trylock(&m);\n\
+           if (r == 0) pthread_mutex_unlock(&m);\n\
+           assert(r == 0);\n\
+           pthread_join(t, 0); return 0; }\n",
+    );
+    let i = interp(&p);
+    assert_eq!(run(&i, lowest).0, Status::Done);
+    let all = explore(&i);
+    let (_, trace) = all
+        .iter()
+        .find(|(s, _)| matches!(s, Status::Violated(_)))
+        .expect("EBUSY in some schedule");
+    assert!(trace
+        .iter()
+        .any(|s| s.kind == StepKind::TryLockFailed("m".into())));
+}
+
+#[test]
+fn cond_wait_releases_and_retakes_the_mutex() {
+    let p = program(
+        "pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER; pthread_cond_t c = PTHREAD_COND_INITIALIZER;\n\
+         int ready, data;\n\
+         void *producer(void *a) { pthread_mutex_lock(&m); data = 7; ready = 1;\n\
+           pthread_cond_signal(&c); pthread_mutex_unlock(&m); return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, producer, 0);\n\
+           pthread_mutex_lock(&m);\n\
+           while (!ready) pthread_cond_wait(&c, &m);\n\
+           assert(data == 7);\n\
+           pthread_mutex_unlock(&m); pthread_join(t, 0); return 0; }\n",
+    );
+    let all = explore(&interp(&p));
+    let st = statuses(&all);
+    assert!(!violated(&all), "{st:?}");
+    assert!(st.contains(&Status::Done), "{st:?}");
+}
+
+#[test]
+fn nondet_inputs_have_alternatives() {
+    let p = program(
+        "int main(void) { int v = __VERIFIER_nondet_int(); _Bool b = __VERIFIER_nondet_bool();\n\
+           if (b && v == 42) assert(0);\n\
+           return 0; }\n",
+    );
+    let i = interp(&p);
+    let mut s = i.initial();
+    i.step(&mut s, 0, 0);
+    let n = i.alternatives(&s, 0);
+    assert!((3..=MAX_INPUTS).contains(&n), "{n}");
+    let inputs: Vec<StepKind> = (0..n)
+        .map(|alt| i.step(&mut s.clone(), 0, alt).kind)
+        .collect();
+    for v in [0, 1, -1, 41, 42, 43] {
+        assert!(inputs.contains(&StepKind::Input(v)), "{v}: {inputs:?}");
+    }
+    assert_eq!(
+        inputs[..3],
+        [StepKind::Input(0), StepKind::Input(1), StepKind::Input(-1)]
+    );
+    let all = explore(&i);
+    assert!(violated(&all));
+    assert!(all.iter().any(|(s, _)| *s == Status::Done));
+    assert_eq!(input_candidates(&[300], 8), vec![0, 1, -1]);
+    assert_eq!(input_candidates(&[200], 8), vec![0, 1, -1, 199, 200, 201]);
+}
+
+#[test]
+fn a_loop_past_the_bound_is_cut() {
+    let p = program("int x; int main(void) { for (int i = 0; i < 10; i++) x++; return 0; }\n");
+    let i = Interp::new(
+        &p,
+        InterpOptions {
+            bound: 3,
+            max_steps: 200_000,
+        },
+    )
+    .unwrap();
+    assert_eq!(run(&i, lowest).0, Status::Cut);
+    let i = Interp::new(
+        &p,
+        InterpOptions {
+            bound: 10,
+            max_steps: 200_000,
+        },
+    )
+    .unwrap();
+    assert_eq!(run(&i, lowest).0, Status::Done);
+    let i = Interp::new(
+        &p,
+        InterpOptions {
+            bound: 10,
+            max_steps: 20,
+        },
+    )
+    .unwrap();
+    assert_eq!(run(&i, lowest).0, Status::Cut);
+}
+
+#[test]
+fn a_thread_past_the_bound_stops_and_the_others_go_on() {
+    let p = program(
+        "int x;\n\
+         void *w(void *a) { int v = x; x = v + 1; assert(v != 2); return 0; }\n\
+         int main(void) { pthread_t t; while (1) pthread_create(&t, 0, w, 0); }\n",
+    );
+    let i = interp(&p);
+    // Main creates threads until its loop bound, then the threads run.
+    let (status, trace) = run(&i, lowest);
+    assert!(matches!(status, Status::Violated(_)), "{status:?}");
+    let spawns = trace
+        .iter()
+        .filter(|s| matches!(s.kind, StepKind::Spawn { .. }))
+        .count();
+    assert_eq!(spawns, 4, "{trace:?}");
+}
+
+#[test]
+fn other_threads_move_before_the_process_ends() {
+    for end in ["return 0;", "exit(0);", "__VERIFIER_assume(0); return 0;"] {
+        let p = program(&format!(
+            "extern void __VERIFIER_assume(int);\nint x;\n\
+             void *w(void *a) {{ assert(x == 0); return 0; }}\n\
+             int main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); x = 1; {end} }}\n"
+        ));
+        let all = explore(&interp(&p));
+        assert!(violated(&all), "{end}: {:?}", statuses(&all));
+    }
+}
+
+#[test]
+fn unknown_functions_with_pointers_are_unsupported() {
+    let p = program(
+        "extern void mystery(int *p); extern void note(int);\n\
+         int main(void) { int a = 0; note(3); mystery(&a); assert(a == 0); return 0; }\n",
+    );
+    let (status, _) = run(&interp(&p), lowest);
+    assert!(
+        matches!(&status, Status::Unsupported(m) if m.contains("mystery")),
+        "{status:?}"
+    );
+    // An unknown result is fine until it decides a branch.
+    let p = program(
+        "extern int rnd(void);\n\
+         int main(void) { int r = rnd(); int s = r * 0 + r; if (s > 3) return 1; return 0; }\n",
+    );
+    let (status, _) = run(&interp(&p), lowest);
+    assert!(
+        matches!(&status, Status::Unsupported(m) if m.contains("branch")),
+        "{status:?}"
+    );
+    let p = program("int main(void) { int z = 0; int *q = 0; if (z) return 1; return *q; }\n");
+    let (status, _) = run(&interp(&p), lowest);
+    assert!(
+        matches!(&status, Status::Unsupported(m) if m.contains("null")),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn verifier_atomic_functions_run_atomically() {
+    let body = |atomic: &str| {
+        format!(
+            "int x;\n\
+             void {atomic}inc(void) {{ int v = x; x = v + 1; }}\n\
+             void *w(void *a) {{ {atomic}inc(); return 0; }}\n\
+             int main(void) {{ pthread_t t1, t2;\n\
+               pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, w, 0);\n\
+               pthread_join(t1, 0); pthread_join(t2, 0);\n\
+               assert(x == 2); return 0; }}\n"
+        )
+    };
+    let p = program(&body("__VERIFIER_atomic_"));
+    let all = explore(&interp(&p));
+    assert_eq!(statuses(&all), vec![Status::Done]);
+    assert!(all[0].1.iter().any(|s| s.kind == StepKind::AtomicBegin));
+    let p = program(&body("plain_"));
+    assert!(violated(&explore(&interp(&p))));
+}
+
+#[test]
+fn a_lock_order_inversion_deadlocks() {
+    let p = program(
+        "pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;\n\
+         void *w(void *x) { pthread_mutex_lock(&b); pthread_mutex_lock(&a);\n\
+           pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0);\n\
+           pthread_mutex_lock(&a); pthread_mutex_lock(&b);\n\
+           pthread_mutex_unlock(&b); pthread_mutex_unlock(&a); pthread_join(t, 0); return 0; }\n",
+    );
+    let st = statuses(&explore(&interp(&p)));
+    assert!(
+        st.contains(&Status::Deadlock) && st.contains(&Status::Done),
+        "{st:?}"
+    );
+}
+
+#[test]
+fn no_main_is_an_error() {
+    let p = compile("int f(void) { return 1; }\n");
+    assert!(Interp::new(&p, InterpOptions::default()).is_err());
+}
+
+/// Every SV-COMP task of `../shared/svcomp` (or `$WATTS_SVCOMP`) under a stateful search
+/// with a budget: no violation of a task whose error is unreachable; prints what it found.
+#[test]
+#[ignore]
+fn svcomp_smoke() {
+    use std::collections::HashSet;
+    let dir = std::env::var("WATTS_SVCOMP")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp")
+        });
+    let Ok(index) = std::fs::read_to_string(dir.join("INDEX.tsv")) else {
+        return;
+    };
+    let mut wrong = Vec::new();
+    for line in index.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (input, expected_true) = (format!("{}/{}", cols[4], cols[1]), cols[3] == "true");
+        let mut config = Config::new(vec![dir.join(&input)]);
+        config.clang_args = vec!["-m32".into()];
+        let p = match crate::frontend::load(&config) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{input}: front end: {e}");
+                continue;
+            }
+        };
+        let bound = std::env::var("WATTS_BOUND").map_or(3, |b| b.parse().unwrap());
+        let options = InterpOptions {
+            bound,
+            ..InterpOptions::default()
+        };
+        let i = Interp::new(&p, options).unwrap();
+        let mut seen = HashSet::new();
+        let mut stack = vec![i.initial()];
+        let mut found: BTreeMap<String, usize> = BTreeMap::new();
+        let t0 = std::time::Instant::now();
+        while let Some(s) = stack.pop() {
+            if seen.len() > 100_000 || t0.elapsed().as_secs() > 30 {
+                *found.entry("(budget)".into()).or_default() += 1;
+                break;
+            }
+            let st = i.status(&s);
+            if st != Status::Running {
+                let key = match st {
+                    Status::Unsupported(m) => format!("Unsupported({m})"),
+                    other => format!("{other:?}"),
+                };
+                *found.entry(key).or_default() += 1;
+                continue;
+            }
+            for t in i.enabled(&s) {
+                for alt in 0..i.alternatives(&s, t) {
+                    let mut next = s.clone();
+                    i.step(&mut next, t, alt);
+                    if seen.insert(next.clone()) {
+                        stack.push(next);
+                    }
+                }
+            }
+        }
+        let violated = found.keys().any(|k| k.starts_with("Violated"));
+        println!(
+            "{input} expected {}: violated={violated} states={} {:.1}s {found:?}",
+            if expected_true { "true" } else { "false" },
+            seen.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        if violated && expected_true {
+            wrong.push(input);
+        }
+    }
+    assert!(wrong.is_empty(), "violations of safe tasks: {wrong:?}");
+}

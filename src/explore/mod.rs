@@ -1,0 +1,217 @@
+//! `watts confirm`: concrete executions of the program under a controlled scheduler, to turn a
+//! `may-fail` into `violated` with the interleaving that breaks the assertion.
+//!
+//! - `interp`: the concrete interpreter over [`crate::ir`]; implements [`System`].
+//! - `search`: exhaustive exploration of a [`System`] (all interleavings, or with visited-state
+//!   pruning), bounded by `--bound`.
+//! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
+//! - `classes`: reads-from and reads-value-from classes of executions, for measurements.
+//!
+//! Invariant: an assertion is reported violated only with a witness: a schedule that, replayed
+//! from the initial state, executes only modelled steps (no unknown value ever decides a branch,
+//! an address or an assertion) and fails that assertion.
+
+pub mod classes;
+pub mod interp;
+pub mod search;
+pub mod witness;
+
+use crate::ir::{AssertId, Span};
+
+pub use interp::{Interp, InterpOptions};
+
+/// A thread of one execution: 0 is `main`, then in creation order.
+pub type Tid = usize;
+
+/// One scheduling step as the witness shows it: the visible operation a thread executed
+/// (local steps that followed it up to its next visible operation are not listed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StepInfo {
+    /// The thread that moved.
+    pub tid: Tid,
+    /// Where the visible operation is in the source, if known.
+    pub span: Option<Span>,
+    /// What it did.
+    pub kind: StepKind,
+}
+
+/// The visible operation of a step. Locations are named as the user wrote them (`x`,
+/// `t[2]`, `dev.count`, `heap@f.c:12+4`); values are the integers read or written (pointers
+/// are shown as `&name+offset`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StepKind {
+    /// A load of shared memory.
+    Read { loc: String, value: String },
+    /// A store to shared memory.
+    Write { loc: String, value: String },
+    /// An atomic read-modify-write (or a successful or failed compare-exchange).
+    Update {
+        loc: String,
+        read: String,
+        written: Option<String>,
+    },
+    /// `pthread_mutex_lock` and friends (the lock's name).
+    Lock(String),
+    /// `pthread_mutex_unlock` and friends.
+    Unlock(String),
+    /// `pthread_create`: the new thread and its entry function.
+    Spawn { child: Tid, entry: String },
+    /// `pthread_join` of that thread returned.
+    Join(Tid),
+    /// `__VERIFIER_atomic_begin` (or the entry of a `__VERIFIER_atomic_*` function).
+    AtomicBegin,
+    /// `__VERIFIER_atomic_end`.
+    AtomicEnd,
+    /// `__VERIFIER_nondet_*` returned this value.
+    Input(i128),
+    /// The thread started: the pseudo-operation every thread (main included) begins with;
+    /// its step runs the thread's local code up to its first visible operation.
+    Start,
+    /// A `pthread_mutex_trylock` that found the lock taken (returned `EBUSY`).
+    TryLockFailed(String),
+    /// An operation that ends the execution without a violation: the process exits, an
+    /// assumption is false, or the operation is not modelled.
+    End,
+}
+
+/// How an execution stands after a step.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Some thread can still move.
+    Running,
+    /// An assertion failed (the last step).
+    Violated(AssertId),
+    /// Every thread finished, or the process exited.
+    Done,
+    /// Every live thread waits (a deadlock): no assertion fails later.
+    Deadlock,
+    /// A loop bound or the step budget was hit: the execution was cut short.
+    Cut,
+    /// An `__VERIFIER_assume` (or `assume_abort_if_not`) condition was false: the execution
+    /// does not count (nothing after it is checked).
+    Discarded,
+    /// A step needs something the interpreter does not model (an unknown value deciding a
+    /// branch, an address or an assertion; a call to an unknown function whose result is used;
+    /// floats): the execution is abandoned, and no claim is made about it.
+    Unsupported(String),
+}
+
+/// A program under a controlled scheduler. A state is a whole execution prefix: memory,
+/// every thread's stack, and the status.
+pub trait System {
+    /// The state of an execution prefix. `Hash + Eq` over everything that determines the
+    /// future (memory, threads, bounds counters), so that equal states may be explored once.
+    type State: Clone + Eq + std::hash::Hash;
+
+    /// The state before the first step: every global holds its initial value, and `main`
+    /// (thread 0) waits at its `Start` pseudo-operation.
+    fn initial(&self) -> Self::State;
+
+    /// The status of `s`.
+    fn status(&self, s: &Self::State) -> Status;
+
+    /// The threads whose next visible operation can run in `s` (not blocked on a lock, a join
+    /// or another thread's atomic section), in increasing order. Empty unless `status` is
+    /// `Running`.
+    fn enabled(&self, s: &Self::State) -> Vec<Tid>;
+
+    /// How many alternatives thread `t`'s next operation has in `s` (the candidate values of a
+    /// `__VERIFIER_nondet_*`; 1 for every other operation).
+    fn alternatives(&self, s: &Self::State, t: Tid) -> usize;
+
+    /// Runs thread `t`'s next visible operation with alternative `alt`, then its local code up
+    /// to its next visible operation (or its end). `t` must be enabled and `alt` below
+    /// `alternatives`.
+    fn step(&self, s: &mut Self::State, t: Tid, alt: usize) -> StepInfo;
+
+    /// A readable name of thread `t` in `s` (`main`, `worker#2`).
+    fn thread_name(&self, s: &Self::State, t: Tid) -> String;
+}
+
+/// Explores the executions of `program` (within `options`) until every assertion of `targets`
+/// is violated or the budget runs out. `Err` when the program cannot be executed at all (no
+/// `main`).
+pub fn confirm(
+    program: &crate::ir::Program,
+    options: &crate::config::ConfirmOptions,
+    targets: &std::collections::BTreeSet<AssertId>,
+) -> Result<search::Outcome, String> {
+    let interp = Interp::new(
+        program,
+        InterpOptions {
+            bound: options.bound,
+            ..InterpOptions::default()
+        },
+    )?;
+    let budget = search::Budget {
+        deadline: Some(std::time::Instant::now() + options.timeout),
+        ..search::Budget::default()
+    };
+    Ok(search::explore(
+        &interp,
+        search::Strategy::Cached,
+        budget,
+        Some(targets),
+    ))
+}
+
+/// Why a search that found nothing is not conclusive, in words (`, bound 3 reached`).
+pub fn limits(out: &search::Outcome, options: &crate::config::ConfirmOptions) -> String {
+    let mut why = Vec::new();
+    if !out.complete {
+        why.push(format!(
+            "the budget of {:.0} s ran out",
+            options.timeout.as_secs_f64()
+        ));
+    }
+    if out.cut {
+        why.push(format!(
+            "some executions hit the loop bound {}",
+            options.bound
+        ));
+    }
+    if out.restricted_inputs {
+        why.push("inputs were taken from a few candidate values".to_string());
+    }
+    if !out.unsupported.is_empty() {
+        why.push("some executions were abandoned".to_string());
+    }
+    if why.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", why.join(", "))
+    }
+}
+
+/// Replays `choices` on `program` with loop bound `bound`: exit status 1 and a message when
+/// assertion `id` fails at the end, 0 when the execution does not fail it; `Err` when the
+/// schedule does not fit the program.
+pub fn replay(
+    program: &crate::ir::Program,
+    bound: u32,
+    id: AssertId,
+    choices: &[(Tid, usize)],
+) -> Result<(u8, String), String> {
+    let interp = Interp::new(
+        program,
+        InterpOptions {
+            bound,
+            ..InterpOptions::default()
+        },
+    )?;
+    let (end, steps) = search::replay(&interp, choices)?;
+    let name = format!("A{}", id.index() + 1);
+    Ok(match interp.status(&end) {
+        Status::Violated(v) if v == id => {
+            (1, format!("{name} fails again after {} steps", steps.len()))
+        }
+        Status::Violated(v) => (
+            0,
+            format!("the execution fails A{} instead of {name}", v.index() + 1),
+        ),
+        other => (
+            0,
+            format!("{name} does not fail: the execution ends {other:?}"),
+        ),
+    })
+}

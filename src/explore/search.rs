@@ -1,0 +1,445 @@
+//! Exhaustive exploration of a [`System`]: every schedule (and every alternative of every
+//! nondeterministic input) by depth-first search, stateful: a state already explored is not
+//! explored again (`Strategy::Cached`), or not even that (`Strategy::Naive`, the test oracle).
+//!
+//! Invariant: every violation reported comes with the schedule that produced it, from the
+//! initial state; `complete` is true only if every execution within the bounds was explored
+//! (no budget stopped the search).
+
+use super::classes::ClassCounter;
+use super::{Status, StepInfo, StepKind, System, Tid};
+use crate::ir::AssertId;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::time::Instant;
+
+/// How the search avoids repeated work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Every interleaving, each explored to its end: the reference the others are tested
+    /// against.
+    Naive,
+    /// A state (memory, every thread, bounds counters) reached again by another schedule is
+    /// not explored again: the futures of equal states are equal.
+    Cached,
+}
+
+/// Budgets of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Most executions (maximal schedules, or schedules that end in a known state).
+    pub executions: u64,
+    /// Most distinct states kept by `Strategy::Cached`.
+    pub states: usize,
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Count the reads-from and reads-value-from classes of the complete executions (for
+    /// measurements; meaningful with `Strategy::Naive`, which completes every execution).
+    pub classes: bool,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            executions: 1_000_000,
+            states: 2_000_000,
+            deadline: None,
+            classes: false,
+        }
+    }
+}
+
+/// A schedule that fails an assertion: replaying `choices` from the initial state gives
+/// `steps`, and the last step fails `assertion`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// The assertion.
+    pub assertion: AssertId,
+    /// (thread, alternative) of every step.
+    pub choices: Vec<(Tid, usize)>,
+    /// What each step did.
+    pub steps: Vec<StepInfo>,
+    /// The name of every thread of the execution, by `Tid`.
+    pub threads: Vec<String>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The first violation found of each assertion.
+    pub violations: BTreeMap<AssertId, Violation>,
+    /// Executions explored to an end (or to a state explored before).
+    pub executions: u64,
+    /// Steps executed.
+    pub steps: u64,
+    /// Every execution within the bounds was explored.
+    pub complete: bool,
+    /// Some execution was cut by a loop bound or the step budget.
+    pub cut: bool,
+    /// Some execution chose a `__VERIFIER_nondet_*` value from the small candidate set (so
+    /// not every input was tried).
+    pub restricted_inputs: bool,
+    /// Why executions were abandoned (unmodelled operations), without duplicates.
+    pub unsupported: BTreeSet<String>,
+    /// With `Budget::classes`: (reads-from classes, reads-value-from classes) of the complete
+    /// executions.
+    pub classes: Option<(usize, usize)>,
+}
+
+impl Outcome {
+    /// Whether the search covered every execution of the program: complete, never cut,
+    /// never abandoned, and without restricted inputs.
+    pub fn exhaustive(&self) -> bool {
+        self.complete && !self.cut && !self.restricted_inputs && self.unsupported.is_empty()
+    }
+}
+
+struct Frame<S> {
+    state: S,
+    choices: Vec<(Tid, usize)>,
+    next: usize,
+}
+
+/// Explores `system` until every execution is explored, every assertion in `targets` is
+/// violated (all assertions when `targets` is `None`), or the budget runs out.
+pub fn explore<S: System>(
+    system: &S,
+    strategy: Strategy,
+    budget: Budget,
+    targets: Option<&BTreeSet<AssertId>>,
+) -> Outcome {
+    let mut out = Outcome {
+        complete: true,
+        ..Outcome::default()
+    };
+    let mut visited: HashSet<S::State> = HashSet::new();
+    let mut counter = budget.classes.then(ClassCounter::default);
+    let initial = system.initial();
+    // The path from the initial state to the top frame: (thread, alternative, what it did).
+    let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
+    let mut stack: Vec<Frame<S::State>> = Vec::new();
+    match system.status(&initial) {
+        Status::Running => {
+            let choices = choices(system, &initial);
+            stack.push(Frame {
+                state: initial,
+                choices,
+                next: 0,
+            });
+        }
+        end => record_end(system, &initial, &end, &path, &mut out),
+    }
+    while let Some(top) = stack.last_mut() {
+        if top.next == top.choices.len() {
+            stack.pop();
+            path.pop();
+            continue;
+        }
+        if out.executions >= budget.executions
+            || budget
+                .deadline
+                .is_some_and(|d| out.steps.is_multiple_of(64) && Instant::now() >= d)
+            || visited.len() > budget.states
+        {
+            out.complete = false;
+            break;
+        }
+        let (t, alt) = top.choices[top.next];
+        top.next += 1;
+        let mut state = top.state.clone();
+        let info = system.step(&mut state, t, alt);
+        out.steps += 1;
+        // An input comes from a small candidate set, not from every value of its type.
+        if matches!(info.kind, StepKind::Input(_)) {
+            out.restricted_inputs = true;
+        }
+        path.push((t, alt, info));
+        let status = system.status(&state);
+        if status != Status::Running {
+            record_end(system, &state, &status, &path, &mut out);
+            if let Some(c) = counter.as_mut() {
+                let steps: Vec<StepInfo> = path.iter().map(|(_, _, i)| i.clone()).collect();
+                c.add(&steps);
+            }
+            path.pop();
+            if targets.is_some_and(|t| t.iter().all(|a| out.violations.contains_key(a))) {
+                break;
+            }
+            continue;
+        }
+        if strategy == Strategy::Cached && !visited.insert(state.clone()) {
+            // Explored before, through another schedule.
+            out.executions += 1;
+            path.pop();
+            continue;
+        }
+        let choices = choices(system, &state);
+        stack.push(Frame {
+            state,
+            choices,
+            next: 0,
+        });
+    }
+    out.classes = counter.map(|c| c.counts());
+    out
+}
+
+/// Every (thread, alternative) that can move in `s`.
+fn choices<S: System>(system: &S, s: &S::State) -> Vec<(Tid, usize)> {
+    system
+        .enabled(s)
+        .into_iter()
+        .flat_map(|t| (0..system.alternatives(s, t).max(1)).map(move |a| (t, a)))
+        .collect()
+}
+
+fn record_end<S: System>(
+    system: &S,
+    state: &S::State,
+    status: &Status,
+    path: &[(Tid, usize, StepInfo)],
+    out: &mut Outcome,
+) {
+    out.executions += 1;
+    match status {
+        Status::Violated(id) => {
+            out.violations.entry(*id).or_insert_with(|| {
+                let threads = path.iter().map(|(t, _, _)| *t).max().unwrap_or(0);
+                Violation {
+                    assertion: *id,
+                    choices: path.iter().map(|(t, a, _)| (*t, *a)).collect(),
+                    steps: path.iter().map(|(_, _, i)| i.clone()).collect(),
+                    threads: (0..=threads.max(spawned(path)))
+                        .map(|t| system.thread_name(state, t))
+                        .collect(),
+                }
+            });
+        }
+        Status::Cut => out.cut = true,
+        Status::Unsupported(why) => {
+            out.unsupported.insert(why.clone());
+        }
+        Status::Running | Status::Done | Status::Deadlock | Status::Discarded => {}
+    }
+}
+
+/// The largest thread id a step of `path` created.
+fn spawned(path: &[(Tid, usize, StepInfo)]) -> Tid {
+    path.iter()
+        .filter_map(|(_, _, i)| match i.kind {
+            StepKind::Spawn { child, .. } => Some(child),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Replays `choices` from the initial state. `Err` when a step does not fit (the thread is not
+/// enabled, the alternative does not exist, or the execution ended early).
+pub fn replay<S: System>(
+    system: &S,
+    choices: &[(Tid, usize)],
+) -> Result<(S::State, Vec<StepInfo>), String> {
+    let mut state = system.initial();
+    let mut steps = Vec::with_capacity(choices.len());
+    for (i, &(t, alt)) in choices.iter().enumerate() {
+        if system.status(&state) != Status::Running {
+            return Err(format!(
+                "step {}: the execution already ended ({:?})",
+                i + 1,
+                system.status(&state)
+            ));
+        }
+        if !system.enabled(&state).contains(&t) {
+            return Err(format!("step {}: thread {t} cannot move", i + 1));
+        }
+        if alt >= system.alternatives(&state, t).max(1) {
+            return Err(format!("step {}: no alternative {alt}", i + 1));
+        }
+        steps.push(system.step(&mut state, t, alt));
+    }
+    Ok((state, steps))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A toy system: threads run straight-line programs of loads and stores on a few
+    /// variables; an assertion fails when a thread loads a given value.
+    #[derive(Clone)]
+    enum Op {
+        Store(usize, i64),
+        /// Load the variable; the assertion fails when the value is the given one.
+        LoadFailIf(usize, i64),
+        Input,
+    }
+
+    struct Toy {
+        threads: Vec<Vec<Op>>,
+    }
+
+    #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+    struct ToyState {
+        pc: Vec<usize>,
+        mem: Vec<i64>,
+        status: Status,
+    }
+
+    impl System for Toy {
+        type State = ToyState;
+        fn initial(&self) -> ToyState {
+            ToyState {
+                pc: vec![0; self.threads.len()],
+                mem: vec![0; 3],
+                status: Status::Running,
+            }
+        }
+        fn status(&self, s: &ToyState) -> Status {
+            if s.status == Status::Running && self.enabled(s).is_empty() {
+                return Status::Done;
+            }
+            s.status.clone()
+        }
+        fn enabled(&self, s: &ToyState) -> Vec<Tid> {
+            if s.status != Status::Running {
+                return Vec::new();
+            }
+            (0..self.threads.len())
+                .filter(|&t| s.pc[t] < self.threads[t].len())
+                .collect()
+        }
+        fn alternatives(&self, s: &ToyState, t: Tid) -> usize {
+            match self.threads[t][s.pc[t]] {
+                Op::Input => 2,
+                _ => 1,
+            }
+        }
+        fn step(&self, s: &mut ToyState, t: Tid, alt: usize) -> StepInfo {
+            let op = self.threads[t][s.pc[t]].clone();
+            s.pc[t] += 1;
+            let kind = match op {
+                Op::Store(v, x) => {
+                    s.mem[v] = x;
+                    StepKind::Write {
+                        loc: format!("v{v}"),
+                        value: x.to_string(),
+                    }
+                }
+                Op::LoadFailIf(v, x) => {
+                    if s.mem[v] == x {
+                        s.status = Status::Violated(AssertId(v as u32));
+                    }
+                    StepKind::Read {
+                        loc: format!("v{v}"),
+                        value: s.mem[v].to_string(),
+                    }
+                }
+                Op::Input => {
+                    s.mem[2] = alt as i64;
+                    StepKind::Input(alt as i128)
+                }
+            };
+            StepInfo {
+                tid: t,
+                span: None,
+                kind,
+            }
+        }
+        fn thread_name(&self, _: &ToyState, t: Tid) -> String {
+            format!("t{t}")
+        }
+    }
+
+    fn run(toy: &Toy, strategy: Strategy) -> Outcome {
+        explore(toy, strategy, Budget::default(), None)
+    }
+
+    #[test]
+    fn finds_the_interleaving_and_replays_it() {
+        // t0: x = 1; x = 2.   t1: fail if x == 1.
+        let toy = Toy {
+            threads: vec![
+                vec![Op::Store(0, 1), Op::Store(0, 2)],
+                vec![Op::LoadFailIf(0, 1)],
+            ],
+        };
+        for strategy in [Strategy::Naive, Strategy::Cached] {
+            let out = run(&toy, strategy);
+            let v = &out.violations[&AssertId(0)];
+            assert_eq!(v.choices, vec![(0, 0), (1, 0)]);
+            assert!(out.exhaustive());
+            let (end, steps) = replay(&toy, &v.choices).expect("replays");
+            assert_eq!(toy.status(&end), Status::Violated(AssertId(0)));
+            assert_eq!(steps, v.steps);
+        }
+    }
+
+    #[test]
+    fn no_violation_when_the_value_is_never_seen() {
+        let toy = Toy {
+            threads: vec![vec![Op::Store(0, 2)], vec![Op::LoadFailIf(0, 1)]],
+        };
+        let out = run(&toy, Strategy::Cached);
+        assert!(out.violations.is_empty());
+        assert!(out.exhaustive());
+    }
+
+    #[test]
+    fn inputs_are_branched_and_marked_restricted() {
+        // t0: v2 = input; t1: fail if v2 == 1.
+        let toy = Toy {
+            threads: vec![vec![Op::Input], vec![Op::LoadFailIf(2, 1)]],
+        };
+        let out = run(&toy, Strategy::Cached);
+        assert!(out.violations.contains_key(&AssertId(2)));
+        assert!(out.restricted_inputs && !out.exhaustive());
+    }
+
+    #[test]
+    fn caching_explores_fewer_executions_with_the_same_violations() {
+        // Three threads storing the same values: many interleavings, few states.
+        let writer = vec![Op::Store(0, 1), Op::Store(1, 1), Op::Store(0, 0)];
+        let toy = Toy {
+            threads: vec![
+                writer.clone(),
+                writer.clone(),
+                vec![Op::LoadFailIf(1, 5), Op::LoadFailIf(0, 1)],
+            ],
+        };
+        let naive = run(&toy, Strategy::Naive);
+        let cached = run(&toy, Strategy::Cached);
+        assert_eq!(
+            naive.violations.keys().collect::<Vec<_>>(),
+            cached.violations.keys().collect::<Vec<_>>()
+        );
+        assert!(
+            cached.executions * 4 < naive.executions,
+            "{} {}",
+            cached.executions,
+            naive.executions
+        );
+    }
+
+    #[test]
+    fn replay_rejects_a_schedule_that_does_not_fit() {
+        let toy = Toy {
+            threads: vec![vec![Op::Store(0, 1)]],
+        };
+        assert!(replay(&toy, &[(1, 0)]).is_err());
+        assert!(replay(&toy, &[(0, 0), (0, 0)]).is_err());
+    }
+
+    #[test]
+    fn the_budget_makes_the_search_incomplete() {
+        let writer = vec![Op::Store(0, 1), Op::Store(1, 1), Op::Store(0, 0)];
+        let toy = Toy {
+            threads: vec![writer.clone(), writer.clone(), writer],
+        };
+        let budget = Budget {
+            executions: 3,
+            ..Budget::default()
+        };
+        let out = explore(&toy, Strategy::Naive, budget, None);
+        assert!(!out.complete);
+    }
+}

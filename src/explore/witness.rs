@@ -1,0 +1,209 @@
+//! Witnesses: the schedule of a violation, as the report shows it (numbered steps with their
+//! source positions), as a JSON file, and replayed (`watts replay`).
+//!
+//! Invariant: a witness file holds everything replay needs besides the program's sources
+//! (inputs, clang arguments, harness, bound, the (thread, alternative) of every step) and names
+//! its assertion by id, line and condition, so that a witness of another version of the
+//! program is rejected rather than misread.
+
+use super::search::Violation;
+use super::{StepInfo, StepKind, Tid};
+use crate::ir::{AssertId, Program, Span};
+use serde::{Deserialize, Serialize};
+
+/// The version of the witness file format.
+pub const VERSION: u32 = 1;
+
+/// A violated assertion and the execution that fails it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    /// The assertion.
+    pub assertion: AssertId,
+    /// (thread, alternative) of every step, from the initial state.
+    pub choices: Vec<(Tid, usize)>,
+    /// What each step did.
+    pub steps: Vec<StepInfo>,
+    /// Thread names by `Tid`.
+    pub threads: Vec<String>,
+}
+
+impl From<Violation> for Witness {
+    fn from(v: Violation) -> Self {
+        Witness {
+            assertion: v.assertion,
+            choices: v.choices,
+            steps: v.steps,
+            threads: v.threads,
+        }
+    }
+}
+
+impl Witness {
+    /// The name of thread `t`.
+    pub fn thread(&self, t: Tid) -> &str {
+        self.threads.get(t).map_or("?", String::as_str)
+    }
+
+    /// One line per step for people: `(3) worker: writes x = 1`. A thread's `Start` step
+    /// (which carries no access) is left out, and the rest are numbered in order.
+    pub fn lines(&self) -> Vec<(Option<Span>, String)> {
+        self.steps
+            .iter()
+            .filter(|s| s.kind != StepKind::Start)
+            .enumerate()
+            .map(|(i, s)| {
+                (
+                    s.span,
+                    format!("({}) {}: {}", i + 1, self.thread(s.tid), event(&s.kind)),
+                )
+            })
+            .collect()
+    }
+}
+
+/// A step's operation in words.
+pub fn event(kind: &StepKind) -> String {
+    match kind {
+        StepKind::Read { loc, value } => format!("reads {loc} = {value}"),
+        StepKind::Write { loc, value } => format!("writes {loc} = {value}"),
+        StepKind::Update {
+            loc,
+            read,
+            written: Some(w),
+        } => format!("updates {loc} from {read} to {w}"),
+        StepKind::Update {
+            loc,
+            read,
+            written: None,
+        } => format!("reads {loc} = {read} (compare-exchange fails)"),
+        StepKind::Lock(m) => format!("locks {m}"),
+        StepKind::Unlock(m) => format!("unlocks {m}"),
+        StepKind::TryLockFailed(m) => format!("fails to trylock {m}"),
+        StepKind::Spawn { child, entry } => format!("creates thread {child} ({entry})"),
+        StepKind::Join(t) => format!("joins thread {t}"),
+        StepKind::AtomicBegin => "enters an atomic section".to_string(),
+        StepKind::AtomicEnd => "leaves the atomic section".to_string(),
+        StepKind::Input(v) => format!("gets the input {v}"),
+        StepKind::Start => "starts".to_string(),
+        StepKind::End => "ends the execution".to_string(),
+    }
+}
+
+/// The witness file (`--witness-dir`, and `witness` in the JSON report).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WitnessFile {
+    /// [`VERSION`].
+    pub version: u32,
+    /// The program: inputs as given, and how they were compiled.
+    pub program: ProgramRef,
+    /// The violated assertion.
+    pub assertion: AssertionRef,
+    /// The loop bound the explorer ran with (replay uses the same).
+    pub bound: u32,
+    /// Every step, in order.
+    pub steps: Vec<StepOut>,
+}
+
+/// How to rebuild the program of a witness.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramRef {
+    /// Input files.
+    pub inputs: Vec<String>,
+    /// Extra clang arguments.
+    pub clang_args: Vec<String>,
+    /// `--init` of a driver harness.
+    #[serde(default)]
+    pub init: Option<String>,
+    /// `--entry` of a driver harness, as typed (`FN`, `FN:N`, `FN:*`).
+    #[serde(default)]
+    pub entries: Vec<String>,
+}
+
+/// Which assertion a witness fails.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssertionRef {
+    /// `A1` is the first assertion of the program.
+    pub id: String,
+    /// Source file, line and condition, checked on replay.
+    pub file: String,
+    pub line: Option<u32>,
+    pub condition: String,
+}
+
+/// One step of a witness file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepOut {
+    /// 1-based.
+    pub step: usize,
+    /// The thread that moved: its id (0 is main) and name.
+    pub tid: Tid,
+    pub thread: String,
+    /// Which alternative of a nondeterministic input (0 otherwise).
+    pub alternative: usize,
+    /// What it did, in words.
+    pub event: String,
+    /// Where, when known.
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+/// The assertion's reference in a witness file.
+pub fn assertion_ref(
+    program: &Program,
+    id: AssertId,
+    path_of: &dyn Fn(Span) -> String,
+) -> AssertionRef {
+    let info = &program.asserts[id.index()];
+    AssertionRef {
+        id: format!("A{}", id.index() + 1),
+        file: info.span.map(path_of).unwrap_or_default(),
+        line: info.span.map(|s| s.line),
+        condition: info.condition.clone(),
+    }
+}
+
+impl WitnessFile {
+    /// The file of witness `w`.
+    pub fn new(
+        w: &Witness,
+        program: &Program,
+        program_ref: ProgramRef,
+        bound: u32,
+        path_of: &dyn Fn(Span) -> String,
+    ) -> WitnessFile {
+        WitnessFile {
+            version: VERSION,
+            program: program_ref,
+            assertion: assertion_ref(program, w.assertion, path_of),
+            bound,
+            steps: w
+                .steps
+                .iter()
+                .zip(&w.choices)
+                .enumerate()
+                .map(|(i, (s, &(tid, alternative)))| StepOut {
+                    step: i + 1,
+                    tid,
+                    thread: w.thread(s.tid).to_string(),
+                    alternative,
+                    event: event(&s.kind),
+                    file: s.span.map(path_of),
+                    line: s.span.map(|s| s.line),
+                    column: s.span.map(|s| s.col),
+                })
+                .collect(),
+        }
+    }
+
+    /// The (thread, alternative) schedule.
+    pub fn choices(&self) -> Vec<(Tid, usize)> {
+        self.steps.iter().map(|s| (s.tid, s.alternative)).collect()
+    }
+
+    /// The assertion id (`A3` → 2), if well formed.
+    pub fn assertion_id(&self) -> Option<AssertId> {
+        let n: usize = self.assertion.id.strip_prefix('A')?.parse().ok()?;
+        n.checked_sub(1).map(AssertId::from)
+    }
+}

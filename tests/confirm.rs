@@ -1,0 +1,395 @@
+//! `watts confirm` / `analyze --confirm` and `watts replay`, run as a user would; and the
+//! cross-check of the two halves of watts: on every corpus program and SV-COMP task, no
+//! assertion is both proved (or unreachable) and violated, and no assertion annotated as true
+//! or any error call of a task whose expected verdict is true gets a witness.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+fn watts_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_watts"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("WATTS_CLANG")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run the watts binary")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[track_caller]
+fn assert_status(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+/// A racy counter: two threads increment without a lock, so `count == 2` fails when both read 0.
+const RACY: &str = r#"#include <assert.h>
+#include <pthread.h>
+int count = 0;
+void *inc(void *arg) { (void)arg; int c = count; count = c + 1; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, inc, 0);
+  pthread_create(&b, 0, inc, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(count == 2);
+  return 0;
+}
+"#;
+
+/// The same counter behind a mutex: no execution fails.
+const LOCKED: &str = r#"#include <assert.h>
+#include <pthread.h>
+int count = 0;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *inc(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&m);
+  int c = count;
+  count = c + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, inc, 0);
+  pthread_create(&b, 0, inc, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(count == 2);
+  return 0;
+}
+"#;
+
+fn dir_with(name: &str, text: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join(name), text).expect("write");
+    dir
+}
+
+#[test]
+fn a_racy_counter_is_violated_with_its_interleaving() {
+    let dir = dir_with("racy.c", RACY);
+    let o = watts_in(dir.path(), &["confirm", "racy.c"]);
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    assert!(out.contains("error[assert-violated]"), "{out}");
+    assert!(out.contains("the failing execution, step by step"), "{out}");
+    assert!(out.contains("inc: reads count = 0"), "{out}");
+    assert!(out.contains("1 violated"), "{out}");
+    // `analyze --confirm` is the same.
+    let o = watts_in(dir.path(), &["analyze", "--confirm", "racy.c"]);
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("error[assert-violated]"));
+}
+
+#[test]
+fn a_locked_counter_is_not_violated() {
+    let dir = dir_with("locked.c", LOCKED);
+    let o = watts_in(dir.path(), &["confirm", "--format", "json", "locked.c"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(doc["summary"]["violated"], 0, "{doc}");
+    let a = &doc["assertions"][0];
+    assert!(a.get("witness").is_none(), "{a}");
+    assert!(
+        doc["stats"]["executions"].as_u64().unwrap_or(0) > 0 || a["status"] == "proved",
+        "{doc}"
+    );
+}
+
+#[test]
+fn json_carries_the_witness_and_replay_confirms_it() {
+    let dir = dir_with("racy.c", RACY);
+    let o = watts_in(
+        dir.path(),
+        &[
+            "confirm",
+            "--format",
+            "json",
+            "--witness-dir",
+            "w",
+            "racy.c",
+        ],
+    );
+    assert_status(&o, 1);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let a = &doc["assertions"][0];
+    assert_eq!(a["status"], "violated", "{a}");
+    let w = &a["witness"];
+    assert_eq!(w["version"], 1);
+    assert_eq!(w["assertion"]["condition"], "count == 2");
+    let steps = w["steps"].as_array().expect("steps");
+    assert!(steps.len() >= 4, "{w}");
+    assert!(steps.iter().any(|s| s["event"] == "reads count = 0"), "{w}");
+    // The witness file replays: the assertion fails again (exit 1).
+    let file = dir.path().join("w/A1.json");
+    assert!(file.is_file());
+    let o = watts_in(dir.path(), &["replay", "w/A1.json"]);
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("A1 fails again"), "{}", stdout(&o));
+}
+
+#[test]
+fn replay_rejects_a_witness_of_another_program() {
+    let dir = dir_with("racy.c", RACY);
+    let o = watts_in(dir.path(), &["confirm", "--witness-dir", "w", "racy.c"]);
+    assert_status(&o, 1);
+    // The program changes under the witness: the assertion moves to another line.
+    std::fs::write(
+        dir.path().join("racy.c"),
+        RACY.replace("int count = 0;", "int count = 0;\nint unused;"),
+    )
+    .expect("write");
+    let o = watts_in(dir.path(), &["replay", "w/A1.json"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("the program changed"), "{}", stderr(&o));
+    // A schedule that does not fit the program.
+    let text = std::fs::read_to_string(dir.path().join("w/A1.json")).expect("read");
+    let mut w: serde_json::Value = serde_json::from_str(&text).expect("json");
+    std::fs::write(dir.path().join("racy.c"), RACY).expect("write");
+    w["steps"][1]["tid"] = serde_json::json!(7);
+    std::fs::write(dir.path().join("bad.json"), w.to_string()).expect("write");
+    let o = watts_in(dir.path(), &["replay", "bad.json"]);
+    assert_status(&o, 2);
+    // Not a witness at all.
+    std::fs::write(dir.path().join("junk.json"), "{}").expect("write");
+    assert_status(&watts_in(dir.path(), &["replay", "junk.json"]), 2);
+    assert_status(&watts_in(dir.path(), &["replay", "missing.json"]), 2);
+}
+
+#[test]
+fn confirm_options_need_confirm() {
+    let dir = dir_with("racy.c", RACY);
+    for extra in [
+        &["--bound", "2"][..],
+        &["--witness-dir", "w"],
+        &["--confirm-timeout", "1"],
+    ] {
+        let mut args = vec!["analyze", "racy.c"];
+        args.extend_from_slice(extra);
+        let o = watts_in(dir.path(), &args);
+        assert_status(&o, 2);
+        assert!(stderr(&o).contains("need --confirm"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_bounded_search_that_finds_nothing_says_so() {
+    // The failure needs more loop iterations than the bound allows.
+    let src = r#"#include <assert.h>
+int main(void) {
+  int i = 0;
+  while (i < 10) i++;
+  assert(i != 10);
+  return 0;
+}
+"#;
+    let dir = dir_with("loop.c", src);
+    let o = watts_in(
+        dir.path(),
+        &[
+            "confirm", "--bound", "2", "--format", "json", "--domain", "interval", "loop.c",
+        ],
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let a = &doc["assertions"][0];
+    if a["status"] == "may-fail" {
+        let reason = a["reason"].as_str().unwrap_or("");
+        assert!(reason.contains("loop bound 2"), "{reason}");
+    } else {
+        assert_eq!(a["status"], "violated", "{a}");
+    }
+    // With a larger bound the failure is found.
+    let o = watts_in(dir.path(), &["confirm", "--bound", "12", "loop.c"]);
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("assert-violated"), "{}", stdout(&o));
+}
+
+// ---- The cross-check: the analysis and the explorer never contradict each other. ----
+
+fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read corpus dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            corpus_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "c") {
+            out.push(p);
+        }
+    }
+}
+
+/// The annotation on the line of each assertion (`PROVED`, `FAILS!`, ...), by line number.
+fn annotations(text: &str) -> Vec<(u32, String)> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let (_, comment) = l.split_once("//")?;
+            let word = comment.split_whitespace().next()?;
+            let word = word.split('(').next().unwrap_or(word);
+            matches!(
+                word,
+                "PROVED" | "UNREACHABLE" | "FAILS!" | "MAY-FAIL" | "TODO"
+            )
+            .then(|| (i as u32 + 1, word.to_string()))
+        })
+        .collect()
+}
+
+struct CrossCheck {
+    violated: usize,
+    fails_annotated: usize,
+    fails_confirmed: usize,
+}
+
+fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<CrossCheck, String> {
+    let mut config = watts::Config::new(vec![path.to_path_buf()]);
+    config.clang_args = args.to_vec();
+    let program = match watts::load_program(&config) {
+        Ok(p) => p,
+        Err(_) => {
+            return Ok(CrossCheck {
+                violated: 0,
+                fails_annotated: 0,
+                fails_confirmed: 0,
+            })
+        }
+    };
+    let outcome = watts::analysis::analyze(&program, &config).map_err(|e| e.to_string())?;
+    let options = watts::config::ConfirmOptions {
+        bound: 2,
+        timeout: Duration::from_millis(1500),
+        witness_dir: None,
+    };
+    let all = (0..program.asserts.len())
+        .map(watts::ir::AssertId::from)
+        .collect();
+    let found = watts::explore::confirm(&program, &options, &all).map_err(|e| e.to_string())?;
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let notes = annotations(&text);
+    let mut check = CrossCheck {
+        violated: found.violations.len(),
+        fails_annotated: notes.iter().filter(|(_, w)| w == "FAILS!").count(),
+        fails_confirmed: 0,
+    };
+    for (id, violation) in &found.violations {
+        let v = &outcome.verdicts[id.index()];
+        let info = &program.asserts[id.index()];
+        let line = info.span.map_or(0, |s| s.line);
+        let name = format!("{}:{line} `{}`", path.display(), info.condition);
+        if matches!(
+            v.status,
+            watts::analysis::Status::Proved | watts::analysis::Status::Unreachable
+        ) {
+            return Err(format!(
+                "{name}: {} by the analysis, yet this execution fails it: {:?}",
+                v.status.name(),
+                violation.steps
+            ));
+        }
+        if expected_true {
+            return Err(format!(
+                "{name}: a task whose verdict is true got a witness"
+            ));
+        }
+        match notes
+            .iter()
+            .find(|(l, _)| *l == line)
+            .map(|(_, w)| w.as_str())
+        {
+            Some("FAILS!") => check.fails_confirmed += 1,
+            Some(word @ ("PROVED" | "UNREACHABLE" | "MAY-FAIL" | "TODO")) => {
+                return Err(format!(
+                    "{name}: annotated {word} (true), yet this execution fails it: {:?}",
+                    violation.steps
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(check)
+}
+
+#[test]
+fn no_corpus_assertion_is_both_proved_and_violated() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    let (mut violated, mut annotated, mut confirmed) = (0, 0, 0);
+    let mut errors = Vec::new();
+    for f in &files {
+        match cross_check(f, &[], false) {
+            Ok(c) => {
+                violated += c.violated;
+                annotated += c.fails_annotated;
+                confirmed += c.fails_confirmed;
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    println!(
+        "corpus: {} programs, {violated} assertions violated; {confirmed} of {annotated} FAILS! assertions confirmed",
+        files.len()
+    );
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(
+        confirmed > 0,
+        "the explorer should confirm some real failures"
+    );
+}
+
+#[test]
+fn no_svcomp_task_with_a_true_verdict_gets_a_witness() {
+    let dir = std::env::var_os("WATTS_SVCOMP")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp"));
+    let Ok(index) = std::fs::read_to_string(dir.join("INDEX.tsv")) else {
+        println!("skipped: no SV-COMP subset at {}", dir.display());
+        return;
+    };
+    let (mut false_tasks, mut witnessed) = (0, 0);
+    let mut errors = Vec::new();
+    for line in index.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [yml, input, model, verdict, folder, ..] = cols[..] else {
+            continue;
+        };
+        let _ = yml;
+        let path = dir.join(folder).join(input);
+        let args: Vec<String> = if model == "ILP32" {
+            vec!["-m32".to_string()]
+        } else {
+            Vec::new()
+        };
+        let expected_true = verdict == "true";
+        match cross_check(&path, &args, expected_true) {
+            Ok(c) => {
+                if !expected_true {
+                    false_tasks += 1;
+                    witnessed += usize::from(c.violated > 0);
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    println!("svcomp: {witnessed} of {false_tasks} tasks with a false verdict got a witness");
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
