@@ -245,7 +245,7 @@ pub struct AnalyzeArgs {
 
     /// Loop bound of --confirm: how many times a thread may go around one loop in one call;
     /// longer executions are cut (so "no violation found" then holds only up to the bound)
-    /// [default: 3].
+    /// [default: 10].
     #[arg(long, value_name = "K", help_heading = "Confirm")]
     pub bound: Option<u32>,
 

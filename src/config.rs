@@ -127,7 +127,7 @@ pub struct ConfirmOptions {
 impl Default for ConfirmOptions {
     fn default() -> Self {
         ConfirmOptions {
-            bound: 3,
+            bound: 10,
             timeout: Duration::from_secs(10),
             witness_dir: None,
         }

@@ -258,6 +258,8 @@ struct CrossCheck {
     violated: usize,
     fails_annotated: usize,
     fails_confirmed: usize,
+    /// `file:line` of the FAILS! assertions without a witness.
+    unconfirmed: Vec<String>,
 }
 
 fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<CrossCheck, String> {
@@ -270,12 +272,13 @@ fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<Cros
                 violated: 0,
                 fails_annotated: 0,
                 fails_confirmed: 0,
+                unconfirmed: Vec::new(),
             })
         }
     };
     let outcome = watts::analysis::analyze(&program, &config).map_err(|e| e.to_string())?;
     let options = watts::config::ConfirmOptions {
-        bound: 2,
+        bound: 10,
         timeout: Duration::from_millis(1500),
         witness_dir: None,
     };
@@ -289,7 +292,18 @@ fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<Cros
         violated: found.violations.len(),
         fails_annotated: notes.iter().filter(|(_, w)| w == "FAILS!").count(),
         fails_confirmed: 0,
+        unconfirmed: Vec::new(),
     };
+    for (line, _) in notes.iter().filter(|(_, w)| w == "FAILS!") {
+        let confirmed = found.violations.keys().any(|id| {
+            program.asserts[id.index()]
+                .span
+                .is_some_and(|s| s.line == *line)
+        });
+        if !confirmed {
+            check.unconfirmed.push(format!("{}:{line}", path.display()));
+        }
+    }
     for (id, violation) in &found.violations {
         let v = &outcome.verdicts[id.index()];
         let info = &program.asserts[id.index()];
@@ -335,12 +349,14 @@ fn no_corpus_assertion_is_both_proved_and_violated() {
     corpus_files(&root, &mut files);
     let (mut violated, mut annotated, mut confirmed) = (0, 0, 0);
     let mut errors = Vec::new();
+    let mut unconfirmed = Vec::new();
     for f in &files {
         match cross_check(f, &[], false) {
             Ok(c) => {
                 violated += c.violated;
                 annotated += c.fails_annotated;
                 confirmed += c.fails_confirmed;
+                unconfirmed.extend(c.unconfirmed);
             }
             Err(e) => errors.push(e),
         }
@@ -350,6 +366,7 @@ fn no_corpus_assertion_is_both_proved_and_violated() {
         files.len()
     );
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+    println!("FAILS! without a witness: {}", unconfirmed.join(" "));
     assert!(
         confirmed > 0,
         "the explorer should confirm some real failures"

@@ -128,6 +128,9 @@ pub trait System {
     fn thread_name(&self, s: &Self::State, t: Tid) -> String;
 }
 
+/// Random executions before the exhaustive search of `--confirm`.
+const RANDOM_WALKS: u64 = 200;
+
 /// Explores the executions of `program` (within `options`) until every assertion of `targets`
 /// is violated or the budget runs out. `Err` when the program cannot be executed at all (no
 /// `main`).
@@ -145,6 +148,7 @@ pub fn confirm(
     )?;
     let budget = search::Budget {
         deadline: Some(std::time::Instant::now() + options.timeout),
+        random_walks: RANDOM_WALKS,
         ..search::Budget::default()
     };
     Ok(search::explore(

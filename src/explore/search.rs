@@ -35,6 +35,10 @@ pub struct Budget {
     /// Count the reads-from and reads-value-from classes of the complete executions (for
     /// measurements; meaningful with `Strategy::Naive`, which completes every execution).
     pub classes: bool,
+    /// Random executions (deterministic seed) before the exhaustive search: they reach deep
+    /// program points at once, where the depth-first search may spend its budget on the
+    /// interleavings of an early part of the program.
+    pub random_walks: u64,
 }
 
 impl Default for Budget {
@@ -44,6 +48,7 @@ impl Default for Budget {
             states: 2_000_000,
             deadline: None,
             classes: false,
+            random_walks: 0,
         }
     }
 }
@@ -113,6 +118,19 @@ pub fn explore<S: System>(
     };
     let mut visited: HashSet<S::State> = HashSet::new();
     let mut counter = budget.classes.then(ClassCounter::default);
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..budget.random_walks {
+        if budget.deadline.is_some_and(|d| Instant::now() >= d)
+            || targets.is_some_and(|t| t.iter().all(|a| out.violations.contains_key(a)))
+        {
+            break;
+        }
+        // Every other walk runs the newest thread first (a created thread runs to its end
+        // before its creator goes on), the schedule that keeps early checks of children
+        // passing; the others choose uniformly.
+        let newest_first = out.executions % 2 == 1;
+        random_walk(system, &mut rng, newest_first, &mut out);
+    }
     let initial = system.initial();
     // The path from the initial state to the top frame: (thread, alternative, what it did).
     let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
@@ -181,6 +199,40 @@ pub fn explore<S: System>(
     }
     out.classes = counter.map(|c| c.counts());
     out
+}
+
+/// One execution with random choices (of the thread, unless `newest_first`, and of input
+/// alternatives); a violation is recorded like any other.
+fn random_walk<S: System>(system: &S, rng: &mut u64, newest_first: bool, out: &mut Outcome) {
+    let mut state = system.initial();
+    let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
+    loop {
+        let status = system.status(&state);
+        if status != Status::Running {
+            record_end(system, &state, &status, &path, out);
+            return;
+        }
+        let options = choices(system, &state);
+        if options.is_empty() {
+            return;
+        }
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        let (t, alt) = if newest_first {
+            let t = options.iter().map(|&(t, _)| t).max().unwrap_or(0);
+            let alts = options.iter().filter(|&&(u, _)| u == t).count() as u64;
+            (t, (*rng % alts) as usize)
+        } else {
+            options[(*rng % options.len() as u64) as usize]
+        };
+        let info = system.step(&mut state, t, alt);
+        out.steps += 1;
+        if matches!(info.kind, StepKind::Input(_)) {
+            out.restricted_inputs = true;
+        }
+        path.push((t, alt, info));
+    }
 }
 
 /// Every (thread, alternative) that can move in `s`.
@@ -418,6 +470,26 @@ mod tests {
             cached.executions,
             naive.executions
         );
+    }
+
+    #[test]
+    fn random_walks_find_violations_with_replayable_schedules() {
+        let toy = Toy {
+            threads: vec![
+                vec![Op::Store(0, 1), Op::Store(0, 2)],
+                vec![Op::LoadFailIf(0, 1)],
+            ],
+        };
+        let budget = Budget {
+            random_walks: 50,
+            executions: 0,
+            ..Budget::default()
+        };
+        let out = explore(&toy, Strategy::Cached, budget, None);
+        let v = &out.violations[&AssertId(0)];
+        let (end, _) = replay(&toy, &v.choices).expect("replays");
+        assert_eq!(toy.status(&end), Status::Violated(AssertId(0)));
+        assert!(!out.complete, "no exhaustive search ran");
     }
 
     #[test]
