@@ -1624,16 +1624,17 @@ fn layout_path(l: &Layout, off: u64) -> String {
         Layout::Array { elem, stride, .. } if *stride > 0 => {
             format!("[{}]{}", off / stride, layout_path(elem, off % stride))
         }
+        // Fields have no names in the IR: `.i` for the i-th field, as the analysis names
+        // its cells (`memory::cells`).
         Layout::Struct { fields, .. } => {
-            // Fields have no names in the IR: the offset, or the array inside the field.
-            match fields.iter().rev().find(|(o, _)| *o <= off) {
-                Some((o, f @ Layout::Array { .. })) => {
-                    let inner = layout_path(f, off - o);
-                    if *o == 0 {
-                        inner
-                    } else {
-                        format!("+{o}{inner}")
-                    }
+            match fields
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, (o, _))| *o <= off)
+            {
+                Some((i, (o, f))) if off - o < f.size().max(1) => {
+                    format!(".{i}{}", layout_path(f, off - o))
                 }
                 _ if off == 0 => String::new(),
                 _ => format!("+{off}"),
