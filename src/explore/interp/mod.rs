@@ -299,6 +299,16 @@ impl<'p> Interp<'p> {
     /// The name of a memory location as the user wrote it: `x`, `t[2]`, `dev+4`,
     /// `heap@f.c:12#2+8`, `main::buf[1]`.
     pub fn describe_location(&self, s: &State, alloc: u32, off: i64) -> String {
+        self.describe(s, alloc, off, false)
+    }
+
+    /// As [`Interp::describe_location`], but an address at the start of an object names the
+    /// object itself (a mutex, a pointer to a struct), not its first field.
+    pub fn describe_object(&self, s: &State, alloc: u32, off: i64) -> String {
+        self.describe(s, alloc, off, true)
+    }
+
+    fn describe(&self, s: &State, alloc: u32, off: i64, whole: bool) -> String {
         let Some(a) = s.mem.get(alloc as usize) else {
             return "?".into();
         };
@@ -322,6 +332,7 @@ impl<'p> Interp<'p> {
             }
         }
         match &object.layout {
+            Some(Layout::Struct { .. }) if whole && off == 0 => {}
             Some(l) if off >= 0 && (off as u64) < l.size() => name += &layout_path(l, off as u64),
             _ if off != 0 => name += &format!("{off:+}"),
             _ => {}
@@ -337,7 +348,7 @@ impl<'p> Interp<'p> {
             Value::Ptr(Ptr::Raw(0)) => "null".into(),
             Value::Ptr(Ptr::Raw(x)) => format!("{x:#x}"),
             Value::Ptr(Ptr::Mem { alloc, off }) => {
-                format!("&{}", self.describe_location(s, alloc, off))
+                format!("&{}", self.describe_object(s, alloc, off))
             }
             Value::Ptr(Ptr::Func(f)) => format!("&{}", self.program.funcs[f.index()].name),
             Value::Unknown => "?".into(),
@@ -574,7 +585,7 @@ impl<'p> Interp<'p> {
         let (alloc, off) = self.resolve(s, p, false)?;
         s.mem[alloc as usize]
             .read(off, n)
-            .or_else(|e| unsupported(format!("{e} of `{}`", self.describe_location(s, alloc, 0))))
+            .or_else(|e| unsupported(format!("{e} of `{}`", self.describe_object(s, alloc, 0))))
     }
 
     fn write(&self, s: &mut State, p: Value, data: &[Byte]) -> Exec<()> {
@@ -586,7 +597,7 @@ impl<'p> Interp<'p> {
         }
         match Arc::make_mut(&mut s.mem[alloc as usize]).write(off, data) {
             Ok(()) => Ok(()),
-            Err(e) => unsupported(format!("{e} of `{}`", self.describe_location(s, alloc, 0))),
+            Err(e) => unsupported(format!("{e} of `{}`", self.describe_object(s, alloc, 0))),
         }
     }
 
@@ -693,7 +704,7 @@ impl<'p> Interp<'p> {
                 }
                 s.threads[t].at = At::Inst;
                 self.advance(s, t);
-                let name = self.describe_location(s, alloc, off);
+                let name = self.describe_object(s, alloc, off);
                 (inst.span, Ok(StepKind::Lock(name)))
             }
             At::Inst => {
@@ -976,7 +987,7 @@ impl<'p> Interp<'p> {
                             old.kill();
                             if visible {
                                 kind = Some(StepKind::Write {
-                                    loc: self.describe_location(s, alloc, 0),
+                                    loc: self.describe_object(s, alloc, 0),
                                     value: "(moved by realloc)".into(),
                                 });
                             }
@@ -1167,13 +1178,13 @@ impl<'p> Interp<'p> {
                 let (alloc, off) = self.lock_addr(s, t, lock)?;
                 s.locks.insert((alloc, off), t);
                 self.set_opt(s, t, *dst, Value::int(0, 32));
-                kind = Some(StepKind::Lock(self.describe_location(s, alloc, off)));
+                kind = Some(StepKind::Lock(self.describe_object(s, alloc, off)));
             }
             InstKind::Unlock { dst, lock } => {
                 let (alloc, off) = self.lock_addr(s, t, lock)?;
                 self.release(s, t, alloc, off)?;
                 self.set_opt(s, t, *dst, Value::int(0, 32));
-                kind = Some(StepKind::Unlock(self.describe_location(s, alloc, off)));
+                kind = Some(StepKind::Unlock(self.describe_object(s, alloc, off)));
             }
             InstKind::AtomicBegin => {
                 let depth = match s.atomic {
@@ -1311,7 +1322,7 @@ impl<'p> Interp<'p> {
             }
             Ext::TryLock => {
                 let (alloc, off) = self.lock_addr(s, t, args.first().unwrap_or(&Operand::Null))?;
-                let name = self.describe_location(s, alloc, off);
+                let name = self.describe_object(s, alloc, off);
                 let taken = match s.locks.entry((alloc, off)) {
                     std::collections::btree_map::Entry::Vacant(e) => {
                         e.insert(t);
