@@ -278,6 +278,44 @@ const SUPPRESSION: Def = Def {
     required: &["kind"],
 };
 
+const CODE_FLOW: Def = Def {
+    name: "codeFlow",
+    allowed: &["message", "threadFlows", "properties"],
+    required: &["threadFlows"],
+};
+const THREAD_FLOW: Def = Def {
+    name: "threadFlow",
+    allowed: &[
+        "id",
+        "message",
+        "initialState",
+        "immutableState",
+        "locations",
+        "properties",
+    ],
+    required: &["locations"],
+};
+const THREAD_FLOW_LOCATION: Def = Def {
+    name: "threadFlowLocation",
+    allowed: &[
+        "index",
+        "location",
+        "stack",
+        "kinds",
+        "taxa",
+        "module",
+        "state",
+        "nestingLevel",
+        "executionOrder",
+        "executionTimeUtc",
+        "importance",
+        "webRequest",
+        "webResponse",
+        "properties",
+    ],
+    required: &[],
+};
+
 const LEVELS: &[&str] = &["none", "note", "warning", "error"];
 
 struct Validator {
@@ -466,6 +504,50 @@ impl Validator {
         }
     }
 
+    fn code_flow(&mut self, v: &Value, at: &str) {
+        let Some(o) = self.object(v, at, &CODE_FLOW) else {
+            return;
+        };
+        if let Some(m) = o.get("message") {
+            self.message(m, &format!("{at}.message"));
+        }
+        let flows = self.array(o, "threadFlows", at);
+        if flows.is_empty() {
+            self.err(
+                at,
+                "`threadFlows` needs at least one item (minItems: 1)".to_string(),
+            );
+        }
+        for (i, t) in flows.iter().enumerate() {
+            let ta = format!("{at}.threadFlows[{i}]");
+            let Some(to) = self.object(t, &ta, &THREAD_FLOW) else {
+                continue;
+            };
+            self.string(to, "id", &ta);
+            if let Some(m) = to.get("message") {
+                self.message(m, &format!("{ta}.message"));
+            }
+            let locations = self.array(to, "locations", &ta);
+            if locations.is_empty() {
+                self.err(
+                    &ta,
+                    "`locations` needs at least one item (minItems: 1)".to_string(),
+                );
+            }
+            for (j, l) in locations.iter().enumerate() {
+                let la = format!("{ta}.locations[{j}]");
+                if let Some(lo) = self.object(l, &la, &THREAD_FLOW_LOCATION) {
+                    self.integer_min(lo, "executionOrder", -1, &la);
+                    self.integer_min(lo, "nestingLevel", 0, &la);
+                    self.integer_min(lo, "index", -1, &la);
+                    if let Some(loc) = lo.get("location") {
+                        self.location(loc, &format!("{la}.location"));
+                    }
+                }
+            }
+        }
+    }
+
     fn message(&mut self, v: &Value, at: &str) {
         if let Some(o) = self.object(v, at, &MESSAGE) {
             if !o.contains_key("text") && !o.contains_key("id") {
@@ -516,6 +598,9 @@ impl Validator {
             for (i, l) in self.array(o, key, at).iter().enumerate() {
                 self.location(l, &format!("{at}.{key}[{i}]"));
             }
+        }
+        for (i, c) in self.array(o, "codeFlows", at).iter().enumerate() {
+            self.code_flow(c, &format!("{at}.codeFlows[{i}]"));
         }
         if let Some(fp) = o.get("partialFingerprints") {
             match fp.as_object() {
@@ -621,10 +706,44 @@ fn sarif(dir: &std::path::Path, extra: &[&str]) -> (Value, i32) {
 #[test]
 fn sarif_output_conforms_to_the_2_1_0_schema() {
     let dir = project(&[("my driver.c", PROGRAM)]);
-    for extra in [&[][..], &["--verbose"], &["--mode", "flow-insensitive"]] {
+    for extra in [
+        &[][..],
+        &["--verbose"],
+        &["--mode", "flow-insensitive"],
+        &["--confirm"],
+    ] {
         let (doc, _) = sarif(dir.path(), extra);
         let errors = validate(&doc);
         assert!(errors.is_empty(), "{extra:?}: {errors:#?}\n{doc:#}");
+    }
+}
+
+#[test]
+fn a_violated_assertion_carries_its_witness_as_a_code_flow() {
+    let dir = project(&[("my driver.c", PROGRAM)]);
+    let (doc, code) = sarif(dir.path(), &["--confirm"]);
+    assert_eq!(code, 1);
+    let results = doc["runs"][0]["results"].as_array().expect("results");
+    let violated: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "assert-violated")
+        .collect();
+    assert!(!violated.is_empty(), "{doc:#}");
+    for r in violated {
+        assert_eq!(r["level"], "error");
+        let flows = r["codeFlows"][0]["threadFlows"]
+            .as_array()
+            .expect("thread flows");
+        let ids: Vec<&str> = flows.iter().filter_map(|f| f["id"].as_str()).collect();
+        assert!(ids.contains(&"main") && ids.contains(&"writer"), "{ids:?}");
+        // The steps of all threads together are numbered 1, 2, ... in execution order.
+        let mut orders: Vec<i64> = flows
+            .iter()
+            .flat_map(|f| f["locations"].as_array().expect("locations").iter())
+            .filter_map(|l| l["executionOrder"].as_i64())
+            .collect();
+        orders.sort_unstable();
+        assert_eq!(orders, (1..=orders.len() as i64).collect::<Vec<_>>());
     }
 }
 

@@ -198,6 +198,9 @@ fn result(report: &Report, f: &Finding, cwd: &std::path::Path, with_baseline: bo
     if !related.is_empty() {
         r["relatedLocations"] = json!(related);
     }
+    if let Some(w) = f.witness {
+        r["codeFlows"] = json!([code_flow(report, w, cwd)]);
+    }
     if f.suppressed {
         let mut s = Map::new();
         s.insert("kind".into(), json!("inSource"));
@@ -216,6 +219,44 @@ fn result(report: &Report, f: &Finding, cwd: &std::path::Path, with_baseline: bo
         r["baselineState"] = json!(if f.baselined { "unchanged" } else { "new" });
     }
     r
+}
+
+/// The witness of a violated assertion as a SARIF code flow: one thread flow per thread, whose
+/// locations carry the global order of the steps (`executionOrder`).
+fn code_flow(
+    report: &Report,
+    w: &crate::explore::witness::Witness,
+    cwd: &std::path::Path,
+) -> Value {
+    let mut per_thread: std::collections::BTreeMap<usize, Vec<Value>> = Default::default();
+    let shown = w
+        .steps
+        .iter()
+        .filter(|s| s.kind != crate::explore::StepKind::Start);
+    for ((order, step), (_, line)) in shown.enumerate().zip(w.lines()) {
+        per_thread.entry(step.tid).or_default().push(json!({
+            "location": {
+                "physicalLocation": physical(report, step.span, cwd),
+                "message": {"text": line},
+            },
+            "executionOrder": order + 1,
+            "nestingLevel": 0,
+        }));
+    }
+    let flows: Vec<Value> = per_thread
+        .into_iter()
+        .map(|(t, locations)| {
+            json!({
+                "id": w.thread(t),
+                "message": {"text": format!("thread {}", w.thread(t))},
+                "locations": locations,
+            })
+        })
+        .collect();
+    json!({
+        "message": {"text": "an execution that fails the assertion (watts confirm)"},
+        "threadFlows": flows,
+    })
 }
 
 fn rule_index(id: &str) -> usize {
