@@ -257,6 +257,11 @@ fn analyze_within(
     let Some(budget) = budget else {
         return analysis::analyze(program, config);
     };
+    // The front end used the whole budget: the analysis has no time at all. (Racing a zero
+    // timeout against the analysis thread would make the answer depend on the scheduler.)
+    if budget.is_zero() {
+        return Ok(timed_out(program, config.timeout.unwrap_or(budget)));
+    }
     let (tx, rx) = std::sync::mpsc::channel();
     let (p, c) = (program.clone(), config.clone());
     let worker = std::thread::Builder::new()

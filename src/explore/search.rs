@@ -129,7 +129,7 @@ pub fn explore<S: System>(
         // before its creator goes on), the schedule that keeps early checks of children
         // passing; the others choose uniformly.
         let newest_first = out.executions % 2 == 1;
-        random_walk(system, &mut rng, newest_first, &mut out);
+        random_walk(system, &mut rng, newest_first, budget.deadline, &mut out);
     }
     let initial = system.initial();
     // The path from the initial state to the top frame: (thread, alternative, what it did).
@@ -203,7 +203,13 @@ pub fn explore<S: System>(
 
 /// One execution with random choices (of the thread, unless `newest_first`, and of input
 /// alternatives); a violation is recorded like any other.
-fn random_walk<S: System>(system: &S, rng: &mut u64, newest_first: bool, out: &mut Outcome) {
+fn random_walk<S: System>(
+    system: &S,
+    rng: &mut u64,
+    newest_first: bool,
+    deadline: Option<Instant>,
+    out: &mut Outcome,
+) {
     let mut state = system.initial();
     let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
     loop {
@@ -213,7 +219,9 @@ fn random_walk<S: System>(system: &S, rng: &mut u64, newest_first: bool, out: &m
             return;
         }
         let options = choices(system, &state);
-        if options.is_empty() {
+        if options.is_empty()
+            || deadline.is_some_and(|d| out.steps.is_multiple_of(64) && Instant::now() >= d)
+        {
             return;
         }
         *rng ^= *rng << 13;
