@@ -153,7 +153,7 @@ pub fn confirm(
     };
     Ok(search::explore(
         &interp,
-        search::Strategy::Cached,
+        search::Strategy::Reduced,
         budget,
         Some(targets),
     ))
