@@ -410,3 +410,50 @@ fn no_svcomp_task_with_a_true_verdict_gets_a_witness() {
     println!("svcomp: {witnessed} of {false_tasks} tasks with a false verdict got a witness");
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
+
+/// On every corpus program small enough for the enumeration of every interleaving to finish,
+/// the default search (states skipped, sleep sets) finds exactly the assertions it finds.
+#[test]
+fn the_reduced_search_finds_what_every_interleaving_finds() {
+    use watts::explore::search::{explore, Budget, Strategy};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    let (mut compared, mut mismatches) = (0, Vec::new());
+    for f in &files {
+        let config = watts::Config::new(vec![f.clone()]);
+        let Ok(program) = watts::load_program(&config) else {
+            continue;
+        };
+        let Ok(interp) = watts::explore::Interp::new(
+            &program,
+            watts::explore::InterpOptions {
+                bound: 3,
+                ..Default::default()
+            },
+        ) else {
+            continue;
+        };
+        let budget = Budget {
+            executions: 20_000,
+            deadline: Some(std::time::Instant::now() + Duration::from_millis(500)),
+            ..Budget::default()
+        };
+        let naive = explore(&interp, Strategy::Naive, budget, None);
+        if !naive.complete {
+            continue;
+        }
+        let reduced = explore(&interp, Strategy::Reduced, Budget::default(), None);
+        compared += 1;
+        let (a, b): (Vec<_>, Vec<_>) = (
+            naive.violations.keys().collect(),
+            reduced.violations.keys().collect(),
+        );
+        if a != b || !reduced.complete {
+            mismatches.push(format!("{}: naive {a:?}, reduced {b:?}", f.display()));
+        }
+    }
+    println!("compared the two searches on {compared} corpus programs");
+    assert!(compared >= 20, "only {compared} programs compared");
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
