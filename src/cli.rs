@@ -243,9 +243,9 @@ pub struct AnalyzeArgs {
     #[arg(long, help_heading = "Confirm")]
     pub confirm: bool,
 
-    /// Loop bound of --confirm: how many times a thread may go around one loop in one call;
-    /// longer executions are cut (so "no violation found" then holds only up to the bound)
-    /// [default: 10].
+    /// First loop bound of --confirm: how many times a thread may go around one loop in one
+    /// call; a thread past it stops there. While executions were cut and time remains, the
+    /// search starts again with twice the bound [default: 10].
     #[arg(long, value_name = "K", help_heading = "Confirm")]
     pub bound: Option<u32>,
 

@@ -94,7 +94,7 @@ fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Ou
     if targets.is_empty() {
         return;
     }
-    let found = match explore::confirm(program, options, &targets) {
+    let confirmation = match explore::confirm(program, options, &targets) {
         Ok(found) => found,
         Err(why) => {
             outcome.notes.push(Note {
@@ -104,6 +104,7 @@ fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Ou
             return;
         }
     };
+    let found = &confirmation.outcome;
     outcome.stats.executions = found.executions;
     let mut found_proved = Vec::new();
     for v in &mut outcome.verdicts {
@@ -129,7 +130,7 @@ fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Ou
                     "{}; no failing execution found ({} explored{})",
                     v.reason,
                     report::plural(found.executions as usize, "execution"),
-                    explore::limits(&found, options)
+                    explore::limits(&confirmation, options)
                 )
             };
         }

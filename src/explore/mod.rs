@@ -131,36 +131,74 @@ pub trait System {
 /// Random executions before the exhaustive search of `--confirm`.
 const RANDOM_WALKS: u64 = 200;
 
-/// Explores the executions of `program` (within `options`) until every assertion of `targets`
-/// is violated or the budget runs out. `Err` when the program cannot be executed at all (no
-/// `main`).
+/// The largest loop bound the iterative deepening of `confirm` tries.
+const MAX_BOUND: u32 = 1 << 16;
+
+/// What `confirm` found.
+#[derive(Clone, Debug)]
+pub struct Confirmation {
+    /// The searches' results, merged: the first violation of each assertion (with the bound
+    /// it was found with), counters summed, limits of the last search.
+    pub outcome: search::Outcome,
+    /// The loop bound of the last search.
+    pub bound: u32,
+}
+
+/// Explores the executions of `program` until every assertion of `targets` is violated or the
+/// time runs out: first with loop bound `options.bound`, then, while some execution was cut
+/// by the bound and the search was otherwise complete, with twice the bound (iterative
+/// deepening). `Err` when the program cannot be executed at all (no `main`).
 pub fn confirm(
     program: &crate::ir::Program,
     options: &crate::config::ConfirmOptions,
     targets: &std::collections::BTreeSet<AssertId>,
-) -> Result<search::Outcome, String> {
-    let interp = Interp::new(
-        program,
-        InterpOptions {
-            bound: options.bound,
-            ..InterpOptions::default()
-        },
-    )?;
-    let budget = search::Budget {
-        deadline: Some(std::time::Instant::now() + options.timeout),
-        random_walks: RANDOM_WALKS,
-        ..search::Budget::default()
-    };
-    Ok(search::explore(
-        &interp,
-        search::Strategy::Reduced,
-        budget,
-        Some(targets),
-    ))
+) -> Result<Confirmation, String> {
+    let deadline = std::time::Instant::now() + options.timeout;
+    let mut bound = options.bound;
+    let mut total = search::Outcome::default();
+    loop {
+        let interp = Interp::new(
+            program,
+            InterpOptions {
+                bound,
+                ..InterpOptions::default()
+            },
+        )?;
+        let remaining: std::collections::BTreeSet<AssertId> = targets
+            .iter()
+            .filter(|a| !total.violations.contains_key(a))
+            .copied()
+            .collect();
+        let budget = search::Budget {
+            deadline: Some(deadline),
+            random_walks: RANDOM_WALKS,
+            ..search::Budget::default()
+        };
+        let out = search::explore(&interp, search::Strategy::Reduced, budget, Some(&remaining));
+        for (id, mut v) in out.violations {
+            v.bound = bound;
+            total.violations.entry(id).or_insert(v);
+        }
+        total.executions += out.executions;
+        total.steps += out.steps;
+        total.unsupported.extend(out.unsupported);
+        total.restricted_inputs |= out.restricted_inputs;
+        total.complete = out.complete;
+        total.cut = out.cut;
+        let all_found = targets.iter().all(|a| total.violations.contains_key(a));
+        if all_found || !out.cut || !out.complete || bound >= MAX_BOUND {
+            return Ok(Confirmation {
+                outcome: total,
+                bound,
+            });
+        }
+        bound = bound.saturating_mul(2).min(MAX_BOUND);
+    }
 }
 
 /// Why a search that found nothing is not conclusive, in words (`, bound 3 reached`).
-pub fn limits(out: &search::Outcome, options: &crate::config::ConfirmOptions) -> String {
+pub fn limits(found: &Confirmation, options: &crate::config::ConfirmOptions) -> String {
+    let out = &found.outcome;
     let mut why = Vec::new();
     if !out.complete {
         why.push(format!(
@@ -171,7 +209,7 @@ pub fn limits(out: &search::Outcome, options: &crate::config::ConfirmOptions) ->
     if out.cut {
         why.push(format!(
             "some executions hit the loop bound {}",
-            options.bound
+            found.bound
         ));
     }
     if out.restricted_inputs {

@@ -75,6 +75,9 @@ pub struct Violation {
     pub steps: Vec<StepInfo>,
     /// The name of every thread of the execution, by `Tid`.
     pub threads: Vec<String>,
+    /// The loop bound the execution was found with (replay needs at least this one); 0 when
+    /// the caller did not say.
+    pub bound: u32,
 }
 
 /// What a search found.
@@ -384,6 +387,7 @@ fn record_end<S: System>(
                     threads: (0..=threads.max(spawned(path)))
                         .map(|t| system.thread_name(state, t))
                         .collect(),
+                    bound: 0,
                 }
             });
         }

@@ -25,6 +25,8 @@ pub struct Witness {
     pub steps: Vec<StepInfo>,
     /// Thread names by `Tid`.
     pub threads: Vec<String>,
+    /// The loop bound it was found with.
+    pub bound: u32,
 }
 
 impl From<Violation> for Witness {
@@ -34,6 +36,7 @@ impl From<Violation> for Witness {
             choices: v.choices,
             steps: v.steps,
             threads: v.threads,
+            bound: v.bound,
         }
     }
 }
@@ -169,14 +172,13 @@ impl WitnessFile {
         w: &Witness,
         program: &Program,
         program_ref: ProgramRef,
-        bound: u32,
         path_of: &dyn Fn(Span) -> String,
     ) -> WitnessFile {
         WitnessFile {
             version: VERSION,
             program: program_ref,
             assertion: assertion_ref(program, w.assertion, path_of),
-            bound,
+            bound: w.bound,
             steps: w
                 .steps
                 .iter()

@@ -238,8 +238,7 @@ impl Report {
                 .map(|h| h.entries.iter().map(|e| e.to_string()).collect())
                 .unwrap_or_default(),
         };
-        let bound = c.confirm.as_ref().map_or(0, |o| o.bound);
-        crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, bound, &|s| {
+        crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, &|s| {
             self.span_path(Some(s))
         })
     }
