@@ -184,7 +184,9 @@ pub struct State {
     /// Allocations by id; globals first (allocation `g` is global `g`). Shared between the
     /// states of a search until written (the state is cloned at every branch).
     mem: Vec<Arc<Alloc>>,
-    threads: Vec<Thread>,
+    /// Threads, shared between states until written, like allocations: a deep search keeps
+    /// one state per level, and most steps change one thread.
+    threads: Vec<Arc<Thread>>,
     /// Held locks (allocation, offset) and their owner.
     locks: BTreeMap<(u32, i64), Tid>,
     /// The thread inside an `__VERIFIER_atomic_begin` section, and its nesting depth.
@@ -390,7 +392,7 @@ impl<'p> Interp<'p> {
     }
 
     fn top_mut<'s>(&self, s: &'s mut State, t: Tid) -> &'s mut Frame {
-        s.threads[t]
+        Arc::make_mut(&mut s.threads[t])
             .frames
             .last_mut()
             .expect("a running thread has a frame")
@@ -500,7 +502,7 @@ impl<'p> Interp<'p> {
 
     /// Pops thread `t`'s top frame; its stack allocations die.
     fn pop_frame(&self, s: &mut State, t: Tid) {
-        if let Some(fr) = s.threads[t].frames.pop() {
+        if let Some(fr) = Arc::make_mut(&mut s.threads[t]).frames.pop() {
             for a in fr.allocas {
                 Arc::make_mut(&mut s.mem[a as usize]).kill();
             }
@@ -513,7 +515,7 @@ impl<'p> Interp<'p> {
             self.pop_frame(s, t);
         }
         self.escape(s, v);
-        let th = &mut s.threads[t];
+        let th = Arc::make_mut(&mut s.threads[t]);
         th.at = At::Finished;
         th.ret = v;
         if matches!(s.atomic, Some((a, _)) if a == t) {
@@ -692,7 +694,7 @@ impl<'p> Interp<'p> {
     fn exec_pending(&self, s: &mut State, t: Tid, alt: usize) -> (Option<Span>, Exec<StepKind>) {
         match s.threads[t].at {
             At::Start => {
-                s.threads[t].at = At::Inst;
+                Arc::make_mut(&mut s.threads[t]).at = At::Inst;
                 let span = self.program.funcs[s.threads[t].entry.index()].span;
                 (span, Ok(StepKind::Start))
             }
@@ -702,7 +704,7 @@ impl<'p> Interp<'p> {
                 if let InstKind::Call { dst, .. } = &inst.kind {
                     self.set_opt(s, t, *dst, Value::int(0, 32));
                 }
-                s.threads[t].at = At::Inst;
+                Arc::make_mut(&mut s.threads[t]).at = At::Inst;
                 self.advance(s, t);
                 let name = self.describe_object(s, alloc, off);
                 (inst.span, Ok(StepKind::Lock(name)))
@@ -786,7 +788,7 @@ impl<'p> Interp<'p> {
         let n = &mut fr.visits[target.index()];
         *n += 1;
         if *n > bound.saturating_add(1) {
-            s.threads[t].at = At::Cut;
+            Arc::make_mut(&mut s.threads[t]).at = At::Cut;
         }
         Ok(())
     }
@@ -1135,13 +1137,13 @@ impl<'p> Interp<'p> {
                 self.escape(s, a);
                 let child = s.threads.len();
                 let frame = self.frame(f, &[a]);
-                s.threads.push(Thread {
+                s.threads.push(Arc::new(Thread {
                     entry: f,
                     frames: vec![frame],
                     at: At::Start,
                     ret: Value::Unknown,
                     joined: false,
-                });
+                }));
                 // A null handle (the driver harness) names no thread to join.
                 let h = ev(s, handle);
                 if h != Value::NULL {
@@ -1163,7 +1165,7 @@ impl<'p> Interp<'p> {
                 if s.threads[c].joined {
                     return unsupported(format!("a thread joined twice{}", here()));
                 }
-                s.threads[c].joined = true;
+                Arc::make_mut(&mut s.threads[c]).joined = true;
                 let r = ev(s, retval);
                 if r != Value::NULL {
                     let v = s.threads[c].ret;
@@ -1316,7 +1318,7 @@ impl<'p> Interp<'p> {
         match self.ext[f.index()] {
             Ext::Defined => {
                 let frame = self.frame(f, &vals);
-                s.threads[t].frames.push(frame);
+                Arc::make_mut(&mut s.threads[t]).frames.push(frame);
                 // The caller stays at the call until the callee returns.
                 return Ok(None);
             }
@@ -1343,7 +1345,7 @@ impl<'p> Interp<'p> {
                 // POSIX allows, so no signal is needed.
                 let (alloc, off) = self.lock_addr(s, t, args.get(1).unwrap_or(&Operand::Null))?;
                 self.release(s, t, alloc, off)?;
-                s.threads[t].at = At::Relock { alloc, off };
+                Arc::make_mut(&mut s.threads[t]).at = At::Relock { alloc, off };
                 return Ok(Some(StepKind::Unlock(
                     self.describe_location(s, alloc, off),
                 )));
@@ -1540,13 +1542,13 @@ impl System for Interp<'_> {
             .collect();
         State {
             mem,
-            threads: vec![Thread {
+            threads: vec![Arc::new(Thread {
                 entry: self.main,
                 frames: vec![self.frame(self.main, &args)],
                 at: At::Start,
                 ret: Value::Unknown,
                 joined: false,
-            }],
+            })],
             locks: BTreeMap::new(),
             atomic: None,
             status: Status::Running,
