@@ -169,9 +169,12 @@ pub fn confirm(
             .filter(|a| !total.violations.contains_key(a))
             .copied()
             .collect();
+        // The time budget is the limit (and the states kept, for memory), not a count of
+        // executions.
         let budget = search::Budget {
             deadline: Some(deadline),
             random_walks: RANDOM_WALKS,
+            executions: u64::MAX,
             ..search::Budget::default()
         };
         let out = search::explore(&interp, search::Strategy::Reduced, budget, Some(&remaining));
