@@ -335,6 +335,17 @@ fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<Cros
         }
     }
     for (id, violation) in &found.violations {
+        // Every witness replays from the start to the same failure.
+        match watts::explore::replay(&program, violation.bound, *id, &violation.choices) {
+            Ok((1, _)) => {}
+            other => {
+                return Err(format!(
+                    "{}: the witness of A{} does not replay: {other:?}",
+                    path.display(),
+                    id.index() + 1
+                ))
+            }
+        }
         let v = &outcome.verdicts[id.index()];
         let info = &program.asserts[id.index()];
         let line = info.span.map_or(0, |s| s.line);
