@@ -134,6 +134,10 @@ const RANDOM_WALKS: u64 = 200;
 /// The largest loop bound the iterative deepening of `confirm` tries.
 const MAX_BOUND: u32 = 1 << 16;
 
+/// The loop bound of the random executions of `confirm`: they need not be exhaustive, so they
+/// can afford to go around loops far more often than the exhaustive search.
+const WALK_BOUND: u32 = 1024;
+
 /// What `confirm` found.
 #[derive(Clone, Debug)]
 pub struct Confirmation {
@@ -156,6 +160,29 @@ pub fn confirm(
     let deadline = std::time::Instant::now() + options.timeout;
     let mut bound = options.bound;
     let mut total = search::Outcome::default();
+    // Random executions with a large loop bound first (a budget of no exhaustive execution).
+    let walk_bound = options.bound.max(WALK_BOUND);
+    let walker = Interp::new(
+        program,
+        InterpOptions {
+            bound: walk_bound,
+            ..InterpOptions::default()
+        },
+    )?;
+    let walks = search::Budget {
+        deadline: Some(deadline),
+        random_walks: RANDOM_WALKS,
+        executions: 0,
+        ..search::Budget::default()
+    };
+    let out = search::explore(&walker, search::Strategy::Reduced, walks, Some(targets));
+    for (id, mut v) in out.violations {
+        v.bound = walk_bound;
+        total.violations.insert(id, v);
+    }
+    total.executions += out.executions;
+    total.steps += out.steps;
+    total.restricted_inputs |= out.restricted_inputs;
     loop {
         let interp = Interp::new(
             program,
