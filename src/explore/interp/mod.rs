@@ -219,6 +219,9 @@ impl<'p> Interp<'p> {
             })?;
         let ext = program.funcs.iter().map(classify).collect();
         let mut constants = Vec::new();
+        // Constants an input is compared with (`assume(n >= 20)`, `if (x == 7)`) come first:
+        // their neighbourhoods are where the branches change.
+        let mut compared = Vec::new();
         let mut widths = Vec::new();
         for f in &program.funcs {
             for b in &f.blocks {
@@ -229,6 +232,10 @@ impl<'p> Interp<'p> {
                 }
                 for i in &b.insts {
                     operands(&i.kind, &mut |o| int_of(o, &mut constants));
+                    if let InstKind::Cmp { a, b, .. } = &i.kind {
+                        int_of(a, &mut compared);
+                        int_of(b, &mut compared);
+                    }
                     if let InstKind::Nondet {
                         ty: Ty::Int(bits), ..
                     } = i.kind
@@ -238,7 +245,7 @@ impl<'p> Interp<'p> {
                 }
                 match &b.term {
                     Terminator::CondBr { cond, .. } => int_of(cond, &mut constants),
-                    Terminator::Switch { cases, .. } => constants.extend(cases.iter().map(|c| c.0)),
+                    Terminator::Switch { cases, .. } => compared.extend(cases.iter().map(|c| c.0)),
                     Terminator::Ret(Some(o)) => int_of(o, &mut constants),
                     _ => {}
                 }
@@ -246,9 +253,11 @@ impl<'p> Interp<'p> {
         }
         constants.sort_unstable();
         constants.dedup();
+        compared.sort_unstable();
+        compared.dedup();
         let inputs = widths
             .into_iter()
-            .map(|bits| (bits, input_candidates(&constants, bits)))
+            .map(|bits| (bits, input_candidates(&compared, &constants, bits)))
             .collect();
         Ok(Interp {
             program,
@@ -1801,10 +1810,11 @@ fn operands(k: &InstKind, f: &mut impl FnMut(&Operand)) {
     }
 }
 
-/// The candidate values of an integer input of `bits` bits: 0, 1, -1, every program
-/// constant and its neighbours, within the type (signed or unsigned), distinct as bit
-/// patterns, smallest magnitude first, at most `MAX_INPUTS`.
-fn input_candidates(constants: &[i128], bits: u32) -> Vec<i128> {
+/// The candidate values of an integer input of `bits` bits: 0, 1, -1, then every constant the
+/// program compares with and its neighbours, then the other constants and theirs, each group
+/// smallest magnitude first; within the type (signed or unsigned), distinct as bit patterns,
+/// at most `MAX_INPUTS`.
+fn input_candidates(compared: &[i128], constants: &[i128], bits: u32) -> Vec<i128> {
     let lo = if bits >= 128 {
         i128::MIN
     } else {
@@ -1815,12 +1825,19 @@ fn input_candidates(constants: &[i128], bits: u32) -> Vec<i128> {
     } else {
         (1i128 << bits) - 1
     };
+    let around = |cs: &[i128]| {
+        let mut v: Vec<i128> = cs
+            .iter()
+            .flat_map(|&c| [c.saturating_sub(1), c, c.saturating_add(1)])
+            .filter(|c| (lo..=hi).contains(c))
+            .collect();
+        v.sort_by_key(|&c| (c.unsigned_abs(), c < 0));
+        v
+    };
     let mut all = vec![0, 1, -1];
-    for &c in constants {
-        all.extend([c.saturating_sub(1), c, c.saturating_add(1)]);
-    }
+    all.extend(around(compared));
+    all.extend(around(constants));
     all.retain(|c| (lo..=hi).contains(c));
-    all.sort_by_key(|&c| (c.unsigned_abs(), c < 0));
     let mut seen = Vec::new();
     all.retain(|&c| {
         let m = mask(c as u128, bits);

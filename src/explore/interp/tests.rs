@@ -285,8 +285,14 @@ fn nondet_inputs_have_alternatives() {
     let all = explore(&i);
     assert!(violated(&all));
     assert!(all.iter().any(|(s, _)| *s == Status::Done));
-    assert_eq!(input_candidates(&[300], 8), vec![0, 1, -1]);
-    assert_eq!(input_candidates(&[200], 8), vec![0, 1, -1, 199, 200, 201]);
+    assert_eq!(input_candidates(&[], &[300], 8), vec![0, 1, -1]);
+    assert_eq!(
+        input_candidates(&[], &[200], 8),
+        vec![0, 1, -1, 199, 200, 201]
+    );
+    // Compared constants come before the others, whatever their magnitude.
+    let c = input_candidates(&[20], &[2, 3, 4, 5, 6, 7], 32);
+    assert_eq!(c[..6], [0, 1, -1, 19, 20, 21]);
 }
 
 #[test]
