@@ -3,38 +3,10 @@
 //! assertion is both proved (or unreachable) and violated, and no assertion annotated as true
 //! or any error call of a task whose expected verdict is true gets a witness.
 
+mod common;
+use common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::Duration;
-
-fn watts_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_watts"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("WATTS_CLANG")
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("run the watts binary")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_status(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
-}
 
 /// A racy counter: two threads increment without a lock, so `count == 2` fails when both read 0.
 const RACY: &str = r#"#include <assert.h>
@@ -77,9 +49,7 @@ int main(void) {
 "#;
 
 fn dir_with(name: &str, text: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("temp dir");
-    std::fs::write(dir.path().join(name), text).expect("write");
-    dir
+    project(&[(name, text)])
 }
 
 #[test]

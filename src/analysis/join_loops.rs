@@ -308,10 +308,10 @@ fn counted_loop(
     // Normalise to `v pred bound`, true on the iterations that stay in the loop.
     let (pred, bound) = match (a, b) {
         (Operand::Var(x), Operand::Int { value, .. }) if *x == v => (*pred, *value),
-        (Operand::Int { value, .. }, Operand::Var(x)) if *x == v => (swap(*pred), *value),
+        (Operand::Int { value, .. }, Operand::Var(x)) if *x == v => (pred.swap(), *value),
         _ => return None,
     };
-    let pred = if stay_when_true { pred } else { negate(pred) };
+    let pred = if stay_when_true { pred } else { pred.negate() };
     let last = match pred {
         CmpPred::Slt => bound - 1,
         CmpPred::Sle => bound,
@@ -351,40 +351,6 @@ fn is_increment(facts: &Facts<'_>, func: FuncId, value: &Operand, v: VarId) -> b
         (Operand::Var(x), Operand::Int { value: 1, .. })
             | (Operand::Int { value: 1, .. }, Operand::Var(x)) if *x == v
     )
-}
-
-/// `a pred b` is `b (swap pred) a`.
-fn swap(p: CmpPred) -> CmpPred {
-    use CmpPred::*;
-    match p {
-        Eq => Eq,
-        Ne => Ne,
-        Ugt => Ult,
-        Uge => Ule,
-        Ult => Ugt,
-        Ule => Uge,
-        Sgt => Slt,
-        Sge => Sle,
-        Slt => Sgt,
-        Sle => Sge,
-    }
-}
-
-/// `!(a pred b)` is `a (negate pred) b`.
-fn negate(p: CmpPred) -> CmpPred {
-    use CmpPred::*;
-    match p {
-        Eq => Ne,
-        Ne => Eq,
-        Ugt => Ule,
-        Uge => Ult,
-        Ult => Uge,
-        Ule => Ugt,
-        Sgt => Sle,
-        Sge => Slt,
-        Slt => Sge,
-        Sle => Sgt,
-    }
 }
 
 fn in_loop(shape: &Shape, header: NodeId, n: NodeId) -> bool {
