@@ -481,6 +481,14 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Whether some thread can move (`!enabled_raw(s).is_empty()`, without building the list).
+    fn any_enabled(&self, s: &State) -> bool {
+        match s.atomic {
+            Some((a, _)) => self.thread_ready(s, a),
+            None => (0..s.threads.len()).any(|t| self.thread_ready(s, t)),
+        }
+    }
+
     fn enabled_raw(&self, s: &State) -> Vec<Tid> {
         if let Some((a, _)) = s.atomic {
             return if self.thread_ready(s, a) {
@@ -1604,7 +1612,7 @@ impl System for Interp<'_> {
         if s.status == Status::Running {
             if s.threads.iter().all(|th| th.at == At::Finished) {
                 s.status = Status::Done;
-            } else if self.enabled_raw(s).is_empty() {
+            } else if !self.any_enabled(s) {
                 s.status = if s.threads.iter().any(|th| th.at == At::Cut) {
                     Status::Cut
                 } else {
