@@ -41,7 +41,7 @@ pub const PROGRESS_AFTER_ENV: &str = "WATTS_PROGRESS_AFTER_MS";
 const AFTER_HELP: &str = "\
 EXIT STATUS:
     0  every assertion is proved or unreachable (or suppressed, or in the baseline)
-    1  at least one assertion may fail
+    1  at least one assertion may fail (or, with --confirm, is violated)
     2  usage or input error (missing file, C that does not compile: clang's message is shown)
     3  internal error (a bug in watts)
 
@@ -54,6 +54,8 @@ EXAMPLES:
     watts analyze --entry wdt_open --entry wdt_write:2 --entry wdt_irq:* --init wdt_init wdt.c
     watts analyze -p build --format sarif > watts.sarif
     watts analyze --baseline old.json src/*.c -- -Iinclude -DCONFIG_SMP
+    watts confirm --witness-dir witnesses tests/corpus/00-readme/counter.c
+    watts replay witnesses/A1.json
     watts invariants --format json example.c
     watts completions bash > /etc/bash_completion.d/watts
 
