@@ -158,39 +158,25 @@ pub fn confirm(
     targets: &std::collections::BTreeSet<AssertId>,
 ) -> Result<Confirmation, String> {
     let deadline = std::time::Instant::now() + options.timeout;
-    let mut bound = options.bound;
+    let interp = Interp::new(program, InterpOptions::default())?;
     let mut total = search::Outcome::default();
     // Random executions with a large loop bound first (a budget of no exhaustive execution).
     let walk_bound = options.bound.max(WALK_BOUND);
-    let walker = Interp::new(
-        program,
-        InterpOptions {
-            bound: walk_bound,
-            ..InterpOptions::default()
-        },
-    )?;
     let walks = search::Budget {
         deadline: Some(deadline),
         random_walks: RANDOM_WALKS,
         executions: 0,
         ..search::Budget::default()
     };
-    let out = search::explore(&walker, search::Strategy::Reduced, walks, Some(targets));
-    for (id, mut v) in out.violations {
-        v.bound = walk_bound;
-        total.violations.insert(id, v);
-    }
-    total.executions += out.executions;
-    total.steps += out.steps;
-    total.restricted_inputs |= out.restricted_inputs;
+    let out = search::explore(
+        &interp.with_bound(walk_bound),
+        search::Strategy::Reduced,
+        walks,
+        Some(targets),
+    );
+    merge(&mut total, out, walk_bound);
+    let mut bound = options.bound;
     loop {
-        let interp = Interp::new(
-            program,
-            InterpOptions {
-                bound,
-                ..InterpOptions::default()
-            },
-        )?;
         let remaining: std::collections::BTreeSet<AssertId> = targets
             .iter()
             .filter(|a| !total.violations.contains_key(a))
@@ -204,19 +190,18 @@ pub fn confirm(
             executions: u64::MAX,
             ..search::Budget::default()
         };
-        let out = search::explore(&interp, search::Strategy::Reduced, budget, Some(&remaining));
-        for (id, mut v) in out.violations {
-            v.bound = bound;
-            total.violations.entry(id).or_insert(v);
-        }
-        total.executions += out.executions;
-        total.steps += out.steps;
-        total.unsupported.extend(out.unsupported);
-        total.restricted_inputs |= out.restricted_inputs;
-        total.complete = out.complete;
-        total.cut = out.cut;
+        let out = search::explore(
+            &interp.with_bound(bound),
+            search::Strategy::Reduced,
+            budget,
+            Some(&remaining),
+        );
+        let (complete, cut) = (out.complete, out.cut);
+        merge(&mut total, out, bound);
+        total.complete = complete;
+        total.cut = cut;
         let all_found = targets.iter().all(|a| total.violations.contains_key(a));
-        if all_found || !out.cut || !out.complete || bound >= MAX_BOUND {
+        if all_found || !cut || !complete || bound >= MAX_BOUND {
             return Ok(Confirmation {
                 outcome: total,
                 bound,
@@ -224,6 +209,19 @@ pub fn confirm(
         }
         bound = bound.saturating_mul(2).min(MAX_BOUND);
     }
+}
+
+/// Adds the results of a search run with loop `bound` to `total`: its violations not found
+/// before (each with that bound), its counters, and the reasons it abandoned executions.
+fn merge(total: &mut search::Outcome, out: search::Outcome, bound: u32) {
+    for (id, mut v) in out.violations {
+        v.bound = bound;
+        total.violations.entry(id).or_insert(v);
+    }
+    total.executions += out.executions;
+    total.steps += out.steps;
+    total.unsupported.extend(out.unsupported);
+    total.restricted_inputs |= out.restricted_inputs;
 }
 
 /// Why a search that found nothing is not conclusive, in words (`, bound 3 reached`).

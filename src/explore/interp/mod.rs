@@ -127,6 +127,7 @@ fn classify(f: &crate::ir::Function) -> Ext {
 }
 
 /// The concrete interpreter of one program.
+#[derive(Clone)]
 pub struct Interp<'p> {
     program: &'p Program,
     options: InterpOptions,
@@ -204,6 +205,13 @@ fn unsupported<T>(what: impl Into<String>) -> Exec<T> {
 }
 
 impl<'p> Interp<'p> {
+    /// The same interpreter with another loop bound (the program's tables are kept).
+    pub fn with_bound(&self, bound: u32) -> Interp<'p> {
+        let mut i = self.clone();
+        i.options.bound = bound;
+        i
+    }
+
     /// An interpreter of `program`. Errors (a readable message) when the program has no `main`
     /// defined.
     pub fn new(program: &'p Program, options: InterpOptions) -> Result<Interp<'p>, String> {
