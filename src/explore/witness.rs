@@ -47,18 +47,16 @@ impl Witness {
         self.threads.get(t).map_or("?", String::as_str)
     }
 
-    /// One line per step for people: `(3) worker: writes x = 1`. A thread's `Start` step
-    /// (which carries no access) is left out, and the rest are numbered in order.
-    pub fn lines(&self) -> Vec<(Option<Span>, String)> {
+    /// The steps people see, each with its line: `(3) worker: writes x = 1`. A thread's
+    /// `Start` step (which carries no access) is left out, and the rest are numbered in order.
+    pub fn lines(&self) -> Vec<(&StepInfo, String)> {
         self.steps
             .iter()
             .filter(|s| s.kind != StepKind::Start)
             .enumerate()
             .map(|(i, s)| {
-                (
-                    s.span,
-                    format!("({}) {}: {}", i + 1, self.thread(s.tid), event(&s.kind)),
-                )
+                let text = format!("({}) {}: {}", i + 1, self.thread(s.tid), event(&s.kind));
+                (s, text)
             })
             .collect()
     }

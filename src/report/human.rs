@@ -152,8 +152,9 @@ fn emit_finding(
             "the failing execution, step by step ({}; thread starts not shown):",
             plural(lines.len(), "step")
         ));
-        for (span, line) in lines {
-            let at = span
+        for (step, line) in lines {
+            let at = step
+                .span
                 .map(|s| format!(" at {}:{}", report.span_path(Some(s)), s.line))
                 .unwrap_or_default();
             notes.push(format!("  {line}{at}"));
@@ -183,8 +184,8 @@ fn emit_finding(
         if let Some(w) = f.witness {
             let lines = w.lines();
             let skip = lines.len().saturating_sub(MAX_STEP_LABELS);
-            for (span, line) in lines.into_iter().skip(skip) {
-                if let Some((sf, sr)) = sources.locate_short(span, None) {
+            for (step, line) in lines.into_iter().skip(skip) {
+                if let Some((sf, sr)) = sources.locate_short(step.span, None) {
                     labels.push(Label::secondary(sf, sr).with_message(line));
                 }
             }

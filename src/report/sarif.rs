@@ -229,11 +229,7 @@ fn code_flow(
     cwd: &std::path::Path,
 ) -> Value {
     let mut per_thread: std::collections::BTreeMap<usize, Vec<Value>> = Default::default();
-    let shown = w
-        .steps
-        .iter()
-        .filter(|s| s.kind != crate::explore::StepKind::Start);
-    for ((order, step), (_, line)) in shown.enumerate().zip(w.lines()) {
+    for (order, (step, line)) in w.lines().into_iter().enumerate() {
         per_thread.entry(step.tid).or_default().push(json!({
             "location": {
                 "physicalLocation": physical(report, step.span, cwd),
