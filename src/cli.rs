@@ -272,6 +272,22 @@ pub struct ReplayArgs {
     pub clang: Option<PathBuf>,
 }
 
+impl ReplayArgs {
+    /// The clang binary: `--clang`, else `WATTS_CLANG`, else `None` (found on PATH).
+    pub fn clang(&self) -> Option<PathBuf> {
+        resolve_clang(self.clang.clone())
+    }
+}
+
+/// The clang binary of `--clang`, else of `WATTS_CLANG` when set and not empty.
+fn resolve_clang(flag: Option<PathBuf>) -> Option<PathBuf> {
+    flag.or_else(|| {
+        std::env::var_os(CLANG_ENV)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    })
+}
+
 /// The options of `watts invariants`, as typed.
 #[derive(Debug, Args)]
 pub struct InvariantsArgs {
@@ -537,11 +553,7 @@ impl InputArgs {
         if let Some(missing) = inputs.iter().find(|p| !p.exists()) {
             return Err(InputError::MissingFile(missing.clone()).to_string());
         }
-        let clang = self.clang.or_else(|| {
-            std::env::var_os(CLANG_ENV)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        });
+        let clang = resolve_clang(self.clang);
         let entries = if !self.entries.is_empty() {
             self.entries
         } else {

@@ -42,7 +42,7 @@ pub fn run(cli: Cli) -> u8 {
                 0,
             )
         }
-        Command::Replay(args) => match crate::replay(&args.witness, args.clang.as_deref()) {
+        Command::Replay(args) => match crate::replay(&args.witness, args.clang().as_deref()) {
             Ok((code, message)) => (writeln!(out, "{message}"), code),
             Err(message) => return fail(&message),
         },

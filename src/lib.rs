@@ -167,8 +167,9 @@ fn write_witnesses(report: &report::Report, dir: &std::path::Path) -> Result<(),
     Ok(())
 }
 
-/// `watts replay`: re-executes a witness file. Returns the exit status (1 the assertion fails
-/// again, 0 it does not) and a message; `Err` when the witness does not fit the program.
+/// `watts replay`: re-executes a witness file, compiled with `clang` (`None`: found on PATH).
+/// Returns the exit status (1 the assertion fails again, 0 it does not) and a message; `Err`
+/// when the witness does not fit the program.
 pub fn replay(
     path: &std::path::Path,
     clang: Option<&std::path::Path>,
@@ -187,9 +188,7 @@ pub fn replay(
     }
     let mut config = Config::new(file.program.inputs.iter().map(Into::into).collect());
     config.clang_args = file.program.clang_args.clone();
-    config.clang = clang
-        .map(Into::into)
-        .or_else(|| std::env::var_os("WATTS_CLANG").map(Into::into));
+    config.clang = clang.map(Into::into);
     if file.program.init.is_some() || !file.program.entries.is_empty() {
         let entries = (file.program.entries.iter())
             .map(|e| e.parse())
