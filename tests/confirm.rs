@@ -8,45 +8,12 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A racy counter: two threads increment without a lock, so `count == 2` fails when both read 0.
-const RACY: &str = r#"#include <assert.h>
-#include <pthread.h>
-int count = 0;
-void *inc(void *arg) { (void)arg; int c = count; count = c + 1; return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, inc, 0);
-  pthread_create(&b, 0, inc, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(count == 2);
-  return 0;
-}
-"#;
+/// A racy counter: two threads increment without a lock, so `count == 2` fails when both read 0
+/// (the README's example).
+const RACY: &str = include_str!("corpus/00-readme/counter.c");
 
 /// The same counter behind a mutex: no execution fails.
-const LOCKED: &str = r#"#include <assert.h>
-#include <pthread.h>
-int count = 0;
-pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-void *inc(void *arg) {
-  (void)arg;
-  pthread_mutex_lock(&m);
-  int c = count;
-  count = c + 1;
-  pthread_mutex_unlock(&m);
-  return 0;
-}
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, inc, 0);
-  pthread_create(&b, 0, inc, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(count == 2);
-  return 0;
-}
-"#;
+const LOCKED: &str = include_str!("corpus/05-threads/08-mutex.c");
 
 fn dir_with(name: &str, text: &str) -> tempfile::TempDir {
     project(&[(name, text)])
@@ -158,18 +125,19 @@ fn confirm_options_need_confirm() {
     }
 }
 
+/// `main` counts to `n` in a loop, then asserts it did not.
+fn counting_loop(n: u32) -> String {
+    format!(
+        "#include <assert.h>\nint main(void) {{\n  int i = 0;\n  while (i < {n}) i++;\n  \
+         assert(i != {n});\n  return 0;\n}}\n"
+    )
+}
+
 #[test]
 fn the_loop_bound_deepens_until_the_failure_is_found() {
     // The failure needs ten loop iterations: bound 2 is doubled until it is reached.
-    let src = r#"#include <assert.h>
-int main(void) {
-  int i = 0;
-  while (i < 10) i++;
-  assert(i != 10);
-  return 0;
-}
-"#;
-    let dir = dir_with("loop.c", src);
+    let src = counting_loop(10);
+    let dir = dir_with("loop.c", &src);
     let o = watts_in(
         dir.path(),
         &["confirm", "--bound", "2", "--witness-dir", "w", "loop.c"],
@@ -187,15 +155,8 @@ int main(void) {
 #[test]
 fn a_search_that_finds_nothing_says_how_far_it_went() {
     // Out of reach of every bound: the search reports what limited it.
-    let src = r#"#include <assert.h>
-int main(void) {
-  int i = 0;
-  while (i < 1000000) i++;
-  assert(i != 1000000);
-  return 0;
-}
-"#;
-    let dir = dir_with("loop.c", src);
+    let src = counting_loop(1_000_000);
+    let dir = dir_with("loop.c", &src);
     let o = watts_in(
         dir.path(),
         &[
@@ -219,21 +180,6 @@ int main(void) {
 }
 
 // ---- The cross-check: the analysis and the explorer never contradict each other. ----
-
-fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("read corpus dir")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            corpus_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "c") {
-            out.push(p);
-        }
-    }
-}
 
 /// The annotation on the line of each assertion (`PROVED`, `FAILS!`, ...), by line number.
 fn annotations(text: &str) -> Vec<(u32, String)> {

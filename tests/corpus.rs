@@ -61,6 +61,8 @@
 //! implemented` line. A panic or a budget overrun in one file is one failure of that file.
 //! Output: one line per mismatch, sorted by file, then `corpus: N passed, M failed`.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -793,20 +795,6 @@ fn run_jobs(jobs: Vec<Job>, workers: usize, total: &mut Report) {
     }
 }
 
-fn collect_c_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_c_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "c") {
-            out.push(p);
-        }
-    }
-}
-
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -824,7 +812,7 @@ fn main() {
 
     // Phase 1: the annotated corpus.
     let mut files = Vec::new();
-    collect_c_files(&root.join("tests/corpus"), &mut files);
+    common::corpus_files(&root.join("tests/corpus"), &mut files);
     let mut files: Vec<(PathBuf, String)> = files
         .into_iter()
         .map(|p| {

@@ -79,3 +79,19 @@ pub fn statuses(doc: &serde_json::Value) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// Every `.c` file below `dir`, in path order.
+pub fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            corpus_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "c") {
+            out.push(p);
+        }
+    }
+}
