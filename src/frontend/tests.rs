@@ -47,16 +47,6 @@ fn insts(f: &Function) -> impl Iterator<Item = &InstKind> {
         .flat_map(|b| b.insts.iter().map(|i| &i.kind))
 }
 
-#[test]
-#[ignore]
-fn dump_file() {
-    let path = std::env::var("WATTS_DUMP").expect("WATTS_DUMP");
-    match super::load(&Config::new(vec![PathBuf::from(path)])) {
-        Ok(p) => eprintln!("{}", super::dump(&p)),
-        Err(e) => eprintln!("error: {e}"),
-    }
-}
-
 fn only_assert(p: &Program) -> &AssertInfo {
     assert_eq!(p.asserts.len(), 1, "{}", super::dump(p));
     &p.asserts[0]
