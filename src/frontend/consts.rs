@@ -34,6 +34,8 @@ pub(crate) struct Symbols {
     pub func_vals: Vec<Val>,
     /// Global variables.
     pub globals: HashMap<Val, GlobalId>,
+    /// Source names of struct fields.
+    pub field_names: super::field_names::FieldNames,
 }
 
 impl Symbols {

@@ -501,6 +501,17 @@ impl Type {
             .collect()
     }
 
+    /// The name of a named struct type (`struct.device`); empty for literal structs.
+    pub fn struct_name(self) -> String {
+        // SAFETY: live struct type; the name (if any) is a NUL-terminated string LLVM owns.
+        let p = unsafe { c::LLVMGetStructName(self.0) };
+        if p.is_null() {
+            return String::new();
+        }
+        // SAFETY: see above.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+
     /// The return type of a function type.
     pub fn return_type(self) -> Type {
         // SAFETY: live function type.

@@ -4,6 +4,7 @@
 use llvm_sys::{LLVMTypeKind, LLVMValueKind};
 
 use super::ffi::{DataLayout, Type, Val};
+use super::field_names::FieldNames;
 use crate::ir::{Layout, ScalarKind, Ty};
 
 /// The analysis type of an LLVM type.
@@ -41,11 +42,11 @@ pub(crate) fn is_vector(t: Type) -> bool {
 }
 
 /// The layout of a sized type; `None` for unsized or opaque types.
-pub(crate) fn layout_of(t: Type, dl: DataLayout) -> Option<Layout> {
-    layout_rec(t, dl, 0)
+pub(crate) fn layout_of(t: Type, dl: DataLayout, names: &FieldNames) -> Option<Layout> {
+    layout_rec(t, dl, names, 0)
 }
 
-fn layout_rec(t: Type, dl: DataLayout, depth: u32) -> Option<Layout> {
+fn layout_rec(t: Type, dl: DataLayout, names: &FieldNames, depth: u32) -> Option<Layout> {
     if !t.is_sized() || depth > 64 {
         return None;
     }
@@ -63,19 +64,21 @@ fn layout_rec(t: Type, dl: DataLayout, depth: u32) -> Option<Layout> {
                 .enumerate()
                 .map(|(i, f)| {
                     let off = dl.field_offset(t, i as u32);
-                    let l = layout_rec(f, dl, depth + 1)
+                    let l = layout_rec(f, dl, names, depth + 1)
                         .unwrap_or_else(|| scalar(ScalarKind::Other, dl.alloc_size(f)));
                     (off, l)
                 })
-                .collect();
+                .collect::<Vec<_>>();
+            let offsets: Vec<u64> = fields.iter().map(|(o, _)| *o).collect();
             Layout::Struct {
                 size: dl.alloc_size(t),
+                names: names.fields(&t.struct_name(), &offsets).unwrap_or_default(),
                 fields,
             }
         }
         LLVMTypeKind::LLVMArrayTypeKind => {
             let e = t.element();
-            let elem = layout_rec(e, dl, depth + 1)
+            let elem = layout_rec(e, dl, names, depth + 1)
                 .unwrap_or_else(|| scalar(ScalarKind::Other, dl.alloc_size(e)));
             Layout::Array {
                 elem: Box::new(elem),

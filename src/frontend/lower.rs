@@ -9,6 +9,7 @@ use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 use super::consts::Symbols;
 use super::debuginfo::{self, Files, Names};
 use super::ffi::{self, Bb, DataLayout, Val};
+use super::field_names::FieldNames;
 use super::layout::{layout_of, ty_of};
 use crate::ir::{
     AssertId, AssertInfo, Block, BlockId, FuncId, Function, Global, GlobalId, Inst, InstKind,
@@ -47,6 +48,7 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
             funcs,
             func_vals: fvals.clone(),
             globals,
+            field_names: FieldNames::from_module_text(&module.print_to_string().to_string()),
         },
         files: Files::default(),
         program: Program {
@@ -75,7 +77,7 @@ fn lower_global(cx: &mut Ctx, id: GlobalId, g: Val) {
     cx.program.objects.push(Object {
         kind: ObjectKind::Global(id),
         name: name.clone(),
-        layout: layout_of(g.global_value_type(), cx.syms.dl),
+        layout: layout_of(g.global_value_type(), cx.syms.dl, &cx.syms.field_names),
         span,
     });
     let init = if g.is_declaration() {

@@ -301,7 +301,7 @@ impl FnLower<'_> {
     fn alloca(&mut self, inst: Val) -> InstKind {
         let dl = self.cx.syms.dl;
         let at = inst.allocated_type();
-        let elem = layout_of(at, dl);
+        let elem = layout_of(at, dl, &self.cx.syms.field_names);
         let count = inst.operand(0);
         let layout = match const_int(count) {
             Some((1, _)) => elem,

@@ -17,6 +17,7 @@ mod consts;
 mod debuginfo;
 mod dump;
 mod ffi;
+mod field_names;
 mod layout;
 mod load;
 mod lower;

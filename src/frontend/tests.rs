@@ -121,7 +121,10 @@ fn global_initializers_have_cells_at_offsets() {
     // Layouts.
     let s_obj = &p.objects[p.globals[g("s")].obj.index()];
     assert_eq!(s_obj.kind, ObjectKind::Global(GlobalId::from(g("s"))));
-    let Some(Layout::Struct { size: 16, fields }) = &s_obj.layout else {
+    let Some(Layout::Struct {
+        size: 16, fields, ..
+    }) = &s_obj.layout
+    else {
         panic!("{:?}", s_obj.layout)
     };
     let offsets: Vec<u64> = fields.iter().map(|(o, _)| *o).collect();
@@ -450,7 +453,7 @@ fn m32_has_four_byte_pointers() {
     let p = load_files(&[("t.c", src)], &["-m32"]).expect("compiles");
     assert_eq!(p.pointer_size, 4);
     let t = p.globals.iter().find(|g| g.name == "t").expect("t");
-    let Some(Layout::Struct { size, fields }) = &p.objects[t.obj.index()].layout else {
+    let Some(Layout::Struct { size, fields, .. }) = &p.objects[t.obj.index()].layout else {
         panic!()
     };
     assert_eq!((*size, fields[1].0), (8, 4));
@@ -874,4 +877,33 @@ fn clang_of_another_version_is_refused() {
         super::load(&config),
         Err(InputError::ClangNotFound(_))
     ));
+}
+
+#[test]
+fn struct_fields_are_named_from_debug_info() {
+    let p = lower_c(
+        "struct inner { short lo; int hi; };\n\
+         struct device { int open; struct inner regs[2]; long count; } dev;\n\
+         typedef struct { int a, b; } pair_t;\n\
+         pair_t pair;\n\
+         union word { int i; char c[4]; } w;\n\
+         struct flags { unsigned ready : 1; unsigned err : 1; int n; } fl;\n\
+         int main(void) { return dev.open + pair.b + w.i + fl.n; }\n",
+    );
+    let cells = crate::memory::Cells::build(&p);
+    let names: Vec<&str> = cells.cells.iter().map(|c| c.name.as_str()).collect();
+    for expected in [
+        "dev.open",
+        "dev.regs[].lo",
+        "dev.regs[].hi",
+        "dev.count",
+        "pair.a",
+        "pair.b",
+    ] {
+        assert!(names.contains(&expected), "{expected} not in {names:?}");
+    }
+    // A union and a struct with bit-fields cannot be matched field by field: numbers stay.
+    assert!(names.iter().any(|n| n.starts_with("w.")), "{names:?}");
+    assert!(!names.contains(&"w.i"), "{names:?}");
+    assert!(names.contains(&"fl.1"), "{names:?}");
 }

@@ -27,6 +27,9 @@ pub enum Layout {
         size: u64,
         /// (byte offset, layout) of each field, in order.
         fields: Vec<(u64, Layout)>,
+        /// The source names of the fields (from debug info), when every field has one;
+        /// empty otherwise. Display only.
+        names: Vec<String>,
     },
     /// An array of `count` elements, `stride` bytes apart.
     Array {
@@ -40,6 +43,13 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// How field `i` of a struct with these `names` is shown: its source name, else its number.
+    pub fn field_name(names: &[String], i: usize) -> std::borrow::Cow<'_, str> {
+        names
+            .get(i)
+            .map_or_else(|| i.to_string().into(), |n| n.as_str().into())
+    }
+
     /// Allocation size in bytes.
     pub fn size(&self) -> u64 {
         match self {

@@ -139,7 +139,7 @@ impl Cells {
 pub fn normalize(layout: &Layout, offset: u64) -> Option<u64> {
     match layout {
         Layout::Scalar { size, .. } => (offset < u64::from(*size).max(1)).then_some(offset),
-        Layout::Struct { size, fields } => {
+        Layout::Struct { size, fields, .. } => {
             if offset >= *size {
                 return None;
             }
@@ -227,9 +227,10 @@ fn flatten(layout: &Layout, base: u64, instances: u64, name: &str, out: &mut Vec
         Layout::Scalar { size, kind } => {
             out.push((base, *size, *kind, instances, name.to_string()))
         }
-        Layout::Struct { fields, .. } => {
+        Layout::Struct { fields, names, .. } => {
             for (i, (off, f)) in fields.iter().enumerate() {
-                flatten(f, base + off, instances, &format!("{name}.{i}"), out);
+                let field = Layout::field_name(names, i);
+                flatten(f, base + off, instances, &format!("{name}.{field}"), out);
             }
         }
         Layout::Array { elem, count, .. } => {
@@ -261,9 +262,11 @@ mod tests {
         let inner = Layout::Struct {
             size: 8,
             fields: vec![(0, int(2)), (4, int(4))],
+            names: Vec::new(),
         };
         let l = Layout::Struct {
             size: 36,
+            names: Vec::new(),
             fields: vec![
                 (0, int(4)),
                 (

@@ -1662,9 +1662,9 @@ fn layout_path(l: &Layout, off: u64) -> String {
         Layout::Array { elem, stride, .. } if *stride > 0 => {
             format!("[{}]{}", off / stride, layout_path(elem, off % stride))
         }
-        // Fields have no names in the IR: `.i` for the i-th field, as the analysis names
-        // its cells (`memory::cells`).
-        Layout::Struct { fields, .. } => {
+        // `.name` (`.i` for the i-th field when debug info has no names), as the analysis
+        // names its cells (`memory::cells`).
+        Layout::Struct { fields, names, .. } => {
             match fields
                 .iter()
                 .enumerate()
@@ -1672,7 +1672,8 @@ fn layout_path(l: &Layout, off: u64) -> String {
                 .find(|(_, (o, _))| *o <= off)
             {
                 Some((i, (o, f))) if off - o < f.size().max(1) => {
-                    format!(".{i}{}", layout_path(f, off - o))
+                    let name = Layout::field_name(names, i);
+                    format!(".{name}{}", layout_path(f, off - o))
                 }
                 _ if off == 0 => String::new(),
                 _ => format!("+{off}"),

@@ -1,0 +1,191 @@
+//! Source names of struct fields, read from the module's debug info, so that memory cells and
+//! interpreter locations read `dev.mode` rather than `dev.1`.
+//!
+//! Invariant: names are cosmetic. A struct whose fields cannot be matched one to one with the
+//! debug info (unions, bit-fields sharing a storage unit, padding, two C structs of one name
+//! with different members) keeps the field numbers; nothing but display strings depends on it.
+
+use std::collections::HashMap;
+
+/// Field names per C struct name (the name after `struct.` in the LLVM type), by byte offset.
+#[derive(Default, Debug)]
+pub(crate) struct FieldNames {
+    by_struct: HashMap<String, Option<Vec<(u64, String)>>>,
+}
+
+impl FieldNames {
+    /// Reads the `DICompositeType` structs of a module's textual form (its members and their
+    /// offsets), and the typedef names of anonymous ones.
+    pub fn from_module_text(text: &str) -> FieldNames {
+        let nodes: HashMap<&str, &str> = text
+            .lines()
+            .filter_map(|l| {
+                let (id, rest) = l.split_once(" = ")?;
+                id.starts_with('!').then_some((id, rest))
+            })
+            .collect();
+        // `typedef struct { .. } dev_t;`: clang names the LLVM type after the typedef.
+        let mut typedefs: HashMap<&str, Vec<&str>> = HashMap::new();
+        for body in nodes.values() {
+            if body.contains("tag: DW_TAG_typedef") {
+                if let (Some(base), Some(name)) = (field(body, "baseType"), field(body, "name")) {
+                    typedefs.entry(base).or_default().push(name);
+                }
+            }
+        }
+        let mut out = FieldNames::default();
+        for (id, body) in &nodes {
+            if !body.contains("!DICompositeType(tag: DW_TAG_structure_type") {
+                continue;
+            }
+            let Some(members) = field(body, "elements").and_then(|e| members(&nodes, e)) else {
+                continue;
+            };
+            let own = field(body, "name").into_iter();
+            let aliases = typedefs.get(id).into_iter().flatten().copied();
+            for n in own.chain(aliases) {
+                out.insert(n.trim_matches('"'), &members);
+            }
+        }
+        out
+    }
+
+    fn insert(&mut self, name: &str, members: &[(u64, String)]) {
+        let slot = self
+            .by_struct
+            .entry(name.to_string())
+            .or_insert_with(|| Some(members.to_vec()));
+        // Two different structs of one name (separate files): neither is trusted.
+        if slot.as_deref() != Some(members) {
+            *slot = None;
+        }
+    }
+
+    /// The names of the fields of the LLVM struct type named `llvm_name` at these byte
+    /// offsets, when every field matches exactly one member at its offset.
+    pub fn fields(&self, llvm_name: &str, offsets: &[u64]) -> Option<Vec<String>> {
+        let base = llvm_name.strip_prefix("struct.")?;
+        // clang suffixes `.0`, `.1` to a struct name defined again in another file.
+        let members = self.by_struct.get(base).or_else(|| {
+            let (stem, suffix) = base.rsplit_once('.')?;
+            suffix.parse::<u32>().ok()?;
+            self.by_struct.get(stem)
+        })?;
+        let members = members.as_ref()?;
+        offsets
+            .iter()
+            .map(|off| {
+                let mut at = members.iter().filter(|(o, _)| o == off);
+                match (at.next(), at.next()) {
+                    (Some((_, n)), None) => Some(n.clone()),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The members of an `elements: !N` tuple: (byte offset, name) of each `DW_TAG_member`; `None`
+/// when one is a bit-field or unnamed (the LLVM fields then cannot be matched by offset).
+fn members(nodes: &HashMap<&str, &str>, elements: &str) -> Option<Vec<(u64, String)>> {
+    let tuple = nodes.get(elements)?.strip_prefix("!{")?.strip_suffix('}')?;
+    let mut out = Vec::new();
+    for m in tuple.split(", ").filter(|m| !m.is_empty()) {
+        let body = nodes.get(m)?;
+        if !body.contains("tag: DW_TAG_member") {
+            continue;
+        }
+        if body.contains("DIFlagBitField") {
+            return None;
+        }
+        let name = field(body, "name")?.trim_matches('"').to_string();
+        let bits: u64 = field(body, "offset").map_or(Some(0), |o| o.parse().ok())?;
+        if bits % 8 != 0 {
+            return None;
+        }
+        out.push((bits / 8, name));
+    }
+    Some(out)
+}
+
+/// The value of `key: value` in a metadata node's text (up to the next `, ` or `)`).
+fn field<'a>(body: &'a str, key: &str) -> Option<&'a str> {
+    let pat = format!("{key}: ");
+    let mut from = 0;
+    loop {
+        let i = from + body[from..].find(&pat)?;
+        // A whole key: preceded by `(` or a space (`baseType` is not `Type`).
+        if i == 0 || matches!(body.as_bytes()[i - 1], b'(' | b' ') {
+            let rest = &body[i + pat.len()..];
+            if rest.starts_with('"') {
+                let end = rest[1..].find('"')? + 2;
+                return Some(&rest[..end]);
+            }
+            let end = rest.find([',', ')']).unwrap_or(rest.len());
+            return Some(&rest[..end]);
+        }
+        from = i + pat.len();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = r#"
+!10 = distinct !DICompositeType(tag: DW_TAG_structure_type, name: "device", file: !3, line: 15, size: 96, elements: !11)
+!11 = !{!12, !13, !14}
+!12 = !DIDerivedType(tag: DW_TAG_member, name: "open", scope: !10, file: !3, line: 16, baseType: !6, size: 32)
+!13 = !DIDerivedType(tag: DW_TAG_member, name: "mode", scope: !10, file: !3, line: 17, baseType: !6, size: 32, offset: 32)
+!14 = !DIDerivedType(tag: DW_TAG_member, name: "count", scope: !10, file: !3, line: 18, baseType: !6, size: 32, offset: 64)
+!20 = distinct !DICompositeType(tag: DW_TAG_structure_type, file: !3, line: 20, size: 64, elements: !21)
+!21 = !{!22, !23}
+!22 = !DIDerivedType(tag: DW_TAG_member, name: "a", scope: !20, file: !3, line: 21, baseType: !6, size: 32)
+!23 = !DIDerivedType(tag: DW_TAG_member, name: "b", scope: !20, file: !3, line: 22, baseType: !6, size: 32, offset: 32)
+!24 = !DIDerivedType(tag: DW_TAG_typedef, name: "pair_t", file: !3, line: 23, baseType: !20)
+!30 = distinct !DICompositeType(tag: DW_TAG_structure_type, name: "bits", file: !3, line: 30, size: 32, elements: !31)
+!31 = !{!32, !33}
+!32 = !DIDerivedType(tag: DW_TAG_member, name: "x", scope: !30, file: !3, line: 31, baseType: !6, size: 3, flags: DIFlagBitField, extraData: i64 0)
+!33 = !DIDerivedType(tag: DW_TAG_member, name: "y", scope: !30, file: !3, line: 32, baseType: !6, size: 5, offset: 3, flags: DIFlagBitField, extraData: i64 0)
+"#;
+
+    #[test]
+    fn named_struct_fields_by_offset() {
+        let f = FieldNames::from_module_text(TEXT);
+        assert_eq!(
+            f.fields("struct.device", &[0, 4, 8]),
+            Some(vec!["open".into(), "mode".into(), "count".into()])
+        );
+        // Another file's `struct device`, renamed by the linker.
+        assert_eq!(f.fields("struct.device.0", &[4]), Some(vec!["mode".into()]));
+    }
+
+    #[test]
+    fn typedef_of_anonymous_struct() {
+        let f = FieldNames::from_module_text(TEXT);
+        assert_eq!(
+            f.fields("struct.pair_t", &[0, 4]),
+            Some(vec!["a".into(), "b".into()])
+        );
+    }
+
+    #[test]
+    fn unmatched_layouts_keep_numbers() {
+        let f = FieldNames::from_module_text(TEXT);
+        // Bit-fields share a storage unit.
+        assert_eq!(f.fields("struct.bits", &[0]), None);
+        // A padding field at an offset no member has.
+        assert_eq!(f.fields("struct.device", &[0, 2]), None);
+        assert_eq!(f.fields("union.u", &[0]), None);
+        assert_eq!(f.fields("struct.unknown", &[0]), None);
+    }
+
+    #[test]
+    fn clashing_definitions_are_dropped() {
+        let text = format!(
+            "{TEXT}\n!40 = distinct !DICompositeType(tag: DW_TAG_structure_type, name: \"device\", size: 32, elements: !41)\n!41 = !{{!42}}\n!42 = !DIDerivedType(tag: DW_TAG_member, name: \"other\", scope: !40, baseType: !6, size: 32)\n"
+        );
+        let f = FieldNames::from_module_text(&text);
+        assert_eq!(f.fields("struct.device", &[0]), None);
+    }
+}
