@@ -100,7 +100,7 @@ fn members(nodes: &HashMap<&str, &str>, elements: &str) -> Option<Vec<(u64, Stri
         }
         let name = field(body, "name")?.trim_matches('"').to_string();
         let bits: u64 = field(body, "offset").map_or(Some(0), |o| o.parse().ok())?;
-        if bits % 8 != 0 {
+        if !bits.is_multiple_of(8) {
             return None;
         }
         out.push((bits / 8, name));
@@ -117,8 +117,8 @@ fn field<'a>(body: &'a str, key: &str) -> Option<&'a str> {
         // A whole key: preceded by `(` or a space (`baseType` is not `Type`).
         if i == 0 || matches!(body.as_bytes()[i - 1], b'(' | b' ') {
             let rest = &body[i + pat.len()..];
-            if rest.starts_with('"') {
-                let end = rest[1..].find('"')? + 2;
+            if let Some(quoted) = rest.strip_prefix('"') {
+                let end = quoted.find('"')? + 2;
                 return Some(&rest[..end]);
             }
             let end = rest.find([',', ')']).unwrap_or(rest.len());
