@@ -11,7 +11,8 @@
 //! - data (SSA): a use of a variable -> its definition (inlined parameters are defined by the
 //!   call, an inlined call's result by the callee's returns);
 //! - data (memory): a read of a cell -> every write of that cell in the thread (no reaching
-//!   definitions: more edges, larger slices, never a missing one).
+//!   definitions: more edges, larger slices, never a missing one); a load counts as a write of
+//!   the cells it reads, since the analysis keeps the value read as the thread's view of them.
 
 use super::control::control_dependence;
 use crate::analysis::program_facts::Facts;
@@ -117,7 +118,17 @@ impl Pdg {
                         if a.read_unknown || matches!(kind, InstKind::MemCopy { .. }) {
                             reads_all.push(v);
                         } else {
-                            reads.push((v, a.exact.iter().map(|c| c.0).collect()));
+                            let cells: Vec<u32> = a.exact.iter().map(|c| c.0).collect();
+                            // The analysis folds what a load reads into the thread's view of
+                            // the cell (`transfer::load_chosen`), which a later load of it
+                            // reads as its own view: for the dependence graph a load also
+                            // writes its cells. Without this edge an unused load would read the
+                            // join of every store in the optimized mode and widen the own view
+                            // of the loads after it (less precise than `constraints`).
+                            for c in &cells {
+                                writers.entry(*c).or_default().push(v);
+                            }
+                            reads.push((v, cells));
                         }
                     }
                     // A created thread starts from the whole memory; unknown code reads it.
