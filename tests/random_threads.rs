@@ -1,0 +1,390 @@
+//! Random multithreaded C programs as a soundness oracle for the analysis, checked by the
+//! explorer: a deterministic generator writes small pthread programs (shared globals, loads
+//! into locals, stores of computed values, branches, a mutex, short loops, threads created
+//! once or in a loop, joins, a pointer to the globals, `__VERIFIER_nondet_int`, and assertions
+//! over locals and globals), and for each program
+//!
+//! - every assertion that `watts confirm`'s explorer violates (with a witness that replays) is
+//!   neither proved nor unreachable in any mode and domain;
+//! - the modes are ordered (flow-insensitive ⊆ flow-sensitive ⊆ constraints = optimized, in
+//!   what they prove or find unreachable) and octagon proves what interval proves.
+//!
+//! `WATTS_RANDOM_PROGRAMS=N` (default 120) and `WATTS_RANDOM_SEED=S` (default 1) choose the
+//! programs; a failure names the seed of the program, which is written to a temporary file
+//! whose path the message shows.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use watts::analysis::Status;
+use watts::{Config, DomainKind, Mode};
+
+/// A small deterministic generator (xorshift64*), so that a seed names one program forever.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+const CMP: [&str; 6] = ["==", "!=", "<", "<=", ">", ">="];
+const LOCALS: usize = 3;
+
+/// Writes the statements of one program's function bodies.
+struct Gen {
+    rng: Rng,
+    globals: usize,
+    /// Whether the program has its mutex (its statements may lock it).
+    mutex: bool,
+}
+
+impl Gen {
+    fn local(&mut self) -> String {
+        format!("l{}", self.rng.below(LOCALS))
+    }
+
+    fn global(&mut self) -> String {
+        format!("g{}", self.rng.below(self.globals))
+    }
+
+    fn constant(&mut self) -> usize {
+        self.rng.below(6)
+    }
+
+    fn value(&mut self) -> String {
+        match self.rng.below(5) {
+            0 => self.constant().to_string(),
+            1 => self.local(),
+            2 => format!("{} + {}", self.local(), 1 + self.rng.below(3)),
+            3 => format!("{} - {}", self.local(), 1 + self.rng.below(2)),
+            _ => format!("{} * 2", self.local()),
+        }
+    }
+
+    fn condition(&mut self) -> String {
+        let op = self.rng.pick(&CMP);
+        match self.rng.below(4) {
+            0 | 1 => format!("{} {op} {}", self.local(), self.constant()),
+            2 => format!("{} {op} {}", self.global(), self.constant()),
+            _ => format!(
+                "{} {op} {} + {}",
+                self.local(),
+                self.local(),
+                self.rng.below(3)
+            ),
+        }
+    }
+
+    /// One statement at nesting `depth` (compound statements only above depth 0).
+    fn statement(&mut self, out: &mut String, indent: &str, depth: usize, locked: bool) {
+        let choice = self.rng.below(if depth == 0 { 9 } else { 13 });
+        match choice {
+            6 => {
+                let _ = writeln!(out, "{indent}p = &{};", self.global());
+            }
+            7 => {
+                let _ = writeln!(out, "{indent}*p = {};", self.value());
+            }
+            8 => {
+                let _ = writeln!(out, "{indent}{} = *p;", self.local());
+            }
+            0 | 1 => {
+                let _ = writeln!(out, "{indent}{} = {};", self.local(), self.global());
+            }
+            2 | 3 => {
+                let _ = writeln!(out, "{indent}{} = {};", self.global(), self.value());
+            }
+            4 => {
+                let _ = writeln!(out, "{indent}assert({});", self.condition());
+            }
+            5 => {
+                let _ = writeln!(
+                    out,
+                    "{indent}{} = __VERIFIER_nondet_int() % 4;",
+                    self.local()
+                );
+            }
+            9 | 10 => {
+                let cond = self.condition();
+                let _ = writeln!(out, "{indent}if ({cond}) {{");
+                self.statement(out, &format!("{indent}  "), depth - 1, locked);
+                let _ = writeln!(out, "{indent}}} else {{");
+                self.statement(out, &format!("{indent}  "), depth - 1, locked);
+                let _ = writeln!(out, "{indent}}}");
+            }
+            11 if self.mutex && !locked => {
+                let _ = writeln!(out, "{indent}pthread_mutex_lock(&m);");
+                for _ in 0..2 {
+                    self.statement(out, &format!("{indent}  "), depth - 1, true);
+                }
+                let _ = writeln!(out, "{indent}pthread_mutex_unlock(&m);");
+            }
+            _ => {
+                let _ = writeln!(out, "{indent}for (int i = 0; i < 2; i++) {{");
+                self.statement(out, &format!("{indent}  "), depth - 1, locked);
+                let _ = writeln!(out, "{indent}}}");
+            }
+        }
+    }
+
+    fn block(&mut self, out: &mut String, statements: usize) {
+        for _ in 0..statements {
+            self.statement(out, "  ", 1, false);
+        }
+    }
+}
+
+/// The C text of program `seed`.
+fn program(seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let globals = 2 + rng.below(2);
+    let threads = 1 + rng.below(2);
+    let mutex = rng.chance(40);
+    let mut g = Gen {
+        rng,
+        globals,
+        mutex,
+    };
+    let mut c = String::from(
+        "#include <assert.h>\n#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\n",
+    );
+    for i in 0..globals {
+        let _ = writeln!(c, "int g{i} = {};", g.rng.below(3));
+    }
+    if mutex {
+        c.push_str("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n");
+    }
+    let locals = "  int l0 = 0, l1 = 0, l2 = 0;\n  int *p = &g0;\n";
+    let unused = "  (void)l0; (void)l1; (void)l2; (void)p;\n";
+    for t in 0..threads {
+        let _ = writeln!(c, "void *t{t}(void *arg) {{\n  (void)arg;\n{locals}");
+        let n = 2 + g.rng.below(4);
+        g.block(&mut c, n);
+        let cond = g.condition();
+        let _ = writeln!(c, "  assert({cond});\n{unused}  return 0;\n}}");
+    }
+    // main: statements, creates (a thread twice in a loop now and then), statements, joins of
+    // some threads, statements.
+    let _ = writeln!(c, "int main(void) {{\n{locals}  pthread_t h[{threads}][2];");
+    let before = g.rng.below(3);
+    g.block(&mut c, before);
+    let mut instances = Vec::new();
+    for t in 0..threads {
+        if g.rng.chance(30) {
+            let _ = writeln!(
+                c,
+                "  for (int i = 0; i < 2; i++) pthread_create(&h[{t}][i], 0, t{t}, 0);"
+            );
+            instances.push(2);
+        } else {
+            let _ = writeln!(c, "  pthread_create(&h[{t}][0], 0, t{t}, 0);");
+            instances.push(1);
+        }
+        let between = g.rng.below(2);
+        g.block(&mut c, between);
+    }
+    for (t, n) in instances.iter().enumerate() {
+        if g.rng.chance(50) {
+            let _ = writeln!(
+                c,
+                "  for (int i = 0; i < {n}; i++) pthread_join(h[{t}][i], 0);"
+            );
+        }
+    }
+    let after = 1 + g.rng.below(3);
+    g.block(&mut c, after);
+    let cond = g.condition();
+    let _ = writeln!(c, "  assert({cond});\n{unused}  return 0;\n}}");
+    c
+}
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+const DOMAINS: [DomainKind; 2] = [DomainKind::Interval, DomainKind::Octagon];
+
+fn holds(s: Status) -> bool {
+    matches!(s, Status::Proved | Status::Unreachable)
+}
+
+/// Checks program `seed`; returns the number of its assertions and of those violated, or the
+/// errors found.
+// `a` indexes the innermost level of `statuses[domain][mode][assertion]`.
+#[allow(clippy::needless_range_loop)]
+fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize), Vec<String>> {
+    let text = program(seed);
+    let path = dir.join(format!("random-{seed}.c"));
+    std::fs::write(&path, &text).expect("write program");
+    let shown = path.display().to_string();
+    let mut config = Config::new(vec![path]);
+    config.clang_args = vec!["-w".into()];
+    let program =
+        watts::load_program(&config).map_err(|e| vec![format!("{shown}: front end: {e}")])?;
+    let n = program.asserts.len();
+    // statuses[domain][mode][assertion]
+    let mut statuses = Vec::new();
+    for domain in DOMAINS {
+        let mut per_mode = Vec::new();
+        for mode in Mode::ALL {
+            config.mode = mode;
+            config.domain = domain;
+            let out = watts::analysis::analyze(&program, &config)
+                .map_err(|e| vec![format!("{shown}: {}/{}: {e}", mode.name(), domain.name())])?;
+            per_mode.push(out.verdicts.iter().map(|v| v.status).collect::<Vec<_>>());
+        }
+        statuses.push(per_mode);
+    }
+    let options = watts::config::ConfirmOptions {
+        bound: 4,
+        timeout: Duration::from_millis(800),
+        witness_dir: None,
+    };
+    let all = (0..n).map(watts::ir::AssertId::from).collect();
+    let found = watts::explore::confirm(&program, &options, &all)
+        .map_err(|e| vec![format!("{shown}: confirm: {e}")])?
+        .outcome;
+    let mut errors = Vec::new();
+    let line = |a: usize| program.asserts[a].span.map_or(0, |s| s.line);
+    for (id, violation) in &found.violations {
+        let a = id.index();
+        if !matches!(
+            watts::explore::replay(&program, violation.bound, *id, &violation.choices),
+            Ok((1, _))
+        ) {
+            errors.push(format!("{shown}:{}: the witness does not replay", line(a)));
+        }
+        for (d, domain) in DOMAINS.iter().enumerate() {
+            for (m, mode) in Mode::ALL.iter().enumerate() {
+                let s = statuses[d][m][a];
+                if holds(s) {
+                    errors.push(format!(
+                        "{shown}:{}: {} in {}/{}, yet an execution fails it",
+                        line(a),
+                        s.name(),
+                        mode.name(),
+                        domain.name()
+                    ));
+                }
+            }
+        }
+    }
+    for a in 0..n {
+        for (d, domain) in DOMAINS.iter().enumerate() {
+            // flow-insensitive ⊆ flow-sensitive ⊆ constraints; then constraints = optimized.
+            for m in 1..3 {
+                let (weaker, stronger) = (statuses[d][m - 1][a], statuses[d][m][a]);
+                if holds(weaker) && !holds(stronger) {
+                    errors.push(format!(
+                        "{shown}:{}: {} in {} but {} in {} ({})",
+                        line(a),
+                        weaker.name(),
+                        Mode::ALL[m - 1].name(),
+                        stronger.name(),
+                        Mode::ALL[m].name(),
+                        domain.name()
+                    ));
+                }
+            }
+            let (c, o) = (statuses[d][2][a], statuses[d][3][a]);
+            if holds(c) != holds(o) {
+                errors.push(format!(
+                    "{shown}:{}: {} in constraints but {} in optimized ({})",
+                    line(a),
+                    c.name(),
+                    o.name(),
+                    domain.name()
+                ));
+            }
+        }
+        for (m, mode) in Mode::ALL.iter().enumerate() {
+            if holds(statuses[0][m][a]) && !holds(statuses[1][m][a]) {
+                errors.push(format!(
+                    "{shown}:{}: interval proves it but octagon does not ({})",
+                    line(a),
+                    mode.name()
+                ));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok((n, found.violations.len()))
+    } else {
+        Err(errors)
+    }
+}
+
+#[test]
+fn random_programs_violated_by_the_explorer_are_never_proved() {
+    let count = env_u64("WATTS_RANDOM_PROGRAMS", 120);
+    let first = env_u64("WATTS_RANDOM_SEED", 1);
+    // Failing programs stay on disk for inspection.
+    let dir = tempfile::Builder::new()
+        .prefix("watts-random-")
+        .tempdir()
+        .expect("temp dir")
+        .keep();
+    let (mut asserts, mut violated, mut errors) = (0, 0, Vec::new());
+    for seed in first..first + count {
+        match check(seed, &dir) {
+            Ok((n, v)) => {
+                asserts += n;
+                violated += v;
+            }
+            Err(e) => errors.extend(e),
+        }
+    }
+    println!(
+        "{count} random programs (seeds {first}..{}): {asserts} assertions, {violated} violated",
+        first + count
+    );
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    // The generator must keep producing real failures, or the oracle checks nothing.
+    assert!(
+        violated * 5 >= asserts,
+        "only {violated} of {asserts} assertions violated"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_generator_is_deterministic_and_varied() {
+    assert_eq!(program(7), program(7));
+    let texts: std::collections::BTreeSet<String> = (0..50).map(program).collect();
+    assert_eq!(texts.len(), 50);
+    let all = texts.into_iter().collect::<String>();
+    for feature in [
+        "pthread_mutex_lock",
+        "for (int i = 0; i < 2; i++) pthread_create",
+        "pthread_join",
+        "__VERIFIER_nondet_int",
+        "if (",
+        "assert(",
+        "*p = ",
+    ] {
+        assert!(all.contains(feature), "no program has {feature}");
+    }
+}
