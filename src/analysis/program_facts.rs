@@ -96,8 +96,9 @@ impl<'a> Facts<'a> {
     }
 
     /// The cell `v` was loaded from, when the load is in `block` at or after `start` and no
-    /// instruction after it in the block may write memory, so that at the end of the block the
-    /// cell (as this thread last saw it) still holds `v`.
+    /// instruction after it in the block may write memory or change the thread's view of the
+    /// cell, so that at the end of the block the cell (as this thread last saw it) still holds
+    /// `v`.
     pub fn loaded_cell_until_end(
         &self,
         func: FuncId,
@@ -121,7 +122,25 @@ impl<'a> Facts<'a> {
         // Soundness: refining a summary cell (array elements, heap) by the value of one of the
         // concrete cells it stands for would be wrong; only a cell the load must have read is.
         let a = self.access(func, b, i);
-        (a.strong && !a.read_unknown).then(|| a.exact[0])
+        if !a.strong || a.read_unknown {
+            return None;
+        }
+        let cell = a.exact[0];
+        // Soundness: a later load of the cell reads it again, and what it reads (another
+        // thread's store) becomes the thread's view of the cell; a lock operation may refresh a
+        // protected cell from what other threads published. After either, the cell need not
+        // hold `v` any more (`x = g; y = g; assert(x <= y)` fails when another thread stores
+        // between the loads: tests/corpus/07-fails/08-reload.c).
+        let insts = &self.program.funcs[func.index()].blocks[b.index()].insts;
+        let changes_view = |k: u32| match &insts[k as usize].kind {
+            InstKind::Load { .. } => self.access(func, b, k).exact.contains(&cell),
+            InstKind::Lock { .. } | InstKind::Unlock { .. } => true,
+            _ => false,
+        };
+        if (i + 1..insts.len() as u32).any(changes_view) {
+            return None;
+        }
+        Some(cell)
     }
 }
 
