@@ -1,8 +1,9 @@
 //! Random multithreaded C programs as a soundness oracle for the analysis, checked by the
 //! explorer: a deterministic generator writes small pthread programs (shared globals, loads
-//! into locals, stores of computed values, branches, a mutex, short loops, threads created
-//! once or in a loop, joins, a pointer to the globals, `__VERIFIER_nondet_int`, and assertions
-//! over locals and globals), and for each program
+//! into locals, stores of computed values, branches, a mutex and atomic sections, short loops,
+//! an array, pointers to the globals (also as thread arguments and through called functions),
+//! threads created once or in a loop, joins, `__VERIFIER_nondet_int`, and assertions over
+//! locals and globals), and for each program
 //!
 //! - every assertion that `watts confirm`'s explorer violates (with a witness that replays) is
 //!   neither proved nor unreachable in any mode and domain;
@@ -95,56 +96,54 @@ impl Gen {
         }
     }
 
-    /// One statement at nesting `depth` (compound statements only above depth 0).
+    /// One statement at nesting `depth` (compound statements only above depth 0; one lock or
+    /// atomic section at a time).
     fn statement(&mut self, out: &mut String, indent: &str, depth: usize, locked: bool) {
-        let choice = self.rng.below(if depth == 0 { 9 } else { 13 });
-        match choice {
-            6 => {
-                let _ = writeln!(out, "{indent}p = &{};", self.global());
-            }
-            7 => {
-                let _ = writeln!(out, "{indent}*p = {};", self.value());
-            }
-            8 => {
-                let _ = writeln!(out, "{indent}{} = *p;", self.local());
-            }
-            0 | 1 => {
-                let _ = writeln!(out, "{indent}{} = {};", self.local(), self.global());
-            }
-            2 | 3 => {
-                let _ = writeln!(out, "{indent}{} = {};", self.global(), self.value());
-            }
-            4 => {
-                let _ = writeln!(out, "{indent}assert({});", self.condition());
-            }
-            5 => {
-                let _ = writeln!(
-                    out,
-                    "{indent}{} = __VERIFIER_nondet_int() % 4;",
-                    self.local()
-                );
-            }
-            9 | 10 => {
+        let inner = format!("{indent}  ");
+        let choice = self.rng.below(if depth == 0 { 14 } else { 18 });
+        let line = match choice {
+            0 | 1 => format!("{} = {};", self.local(), self.global()),
+            2 | 3 => format!("{} = {};", self.global(), self.value()),
+            4 => format!("assert({});", self.condition()),
+            5 => format!("{} = __VERIFIER_nondet_int() % 4;", self.local()),
+            6 => format!("p = &{};", self.global()),
+            7 => format!("*p = {};", self.value()),
+            8 => format!("{} = *p;", self.local()),
+            9 => format!("arr[{} & 1] = {};", self.local(), self.value()),
+            10 => format!("{} = arr[{} & 1];", self.local(), self.local()),
+            11 => format!("put(&{}, {});", self.global(), self.value()),
+            12 => format!("{} = get(p);", self.local()),
+            13 => format!("*a = {};", self.value()),
+            14 | 15 => {
                 let cond = self.condition();
                 let _ = writeln!(out, "{indent}if ({cond}) {{");
-                self.statement(out, &format!("{indent}  "), depth - 1, locked);
+                self.statement(out, &inner, depth - 1, locked);
                 let _ = writeln!(out, "{indent}}} else {{");
-                self.statement(out, &format!("{indent}  "), depth - 1, locked);
+                self.statement(out, &inner, depth - 1, locked);
                 let _ = writeln!(out, "{indent}}}");
+                return;
             }
-            11 if self.mutex && !locked => {
-                let _ = writeln!(out, "{indent}pthread_mutex_lock(&m);");
+            16 if !locked => {
+                let (enter, leave) = if self.mutex && self.rng.chance(70) {
+                    ("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);")
+                } else {
+                    ("__VERIFIER_atomic_begin();", "__VERIFIER_atomic_end();")
+                };
+                let _ = writeln!(out, "{indent}{enter}");
                 for _ in 0..2 {
-                    self.statement(out, &format!("{indent}  "), depth - 1, true);
+                    self.statement(out, &inner, depth - 1, true);
                 }
-                let _ = writeln!(out, "{indent}pthread_mutex_unlock(&m);");
+                let _ = writeln!(out, "{indent}{leave}");
+                return;
             }
             _ => {
                 let _ = writeln!(out, "{indent}for (int i = 0; i < 2; i++) {{");
-                self.statement(out, &format!("{indent}  "), depth - 1, locked);
+                self.statement(out, &inner, depth - 1, locked);
                 let _ = writeln!(out, "{indent}}}");
+                return;
             }
-        }
+        };
+        let _ = writeln!(out, "{indent}{line}");
     }
 
     fn block(&mut self, out: &mut String, statements: usize) {
@@ -166,7 +165,11 @@ fn program(seed: u64) -> String {
         mutex,
     };
     let mut c = String::from(
-        "#include <assert.h>\n#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\n",
+        "#include <assert.h>\n#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\n\
+         extern void __VERIFIER_atomic_begin(void);\nextern void __VERIFIER_atomic_end(void);\n\
+         int arr[2];\n\
+         static void put(int *q, int v) { *q = v; }\n\
+         static int get(int *q) { return *q; }\n",
     );
     for i in 0..globals {
         let _ = writeln!(c, "int g{i} = {};", g.rng.below(3));
@@ -175,9 +178,10 @@ fn program(seed: u64) -> String {
         c.push_str("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n");
     }
     let locals = "  int l0 = 0, l1 = 0, l2 = 0;\n  int *p = &g0;\n";
-    let unused = "  (void)l0; (void)l1; (void)l2; (void)p;\n";
+    let unused = "  (void)l0; (void)l1; (void)l2; (void)p; (void)a;\n";
+    // A thread's `a` points to the global its creator passed; main's to a local of its own.
     for t in 0..threads {
-        let _ = writeln!(c, "void *t{t}(void *arg) {{\n  (void)arg;\n{locals}");
+        let _ = writeln!(c, "void *t{t}(void *arg) {{\n  int *a = arg;\n{locals}");
         let n = 2 + g.rng.below(4);
         g.block(&mut c, n);
         let cond = g.condition();
@@ -185,19 +189,24 @@ fn program(seed: u64) -> String {
     }
     // main: statements, creates (a thread twice in a loop now and then), statements, joins of
     // some threads, statements.
-    let _ = writeln!(c, "int main(void) {{\n{locals}  pthread_t h[{threads}][2];");
+    let _ = writeln!(
+        c,
+        "int main(void) {{\n{locals}  int own = 0;\n  int *a = &own;\n  pthread_t h[{threads}][2];"
+    );
     let before = g.rng.below(3);
     g.block(&mut c, before);
     let mut instances = Vec::new();
     for t in 0..threads {
         if g.rng.chance(30) {
+            let arg = g.global();
             let _ = writeln!(
                 c,
-                "  for (int i = 0; i < 2; i++) pthread_create(&h[{t}][i], 0, t{t}, 0);"
+                "  for (int i = 0; i < 2; i++) pthread_create(&h[{t}][i], 0, t{t}, &{arg});"
             );
             instances.push(2);
         } else {
-            let _ = writeln!(c, "  pthread_create(&h[{t}][0], 0, t{t}, 0);");
+            let arg = g.global();
+            let _ = writeln!(c, "  pthread_create(&h[{t}][0], 0, t{t}, &{arg});");
             instances.push(1);
         }
         let between = g.rng.below(2);
@@ -384,6 +393,11 @@ fn the_generator_is_deterministic_and_varied() {
         "if (",
         "assert(",
         "*p = ",
+        "__VERIFIER_atomic_begin",
+        "put(&",
+        "= get(p)",
+        "arr[",
+        "*a = ",
     ] {
         assert!(all.contains(feature), "no program has {feature}");
     }
