@@ -8,7 +8,7 @@
 //! choice (the combination stands for executions that stop before the load), so a rule that
 //! refutes every other choice of such a load drops nothing real.
 
-use super::feasibility::Feasibility;
+use super::feasibility::{Feasibility, LazyOracle};
 use super::modular::{Origin, Thread};
 use super::program_facts::{Facts, LoadRead};
 use super::Flow;
@@ -99,12 +99,12 @@ pub fn plan<D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
     threads: &[Thread<D>],
     i: usize,
-    feas: Option<&Feasibility>,
+    oracle: Option<&mut LazyOracle>,
     max: usize,
     cache: &mut SourceCache,
     protection: &super::protection::Protection,
 ) -> Plan {
-    let (fixed, mut loads) = collect(facts, threads, i, feas, protection);
+    let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
     let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
         drop_redundant_own(&mut loads, &threads[i], &mut sources);
@@ -127,13 +127,13 @@ pub fn plan_families<D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
     threads: &[Thread<D>],
     i: usize,
-    feas: Option<&Feasibility>,
+    oracle: Option<&mut LazyOracle>,
     max: usize,
     cache: &mut SourceCache,
     clusters: &mut Option<crate::pdg::Clusters>,
     protection: &super::protection::Protection,
 ) -> Vec<Plan> {
-    let (fixed, mut loads) = collect(facts, threads, i, feas, protection);
+    let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
     let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
         drop_redundant_own(&mut loads, &threads[i], &mut sources);
@@ -260,18 +260,30 @@ fn joined(l: &SharedLoad) -> LoadRead {
     }
 }
 
-/// The loads of thread `i` that read fixed values (`.0`) and those with choices (`.1`).
-fn collect<D: watts_domains::NumDomain>(
+/// The loads of thread `i` that read fixed values (`.0`) and those with choices (`.1`), and
+/// the oracle (`.2`) when `oracle` is given (the constraint modes) and the plan needs it.
+///
+/// The oracle is read only for loads with candidate stores (their choices, and the loads in
+/// loops); a thread without such loads gets `None` and leaves `oracle` unbuilt and unused, so
+/// that its plan does not depend on the oracle (`LazyOracle::take_used` is false).
+fn collect<'o, D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
     threads: &[Thread<D>],
     i: usize,
-    feas: Option<&Feasibility>,
+    oracle: Option<&'o mut LazyOracle>,
     protection: &super::protection::Protection,
-) -> (HashMap<Key, LoadRead>, Vec<SharedLoad>) {
+) -> (
+    HashMap<Key, LoadRead>,
+    Vec<SharedLoad>,
+    Option<&'o Feasibility>,
+) {
     let t = &threads[i];
     let program = facts.program;
+    let constraints = oracle.is_some();
     let mut fixed: HashMap<Key, LoadRead> = HashMap::new();
     let mut loads: Vec<SharedLoad> = Vec::new();
+    // Loads in loops with their candidates, resolved once the oracle is known.
+    let mut looped: Vec<(Key, Vec<Candidate>)> = Vec::new();
     for (n, nd) in t.cfg.nodes.iter().enumerate() {
         let node = NodeId(n as u32);
         if t.shape.rpo[n] == u32::MAX {
@@ -299,7 +311,7 @@ fn collect<D: watts_domains::NumDomain>(
             if candidates.is_empty() {
                 continue;
             }
-            if feas.is_some() {
+            if constraints {
                 // A store of a thread created (transitively) after the load cannot be read.
                 candidates.retain(|c| !created_after(threads, i, (node, idx), c.thread));
                 if candidates.is_empty() {
@@ -316,29 +328,7 @@ fn collect<D: watts_domains::NumDomain>(
                 }
             }
             if t.shape.in_cycle[n] {
-                // A load in a loop may run many times: it reads the join of every store that
-                // need not happen after it (FSE'16, Alg. 3, loop handling).
-                let l = feas.and_then(|f| f.event(i, node, idx));
-                let mut others = Interval::bottom();
-                for c in &candidates {
-                    let after = match (feas, l) {
-                        (Some(f), Some(l)) => f
-                            .event(c.thread, c.at.0, c.at.1)
-                            .is_some_and(|s| f.oracle.must_happen_before(l, s)),
-                        _ => false,
-                    };
-                    if !after {
-                        others.join_with(&c.value);
-                    }
-                }
-                fixed.insert(
-                    (node, idx),
-                    LoadRead {
-                        own: true,
-                        others,
-                        cut: false,
-                    },
-                );
+                looped.push(((node, idx), candidates));
                 continue;
             }
             let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -353,7 +343,7 @@ fn collect<D: watts_domains::NumDomain>(
             }
             let mut options = vec![Choice::Own];
             options.extend((0..groups.len()).map(Choice::Remote));
-            if feas.is_some() {
+            if constraints {
                 options.push(Choice::Cut);
             }
             loads.push(SharedLoad {
@@ -365,7 +355,36 @@ fn collect<D: watts_domains::NumDomain>(
             });
         }
     }
-    (fixed, loads)
+    let feas = match oracle {
+        Some(o) if !loads.is_empty() || !looped.is_empty() => Some(o.get(facts, threads)),
+        _ => None,
+    };
+    for ((node, idx), candidates) in looped {
+        // A load in a loop may run many times: it reads the join of every store that need
+        // not happen after it (FSE'16, Alg. 3, loop handling).
+        let l = feas.and_then(|f| f.event(i, node, idx));
+        let mut others = Interval::bottom();
+        for c in &candidates {
+            let after = match (feas, l) {
+                (Some(f), Some(l)) => f
+                    .event(c.thread, c.at.0, c.at.1)
+                    .is_some_and(|s| f.oracle.must_happen_before(l, s)),
+                _ => false,
+            };
+            if !after {
+                others.join_with(&c.value);
+            }
+        }
+        fixed.insert(
+            (node, idx),
+            LoadRead {
+                own: true,
+                others,
+                cut: false,
+            },
+        );
+    }
+    (fixed, loads, feas)
 }
 
 /// Enumerates the combinations of `loads` (the other loads read as `fixed` says).

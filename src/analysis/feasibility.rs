@@ -432,3 +432,45 @@ fn loaded_from(facts: &Facts<'_>, func: crate::ir::FuncId, v: crate::ir::VarId) 
     }
     None
 }
+
+/// The oracle of the current threads, built when a plan first needs it: a thread whose loads
+/// have no candidate store asks nothing, so `main`, analysed before any other thread exists,
+/// does not make the fixpoint build an oracle for itself alone and rebuild it once its threads
+/// are known.
+#[derive(Default)]
+pub struct LazyOracle {
+    current: Option<Feasibility>,
+    /// `(threads, multi-instance threads)` when `current` was built: the facts depend only
+    /// on the threads' CFGs and instance counts.
+    built_for: Option<(usize, usize)>,
+    /// Whether `get` was called since the last `take_used`.
+    used: bool,
+    /// Whether a build since the last `take_rebuilt` gave new facts.
+    rebuilt: bool,
+}
+
+impl LazyOracle {
+    /// The oracle of `threads`, (re)built when their number or instance counts changed since
+    /// the last build (keeping the old one, and its verdict cache, when the facts are equal).
+    pub fn get<D>(&mut self, facts: &Facts<'_>, threads: &[Thread<D>]) -> &Feasibility {
+        self.used = true;
+        let shape = (threads.len(), threads.iter().filter(|t| t.multi).count());
+        if self.built_for != Some(shape) || self.current.is_none() {
+            let (f, kept) = Feasibility::build(facts, threads, self.current.take());
+            self.rebuilt |= !kept;
+            self.current = Some(f);
+            self.built_for = Some(shape);
+        }
+        self.current.as_ref().expect("built above")
+    }
+
+    /// Whether `get` was called since the last call (the plan read the oracle).
+    pub fn take_used(&mut self) -> bool {
+        std::mem::take(&mut self.used)
+    }
+
+    /// Whether the facts changed since the last call.
+    pub fn take_rebuilt(&mut self) -> bool {
+        std::mem::take(&mut self.rebuilt)
+    }
+}
