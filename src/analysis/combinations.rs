@@ -15,7 +15,7 @@ use super::Flow;
 use crate::ir::{InstKind, Ty};
 use crate::memory::CellId;
 use crate::threads::NodeId;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use watts_domains::{Interval, Lattice};
 use watts_rules::{Combination, Event, Verdict};
 
@@ -280,7 +280,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
     let t = &threads[i];
     let program = facts.program;
     let constraints = oracle.is_some();
-    let mut fixed: HashMap<Key, LoadRead> = HashMap::new();
+    let mut fixed: HashMap<Key, LoadRead> = HashMap::default();
     let mut loads: Vec<SharedLoad> = Vec::new();
     // Loads in loops with their candidates, resolved once the oracle is known.
     let mut looped: Vec<(Key, Vec<Candidate>)> = Vec::new();
@@ -413,7 +413,7 @@ fn enumerate<D: watts_domains::NumDomain>(
         plan.enumerated = 1;
         return plan;
     }
-    let mut kept: HashSet<Vec<usize>> = HashSet::new();
+    let mut kept: HashSet<Vec<usize>> = HashSet::default();
     for digits in by_cuts(loads) {
         plan.enumerated += 1;
         if covered_by_kept(loads, &digits, &kept) {
@@ -598,7 +598,7 @@ fn drop_redundant_own<D>(
     let mut order: Vec<usize> = (0..loads.len()).collect();
     order.sort_by_key(|k| (t.shape.rpo[loads[*k].at.0.index()], loads[*k].at.1));
     // The ancestor store each load's own view must hold, once known.
-    let mut inherited: HashMap<Key, (usize, Key)> = HashMap::new();
+    let mut inherited: HashMap<Key, (usize, Key)> = HashMap::default();
     for k in order {
         let Some(cell) = loads[k].cell else {
             continue;
@@ -801,7 +801,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
             let nd = &th.cfg.nodes[n.index()];
             let func = th.cfg.contexts[nd.ctx.0 as usize].func;
             let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
-            let mut out: HashMap<CellId, Vec<u32>> = HashMap::new();
+            let mut out: HashMap<CellId, Vec<u32>> = HashMap::default();
             for idx in nd.start..nd.end {
                 // What it writes, and for a load what it reads (`classify` looks at both).
                 let mut cells = facts.written_cells(func, nd.block, idx);
@@ -1027,7 +1027,7 @@ mod tests {
     #[test]
     fn a_cut_is_covered_only_by_a_kept_reading_choice() {
         let loads = three();
-        let mut kept = HashSet::new();
+        let mut kept = HashSet::default();
         // No combination kept: a cut covers nothing (every reading choice was refuted).
         assert!(!covered_by_kept(&loads, &[2, 0], &kept));
         // Without a cut there is nothing to cover, whatever is kept.

@@ -96,10 +96,7 @@ pub(crate) fn analyse<D: NumDomain>(
         };
         let work: Vec<_> = plan.combos.iter().zip(&plan.flows).collect();
         for chunk in work.chunks(CHUNK) {
-            type Work<'w> = (
-                &'w std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
-                &'w Vec<super::Flow>,
-            );
+            type Work<'w> = (&'w super::program_facts::Choices, &'w Vec<super::Flow>);
             let run = |w: &Work<'_>| one(facts, t, tid, inputs, w.0, w.1);
             // Handing a few small analyses to the pool costs more than it saves: they replay
             // straight into the family's result, as the constraints mode does (the same fold,
@@ -168,7 +165,7 @@ fn one<D: NumDomain>(
     t: &Thread<D>,
     tid: usize,
     inputs: Inputs<'_>,
-    choices: &std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
+    choices: &super::program_facts::Choices,
     flows: &[super::Flow],
 ) -> One<D> {
     let mut sink = Sink::new(facts.ncells as usize);
@@ -202,7 +199,7 @@ pub(crate) fn solve_and_replay<D: NumDomain>(
     t: &Thread<D>,
     tid: usize,
     inputs: Inputs<'_>,
-    choices: Option<&std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>>,
+    choices: Option<&super::program_facts::Choices>,
     flows: &[super::Flow],
     records: Records<'_, D>,
 ) -> Vec<D> {

@@ -10,7 +10,8 @@ use super::program_facts::Facts;
 use crate::ir::{InstKind, Operand, StopReason, Terminator};
 use crate::memory::CellId;
 use crate::threads::NodeId;
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 use watts_rules::{Event, Loc, LockId, Oracle, StaticFacts, ThreadId};
 
 /// Events of one round and the oracle over them.
@@ -49,7 +50,7 @@ impl Feasibility {
             next += 1;
             Event(next - 1)
         };
-        let mut events = HashMap::new();
+        let mut events = HashMap::default();
         let mut starts = Vec::new();
         let mut ends = Vec::new();
         let mut loaded: BTreeSet<CellId> = BTreeSet::new();
@@ -199,7 +200,7 @@ impl Feasibility {
         let init_thread = ThreadId(threads.len() as u32);
         let init_create = fresh();
         sf.thread_of(init_create, init_thread);
-        let mut init = HashMap::new();
+        let mut init = HashMap::default();
         for c in loaded.iter().filter(|c| single.contains(*c)) {
             let e = fresh();
             sf.thread_of(e, init_thread)
@@ -349,7 +350,7 @@ fn join_order<D>(
 ) {
     let program = facts.program;
     // Create sites of the whole program by the cells their handle may point to.
-    let mut writers: HashMap<CellId, usize> = HashMap::new();
+    let mut writers: HashMap<CellId, usize> = HashMap::default();
     for (fi, f) in program.funcs.iter().enumerate() {
         for b in &f.blocks {
             for inst in &b.insts {

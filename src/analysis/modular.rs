@@ -471,7 +471,7 @@ pub fn run<D: NumDomain>(
                 let (states, sink) = {
                     let t = &threads[i];
                     let mut sink = Sink::new(ncells);
-                    let single = [std::collections::HashMap::new()];
+                    let single = [super::program_facts::Choices::default()];
                     let no_flows = [Vec::new()];
                     let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
                         Some(p) => (&p.combos, &p.flows),
