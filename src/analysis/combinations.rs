@@ -661,7 +661,8 @@ fn combination<D>(
             comb.reads_from(le, s);
         }
     }
-    if std::env::var("WATTS_TRACE").is_ok() {
+    static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *TRACE.get_or_init(|| std::env::var_os("WATTS_TRACE").is_some()) {
         eprintln!(
             "thread {i} query {:?} -> {:?}",
             comb.pairs(),

@@ -86,6 +86,13 @@ pub(crate) fn analyse<D: NumDomain>(
 ) -> Outcome<D> {
     let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
     let mut analysed = 0;
+    // With one worker (`--jobs 1`) the pool would run the combinations one after another
+    // anyway, on another thread: they run here, as a small chunk does.
+    let parallel_from = if pool.current_num_threads() > 1 {
+        PARALLEL_FROM
+    } else {
+        usize::MAX
+    };
     for plan in families {
         let mut acc = Outcome {
             states: vec![D::bottom(); t.cfg.nodes.len()],
@@ -100,8 +107,9 @@ pub(crate) fn analyse<D: NumDomain>(
             let run = |w: &Work<'_>| one(facts, t, tid, inputs, w.0, w.1);
             // Handing a few small analyses to the pool costs more than it saves: they replay
             // straight into the family's result, as the constraints mode does (the same fold,
-            // without a sink and observation vector per combination).
-            if chunk.len() < PARALLEL_FROM {
+            // without a sink and observation vector per combination; the result is the same as
+            // the pool's, which folds in the same order).
+            if chunk.len() < parallel_from {
                 for (choices, flows) in chunk {
                     let records = Records {
                         sink: &mut acc.sink,
