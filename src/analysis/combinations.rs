@@ -716,8 +716,29 @@ fn reaches(succ: &[Vec<NodeId>], from: NodeId, to: NodeId) -> bool {
     false
 }
 
-/// Stores of other threads (and of other instances of this one) into any of `cells`.
+/// Stores of other threads (and of other instances of this one) into any of `cells`, by
+/// thread, then in the order of the thread's `events`.
 fn candidates_for<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<Candidate> {
+    let [c] = cells else {
+        return candidates_scan(threads, i, cells);
+    };
+    // One cell (the common case): each thread's stores by cell, instead of all its stores.
+    let mut out = Vec::new();
+    for (j, u) in threads.iter().enumerate() {
+        if j == i && !threads[i].multi {
+            continue;
+        }
+        out.extend(u.stores_to(*c).iter().map(|&(at, value)| Candidate {
+            thread: j,
+            at,
+            value,
+        }));
+    }
+    out
+}
+
+/// `candidates_for` by scanning every store of every thread.
+fn candidates_scan<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<Candidate> {
     let mut out = Vec::new();
     for (j, u) in threads.iter().enumerate() {
         if j == i && !threads[i].multi {
@@ -1009,6 +1030,57 @@ mod tests {
         (0..2)
             .map(|_| load(vec![Choice::Own, Choice::Remote(0), Choice::Cut]))
             .collect()
+    }
+
+    #[test]
+    fn the_stores_of_one_cell_are_the_candidates_of_a_full_scan_in_order() {
+        let src = r#"
+            #include <pthread.h>
+            int x, y, z[4];
+            static void *a(void *p) { (void)p; x = 1; y = 2; x = 3; z[1] = 4; return 0; }
+            static void *b(void *p) { (void)p; y = 5; x = 6; z[2] = 7; return 0; }
+            int main(void) {
+                pthread_t t[3];
+                pthread_create(&t[0], 0, a, 0);
+                for (int i = 1; i < 3; i++) pthread_create(&t[i], 0, b, 0);
+                x = 8;
+                return 0; }
+        "#;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.c");
+        std::fs::write(&path, src).expect("write");
+        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
+        let memory = crate::memory::MemoryModel::build(&program);
+        let facts = Facts::new(&program, &memory);
+        let main = (program.funcs.iter())
+            .position(|f| f.name == "main" && f.is_defined)
+            .map(|i| crate::ir::FuncId(i as u32))
+            .expect("main");
+        let how = super::super::modular::Composition {
+            flow_sensitive: false,
+            constraints: false,
+            max_combinations: 1,
+            protection: false,
+            optimized: false,
+            jobs: 1,
+        };
+        let fix = super::super::modular::run::<watts_domains::IntervalEnv>(&facts, main, &[], how);
+        let threads = &fix.threads;
+        assert!(threads.iter().any(|t| t.multi), "b has several instances");
+        let key = |v: Vec<Candidate>| -> Vec<_> {
+            v.into_iter().map(|c| (c.thread, c.at, c.value)).collect()
+        };
+        let mut seen = 0;
+        for i in 0..threads.len() {
+            for c in 0..facts.ncells {
+                let cell = [CellId(c)];
+                let scanned = candidates_scan(threads, i, &cell);
+                seen += scanned.len();
+                let indexed = candidates_for(threads, i, &cell);
+                assert_eq!(key(indexed), key(scanned), "thread {i}, cell {c}");
+            }
+        }
+        assert!(seen > 3, "{seen}");
     }
 
     #[test]

@@ -91,6 +91,31 @@ pub struct Thread<D> {
     /// Whether its last plan read the oracle (constraint modes: it had a load with candidate
     /// stores); a plan that did not is the same under other facts.
     pub reads_oracle: bool,
+    /// `events` by cell, built when first asked for (`stores_to`) and dropped whenever
+    /// `events` changes.
+    pub(crate) events_by_cell: std::sync::OnceLock<EventsByCell>,
+}
+
+/// Each store instruction of a thread under every cell it may write, with its value, in the
+/// order of `Thread::events`.
+pub(crate) type EventsByCell = rustc_hash::FxHashMap<CellId, Vec<((NodeId, u32), Interval)>>;
+
+impl<D> Thread<D> {
+    /// The stores (instruction and value) of this thread that may write `c`, in the order of
+    /// `events`.
+    pub(crate) fn stores_to(&self, c: CellId) -> &[((NodeId, u32), Interval)] {
+        let by_cell = self.events_by_cell.get_or_init(|| {
+            let mut m = EventsByCell::default();
+            for (at, ev) in &self.events {
+                // `ev.cells` has no duplicates: a store appears once under each cell.
+                for c in &ev.cells {
+                    m.entry(*c).or_default().push((*at, ev.value));
+                }
+            }
+            m
+        });
+        by_cell.get(&c).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// What one store instruction of a thread writes.
@@ -522,6 +547,7 @@ pub fn run<D: NumDomain>(
             let widen = rounds > JOIN_ROUNDS;
             let (mut changed_cells, _) =
                 accumulate_events(&mut threads[i].events, sink.events, widen);
+            threads[i].events_by_cell = std::sync::OnceLock::new();
             // What of its own result a thread reads in the next round: its stores if it has
             // several instances, the oracle's facts (built from every thread's store events),
             // and the plan skips loads at nodes unreachable in this round.
@@ -628,6 +654,7 @@ fn new_thread<D: NumDomain>(
         entry_epoch: 0,
         reads: None,
         reads_oracle: false,
+        events_by_cell: std::sync::OnceLock::new(),
     }
 }
 
