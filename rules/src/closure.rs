@@ -21,14 +21,26 @@ impl Closure {
     /// Closes `edges` over nodes `0..n`; rows keep only the nodes with a column.
     pub(crate) fn new(n: usize, edges: &[(u32, u32)], column: Vec<u32>, columns: usize) -> Self {
         debug_assert_eq!(column.len(), n);
-        let (start, succ) = adjacency(n, edges);
-        let (component, members) = tarjan(n, &start, &succ);
         let words = columns.div_ceil(64).max(1);
-        let mut rows = vec![0u64; members.len() * words];
+        if edges.is_empty() {
+            // No path at all: one empty row that every node shares.
+            return Closure {
+                component: vec![0; n],
+                rows: vec![0u64; words],
+                words,
+                column,
+            };
+        }
+        let (start, succ) = adjacency(n, edges);
+        let (component, members, offsets) = tarjan(n, &start, &succ);
+        let components = offsets.len() - 1;
+        let mut rows = vec![0u64; components * words];
+        let mut row = vec![0u64; words];
         // Tarjan numbers components sinks first, so every successor component of `c` that is
         // not `c` itself already has its final row.
-        for (c, nodes) in members.iter().enumerate() {
-            let mut row = vec![0u64; words];
+        for c in 0..components {
+            let nodes = &members[offsets[c] as usize..offsets[c + 1] as usize];
+            row.fill(0);
             let mut cyclic = false;
             for &v in nodes {
                 for &w in &succ[start[v as usize] as usize..start[v as usize + 1] as usize] {
@@ -96,16 +108,18 @@ fn adjacency(n: usize, edges: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
     (start, succ)
 }
 
-/// Iterative Tarjan: the component of each node, and the members of each component, numbered
-/// in the order Tarjan completes them (reverse topological order: sinks first).
-fn tarjan(n: usize, start: &[u32], succ: &[u32]) -> (Vec<u32>, Vec<Vec<u32>>) {
+/// Iterative Tarjan: the component of each node, and the members of each component (those of
+/// component `c` are `members[offsets[c]..offsets[c + 1]]`), numbered in the order Tarjan
+/// completes them (reverse topological order: sinks first).
+fn tarjan(n: usize, start: &[u32], succ: &[u32]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
     const UNSEEN: u32 = u32::MAX;
     let mut index = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
     let mut on_stack = vec![false; n];
     let mut stack: Vec<u32> = Vec::new();
     let mut component = vec![UNSEEN; n];
-    let mut members: Vec<Vec<u32>> = Vec::new();
+    let mut members: Vec<u32> = Vec::with_capacity(n);
+    let mut offsets: Vec<u32> = vec![0];
     let mut next_index = 0u32;
     let mut calls: Vec<(u32, u32)> = Vec::new();
     for root in 0..n as u32 {
@@ -141,22 +155,21 @@ fn tarjan(n: usize, start: &[u32], succ: &[u32]) -> (Vec<u32>, Vec<Vec<u32>>) {
                 low[parent as usize] = low[parent as usize].min(low[vu]);
             }
             if low[vu] == index[vu] {
-                let c = members.len() as u32;
-                let mut nodes = Vec::new();
+                let c = offsets.len() as u32 - 1;
                 loop {
                     let w = stack.pop().expect("v is on the stack");
                     on_stack[w as usize] = false;
                     component[w as usize] = c;
-                    nodes.push(w);
+                    members.push(w);
                     if w == v {
                         break;
                     }
                 }
-                members.push(nodes);
+                offsets.push(members.len() as u32);
             }
         }
     }
-    (component, members)
+    (component, members, offsets)
 }
 
 #[cfg(test)]
@@ -175,6 +188,13 @@ mod tests {
         assert!(c.get(0, 2) && c.get(0, 3) && c.get(1, 2));
         assert!(!c.get(2, 0) && !c.get(0, 0) && !c.get(1, 3));
         assert!(c.get(4, 4) && c.get(5, 5) && c.get(4, 6) && !c.get(6, 4));
+    }
+
+    #[test]
+    fn no_edges_no_paths() {
+        let c = Closure::new(3, &[], all_columns(3), 3);
+        assert!((0..3).all(|a| (0..3).all(|b| !c.get(a, b))));
+        assert!(!c.get(7, 0), "unknown nodes reach nothing");
     }
 
     #[test]

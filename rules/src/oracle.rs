@@ -109,14 +109,20 @@ impl Oracle {
     pub fn new(facts: &StaticFacts) -> Self {
         let n = max_event(facts).map_or(0, |e| e as usize + 1);
         let mut events = vec![EventInfo::default(); n];
-        let mut threads_of: Vec<BTreeSet<ThreadId>> = vec![BTreeSet::new(); n];
+        // Per event: no class yet, one class, or two different ones (`Err`).
+        let mut class_of: Vec<Option<Result<ThreadId, ()>>> = vec![None; n];
         for &(e, t) in &facts.thread_of {
-            threads_of[e.0 as usize].insert(t);
+            let slot = &mut class_of[e.0 as usize];
+            *slot = match *slot {
+                None => Some(Ok(t)),
+                Some(Ok(u)) if u == t => Some(Ok(t)),
+                _ => Some(Err(())),
+            };
         }
-        for (info, ts) in events.iter_mut().zip(&threads_of) {
+        for (info, class) in events.iter_mut().zip(&class_of) {
             // Soundness: an event declared in two classes has no class, so no fact uses it.
-            if ts.len() == 1 {
-                info.thread = ts.first().copied();
+            if let Some(Ok(t)) = class {
+                info.thread = Some(*t);
             }
         }
         for &e in &facts.repeats {
@@ -128,31 +134,20 @@ impl Oracle {
         for &(s, m, v) in &facts.overwritten_under {
             events[s.0 as usize].overwrites.push((m, v));
         }
-        let mut load_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::default();
-        for &(l, v) in &facts.loads {
+        for &(l, _) in &facts.loads {
             events[l.0 as usize].is_load = true;
-            load_locs.entry(l).or_default().insert(v);
         }
-        for (l, locs) in &load_locs {
-            if locs.len() == 1 {
-                events[l.0 as usize].load_loc = locs.first().copied();
-            }
+        for (l, v) in single_location(&facts.loads) {
+            events[l.0 as usize].load_loc = Some(v);
         }
-        let mut store_locs: HashMap<Event, BTreeSet<Loc>> = HashMap::default();
-        for &(s, v) in &facts.stores {
-            events[s.0 as usize].is_store = true;
-            store_locs.entry(s).or_default().insert(v);
-        }
-        for &(s, _) in &facts.may_stores {
+        for &(s, _) in facts.stores.iter().chain(&facts.may_stores) {
             events[s.0 as usize].is_store = true;
         }
         let mut strong_stores: HashMap<Loc, Vec<Event>> = HashMap::default();
-        for (s, locs) in &store_locs {
-            // Soundness: a "strong" store of two locations overwrites neither for sure.
-            if let [v] = locs.iter().copied().collect::<Vec<_>>().as_slice() {
-                events[s.0 as usize].strong_loc = Some(*v);
-                strong_stores.entry(*v).or_default().push(*s);
-            }
+        // Soundness: a "strong" store of two locations overwrites neither for sure.
+        for (s, v) in single_location(&facts.stores) {
+            events[s.0 as usize].strong_loc = Some(v);
+            strong_stores.entry(v).or_default().push(s);
         }
         for stores in strong_stores.values_mut() {
             stores.sort_unstable();
@@ -192,6 +187,13 @@ impl Oracle {
             .map(|&(_, start)| start)
             .filter(|s| events[s.0 as usize].thread.is_some() && !events[s.0 as usize].repeats)
             .collect();
+        // The events of each class, ascending (one pass over the events, not one per start).
+        let mut members: HashMap<ThreadId, Vec<u32>> = HashMap::default();
+        for (e, info) in events.iter().enumerate() {
+            if let Some(t) = info.thread {
+                members.entry(t).or_default().push(e as u32);
+            }
+        }
         for &start in &starts {
             let t = events[start.0 as usize].thread.expect("filtered");
             let edges = if multi(t) {
@@ -199,9 +201,9 @@ impl Oracle {
             } else {
                 &mut must_edges
             };
-            for (e, info) in events.iter().enumerate() {
-                if info.thread == Some(t) && e as u32 != start.0 {
-                    edges.push((start.0, e as u32));
+            for &e in members.get(&t).map_or(&[][..], Vec::as_slice) {
+                if e != start.0 {
+                    edges.push((start.0, e));
                 }
             }
         }
@@ -576,6 +578,22 @@ fn plain(e: Event) -> Node {
     }
 }
 
+/// The events declared with exactly one location (however often), with it, by event.
+fn single_location(decls: &[(Event, Loc)]) -> Vec<(Event, Loc)> {
+    let mut sorted = decls.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut out = Vec::with_capacity(sorted.len());
+    for (k, &(e, v)) in sorted.iter().enumerate() {
+        let before = k > 0 && sorted[k - 1].0 == e;
+        let after = sorted.get(k + 1).is_some_and(|&(x, _)| x == e);
+        if !before && !after {
+            out.push((e, v));
+        }
+    }
+    out
+}
+
 fn max_event(f: &StaticFacts) -> Option<u32> {
     let pairs = f
         .program_order
@@ -650,6 +668,21 @@ mod tests {
             }
         }
         (f, must)
+    }
+
+    #[test]
+    fn single_location_keeps_events_declared_with_one_location() {
+        let decls = [
+            (Event(3), Loc(1)),
+            (Event(1), Loc(2)),
+            (Event(3), Loc(1)),
+            (Event(2), Loc(1)),
+            (Event(2), Loc(4)),
+        ];
+        assert_eq!(
+            single_location(&decls),
+            vec![(Event(1), Loc(2)), (Event(3), Loc(1))]
+        );
     }
 
     #[test]

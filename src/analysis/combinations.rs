@@ -8,14 +8,14 @@
 //! choice (the combination stands for executions that stop before the load), so a rule that
 //! refutes every other choice of such a load drops nothing real.
 
-use super::feasibility::Feasibility;
+use super::feasibility::{Feasibility, LazyOracle};
 use super::modular::{Origin, Thread};
 use super::program_facts::{Facts, LoadRead};
 use super::Flow;
 use crate::ir::{InstKind, Ty};
 use crate::memory::CellId;
 use crate::threads::NodeId;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use watts_domains::{Interval, Lattice};
 use watts_rules::{Combination, Event, Verdict};
 
@@ -99,12 +99,12 @@ pub fn plan<D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
     threads: &[Thread<D>],
     i: usize,
-    feas: Option<&Feasibility>,
+    oracle: Option<&mut LazyOracle>,
     max: usize,
     cache: &mut SourceCache,
     protection: &super::protection::Protection,
 ) -> Plan {
-    let (fixed, mut loads) = collect(facts, threads, i, feas, protection);
+    let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
     let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
         drop_redundant_own(&mut loads, &threads[i], &mut sources);
@@ -127,13 +127,13 @@ pub fn plan_families<D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
     threads: &[Thread<D>],
     i: usize,
-    feas: Option<&Feasibility>,
+    oracle: Option<&mut LazyOracle>,
     max: usize,
     cache: &mut SourceCache,
     clusters: &mut Option<crate::pdg::Clusters>,
     protection: &super::protection::Protection,
 ) -> Vec<Plan> {
-    let (fixed, mut loads) = collect(facts, threads, i, feas, protection);
+    let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
     let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
         drop_redundant_own(&mut loads, &threads[i], &mut sources);
@@ -260,18 +260,30 @@ fn joined(l: &SharedLoad) -> LoadRead {
     }
 }
 
-/// The loads of thread `i` that read fixed values (`.0`) and those with choices (`.1`).
-fn collect<D: watts_domains::NumDomain>(
+/// The loads of thread `i` that read fixed values (`.0`) and those with choices (`.1`), and
+/// the oracle (`.2`) when `oracle` is given (the constraint modes) and the plan needs it.
+///
+/// The oracle is read only for loads with candidate stores (their choices, and the loads in
+/// loops); a thread without such loads gets `None` and leaves `oracle` unbuilt and unused, so
+/// that its plan does not depend on the oracle (`LazyOracle::take_used` is false).
+fn collect<'o, D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
     threads: &[Thread<D>],
     i: usize,
-    feas: Option<&Feasibility>,
+    oracle: Option<&'o mut LazyOracle>,
     protection: &super::protection::Protection,
-) -> (HashMap<Key, LoadRead>, Vec<SharedLoad>) {
+) -> (
+    HashMap<Key, LoadRead>,
+    Vec<SharedLoad>,
+    Option<&'o Feasibility>,
+) {
     let t = &threads[i];
     let program = facts.program;
-    let mut fixed: HashMap<Key, LoadRead> = HashMap::new();
+    let constraints = oracle.is_some();
+    let mut fixed: HashMap<Key, LoadRead> = HashMap::default();
     let mut loads: Vec<SharedLoad> = Vec::new();
+    // Loads in loops with their candidates, resolved once the oracle is known.
+    let mut looped: Vec<(Key, Vec<Candidate>)> = Vec::new();
     for (n, nd) in t.cfg.nodes.iter().enumerate() {
         let node = NodeId(n as u32);
         if t.shape.rpo[n] == u32::MAX {
@@ -299,7 +311,7 @@ fn collect<D: watts_domains::NumDomain>(
             if candidates.is_empty() {
                 continue;
             }
-            if feas.is_some() {
+            if constraints {
                 // A store of a thread created (transitively) after the load cannot be read.
                 candidates.retain(|c| !created_after(threads, i, (node, idx), c.thread));
                 if candidates.is_empty() {
@@ -316,29 +328,7 @@ fn collect<D: watts_domains::NumDomain>(
                 }
             }
             if t.shape.in_cycle[n] {
-                // A load in a loop may run many times: it reads the join of every store that
-                // need not happen after it (FSE'16, Alg. 3, loop handling).
-                let l = feas.and_then(|f| f.event(i, node, idx));
-                let mut others = Interval::bottom();
-                for c in &candidates {
-                    let after = match (feas, l) {
-                        (Some(f), Some(l)) => f
-                            .event(c.thread, c.at.0, c.at.1)
-                            .is_some_and(|s| f.oracle.must_happen_before(l, s)),
-                        _ => false,
-                    };
-                    if !after {
-                        others.join_with(&c.value);
-                    }
-                }
-                fixed.insert(
-                    (node, idx),
-                    LoadRead {
-                        own: true,
-                        others,
-                        cut: false,
-                    },
-                );
+                looped.push(((node, idx), candidates));
                 continue;
             }
             let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -353,7 +343,7 @@ fn collect<D: watts_domains::NumDomain>(
             }
             let mut options = vec![Choice::Own];
             options.extend((0..groups.len()).map(Choice::Remote));
-            if feas.is_some() {
+            if constraints {
                 options.push(Choice::Cut);
             }
             loads.push(SharedLoad {
@@ -365,7 +355,36 @@ fn collect<D: watts_domains::NumDomain>(
             });
         }
     }
-    (fixed, loads)
+    let feas = match oracle {
+        Some(o) if !loads.is_empty() || !looped.is_empty() => Some(o.get(facts, threads)),
+        _ => None,
+    };
+    for ((node, idx), candidates) in looped {
+        // A load in a loop may run many times: it reads the join of every store that need
+        // not happen after it (FSE'16, Alg. 3, loop handling).
+        let l = feas.and_then(|f| f.event(i, node, idx));
+        let mut others = Interval::bottom();
+        for c in &candidates {
+            let after = match (feas, l) {
+                (Some(f), Some(l)) => f
+                    .event(c.thread, c.at.0, c.at.1)
+                    .is_some_and(|s| f.oracle.must_happen_before(l, s)),
+                _ => false,
+            };
+            if !after {
+                others.join_with(&c.value);
+            }
+        }
+        fixed.insert(
+            (node, idx),
+            LoadRead {
+                own: true,
+                others,
+                cut: false,
+            },
+        );
+    }
+    (fixed, loads, feas)
 }
 
 /// Enumerates the combinations of `loads` (the other loads read as `fixed` says).
@@ -394,7 +413,7 @@ fn enumerate<D: watts_domains::NumDomain>(
         plan.enumerated = 1;
         return plan;
     }
-    let mut kept: HashSet<Vec<usize>> = HashSet::new();
+    let mut kept: HashSet<Vec<usize>> = HashSet::default();
     for digits in by_cuts(loads) {
         plan.enumerated += 1;
         if covered_by_kept(loads, &digits, &kept) {
@@ -579,7 +598,7 @@ fn drop_redundant_own<D>(
     let mut order: Vec<usize> = (0..loads.len()).collect();
     order.sort_by_key(|k| (t.shape.rpo[loads[*k].at.0.index()], loads[*k].at.1));
     // The ancestor store each load's own view must hold, once known.
-    let mut inherited: HashMap<Key, (usize, Key)> = HashMap::new();
+    let mut inherited: HashMap<Key, (usize, Key)> = HashMap::default();
     for k in order {
         let Some(cell) = loads[k].cell else {
             continue;
@@ -642,7 +661,8 @@ fn combination<D>(
             comb.reads_from(le, s);
         }
     }
-    if std::env::var("WATTS_TRACE").is_ok() {
+    static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *TRACE.get_or_init(|| std::env::var_os("WATTS_TRACE").is_some()) {
         eprintln!(
             "thread {i} query {:?} -> {:?}",
             comb.pairs(),
@@ -696,8 +716,29 @@ fn reaches(succ: &[Vec<NodeId>], from: NodeId, to: NodeId) -> bool {
     false
 }
 
-/// Stores of other threads (and of other instances of this one) into any of `cells`.
+/// Stores of other threads (and of other instances of this one) into any of `cells`, by
+/// thread, then in the order of the thread's `events`.
 fn candidates_for<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<Candidate> {
+    let [c] = cells else {
+        return candidates_scan(threads, i, cells);
+    };
+    // One cell (the common case): each thread's stores by cell, instead of all its stores.
+    let mut out = Vec::new();
+    for (j, u) in threads.iter().enumerate() {
+        if j == i && !threads[i].multi {
+            continue;
+        }
+        out.extend(u.stores_to(*c).iter().map(|&(at, value)| Candidate {
+            thread: j,
+            at,
+            value,
+        }));
+    }
+    out
+}
+
+/// `candidates_for` by scanning every store of every thread.
+fn candidates_scan<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<Candidate> {
     let mut out = Vec::new();
     for (j, u) in threads.iter().enumerate() {
         if j == i && !threads[i].multi {
@@ -782,7 +823,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
             let nd = &th.cfg.nodes[n.index()];
             let func = th.cfg.contexts[nd.ctx.0 as usize].func;
             let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
-            let mut out: HashMap<CellId, Vec<u32>> = HashMap::new();
+            let mut out: HashMap<CellId, Vec<u32>> = HashMap::default();
             for idx in nd.start..nd.end {
                 // What it writes, and for a load what it reads (`classify` looks at both).
                 let mut cells = facts.written_cells(func, nd.block, idx);
@@ -992,6 +1033,57 @@ mod tests {
     }
 
     #[test]
+    fn the_stores_of_one_cell_are_the_candidates_of_a_full_scan_in_order() {
+        let src = r#"
+            #include <pthread.h>
+            int x, y, z[4];
+            static void *a(void *p) { (void)p; x = 1; y = 2; x = 3; z[1] = 4; return 0; }
+            static void *b(void *p) { (void)p; y = 5; x = 6; z[2] = 7; return 0; }
+            int main(void) {
+                pthread_t t[3];
+                pthread_create(&t[0], 0, a, 0);
+                for (int i = 1; i < 3; i++) pthread_create(&t[i], 0, b, 0);
+                x = 8;
+                return 0; }
+        "#;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.c");
+        std::fs::write(&path, src).expect("write");
+        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
+        let memory = crate::memory::MemoryModel::build(&program);
+        let facts = Facts::new(&program, &memory);
+        let main = (program.funcs.iter())
+            .position(|f| f.name == "main" && f.is_defined)
+            .map(|i| crate::ir::FuncId(i as u32))
+            .expect("main");
+        let how = super::super::modular::Composition {
+            flow_sensitive: false,
+            constraints: false,
+            max_combinations: 1,
+            protection: false,
+            optimized: false,
+            jobs: 1,
+        };
+        let fix = super::super::modular::run::<watts_domains::IntervalEnv>(&facts, main, &[], how);
+        let threads = &fix.threads;
+        assert!(threads.iter().any(|t| t.multi), "b has several instances");
+        let key = |v: Vec<Candidate>| -> Vec<_> {
+            v.into_iter().map(|c| (c.thread, c.at, c.value)).collect()
+        };
+        let mut seen = 0;
+        for i in 0..threads.len() {
+            for c in 0..facts.ncells {
+                let cell = [CellId(c)];
+                let scanned = candidates_scan(threads, i, &cell);
+                seen += scanned.len();
+                let indexed = candidates_for(threads, i, &cell);
+                assert_eq!(key(indexed), key(scanned), "thread {i}, cell {c}");
+            }
+        }
+        assert!(seen > 3, "{seen}");
+    }
+
+    #[test]
     fn every_combination_comes_once_with_fewer_cuts_first() {
         let loads = three();
         let all = by_cuts(&loads);
@@ -1008,7 +1100,7 @@ mod tests {
     #[test]
     fn a_cut_is_covered_only_by_a_kept_reading_choice() {
         let loads = three();
-        let mut kept = HashSet::new();
+        let mut kept = HashSet::default();
         // No combination kept: a cut covers nothing (every reading choice was refuted).
         assert!(!covered_by_kept(&loads, &[2, 0], &kept));
         // Without a cut there is nothing to cover, whatever is kept.

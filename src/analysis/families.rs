@@ -86,6 +86,13 @@ pub(crate) fn analyse<D: NumDomain>(
 ) -> Outcome<D> {
     let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
     let mut analysed = 0;
+    // With one worker (`--jobs 1`) the pool would run the combinations one after another
+    // anyway, on another thread: they run here, as a small chunk does.
+    let parallel_from = if pool.current_num_threads() > 1 {
+        PARALLEL_FROM
+    } else {
+        usize::MAX
+    };
     for plan in families {
         let mut acc = Outcome {
             states: vec![D::bottom(); t.cfg.nodes.len()],
@@ -96,15 +103,13 @@ pub(crate) fn analyse<D: NumDomain>(
         };
         let work: Vec<_> = plan.combos.iter().zip(&plan.flows).collect();
         for chunk in work.chunks(CHUNK) {
-            type Work<'w> = (
-                &'w std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
-                &'w Vec<super::Flow>,
-            );
+            type Work<'w> = (&'w super::program_facts::Choices, &'w Vec<super::Flow>);
             let run = |w: &Work<'_>| one(facts, t, tid, inputs, w.0, w.1);
             // Handing a few small analyses to the pool costs more than it saves: they replay
             // straight into the family's result, as the constraints mode does (the same fold,
-            // without a sink and observation vector per combination).
-            if chunk.len() < PARALLEL_FROM {
+            // without a sink and observation vector per combination; the result is the same as
+            // the pool's, which folds in the same order).
+            if chunk.len() < parallel_from {
                 for (choices, flows) in chunk {
                     let records = Records {
                         sink: &mut acc.sink,
@@ -168,7 +173,7 @@ fn one<D: NumDomain>(
     t: &Thread<D>,
     tid: usize,
     inputs: Inputs<'_>,
-    choices: &std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>,
+    choices: &super::program_facts::Choices,
     flows: &[super::Flow],
 ) -> One<D> {
     let mut sink = Sink::new(facts.ncells as usize);
@@ -202,7 +207,7 @@ pub(crate) fn solve_and_replay<D: NumDomain>(
     t: &Thread<D>,
     tid: usize,
     inputs: Inputs<'_>,
-    choices: Option<&std::collections::HashMap<(NodeId, u32), super::program_facts::LoadRead>>,
+    choices: Option<&super::program_facts::Choices>,
     flows: &[super::Flow],
     records: Records<'_, D>,
 ) -> Vec<D> {

@@ -10,7 +10,8 @@ use super::program_facts::Facts;
 use crate::ir::{InstKind, Operand, StopReason, Terminator};
 use crate::memory::CellId;
 use crate::threads::NodeId;
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 use watts_rules::{Event, Loc, LockId, Oracle, StaticFacts, ThreadId};
 
 /// Events of one round and the oracle over them.
@@ -49,7 +50,7 @@ impl Feasibility {
             next += 1;
             Event(next - 1)
         };
-        let mut events = HashMap::new();
+        let mut events = HashMap::default();
         let mut starts = Vec::new();
         let mut ends = Vec::new();
         let mut loaded: BTreeSet<CellId> = BTreeSet::new();
@@ -199,7 +200,7 @@ impl Feasibility {
         let init_thread = ThreadId(threads.len() as u32);
         let init_create = fresh();
         sf.thread_of(init_create, init_thread);
-        let mut init = HashMap::new();
+        let mut init = HashMap::default();
         for c in loaded.iter().filter(|c| single.contains(*c)) {
             let e = fresh();
             sf.thread_of(e, init_thread)
@@ -349,7 +350,7 @@ fn join_order<D>(
 ) {
     let program = facts.program;
     // Create sites of the whole program by the cells their handle may point to.
-    let mut writers: HashMap<CellId, usize> = HashMap::new();
+    let mut writers: HashMap<CellId, usize> = HashMap::default();
     for (fi, f) in program.funcs.iter().enumerate() {
         for b in &f.blocks {
             for inst in &b.insts {
@@ -431,4 +432,46 @@ fn loaded_from(facts: &Facts<'_>, func: crate::ir::FuncId, v: crate::ir::VarId) 
         }
     }
     None
+}
+
+/// The oracle of the current threads, built when a plan first needs it: a thread whose loads
+/// have no candidate store asks nothing, so `main`, analysed before any other thread exists,
+/// does not make the fixpoint build an oracle for itself alone and rebuild it once its threads
+/// are known.
+#[derive(Default)]
+pub struct LazyOracle {
+    current: Option<Feasibility>,
+    /// `(threads, multi-instance threads)` when `current` was built: the facts depend only
+    /// on the threads' CFGs and instance counts.
+    built_for: Option<(usize, usize)>,
+    /// Whether `get` was called since the last `take_used`.
+    used: bool,
+    /// Whether a build since the last `take_rebuilt` gave new facts.
+    rebuilt: bool,
+}
+
+impl LazyOracle {
+    /// The oracle of `threads`, (re)built when their number or instance counts changed since
+    /// the last build (keeping the old one, and its verdict cache, when the facts are equal).
+    pub fn get<D>(&mut self, facts: &Facts<'_>, threads: &[Thread<D>]) -> &Feasibility {
+        self.used = true;
+        let shape = (threads.len(), threads.iter().filter(|t| t.multi).count());
+        if self.built_for != Some(shape) || self.current.is_none() {
+            let (f, kept) = Feasibility::build(facts, threads, self.current.take());
+            self.rebuilt |= !kept;
+            self.current = Some(f);
+            self.built_for = Some(shape);
+        }
+        self.current.as_ref().expect("built above")
+    }
+
+    /// Whether `get` was called since the last call (the plan read the oracle).
+    pub fn take_used(&mut self) -> bool {
+        std::mem::take(&mut self.used)
+    }
+
+    /// Whether the facts changed since the last call.
+    pub fn take_rebuilt(&mut self) -> bool {
+        std::mem::take(&mut self.rebuilt)
+    }
 }

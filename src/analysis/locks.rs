@@ -14,7 +14,8 @@ use crate::ir::{Callee, FuncId, InstKind, ObjectKind, Operand};
 use crate::memory::points_to::{writes_only_args, Target};
 use crate::memory::CellId;
 use crate::threads::NodeId;
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 /// Functions that take a lock exclusively when they return 0, and never release one.
 const TRYLOCKS: [&str; 3] = [
@@ -131,7 +132,7 @@ impl ThreadLocks {
     /// Runs the must-held analysis of thread `t`.
     pub fn of<D>(facts: &Facts<'_>, t: &Thread<D>, names: &mut LockNames) -> ThreadLocks {
         let cfg = &t.cfg;
-        let mut effects = HashMap::new();
+        let mut effects = HashMap::default();
         for (n, nd) in cfg.nodes.iter().enumerate() {
             let func = cfg.contexts[nd.ctx.0 as usize].func;
             let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
@@ -141,6 +142,19 @@ impl ThreadLocks {
                     effects.insert((NodeId(n as u32), idx), e);
                 }
             }
+        }
+        // A thread that takes no lock holds none anywhere: the sets start empty at its entry
+        // and grow only at acquisitions and successful trylocks (exactly the result below,
+        // without running the analysis).
+        if !effects
+            .values()
+            .any(|e| matches!(e, Effect::Acquire(_) | Effect::TryAcquire(_)))
+        {
+            return ThreadLocks {
+                held: HashMap::default(),
+                effects,
+                overwrites: HashMap::default(),
+            };
         }
         let apply = |set: &mut BTreeSet<u32>, n: usize, idx: u32| match effects
             .get(&(NodeId(n as u32), idx))
@@ -204,7 +218,7 @@ impl ThreadLocks {
             }
         }
         // Per instruction: replay each node from its entry set.
-        let mut held = HashMap::new();
+        let mut held = HashMap::default();
         for &n in &order {
             let mut set = if n == entry {
                 BTreeSet::new()
@@ -232,7 +246,7 @@ impl ThreadLocks {
         ThreadLocks {
             held,
             effects,
-            overwrites: HashMap::new(),
+            overwrites: HashMap::default(),
         }
     }
 
@@ -330,7 +344,7 @@ fn trylock_edges<D>(
     use crate::threads::Exit;
     use watts_domains::CmpPred;
     let cfg = &t.cfg;
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (n, nd) in cfg.nodes.iter().enumerate() {
         if nd.exit != Exit::Term {
             continue;
@@ -382,4 +396,78 @@ fn trylock_edges<D>(
         out.insert(n, (to.index(), m));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::MemoryModel;
+    use watts_domains::IntervalEnv;
+
+    /// The locks `worker` holds at its store to `x`, and at its other instructions.
+    fn held_in_worker(src: &str) -> (Vec<u32>, usize) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.c");
+        std::fs::write(&path, src).expect("write");
+        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
+        let memory = MemoryModel::build(&program);
+        let facts = Facts::new(&program, &memory);
+        let main = (program.funcs.iter())
+            .position(|f| f.name == "main" && f.is_defined)
+            .map(|i| FuncId(i as u32))
+            .expect("main");
+        let how = super::super::modular::Composition {
+            flow_sensitive: false,
+            constraints: false,
+            max_combinations: 1,
+            protection: false,
+            optimized: false,
+            jobs: 1,
+        };
+        let fix = super::super::modular::run::<IntervalEnv>(&facts, main, &[], how);
+        let t = (fix.threads.iter())
+            .find(|t| t.name == "worker")
+            .expect("worker");
+        let locks = ThreadLocks::of(&facts, t, &mut LockNames::default());
+        let mut at_store = Vec::new();
+        for (&(n, idx), held) in &locks.held {
+            let nd = &t.cfg.nodes[n.index()];
+            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+            let inst = &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+            if matches!(inst.kind, InstKind::Store { .. }) {
+                at_store.extend(held.iter().copied());
+            }
+        }
+        (at_store, locks.held.len())
+    }
+
+    #[test]
+    fn a_thread_that_takes_no_lock_holds_none() {
+        let (at_store, held) = held_in_worker(
+            r#"
+            #include <pthread.h>
+            int x;
+            static void *worker(void *a) { (void)a; x = 1; return 0; }
+            int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0); return 0; }
+            "#,
+        );
+        assert!(at_store.is_empty());
+        assert_eq!(held, 0);
+    }
+
+    #[test]
+    fn a_thread_that_takes_a_lock_holds_it_at_its_store() {
+        // The shortcut for lock-free threads must not fire here.
+        let (at_store, _) = held_in_worker(
+            r#"
+            #include <pthread.h>
+            int x;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            static void *worker(void *a) { (void)a;
+                pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); return 0; }
+            int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0); return 0; }
+            "#,
+        );
+        assert_eq!(at_store.len(), 1, "{at_store:?}");
+    }
 }

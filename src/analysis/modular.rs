@@ -88,6 +88,34 @@ pub struct Thread<D> {
     pub entry_epoch: u64,
     /// The cells its loads may read (`None`: any cell), computed once.
     pub reads: Option<Option<Vec<usize>>>,
+    /// Whether its last plan read the oracle (constraint modes: it had a load with candidate
+    /// stores); a plan that did not is the same under other facts.
+    pub reads_oracle: bool,
+    /// `events` by cell, built when first asked for (`stores_to`) and dropped whenever
+    /// `events` changes.
+    pub(crate) events_by_cell: std::sync::OnceLock<EventsByCell>,
+}
+
+/// Each store instruction of a thread under every cell it may write, with its value, in the
+/// order of `Thread::events`.
+pub(crate) type EventsByCell = rustc_hash::FxHashMap<CellId, Vec<((NodeId, u32), Interval)>>;
+
+impl<D> Thread<D> {
+    /// The stores (instruction and value) of this thread that may write `c`, in the order of
+    /// `events`.
+    pub(crate) fn stores_to(&self, c: CellId) -> &[((NodeId, u32), Interval)] {
+        let by_cell = self.events_by_cell.get_or_init(|| {
+            let mut m = EventsByCell::default();
+            for (at, ev) in &self.events {
+                // `ev.cells` has no duplicates: a store appears once under each cell.
+                for c in &ev.cells {
+                    m.entry(*c).or_default().push((*at, ev.value));
+                }
+            }
+            m
+        });
+        by_cell.get(&c).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// What one store instruction of a thread writes.
@@ -325,8 +353,11 @@ pub fn run<D: NumDomain>(
     let mut epoch: u64 = 0;
     let mut struct_epoch: u64 = 0;
     let mut cell_epoch: Vec<u64> = vec![0; ncells];
-    let mut built_for: Option<(usize, usize)> = None;
-    let mut feasibility: Option<super::feasibility::Feasibility> = None;
+    // The oracle (constraint modes), built when a plan first needs it; when new facts replace
+    // it, the threads whose plans read it are analysed again (`Thread::reads_oracle`).
+    let mut oracle =
+        (how.flow_sensitive && how.constraints).then(super::feasibility::LazyOracle::default);
+    let mut oracle_epoch: u64 = 0;
     let mut source_cache = super::combinations::SourceCache::default();
     let mut protection = Protection::default();
     let mut next_protection: Option<Protection> = None;
@@ -379,26 +410,15 @@ pub fn run<D: NumDomain>(
         }
         let mut i = 0;
         while i < threads.len() {
-            // The oracle's facts depend only on the threads' CFGs and instance counts: built
-            // when those change, before the next thread is planned.
-            let shape_now = (threads.len(), threads.iter().filter(|t| t.multi).count());
-            if how.flow_sensitive && how.constraints && built_for != Some(shape_now) {
-                let t0 = std::time::Instant::now();
-                let previous = feasibility.take();
-                let (f, kept) = super::feasibility::Feasibility::build(facts, &threads, previous);
-                combos.datalog_ms += t0.elapsed().as_millis() as u64;
-                // New facts are a new input of every thread's plan.
-                if !kept {
-                    epoch += 1;
-                    struct_epoch = epoch;
-                }
-                feasibility = Some(f);
-                built_for = Some(shape_now);
-            }
             if threads[i].reads.is_none() {
                 threads[i].reads = Some(cells_read(facts, &threads[i]));
             }
-            if is_quiet(&threads[i], struct_epoch, &cell_epoch, &protection) {
+            let epochs = Epochs {
+                structure: struct_epoch,
+                oracle: oracle_epoch,
+                cells: &cell_epoch,
+            };
+            if is_quiet(&threads[i], epochs, &protection) {
                 if threads[i].fell_back {
                     combos.fallbacks += 1;
                     combos.fallback_threads.insert(threads[i].name.clone());
@@ -419,7 +439,7 @@ pub fn run<D: NumDomain>(
                     facts,
                     &threads,
                     i,
-                    feasibility.as_ref(),
+                    oracle.as_mut(),
                     how.max_combinations,
                     &mut source_cache,
                     cl,
@@ -452,12 +472,12 @@ pub fn run<D: NumDomain>(
                         facts,
                         &threads,
                         i,
-                        feasibility.as_ref(),
+                        oracle.as_mut(),
                         how.max_combinations,
                         &mut source_cache,
                         &protection,
                     );
-                    if feasibility.is_some() {
+                    if oracle.is_some() {
                         combos.datalog_ms += t0.elapsed().as_millis() as u64;
                     }
                     combos.enumerated += p.enumerated;
@@ -476,7 +496,7 @@ pub fn run<D: NumDomain>(
                 let (states, sink) = {
                     let t = &threads[i];
                     let mut sink = Sink::new(ncells);
-                    let single = [std::collections::HashMap::new()];
+                    let single = [super::program_facts::Choices::default()];
                     let no_flows = [Vec::new()];
                     let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {
                         Some(p) => (&p.combos, &p.flows),
@@ -512,12 +532,22 @@ pub fn run<D: NumDomain>(
                 }
                 (states, sink, observed, called)
             };
+            if let Some(o) = oracle.as_mut() {
+                threads[i].reads_oracle = o.take_used();
+                // New facts are a new input of every plan that read the oracle (this one
+                // read the new facts already: its `quiet_since` comes later).
+                if o.take_rebuilt() {
+                    epoch += 1;
+                    oracle_epoch = epoch;
+                }
+            }
             let stores = sink.stores;
             let published = sink.published;
             let creates = sink.creates;
             let widen = rounds > JOIN_ROUNDS;
             let (mut changed_cells, _) =
                 accumulate_events(&mut threads[i].events, sink.events, widen);
+            threads[i].events_by_cell = std::sync::OnceLock::new();
             // What of its own result a thread reads in the next round: its stores if it has
             // several instances, the oracle's facts (built from every thread's store events),
             // and the plan skips loads at nodes unreachable in this round.
@@ -623,6 +653,8 @@ fn new_thread<D: NumDomain>(
         quiet_since: None,
         entry_epoch: 0,
         reads: None,
+        reads_oracle: false,
+        events_by_cell: std::sync::OnceLock::new(),
     }
 }
 
@@ -752,22 +784,35 @@ fn accumulate_events(
     (changed, shape)
 }
 
+/// When things last changed (see `Thread::quiet_since`).
+#[derive(Clone, Copy)]
+struct Epochs<'a> {
+    /// Threads, instances, entry states, protection.
+    structure: u64,
+    /// The oracle's facts.
+    oracle: u64,
+    /// Per cell, its stores or store events.
+    cells: &'a [u64],
+}
+
 /// Whether thread `t` may be skipped: its last analysis read nothing of itself, and since it
-/// ended no structure changed (threads, instances, entry states, protection, oracle facts) and
-/// no cell it may read (for protected cells: any, since it refreshes them at its locks) got a
-/// new store.
+/// ended no structure changed (threads, instances, entry states, protection; the oracle's
+/// facts if its plan read the oracle) and no cell it may read (for protected cells: any, since
+/// it refreshes them at its locks) got a new store.
 ///
 /// Soundness: a thread's analysis is a deterministic function of exactly these inputs (D8).
-fn is_quiet<D>(
-    t: &Thread<D>,
-    struct_epoch: u64,
-    cell_epoch: &[u64],
-    protection: &Protection,
-) -> bool {
+/// A plan that did not read the oracle (no load had a candidate store: `collect` asks for the
+/// oracle whenever one has) is the same whatever its facts; whether a load has candidates
+/// depends on the threads (structure) and the store events of the cells it reads (cells).
+fn is_quiet<D>(t: &Thread<D>, epochs: Epochs<'_>, protection: &Protection) -> bool {
     let Some(seen) = t.quiet_since else {
         return false;
     };
-    if struct_epoch > seen || t.entry_epoch > seen {
+    let cell_epoch = epochs.cells;
+    if epochs.structure > seen || t.entry_epoch > seen {
+        return false;
+    }
+    if t.reads_oracle && epochs.oracle > seen {
         return false;
     }
     let protected = (protection.lock_of.iter().enumerate())
@@ -1024,4 +1069,96 @@ pub fn initial_state<D: NumDomain>(facts: &Facts<'_>) -> D {
     }
     let _ = ObjectKind::Heap;
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::MemoryModel;
+    use watts_domains::IntervalEnv;
+
+    /// `main` stores and creates a reader, whose loads have `main`'s stores as candidates.
+    const SRC: &str = r#"
+        #include <assert.h>
+        #include <pthread.h>
+        int ready, x;
+        static void *reader(void *a) { (void)a;
+            int r = ready;
+            if (r) { int v = x; assert(v == 1); }
+            return 0; }
+        int main(void) {
+            pthread_t t;
+            x = 1; ready = 1;
+            pthread_create(&t, 0, reader, 0);
+            pthread_join(t, 0);
+            return 0; }
+    "#;
+
+    /// Compiles `SRC` and runs the fixpoint in the constraints mode on it.
+    fn with_fixpoint<R>(run: impl FnOnce(&Facts<'_>, Fixpoint<IntervalEnv>) -> R) -> R {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("t.c");
+        std::fs::write(&path, SRC).expect("write");
+        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
+        let memory = MemoryModel::build(&program);
+        let facts = Facts::new(&program, &memory);
+        let main = (program.funcs.iter())
+            .position(|f| f.name == "main" && f.is_defined)
+            .map(|i| FuncId(i as u32))
+            .expect("main");
+        let how = Composition {
+            flow_sensitive: true,
+            constraints: true,
+            max_combinations: 1000,
+            protection: false,
+            optimized: false,
+            jobs: 1,
+        };
+        let fix = super::run::<IntervalEnv>(&facts, main, &[], how);
+        run(&facts, fix)
+    }
+
+    #[test]
+    fn only_plans_with_candidate_stores_read_the_oracle() {
+        with_fixpoint(|_, fix| {
+            let by_name = |n: &str| (fix.threads.iter()).find(|t| t.name == n).expect(n);
+            // `main` loads no cell another thread stores: its plan never needs the oracle.
+            assert!(!by_name("main").reads_oracle);
+            // The reader's loads may read `main`'s stores: its plan asked the oracle.
+            assert!(by_name("reader").reads_oracle);
+            assert!(fix.combos.queries > 0);
+        });
+    }
+
+    #[test]
+    fn new_oracle_facts_wake_exactly_the_threads_that_read_the_oracle() {
+        with_fixpoint(|_, mut fix| {
+            let protection = Protection::default();
+            let cells = vec![0u64; fix.threads[0].stores.len()];
+            let t = fix
+                .threads
+                .iter_mut()
+                .find(|t| t.name == "reader")
+                .expect("reader");
+            t.quiet_since = Some(5);
+            t.entry_epoch = 0;
+            let epochs = |oracle| Epochs {
+                structure: 5,
+                oracle,
+                cells: &cells,
+            };
+            t.reads_oracle = true;
+            assert!(is_quiet(t, epochs(5), &protection));
+            // Soundness: the shortcut must not fire for a plan that read the oracle.
+            assert!(!is_quiet(t, epochs(6), &protection));
+            t.reads_oracle = false;
+            assert!(is_quiet(t, epochs(6), &protection));
+            // Other structural changes still wake it.
+            let moved = Epochs {
+                structure: 6,
+                ..epochs(0)
+            };
+            assert!(!is_quiet(t, moved, &protection));
+        });
+    }
 }

@@ -144,6 +144,11 @@ impl<'a> Facts<'a> {
     }
 }
 
+/// The loads of one combination and what each reads, by `(node, instruction)`. Looked up at
+/// every load the analysis of a combination visits: a fast hash (keys are small integers that
+/// no input chooses adversarially; iteration order is never observed).
+pub type Choices = rustc_hash::FxHashMap<(crate::threads::NodeId, u32), LoadRead>;
+
 /// What one load reads in one interference combination (FSE'16, Alg. 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoadRead {
@@ -163,7 +168,7 @@ pub struct ThreadView<'a> {
     pub interference: &'a [Interval],
     /// Per load `(node, instruction)`, what it reads in the current combination; loads not in
     /// the map read their own view joined with `interference`.
-    pub choices: Option<&'a std::collections::HashMap<(crate::threads::NodeId, u32), LoadRead>>,
+    pub choices: Option<&'a Choices>,
     /// The lock-protected cells and this thread's index among the fixpoint's threads; for
     /// protected cells, `interference` holds what was published (see `analysis::protection`).
     pub protection: Option<(&'a super::protection::Protection, usize)>,
