@@ -249,9 +249,11 @@ pub struct Confirmation {
 }
 
 /// Explores the executions of `program` until every assertion of `targets` is violated or the
-/// time runs out: first with loop bound `options.bound`, then, while some execution was cut
-/// by the bound and the search was otherwise complete, with twice the bound (iterative
-/// deepening). `Err` when the program cannot be executed at all (no `main`).
+/// time runs out: random executions, then exhaustively with loop bound `options.bound`, then,
+/// while some execution was cut by the bound and the search was otherwise complete, with twice
+/// the bound (iterative deepening). The exhaustive searches are RVF-SMC
+/// ([`search::Strategy::Rvf`]), or the reduced search once the RVF event model gives up on the
+/// program. `Err` when the program cannot be executed at all (no `main`).
 pub fn confirm(
     program: &crate::ir::Program,
     options: &crate::config::ConfirmOptions,
@@ -276,6 +278,11 @@ pub fn confirm(
     );
     merge(&mut total, out, walk_bound);
     let mut bound = options.bound;
+    // The RVF search, until its event model gives up on the program: then the reduced
+    // search, for this bound and the next ones.
+    let mut strategy = search::Strategy::Rvf;
+    // The random executions of this bound ran already (before the RVF search gave up).
+    let mut walked = false;
     loop {
         let remaining: std::collections::BTreeSet<AssertId> = targets
             .iter()
@@ -286,16 +293,26 @@ pub fn confirm(
         // executions.
         let budget = search::Budget {
             deadline: Some(deadline),
-            random_walks: RANDOM_WALKS,
+            random_walks: if walked { 0 } else { RANDOM_WALKS },
             executions: u64::MAX,
             ..search::Budget::default()
         };
-        let out = search::explore(
+        let mut out = search::explore(
             &interp.with_bound(bound),
-            search::Strategy::Reduced,
+            strategy,
             budget,
             Some(&remaining),
         );
+        if strategy == search::Strategy::Rvf && rvf::gave_up(&out) {
+            // What it found is real; that it gave up is not a property of the program.
+            out.unsupported.retain(|u| !u.starts_with(rvf::GAVE_UP));
+            out.complete = false;
+            merge(&mut total, out, bound);
+            strategy = search::Strategy::Reduced;
+            walked = true;
+            continue;
+        }
+        walked = false;
         let (complete, cut) = (out.complete, out.cut);
         merge(&mut total, out, bound);
         total.complete = complete;
