@@ -1,9 +1,10 @@
 //! How much the explorer of `watts confirm` saves: on small programs where it matters (the
 //! paper's flag/data example, writers of the same value, a racy counter), the executions of
-//! the naive enumeration of every interleaving, the executions of the cached search, and the
-//! reads-from and reads-value-from classes among the naive executions (what an optimal search
-//! per equivalence would explore; CAV'21). Run with `cargo bench --bench explore`; under
-//! `cargo test` it runs the smallest program only.
+//! the naive enumeration of every interleaving, the executions of the cached and reduced
+//! searches, the maximal traces of the reads-from and RVF searches (CAV'21), and the reads-from
+//! and reads-value-from classes among the naive executions (which also tell apart where
+//! `main`'s exit falls, so they exceed what those searches need). Run with
+//! `cargo bench --bench explore`; under `cargo test` it runs the smallest program only.
 
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};

@@ -4,6 +4,7 @@
 //! - `interp`: the concrete interpreter over [`crate::ir`]; implements [`System`].
 //! - `search`: exhaustive exploration of a [`System`] (all interleavings, or with visited-state
 //!   pruning), bounded by `--bound`.
+//! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
 //! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
 //! - `classes`: reads-from and reads-value-from classes of executions, for measurements.
 //!

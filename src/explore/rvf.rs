@@ -617,7 +617,6 @@ impl<S: System> Search<'_, S> {
             if sys.status(&run.state) != Status::Running {
                 return Ok(());
             }
-            let enabled = sys.enabled(&run.state);
             let mut progress = false;
             for t in 0..thread_count(sys, &run.state) {
                 if stopped(run, t) {
@@ -632,8 +631,9 @@ impl<S: System> Search<'_, S> {
                 if e.branches() {
                     continue;
                 }
-                // A join waits for its child; nothing else that is not a read waits.
-                if enabled.contains(&t) {
+                // A join waits for its child; nothing else that is not a read waits. (Asked
+                // again for each thread: a step may end the execution.)
+                if sys.enabled(&run.state).contains(&t) {
                     let e = self.exec(run, t, 0)?;
                     self.push(run, t, 0, e);
                     progress = true;

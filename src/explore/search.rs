@@ -1,6 +1,8 @@
 //! Exhaustive exploration of a [`System`]: every schedule (and every alternative of every
 //! nondeterministic input) by depth-first search, stateful: a state already explored is not
-//! explored again (`Strategy::Cached`), or not even that (`Strategy::Naive`, the test oracle).
+//! explored again (`Strategy::Cached`, with sleep sets `Strategy::Reduced`), or not even that
+//! (`Strategy::Naive`, the test oracle); or one execution per class (`Strategy::ReadsFrom`,
+//! `Strategy::Rvf`, in [`super::rvf`]).
 //!
 //! Invariant: every violation reported comes with the schedule that produced it, from the
 //! initial state; `complete` is true only if every execution within the bounds was explored
