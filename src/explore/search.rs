@@ -501,6 +501,8 @@ mod tests {
         AtomicEnd,
         /// Wait for that thread to finish.
         Join(Tid),
+        /// Atomically add one to the variable, keeping its old value in the register.
+        FetchAdd(usize),
     }
 
     struct Toy {
@@ -660,6 +662,15 @@ mod tests {
                     StepKind::AtomicEnd
                 }
                 Op::Join(u) => StepKind::Join(u),
+                Op::FetchAdd(v) => {
+                    s.reg[t] = s.mem[v];
+                    s.mem[v] += 1;
+                    StepKind::Update {
+                        loc: format!("v{v}"),
+                        read: s.reg[t].to_string(),
+                        written: Some(s.mem[v].to_string()),
+                    }
+                }
             };
             StepInfo {
                 tid: t,
@@ -699,6 +710,7 @@ mod tests {
                     child: u,
                     result: None,
                 },
+                Op::FetchAdd(v) => E::Update(var(v)),
             })
         }
         fn content(&self, s: &ToyState, loc: &crate::explore::Loc) -> Vec<u8> {
@@ -802,12 +814,13 @@ mod tests {
         assert!(!out.complete, "no exhaustive search ran");
     }
 
-    /// A random simple operation (on variables and the register).
+    /// A random simple operation (on variables and the register, atomic updates included).
     fn simple(next: &mut impl FnMut(u64) -> u64) -> Op {
-        match next(6) {
+        match next(7) {
             0 | 1 => Op::Store(next(2) as usize, 1 + next(2) as i64),
             2 | 3 => Op::Check(next(2) as usize, next(3) as i64, next(4) as u32),
             4 => Op::StoreInput(next(2) as usize),
+            5 => Op::FetchAdd(next(2) as usize),
             _ => Op::Assume(next(2) as usize, next(2) as i64),
         }
     }
@@ -851,8 +864,8 @@ mod tests {
 
     /// Random small programs: every search finds exactly the assertions the enumeration of
     /// every interleaving finds, with replayable witnesses; the reduced search explores fewer
-    /// executions in total; the RVF search no more maximal traces than the reads-from search,
-    /// and that one no more than the enumeration, on every program.
+    /// executions in total, the reads-from search far fewer still, and the RVF search no more
+    /// maximal traces than the reads-from search on every program.
     #[test]
     fn reductions_find_what_the_naive_search_finds() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -920,10 +933,13 @@ mod tests {
             else {
                 continue;
             };
+            // Per program, RVF explores no more than reads-from. Not always fewer than every
+            // interleaving: both explore the program in which a step that ends the execution
+            // (a failed assumption) only ends its thread, whose maximal traces may outnumber
+            // the interleavings of an execution that ends early. In total, far fewer.
             assert!(
-                rvf <= rf && rf <= naive.executions,
-                "program {program}: RVF {rvf}, reads-from {rf}, naive {}: {:?}",
-                naive.executions,
+                rvf <= rf,
+                "program {program}: RVF {rvf}, reads-from {rf}: {:?}",
                 toy.threads
             );
             naive_total += naive.executions;
@@ -938,6 +954,10 @@ mod tests {
         );
         assert!(reduced_total < naive_total, "{reduced_total} {naive_total}");
         assert!(rvf_total < rf_total, "{rvf_total} {rf_total}");
+        assert!(
+            rf_total < reduced_total && rf_total * 20 < naive_total,
+            "{rf_total} {naive_total}"
+        );
         println!(
             "naive {naive_total}, reduced {reduced_total}, reads-from {rf_total}, RVF {rvf_total}"
         );
