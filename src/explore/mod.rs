@@ -4,6 +4,7 @@
 //! - `interp`: the concrete interpreter over [`crate::ir`]; implements [`System`].
 //! - `search`: exhaustive exploration of a [`System`] (all interleavings, or with visited-state
 //!   pruning), bounded by `--bound`.
+//! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
 //! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
 //! - `classes`: reads-from and reads-value-from classes of executions, for measurements.
 //!
@@ -13,6 +14,7 @@
 
 pub mod classes;
 pub mod interp;
+pub mod rvf;
 pub mod search;
 pub mod witness;
 
@@ -126,6 +128,105 @@ pub trait System {
 
     /// A readable name of thread `t` in `s` (`main`, `worker#2`).
     fn thread_name(&self, s: &Self::State, t: Tid) -> String;
+
+    /// Whether a thread may ever wait for a mutex or for another thread's atomic section
+    /// (then a read may never run in a maximal execution, which the reads-value-from search
+    /// must allow for). The default, `true`, is always safe.
+    fn may_block(&self) -> bool {
+        true
+    }
+
+    /// How many threads `s` has created (main included); the reads-value-from search asks
+    /// each of them for its [`System::next_op`]. The default, 0, models nothing.
+    fn thread_count(&self, s: &Self::State) -> usize {
+        let _ = s;
+        0
+    }
+
+    /// Thread `t`'s next visible operation in `s` as the reads-value-from search models it,
+    /// whether or not the thread can move now (a lock held, a join of a live thread, another
+    /// thread's atomic section). The default models nothing: that search then gives up.
+    fn next_op(&self, s: &Self::State, t: Tid) -> Next {
+        let _ = (s, t);
+        Next::Op(Op::Opaque("operations of this system".into()))
+    }
+
+    /// An encoding of what `loc` holds in `s`: two encodings are equal exactly when a load of
+    /// `loc` gives the same value (pointers named by stable object keys, see [`Loc`]).
+    fn content(&self, s: &Self::State, loc: &Loc) -> Vec<u8> {
+        let _ = (s, loc);
+        Vec::new()
+    }
+
+    /// The content `loc` had before any visible operation wrote it (the initial value of a
+    /// global, the fill of a heap block), or `None` when unknown (a stack object written while
+    /// it was still local): such a value then equals no other.
+    fn fresh_content(&self, s: &Self::State, loc: &Loc) -> Option<Vec<u8>> {
+        let _ = (s, loc);
+        None
+    }
+}
+
+/// A range of bytes of one object, named the same in every execution: `object` is a stable
+/// key (a global, or the n-th allocation of a thread), not an allocation order, which depends
+/// on the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub object: u64,
+    pub offset: i64,
+    pub size: u64,
+}
+
+impl Loc {
+    /// The bit of `object` that marks an object a thread allocated; without it, the object
+    /// exists in every execution (a global) and its fresh content is always the same.
+    pub const BY_THREAD: u64 = 1 << 63;
+}
+
+/// Where a thread stands, for the reads-value-from search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Its next visible operation.
+    Op(Op),
+    /// It finished (returned from its entry, or `pthread_exit`).
+    Finished,
+    /// It went past the loop bound and is never scheduled again.
+    Cut,
+}
+
+/// A visible operation, by what it touches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Touches nothing other threads see (a thread's start, a nested atomic begin or end, an
+    /// operation that ends the execution: an exit, a false assumption, an unmodelled call).
+    Local,
+    /// A `__VERIFIER_nondet_*` (its alternatives are the values).
+    Input,
+    /// A load.
+    Load(Loc),
+    /// A store.
+    Store(Loc),
+    /// An atomic read-modify-write or compare-exchange (which may not write).
+    Update(Loc),
+    /// A mutex acquisition (the mutex at that address); also the relock of a condition wait.
+    Lock(Loc),
+    /// A trylock: acquires the mutex if free, else fails without effect.
+    TryLock(Loc),
+    /// A mutex release (also the release of a condition wait).
+    Unlock(Loc),
+    /// `pthread_create`, which also stores the new thread's handle (at `handle`, unless
+    /// only the creating thread can see it).
+    Spawn { handle: Option<Loc> },
+    /// `pthread_join` of thread `child`, which also stores its result (at `result`, unless
+    /// null or only the joining thread can see it).
+    Join { child: Tid, result: Option<Loc> },
+    /// The outermost `__VERIFIER_atomic_begin` of the thread.
+    AtomicBegin,
+    /// The outermost `__VERIFIER_atomic_end` of the thread.
+    AtomicEnd,
+    /// Something the event model cannot express (several locations at once, a free): the
+    /// reason.
+    Opaque(String),
 }
 
 /// Random executions before the exhaustive search of `--confirm`.
@@ -149,9 +250,11 @@ pub struct Confirmation {
 }
 
 /// Explores the executions of `program` until every assertion of `targets` is violated or the
-/// time runs out: first with loop bound `options.bound`, then, while some execution was cut
-/// by the bound and the search was otherwise complete, with twice the bound (iterative
-/// deepening). `Err` when the program cannot be executed at all (no `main`).
+/// time runs out: random executions, then exhaustively with loop bound `options.bound`, then,
+/// while some execution was cut by the bound and the search was otherwise complete, with twice
+/// the bound (iterative deepening). The exhaustive searches are RVF-SMC
+/// ([`search::Strategy::Rvf`]), or the reduced search once the RVF event model gives up on the
+/// program. `Err` when the program cannot be executed at all (no `main`).
 pub fn confirm(
     program: &crate::ir::Program,
     options: &crate::config::ConfirmOptions,
@@ -176,6 +279,11 @@ pub fn confirm(
     );
     merge(&mut total, out, walk_bound);
     let mut bound = options.bound;
+    // The RVF search, until its event model gives up on the program: then the reduced
+    // search, for this bound and the next ones.
+    let mut strategy = search::Strategy::Rvf;
+    // The random executions of this bound ran already (before the RVF search gave up).
+    let mut walked = false;
     loop {
         let remaining: std::collections::BTreeSet<AssertId> = targets
             .iter()
@@ -186,16 +294,26 @@ pub fn confirm(
         // executions.
         let budget = search::Budget {
             deadline: Some(deadline),
-            random_walks: RANDOM_WALKS,
+            random_walks: if walked { 0 } else { RANDOM_WALKS },
             executions: u64::MAX,
             ..search::Budget::default()
         };
-        let out = search::explore(
+        let mut out = search::explore(
             &interp.with_bound(bound),
-            search::Strategy::Reduced,
+            strategy,
             budget,
             Some(&remaining),
         );
+        if strategy == search::Strategy::Rvf && rvf::gave_up(&out) {
+            // What it found is real; that it gave up is not a property of the program.
+            out.unsupported.retain(|u| !u.starts_with(rvf::GAVE_UP));
+            out.complete = false;
+            merge(&mut total, out, bound);
+            strategy = search::Strategy::Reduced;
+            walked = true;
+            continue;
+        }
+        walked = false;
         let (complete, cut) = (out.complete, out.cut);
         merge(&mut total, out, bound);
         total.complete = complete;

@@ -102,6 +102,10 @@ pub struct Alloc {
     /// Whether a pointer into this (stack) allocation may be known to another thread.
     pub escaped: bool,
     pub live: bool,
+    /// A name of the allocation that does not depend on the schedule: the global's id, or
+    /// `Loc::BY_THREAD | thread << 32 | n` for the n-th allocation of a thread (the allocation
+    /// id depends on how the threads' allocations interleave).
+    pub key: u64,
 }
 
 /// Growable allocations never grow past this (a runaway `memset` is not a real program).
@@ -118,6 +122,7 @@ impl Alloc {
             fill,
             escaped: false,
             live: true,
+            key: 0,
         }
     }
 

@@ -20,6 +20,7 @@
 //! - The state is plain data (`Clone + Eq + Hash`, no maps with random order): equal states
 //!   have equal futures, including the bound counters and the step budget.
 
+mod events;
 mod memory;
 #[cfg(test)]
 mod tests;
@@ -28,7 +29,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Value};
-use super::{Status, StepInfo, StepKind, System, Tid};
+use super::{Loc, Next, Status, StepInfo, StepKind, System, Tid};
 use crate::ir::{
     AssertKind, BinOp, BlockId, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind, Layout,
     Operand, Program, RmwOp, Span, StopReason, Terminator, Ty, VarId,
@@ -136,6 +137,8 @@ pub struct Interp<'p> {
     ext: Vec<Ext>,
     /// The candidate values of an integer input, by width.
     inputs: BTreeMap<u32, Vec<i128>>,
+    /// Whether the program locks a mutex or enters an atomic section anywhere.
+    blocking: bool,
 }
 
 /// One function activation.
@@ -177,6 +180,8 @@ struct Thread {
     /// The entry's result, once finished.
     ret: Value,
     joined: bool,
+    /// How many allocations (stack and heap) the thread made, for their stable keys.
+    allocs: u32,
 }
 
 /// One execution prefix: memory, threads, locks, atomic section, status and budget.
@@ -225,7 +230,19 @@ impl<'p> Interp<'p> {
                  --entry)"
                     .to_string()
             })?;
-        let ext = program.funcs.iter().map(classify).collect();
+        let ext: Vec<Ext> = program.funcs.iter().map(classify).collect();
+        let blocking = program.funcs.iter().flat_map(|f| &f.blocks).any(|b| {
+            b.insts.iter().any(|i| match &i.kind {
+                InstKind::Lock { .. } | InstKind::AtomicBegin => true,
+                InstKind::Call {
+                    callee: Callee::Direct(f),
+                    ..
+                } => ext[f.index()] == Ext::CondWait,
+                // An indirect call may reach `pthread_cond_wait`.
+                InstKind::Call { .. } => true,
+                _ => false,
+            })
+        });
         let mut constants = Vec::new();
         // Constants an input is compared with (`assume(n >= 20)`, `if (x == 7)`) come first:
         // their neighbourhoods are where the branches change.
@@ -273,6 +290,7 @@ impl<'p> Interp<'p> {
             main,
             ext,
             inputs,
+            blocking,
         })
     }
 
@@ -978,14 +996,16 @@ impl<'p> Interp<'p> {
                     .as_ref()
                     .map(Layout::size);
                 let id = s.mem.len() as u32;
-                s.mem.push(Arc::new(Alloc::new(
+                let mut a = Alloc::new(
                     AllocKind::Stack {
                         obj: *obj,
                         owner: t,
                     },
                     size,
                     Byte::Unknown,
-                )));
+                );
+                a.key = self.alloc_key(s, t);
+                s.mem.push(Arc::new(a));
                 self.top_mut(s, t).allocas.push(id);
                 self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
             }
@@ -1028,6 +1048,7 @@ impl<'p> Interp<'p> {
                     }
                 }
                 let id = s.mem.len() as u32;
+                block.key = self.alloc_key(s, t);
                 s.mem.push(Arc::new(block));
                 self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
             }
@@ -1168,6 +1189,7 @@ impl<'p> Interp<'p> {
                     at: At::Start,
                     ret: Value::Unknown,
                     joined: false,
+                    allocs: 0,
                 }));
                 // A null handle (the driver harness) names no thread to join.
                 let h = ev(s, handle);
@@ -1528,7 +1550,11 @@ impl System for Interp<'_> {
                     .as_ref()
                     .map(Layout::size);
                 match &global.init {
-                    None => Alloc::new(kind, size, Byte::Unknown),
+                    None => {
+                        let mut a = Alloc::new(kind, size, Byte::Unknown);
+                        a.key = g as u64;
+                        a
+                    }
                     Some(cells) => {
                         let extent = cells
                             .iter()
@@ -1537,6 +1563,7 @@ impl System for Interp<'_> {
                             .unwrap_or(0);
                         let size = size.filter(|&n| n > 0).map(|n| n.max(extent));
                         let mut a = Alloc::new(kind, size, Byte::Data(0));
+                        a.key = g as u64;
                         for c in cells {
                             let v = match c.value {
                                 crate::ir::InitValue::Int(v) => Value::int(v, c.size * 8),
@@ -1573,6 +1600,7 @@ impl System for Interp<'_> {
                 at: At::Start,
                 ret: Value::Unknown,
                 joined: false,
+                allocs: 0,
             })],
             locks: BTreeMap::new(),
             atomic: None,
@@ -1629,6 +1657,26 @@ impl System for Interp<'_> {
             }
         }
         StepInfo { tid: t, span, kind }
+    }
+
+    fn may_block(&self) -> bool {
+        self.blocking
+    }
+
+    fn thread_count(&self, s: &State) -> usize {
+        s.threads.len()
+    }
+
+    fn next_op(&self, s: &State, t: Tid) -> Next {
+        self.next_event(s, t)
+    }
+
+    fn content(&self, s: &State, loc: &Loc) -> Vec<u8> {
+        self.content_of(s, loc)
+    }
+
+    fn fresh_content(&self, s: &State, loc: &Loc) -> Option<Vec<u8>> {
+        self.fresh_content_of(s, loc)
     }
 
     fn thread_name(&self, s: &State, t: Tid) -> String {

@@ -430,3 +430,139 @@ fn no_main_is_an_error() {
     let p = compile("int f(void) { return 1; }\n");
     assert!(Interp::new(&p, InterpOptions::default()).is_err());
 }
+
+// ---- The reads-value-from and reads-from searches on C programs ----------------------------
+
+/// Runs `strategy` on `p` to the end (no budget).
+fn search(
+    p: &Program,
+    strategy: crate::explore::search::Strategy,
+) -> crate::explore::search::Outcome {
+    use crate::explore::search::{explore, Budget};
+    explore(&interp(p), strategy, Budget::default(), None)
+}
+
+/// The violated assertions of `out`, checked to replay.
+fn violations(p: &Program, out: &crate::explore::search::Outcome) -> Vec<crate::ir::AssertId> {
+    let i = interp(p);
+    for v in out.violations.values() {
+        let (end, _) = crate::explore::search::replay(&i, &v.choices).expect("replays");
+        assert_eq!(i.status(&end), Status::Violated(v.assertion));
+    }
+    out.violations.keys().copied().collect()
+}
+
+#[test]
+fn rvf_explores_one_trace_when_every_read_sees_one_value() {
+    use crate::explore::search::Strategy;
+    // CAV'21 fig. 1 in spirit: each thread writes 1 then reads it back; whichever write a
+    // read sees, it sees 1, and no read causally precedes another.
+    let p = program(
+        "int x;\n\
+         void *w(void *a) { (void)a; x = 1; int v = x; assert(v == 1); return 0; }\n\
+         int main(void) { pthread_t t[3];\n\
+           for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, w, 0);\n\
+           return 0; }\n",
+    );
+    let rvf = search(&p, Strategy::Rvf);
+    let rf = search(&p, Strategy::ReadsFrom);
+    assert!(rvf.exhaustive() && rf.exhaustive(), "{rvf:?} {rf:?}");
+    assert_eq!(rvf.executions, 1, "{rvf:?}");
+    assert!(rf.executions > 1, "{rf:?}");
+    assert!(violations(&p, &rvf).is_empty() && violations(&p, &rf).is_empty());
+}
+
+#[test]
+fn rvf_traces_stay_constant_with_more_writers_of_the_same_value() {
+    use crate::explore::search::Strategy;
+    // The creations are unrolled: a loop would hit the loop bound.
+    let writers = |n: usize| {
+        program(&format!(
+            "int x;\n\
+             void *w(void *a) {{ (void)a; x = 1; return 0; }}\n\
+             void *r(void *a) {{ (void)a; int v = x; assert(v == 0); return 0; }}\n\
+             int main(void) {{ pthread_t t;\n{}\
+               pthread_create(&t, 0, r, 0); return 0; }}\n",
+            "pthread_create(&t, 0, w, 0);\n".repeat(n)
+        ))
+    };
+    let mut counts = Vec::new();
+    for n in [2, 4, 6] {
+        let p = writers(n);
+        let rvf = search(&p, Strategy::Rvf);
+        let rf = search(&p, Strategy::ReadsFrom);
+        assert!(rvf.exhaustive() && rf.exhaustive());
+        // The reader sees 1 (from some writer): the assertion fails in both.
+        assert_eq!(violations(&p, &rvf).len(), 1);
+        assert_eq!(violations(&p, &rf).len(), 1);
+        counts.push((rvf.executions, rf.executions));
+    }
+    assert!(
+        counts.iter().all(|&(rvf, _)| rvf == counts[0].0),
+        "{counts:?}"
+    );
+    assert!(counts.windows(2).all(|w| w[1].1 > w[0].1), "{counts:?}");
+}
+
+#[test]
+fn rvf_and_reads_from_find_what_every_interleaving_finds_with_locks() {
+    use crate::explore::search::{explore, Budget, Strategy};
+    let programs = [
+        // A locked counter is never lost; an unlocked one is.
+        "int c; pthread_mutex_t m;\n\
+         void *inc(void *a) { (void)a; pthread_mutex_lock(&m); int v = c; c = v + 1;\n\
+           pthread_mutex_unlock(&m); return 0; }\n\
+         void *bad(void *a) { (void)a; int v = c; c = v + 1; return 0; }\n\
+         int main(void) { pthread_t a, b, d; pthread_create(&a, 0, inc, 0);\n\
+           pthread_create(&b, 0, inc, 0); pthread_create(&d, 0, bad, 0);\n\
+           pthread_join(a, 0); pthread_join(b, 0); pthread_join(d, 0);\n\
+           assert(c == 3); return 0; }\n",
+        // A trylock that fails leaves the flag alone.
+        "int flag; pthread_mutex_t m;\n\
+         void *t(void *a) { (void)a; if (pthread_mutex_trylock(&m) == 0) { flag++;\n\
+           pthread_mutex_unlock(&m); } return 0; }\n\
+         int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0);\n\
+           pthread_create(&b, 0, t, 0); pthread_join(a, 0); pthread_join(b, 0);\n\
+           assert(flag == 2); return 0; }\n",
+        // An input decides who writes.
+        "int x;\n\
+         void *t(void *a) { (void)a; if (__VERIFIER_nondet_int() == 3) x = 2; return 0; }\n\
+         int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); int v = x;\n\
+           assert(v != 2); pthread_join(a, 0); return 0; }\n",
+    ];
+    for src in programs {
+        let p = program(src);
+        let i = interp(&p);
+        let naive = explore(&i, Strategy::Naive, Budget::default(), None);
+        assert!(naive.complete);
+        for strategy in [Strategy::ReadsFrom, Strategy::Rvf] {
+            let out = search(&p, strategy);
+            assert!(
+                out.complete && out.unsupported.is_empty(),
+                "{strategy:?}: {out:?}"
+            );
+            assert_eq!(
+                violations(&p, &naive),
+                violations(&p, &out),
+                "{strategy:?}\n{src}"
+            );
+            assert!(out.executions <= naive.executions);
+        }
+    }
+}
+
+#[test]
+fn rvf_gives_up_on_what_its_event_model_cannot_express() {
+    use crate::explore::search::Strategy;
+    let p = program(
+        "int x;\n\
+         void *t(void *a) { (void)a; __VERIFIER_atomic_begin(); x = 1; __VERIFIER_atomic_end();\n\
+           return 0; }\n\
+         int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); assert(x == 0); return 0; }\n",
+    );
+    let out = search(&p, Strategy::Rvf);
+    assert!(
+        crate::explore::rvf::gave_up(&out) && !out.exhaustive(),
+        "{out:?}"
+    );
+}
