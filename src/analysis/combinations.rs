@@ -1046,41 +1046,25 @@ mod tests {
                 x = 8;
                 return 0; }
         "#;
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("t.c");
-        std::fs::write(&path, src).expect("write");
-        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
-        let memory = crate::memory::MemoryModel::build(&program);
-        let facts = Facts::new(&program, &memory);
-        let main = (program.funcs.iter())
-            .position(|f| f.name == "main" && f.is_defined)
-            .map(|i| crate::ir::FuncId(i as u32))
-            .expect("main");
-        let how = super::super::modular::Composition {
-            flow_sensitive: false,
-            constraints: false,
-            max_combinations: 1,
-            protection: false,
-            optimized: false,
-            jobs: 1,
-        };
-        let fix = super::super::modular::run::<watts_domains::IntervalEnv>(&facts, main, &[], how);
-        let threads = &fix.threads;
-        assert!(threads.iter().any(|t| t.multi), "b has several instances");
-        let key = |v: Vec<Candidate>| -> Vec<_> {
-            v.into_iter().map(|c| (c.thread, c.at, c.value)).collect()
-        };
-        let mut seen = 0;
-        for i in 0..threads.len() {
-            for c in 0..facts.ncells {
-                let cell = [CellId(c)];
-                let scanned = candidates_scan(threads, i, &cell);
-                seen += scanned.len();
-                let indexed = candidates_for(threads, i, &cell);
-                assert_eq!(key(indexed), key(scanned), "thread {i}, cell {c}");
+        use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+        with_fixpoint(src, FLOW_INSENSITIVE, |_, facts, fix| {
+            let threads = &fix.threads;
+            assert!(threads.iter().any(|t| t.multi), "b has several instances");
+            let key = |v: Vec<Candidate>| -> Vec<_> {
+                v.into_iter().map(|c| (c.thread, c.at, c.value)).collect()
+            };
+            let mut seen = 0;
+            for i in 0..threads.len() {
+                for c in 0..facts.ncells {
+                    let cell = [CellId(c)];
+                    let scanned = candidates_scan(threads, i, &cell);
+                    seen += scanned.len();
+                    let indexed = candidates_for(threads, i, &cell);
+                    assert_eq!(key(indexed), key(scanned), "thread {i}, cell {c}");
+                }
             }
-        }
-        assert!(seen > 3, "{seen}");
+            assert!(seen > 3, "{seen}");
+        })
     }
 
     #[test]

@@ -401,44 +401,26 @@ fn trylock_edges<D>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::MemoryModel;
-    use watts_domains::IntervalEnv;
 
     /// The locks `worker` holds at its store to `x`, and at its other instructions.
     fn held_in_worker(src: &str) -> (Vec<u32>, usize) {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("t.c");
-        std::fs::write(&path, src).expect("write");
-        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
-        let memory = MemoryModel::build(&program);
-        let facts = Facts::new(&program, &memory);
-        let main = (program.funcs.iter())
-            .position(|f| f.name == "main" && f.is_defined)
-            .map(|i| FuncId(i as u32))
-            .expect("main");
-        let how = super::super::modular::Composition {
-            flow_sensitive: false,
-            constraints: false,
-            max_combinations: 1,
-            protection: false,
-            optimized: false,
-            jobs: 1,
-        };
-        let fix = super::super::modular::run::<IntervalEnv>(&facts, main, &[], how);
-        let t = (fix.threads.iter())
-            .find(|t| t.name == "worker")
-            .expect("worker");
-        let locks = ThreadLocks::of(&facts, t, &mut LockNames::default());
-        let mut at_store = Vec::new();
-        for (&(n, idx), held) in &locks.held {
-            let nd = &t.cfg.nodes[n.index()];
-            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
-            let inst = &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
-            if matches!(inst.kind, InstKind::Store { .. }) {
-                at_store.extend(held.iter().copied());
+        use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+        with_fixpoint(src, FLOW_INSENSITIVE, |program, facts, fix| {
+            let t = (fix.threads.iter())
+                .find(|t| t.name == "worker")
+                .expect("worker");
+            let locks = ThreadLocks::of(facts, t, &mut LockNames::default());
+            let mut at_store = Vec::new();
+            for (&(n, idx), held) in &locks.held {
+                let nd = &t.cfg.nodes[n.index()];
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                let block = &program.funcs[func.index()].blocks[nd.block.index()];
+                if matches!(block.insts[idx as usize].kind, InstKind::Store { .. }) {
+                    at_store.extend(held.iter().copied());
+                }
             }
-        }
-        (at_store, locks.held.len())
+            (at_store, locks.held.len())
+        })
     }
 
     #[test]

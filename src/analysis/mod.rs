@@ -14,6 +14,8 @@ pub mod locks;
 pub mod modular;
 pub mod program_facts;
 pub mod protection;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod transfer;
 mod verdict;
 

@@ -1074,7 +1074,6 @@ pub fn initial_state<D: NumDomain>(facts: &Facts<'_>) -> D {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::MemoryModel;
     use watts_domains::IntervalEnv;
 
     /// `main` stores and creates a reader, whose loads have `main`'s stores as candidates.
@@ -1096,16 +1095,6 @@ mod tests {
 
     /// Compiles `SRC` and runs the fixpoint in the constraints mode on it.
     fn with_fixpoint<R>(run: impl FnOnce(&Facts<'_>, Fixpoint<IntervalEnv>) -> R) -> R {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("t.c");
-        std::fs::write(&path, SRC).expect("write");
-        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
-        let memory = MemoryModel::build(&program);
-        let facts = Facts::new(&program, &memory);
-        let main = (program.funcs.iter())
-            .position(|f| f.name == "main" && f.is_defined)
-            .map(|i| FuncId(i as u32))
-            .expect("main");
         let how = Composition {
             flow_sensitive: true,
             constraints: true,
@@ -1114,8 +1103,7 @@ mod tests {
             optimized: false,
             jobs: 1,
         };
-        let fix = super::run::<IntervalEnv>(&facts, main, &[], how);
-        run(&facts, fix)
+        crate::analysis::testing::with_fixpoint(SRC, how, |_, facts, fix| run(facts, fix))
     }
 
     #[test]

@@ -176,7 +176,6 @@ pub fn clusters_of(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Cluster
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::MemoryModel;
     use crate::threads::InlineBudget;
 
     const SRC: &str = r#"
@@ -220,22 +219,12 @@ mod tests {
 
     /// Compiles `SRC` and runs `f` on the inlined CFG of its `reader` function.
     fn with_reader<R>(run: impl FnOnce(&Facts<'_>, &ThreadCfg, &Shape) -> R) -> R {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("t.c");
-        std::fs::write(&path, SRC).expect("write");
-        let program = crate::frontend::load(&crate::config::Config::new(vec![path])).expect("C");
-        let memory = MemoryModel::build(&program);
-        let facts = Facts::new(&program, &memory);
-        let f = (program.funcs.iter())
-            .position(|f| f.name == "reader")
-            .expect("reader");
-        let cfg = ThreadCfg::build(
-            &program,
-            crate::ir::FuncId(f as u32),
-            InlineBudget::default(),
-        );
-        let shape = Shape::of(&cfg, &program);
-        run(&facts, &cfg, &shape)
+        use crate::analysis::testing::{func, with_facts};
+        with_facts(SRC, |program, facts| {
+            let cfg = ThreadCfg::build(program, func(program, "reader"), InlineBudget::default());
+            let shape = Shape::of(&cfg, program);
+            run(facts, &cfg, &shape)
+        })
     }
 
     #[test]
