@@ -225,6 +225,7 @@ fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<Cros
         bound: 10,
         timeout: Duration::from_millis(1500),
         witness_dir: None,
+        ..Default::default()
     };
     let all = (0..program.asserts.len())
         .map(watts::ir::AssertId::from)
