@@ -456,6 +456,19 @@ impl Speed {
     }
 }
 
+/// A speed for people: `1`, `1/8`, `2^-4.3`.
+fn speed_text(s: f64) -> String {
+    let e = -s.log2();
+    if (e - e.round()).abs() < 1e-9 {
+        match e.round() as i64 {
+            0 => "1".to_string(),
+            e => format!("1/{}", 1u64 << e.clamp(0, 63)),
+        }
+    } else {
+        format!("2^-{e:.1}")
+    }
+}
+
 impl Default for Speed {
     fn default() -> Self {
         Speed::new()
@@ -537,7 +550,7 @@ impl Scheduler for Speed {
         let speeds: Vec<String> = self
             .pair
             .iter()
-            .map(|(t, s)| format!("thread {t} at 2^{:.1}", s.log2()))
+            .map(|&(t, s)| format!("thread {t} at speed {}", speed_text(s)))
             .collect();
         speeds.join(", ")
     }
