@@ -768,6 +768,38 @@ mod tests {
     }
 
     #[test]
+    fn confirm_options() {
+        let c = config(&["--confirm"]).expect("valid");
+        assert_eq!(c.confirm, Some(ConfirmOptions::default()));
+        let c = config(&[
+            "--confirm",
+            "--strategy",
+            "pct",
+            "--seed",
+            "42",
+            "--pct-depth",
+            "5",
+            "--confirm-budget",
+            "2.5",
+        ])
+        .expect("valid");
+        let o = c.confirm.expect("confirm");
+        assert_eq!(o.strategy, ConfirmStrategy::Pct);
+        assert_eq!((o.seed, o.pct_depth), (42, 5));
+        assert_eq!(o.timeout, Duration::from_millis(2500));
+        // The older name of the budget.
+        let c = config(&["--confirm", "--confirm-timeout", "3"]).expect("valid");
+        assert_eq!(c.confirm.expect("confirm").timeout, Duration::from_secs(3));
+        for s in ["auto", "exhaustive", "speed", "pct", "random"] {
+            let c = config(&["--confirm", "--strategy", s]).expect("valid");
+            assert_eq!(c.confirm.expect("confirm").strategy.name(), s);
+        }
+        assert!(config(&["--confirm", "--strategy", "symbolic"]).is_err());
+        assert!(config(&["--confirm", "--pct-depth", "0"]).is_err());
+        assert!(config(&["--strategy", "speed"]).is_err());
+    }
+
+    #[test]
     fn unimplemented_choices_are_rejected() {
         for mode in Mode::ALL {
             let r = config(&["--mode", mode.name()]);
