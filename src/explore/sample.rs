@@ -730,6 +730,10 @@ mod tests {
                 .unwrap_or(0);
             assert!(longest <= 9, "{longest}");
         }
+        assert_eq!(
+            [speed_text(1.0), speed_text(0.125), speed_text(0.3)],
+            ["1", "1/8", "2^-1.7"]
+        );
         // Equal speeds alternate.
         let mut s = Speed::fixed(vec![1.0, 1.0]);
         let (picks, _) = schedule(&toy, &mut s, 0, 3);

@@ -141,19 +141,22 @@ impl<S: Bounded> Explorer<S> for Exhaustive {
                 budget,
                 Some(&remaining(found)),
             );
-            let label = format!("exhaustive search ({strategy:?})");
+            let label = match strategy {
+                search::Strategy::Rvf => "exhaustive search (RVF-SMC)",
+                _ => "exhaustive search (reduced)",
+            };
             if strategy == search::Strategy::Rvf && rvf::gave_up(&out) {
                 // What it found is real; that it gave up is not a property of the program.
                 out.unsupported.retain(|u| !u.starts_with(rvf::GAVE_UP));
                 out.complete = false;
-                merge(&mut found.outcome, out, bound, &label);
+                merge(&mut found.outcome, out, bound, label);
                 strategy = search::Strategy::Reduced;
                 walked = true;
                 continue;
             }
             walked = false;
             let (complete, cut) = (out.complete, out.cut);
-            merge(&mut found.outcome, out, bound, &label);
+            merge(&mut found.outcome, out, bound, label);
             found.outcome.complete = complete;
             found.outcome.cut = cut;
             found.bound = bound;
