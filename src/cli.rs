@@ -4,7 +4,9 @@
 //! Invariant: a `Config` that comes out of here names only implemented modes, domains and
 //! formats; the lists of what is implemented live in the constants below and nowhere else.
 
-use crate::config::{Config, ConfirmOptions, DomainKind, EntrySpec, Format, HarnessSpec, Mode};
+use crate::config::{
+    Config, ConfirmOptions, ConfirmStrategy, DomainKind, EntrySpec, Format, HarnessSpec, Mode,
+};
 use crate::error::InputError;
 use crate::project::{compile_commands, manifest};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -95,9 +97,10 @@ pub enum Command {
     ///
     /// The same as `watts analyze --confirm`: every assertion the analysis cannot prove is
     /// searched for a real failing interleaving by executing the program under a controlled
-    /// scheduler (all interleavings, loops bounded by --bound, inputs from a small set of
-    /// candidate values). A failure found is reported as `violated`, with the numbered steps of
-    /// the interleaving; none found leaves the assertion `may fail`.
+    /// scheduler (all interleavings with loops bounded by --bound, or sampled interleavings,
+    /// as --strategy says; inputs from a small set of candidate values). A failure found is
+    /// reported as `violated`, with the numbered steps of the interleaving; none found leaves
+    /// the assertion `may fail`.
     ///
     /// Exit status: as `analyze`.
     #[command(after_long_help = AFTER_HELP)]
@@ -251,9 +254,33 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "K", help_heading = "Confirm")]
     pub bound: Option<u32>,
 
-    /// Time budget of --confirm, in seconds [default: 10].
-    #[arg(long, value_name = "SECS", help_heading = "Confirm")]
-    pub confirm_timeout: Option<f64>,
+    /// Time budget of --confirm, in seconds [default: 10]. (`--confirm-timeout` is an older
+    /// name of it.)
+    #[arg(
+        long = "confirm-budget",
+        alias = "confirm-timeout",
+        value_name = "SECS",
+        help_heading = "Confirm"
+    )]
+    pub confirm_budget: Option<f64>,
+
+    /// How --confirm chooses executions: `exhaustive` runs every execution within the loop
+    /// bound (and says so when it finishes); `speed`, `pct` and `random` sample executions
+    /// (thread speed control, probabilistic concurrency testing, uniform), which finds deep
+    /// bugs sooner but never shows their absence; `auto` samples a little, searches
+    /// exhaustively with half the budget, then samples for the rest [default: auto].
+    #[arg(long, value_enum, value_name = "STRATEGY", help_heading = "Confirm")]
+    pub strategy: Option<StrategyArg>,
+
+    /// Seed of the sampled executions of --confirm: the same seed gives the same executions
+    /// and the same report [default: 0].
+    #[arg(long, value_name = "N", help_heading = "Confirm")]
+    pub seed: Option<u64>,
+
+    /// Depth of `--strategy pct` (and of PCT runs in `auto`): how many ordering constraints
+    /// a bug may need, at least 1 [default: 3].
+    #[arg(long, value_name = "D", help_heading = "Confirm")]
+    pub pct_depth: Option<u32>,
 
     /// Write one witness file per violated assertion into DIR (`A3.json`), for `watts replay`.
     #[arg(long, value_name = "DIR", help_heading = "Confirm")]
@@ -324,6 +351,33 @@ pub enum ModeArg {
     Constraints,
     /// Constraints plus slicing and clustering.
     Optimized,
+}
+
+/// `--strategy`, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// Sample a little, search exhaustively with part of the budget, then sample.
+    Auto,
+    /// Every execution within the loop bound (iterative deepening).
+    Exhaustive,
+    /// Sampled executions under thread speed control.
+    Speed,
+    /// Sampled executions under probabilistic concurrency testing.
+    Pct,
+    /// Sampled executions under a uniformly random scheduler.
+    Random,
+}
+
+impl From<StrategyArg> for ConfirmStrategy {
+    fn from(s: StrategyArg) -> Self {
+        match s {
+            StrategyArg::Auto => ConfirmStrategy::Auto,
+            StrategyArg::Exhaustive => ConfirmStrategy::Exhaustive,
+            StrategyArg::Speed => ConfirmStrategy::Speed,
+            StrategyArg::Pct => ConfirmStrategy::Pct,
+            StrategyArg::Random => ConfirmStrategy::Random,
+        }
+    }
 }
 
 /// `--domain`, as typed.
@@ -428,22 +482,37 @@ impl AnalyzeArgs {
             if let Some(k) = self.bound {
                 c.bound = k;
             }
-            if let Some(t) = self.confirm_timeout {
+            if let Some(t) = self.confirm_budget {
                 if !(t.is_finite() && t > 0.0) {
                     return Err(format!(
-                        "--confirm-timeout {t}: expected a positive number of seconds"
+                        "--confirm-budget {t}: expected a positive number of seconds"
                     ));
                 }
                 c.timeout = Duration::from_secs_f64(t);
             }
+            if let Some(s) = self.strategy {
+                c.strategy = s.into();
+            }
+            if let Some(seed) = self.seed {
+                c.seed = seed;
+            }
+            if let Some(d) = self.pct_depth {
+                if d == 0 {
+                    return Err("--pct-depth 0: expected a depth of at least 1".to_string());
+                }
+                c.pct_depth = d;
+            }
             c.witness_dir = self.witness_dir;
             config.confirm = Some(c);
         } else if self.bound.is_some()
-            || self.confirm_timeout.is_some()
+            || self.confirm_budget.is_some()
             || self.witness_dir.is_some()
+            || self.strategy.is_some()
+            || self.seed.is_some()
+            || self.pct_depth.is_some()
         {
             return Err(
-                "--bound, --confirm-timeout and --witness-dir need --confirm (or `watts confirm`)"
+                "--bound, --confirm-budget, --strategy, --seed, --pct-depth and --witness-dir need --confirm (or `watts confirm`)"
                     .to_string(),
             );
         }
@@ -696,6 +765,38 @@ mod tests {
         assert!(config(&["--timeout", "0"]).is_err());
         assert!(config(&["--entry", "w:0"]).is_err());
         assert!(config(&["-q", "-v"]).is_err());
+    }
+
+    #[test]
+    fn confirm_options() {
+        let c = config(&["--confirm"]).expect("valid");
+        assert_eq!(c.confirm, Some(ConfirmOptions::default()));
+        let c = config(&[
+            "--confirm",
+            "--strategy",
+            "pct",
+            "--seed",
+            "42",
+            "--pct-depth",
+            "5",
+            "--confirm-budget",
+            "2.5",
+        ])
+        .expect("valid");
+        let o = c.confirm.expect("confirm");
+        assert_eq!(o.strategy, ConfirmStrategy::Pct);
+        assert_eq!((o.seed, o.pct_depth), (42, 5));
+        assert_eq!(o.timeout, Duration::from_millis(2500));
+        // The older name of the budget.
+        let c = config(&["--confirm", "--confirm-timeout", "3"]).expect("valid");
+        assert_eq!(c.confirm.expect("confirm").timeout, Duration::from_secs(3));
+        for s in ["auto", "exhaustive", "speed", "pct", "random"] {
+            let c = config(&["--confirm", "--strategy", s]).expect("valid");
+            assert_eq!(c.confirm.expect("confirm").strategy.name(), s);
+        }
+        assert!(config(&["--confirm", "--strategy", "symbolic"]).is_err());
+        assert!(config(&["--confirm", "--pct-depth", "0"]).is_err());
+        assert!(config(&["--strategy", "speed"]).is_err());
     }
 
     #[test]

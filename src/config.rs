@@ -118,10 +118,19 @@ pub struct ConfirmOptions {
     /// Most times a thread may enter one block in one function activation, beyond the first
     /// (a loop bound); an execution past it is cut short.
     pub bound: u32,
-    /// Wall-time budget of the exploration.
+    /// Wall-time budget of the exploration (`--confirm-budget`).
     pub timeout: Duration,
     /// Write one witness file per violated assertion into this directory.
     pub witness_dir: Option<PathBuf>,
+    /// How executions are chosen (`--strategy`).
+    pub strategy: ConfirmStrategy,
+    /// The seed of every sampled execution (`--seed`): the same seed gives the same
+    /// executions, hence the same output.
+    pub seed: u64,
+    /// The depth of probabilistic concurrency testing (`--pct-depth`, at least 1): the
+    /// number of ordering constraints a bug needs that PCT finds with probability at least
+    /// 1/(n k^(d-1)).
+    pub pct_depth: u32,
 }
 
 impl Default for ConfirmOptions {
@@ -130,6 +139,39 @@ impl Default for ConfirmOptions {
             bound: 10,
             timeout: Duration::from_secs(10),
             witness_dir: None,
+            strategy: ConfirmStrategy::Auto,
+            seed: 0,
+            pct_depth: 3,
+        }
+    }
+}
+
+/// How `--confirm` chooses the executions it runs (see `explore::strategy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConfirmStrategy {
+    /// A burst of speed-controlled samples, the exhaustive search with part of the budget,
+    /// then sampling for the rest while assertions remain unviolated.
+    Auto,
+    /// Only the exhaustive search (RVF-SMC, or the reduced search; iterative deepening of the
+    /// loop bound): when it completes, no execution within the bounds fails.
+    Exhaustive,
+    /// Sampled executions under thread speed control (FSE'18).
+    Speed,
+    /// Sampled executions under probabilistic concurrency testing (ASPLOS'10).
+    Pct,
+    /// Sampled executions under a uniformly random scheduler.
+    Random,
+}
+
+impl ConfirmStrategy {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            ConfirmStrategy::Auto => "auto",
+            ConfirmStrategy::Exhaustive => "exhaustive",
+            ConfirmStrategy::Speed => "speed",
+            ConfirmStrategy::Pct => "pct",
+            ConfirmStrategy::Random => "random",
         }
     }
 }

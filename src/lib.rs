@@ -113,7 +113,15 @@ fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Ou
                 found_proved.push(v.id);
             }
             v.status = Status::Violated;
-            v.reason = "an execution fails it (--confirm): the interleaving is below".to_string();
+            v.reason = if violation.found_by.is_empty() {
+                "an execution fails it (--confirm): the interleaving is below".to_string()
+            } else {
+                format!(
+                    "an execution fails it (--confirm, found by {}): the interleaving is below",
+                    violation.found_by
+                )
+            };
+            v.found_by = (!violation.found_by.is_empty()).then(|| violation.found_by.clone());
             // The analysis's view (possible values, one combination of flows) gives way to the
             // concrete execution.
             v.values.clear();
@@ -303,6 +311,7 @@ fn timed_out(program: &Program, budget: Duration) -> Outcome {
                 explanation: Vec::new(),
                 pruned: 0,
                 witness: None,
+                found_by: None,
             })
             .collect(),
         notes: vec![Note {

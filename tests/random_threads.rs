@@ -271,6 +271,7 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize), Vec<String>
         bound: 4,
         timeout: Duration::from_millis(800),
         witness_dir: None,
+        ..Default::default()
     };
     let all = (0..n).map(watts::ir::AssertId::from).collect();
     let found = watts::explore::confirm(&program, &options, &all)

@@ -69,6 +69,9 @@ pub struct AssertVerdict {
     pub pruned: usize,
     /// For a violated assertion: the execution that fails it (`--confirm`).
     pub witness: Option<crate::explore::witness::Witness>,
+    /// For a violated assertion: which search of `--confirm` found the execution
+    /// (`speed sampling, run 3 of seed 0`).
+    pub found_by: Option<String>,
 }
 
 /// One store-to-load flow of an explanation: a load of the failing thread read a store of

@@ -143,6 +143,7 @@ fn verdict_of<D>(program: &Program, fix: &modular::Fixpoint<D>, i: usize) -> Ass
         },
         pruned: obs.reached_in.iter().map(|t| fix.threads[*t].pruned).sum(),
         witness: None,
+        found_by: None,
     }
 }
 

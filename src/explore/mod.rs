@@ -5,6 +5,9 @@
 //! - `search`: exhaustive exploration of a [`System`] (all interleavings, or with visited-state
 //!   pruning), bounded by `--bound`.
 //! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
+//! - `sample`: sampled executions under a seeded scheduler (random, PCT, thread speed control).
+//! - `strategy`: the strategies of `confirm` behind one `Explorer` trait (exhaustive, samplers)
+//!   and the plan `--strategy` makes of them.
 //! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
 //! - `classes`: reads-from and reads-value-from classes of executions, for measurements.
 //!
@@ -15,7 +18,9 @@
 pub mod classes;
 pub mod interp;
 pub mod rvf;
+pub mod sample;
 pub mod search;
+pub mod strategy;
 pub mod witness;
 
 use crate::ir::{AssertId, Span};
@@ -229,117 +234,38 @@ pub enum Op {
     Opaque(String),
 }
 
-/// Random executions before the exhaustive search of `--confirm`.
-const RANDOM_WALKS: u64 = 200;
-
-/// The largest loop bound the iterative deepening of `confirm` tries.
-const MAX_BOUND: u32 = 1 << 16;
-
-/// The loop bound of the random executions of `confirm`: they need not be exhaustive, so they
-/// can afford to go around loops far more often than the exhaustive search.
-const WALK_BOUND: u32 = 1024;
-
 /// What `confirm` found.
 #[derive(Clone, Debug)]
 pub struct Confirmation {
     /// The searches' results, merged: the first violation of each assertion (with the bound
-    /// it was found with), counters summed, limits of the last search.
+    /// it was found with and who found it), counters summed; `complete` and `cut` are those
+    /// of the last exhaustive search (`complete` is false when none ran).
     pub outcome: search::Outcome,
-    /// The loop bound of the last search.
+    /// The loop bound of the last exhaustive search (`--bound` when none ran).
     pub bound: u32,
+    /// Executions run by samplers (counted in `outcome.executions` too).
+    pub sampled: u64,
+    /// Some sampled execution was cut by the loop bound of sampling (this one).
+    pub sample_cut: Option<u32>,
+    /// The samplers that ran, in the order they first ran (`speed`, `pct`, `random`).
+    pub samplers: Vec<&'static str>,
 }
 
 /// Explores the executions of `program` until every assertion of `targets` is violated or the
-/// time runs out: random executions, then exhaustively with loop bound `options.bound`, then,
-/// while some execution was cut by the bound and the search was otherwise complete, with twice
-/// the bound (iterative deepening). The exhaustive searches are RVF-SMC
-/// ([`search::Strategy::Rvf`]), or the reduced search once the RVF event model gives up on the
-/// program. `Err` when the program cannot be executed at all (no `main`).
+/// budget `options.timeout` runs out, as `options.strategy` says ([`strategy::plan`]).
+/// `Err` when the program cannot be executed at all (no `main`).
 pub fn confirm(
     program: &crate::ir::Program,
     options: &crate::config::ConfirmOptions,
     targets: &std::collections::BTreeSet<AssertId>,
 ) -> Result<Confirmation, String> {
-    let deadline = std::time::Instant::now() + options.timeout;
     let interp = Interp::new(program, InterpOptions::default())?;
-    let mut total = search::Outcome::default();
-    // Random executions with a large loop bound first (a budget of no exhaustive execution).
-    let walk_bound = options.bound.max(WALK_BOUND);
-    let walks = search::Budget {
-        deadline: Some(deadline),
-        random_walks: RANDOM_WALKS,
-        executions: 0,
-        ..search::Budget::default()
-    };
-    let out = search::explore(
-        &interp.with_bound(walk_bound),
-        search::Strategy::Reduced,
-        walks,
-        Some(targets),
-    );
-    merge(&mut total, out, walk_bound);
-    let mut bound = options.bound;
-    // The RVF search, until its event model gives up on the program: then the reduced
-    // search, for this bound and the next ones.
-    let mut strategy = search::Strategy::Rvf;
-    // The random executions of this bound ran already (before the RVF search gave up).
-    let mut walked = false;
-    loop {
-        let remaining: std::collections::BTreeSet<AssertId> = targets
-            .iter()
-            .filter(|a| !total.violations.contains_key(a))
-            .copied()
-            .collect();
-        // The time budget is the limit (and the states kept, for memory), not a count of
-        // executions.
-        let budget = search::Budget {
-            deadline: Some(deadline),
-            random_walks: if walked { 0 } else { RANDOM_WALKS },
-            executions: u64::MAX,
-            ..search::Budget::default()
-        };
-        let mut out = search::explore(
-            &interp.with_bound(bound),
-            strategy,
-            budget,
-            Some(&remaining),
-        );
-        if strategy == search::Strategy::Rvf && rvf::gave_up(&out) {
-            // What it found is real; that it gave up is not a property of the program.
-            out.unsupported.retain(|u| !u.starts_with(rvf::GAVE_UP));
-            out.complete = false;
-            merge(&mut total, out, bound);
-            strategy = search::Strategy::Reduced;
-            walked = true;
-            continue;
-        }
-        walked = false;
-        let (complete, cut) = (out.complete, out.cut);
-        merge(&mut total, out, bound);
-        total.complete = complete;
-        total.cut = cut;
-        let all_found = targets.iter().all(|a| total.violations.contains_key(a));
-        if all_found || !cut || !complete || bound >= MAX_BOUND {
-            return Ok(Confirmation {
-                outcome: total,
-                bound,
-            });
-        }
-        bound = bound.saturating_mul(2).min(MAX_BOUND);
-    }
-}
-
-/// Adds the results of a search run with loop `bound` to `total`: its violations not found
-/// before (each with that bound), its counters, and the reasons it abandoned executions.
-fn merge(total: &mut search::Outcome, out: search::Outcome, bound: u32) {
-    for (id, mut v) in out.violations {
-        v.bound = bound;
-        total.violations.entry(id).or_insert(v);
-    }
-    total.executions += out.executions;
-    total.steps += out.steps;
-    total.unsupported.extend(out.unsupported);
-    total.restricted_inputs |= out.restricted_inputs;
+    Ok(strategy::run(
+        &interp,
+        strategy::plan(options),
+        options,
+        targets,
+    ))
 }
 
 /// Why a search that found nothing is not conclusive, in words (`, bound 3 reached`).
@@ -356,6 +282,19 @@ pub fn limits(found: &Confirmation, options: &crate::config::ConfirmOptions) -> 
         why.push(format!(
             "some executions hit the loop bound {}",
             found.bound
+        ));
+    }
+    if let Some(bound) = found.sample_cut {
+        why.push(format!(
+            "some sampled executions hit the loop bound {bound}"
+        ));
+    }
+    if found.sampled > 0 && !out.complete {
+        // Soundness: sampling shows failures, never their absence.
+        why.push(format!(
+            "{} of them sampled ({}), which never covers every execution",
+            found.sampled,
+            found.samplers.join(", ")
         ));
     }
     if out.restricted_inputs {

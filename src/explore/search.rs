@@ -88,6 +88,10 @@ pub struct Violation {
     /// The loop bound the execution was found with (replay needs at least this one); 0 when
     /// the caller did not say.
     pub bound: u32,
+    /// Which search found it, for people (`exhaustive search (RVF, bound 10)`, `speed run 3,
+    /// seed 0x…`); empty when the caller did not say. Replay does not need it: `choices` is
+    /// the whole witness.
+    pub found_by: String,
 }
 
 /// What a search found.
@@ -201,7 +205,15 @@ pub fn explore<S: System>(
         // before its creator goes on), the schedule that keeps early checks of children
         // passing; the others choose uniformly.
         let newest_first = out.executions % 2 == 1;
+        let before = out.violations.len();
         random_walk(system, &mut rng, newest_first, budget.deadline, &mut out);
+        if out.violations.len() > before {
+            for v in out.violations.values_mut() {
+                if v.found_by.is_empty() {
+                    v.found_by = "a random execution".to_string();
+                }
+            }
+        }
     }
     let mode = match strategy {
         Strategy::ReadsFrom => Some(super::rvf::Mode::ReadsFrom),
@@ -422,6 +434,7 @@ pub(super) fn record_status<S: System>(
                         .map(|t| system.thread_name(state, t))
                         .collect(),
                     bound: 0,
+                    found_by: String::new(),
                 }
             });
         }
@@ -472,14 +485,14 @@ pub fn replay<S: System>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A toy system: threads run straight-line programs of loads and stores on a few
     /// variables, with mutexes, an atomic section, joins and inputs; an assertion fails when
     /// a thread loads a given value.
     #[derive(Clone, Debug)]
-    enum Op {
+    pub(crate) enum Op {
         Store(usize, i64),
         /// Load the variable; the assertion fails when the value is the given one.
         LoadFailIf(usize, i64),
@@ -505,12 +518,12 @@ mod tests {
         FetchAdd(usize),
     }
 
-    struct Toy {
-        threads: Vec<Vec<Op>>,
+    pub(crate) struct Toy {
+        pub(crate) threads: Vec<Vec<Op>>,
     }
 
     #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-    struct ToyState {
+    pub(crate) struct ToyState {
         pc: Vec<usize>,
         mem: Vec<i64>,
         reg: Vec<i64>,

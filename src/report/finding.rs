@@ -33,6 +33,8 @@ pub struct Finding<'a> {
     pub explanation: &'a [Flow],
     /// For a violated assertion: the execution that fails it.
     pub witness: Option<&'a crate::explore::witness::Witness>,
+    /// For a violated assertion: which search of `--confirm` found the witness.
+    pub found_by: Option<&'a str>,
     /// Interference combinations pruned as infeasible for the threads that reach it.
     pub pruned: usize,
     /// Hidden by a `watts-ignore` comment (still not proved).
@@ -96,6 +98,7 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
                 column: info.span.map(|s| s.col).filter(|&c| c > 0),
                 explanation: verdict.map_or(&[][..], |v| &v.explanation[..]),
                 witness: verdict.and_then(|v| v.witness.as_ref()),
+                found_by: verdict.and_then(|v| v.found_by.as_deref()),
                 pruned: verdict.map_or(0, |v| v.pruned),
                 suppressed: report.suppressed.get(i).copied().unwrap_or(false),
                 baselined: (report.baselined.as_ref())

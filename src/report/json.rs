@@ -67,6 +67,9 @@ struct Assertion<'a> {
     /// For a violated assertion (`--confirm`): the failing execution.
     #[serde(skip_serializing_if = "Option::is_none")]
     witness: Option<crate::explore::witness::WitnessFile>,
+    /// For a violated assertion: which search of `--confirm` found the witness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found_by: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -262,6 +265,7 @@ fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
             })
             .collect(),
         witness: f.witness.map(|w| report.witness_file(w)),
+        found_by: f.found_by,
     }
 }
 

@@ -38,6 +38,7 @@ fn verdict(i: usize, status: Status) -> AssertVerdict {
         explanation: Vec::new(),
         pruned: 0,
         witness: None,
+        found_by: None,
     }
 }
 
