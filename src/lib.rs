@@ -178,7 +178,7 @@ pub fn replay(
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let file: explore::witness::WitnessFile = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not a watts witness: {e}", path.display()))?;
-    if file.version != explore::witness::VERSION {
+    if !(explore::witness::OLDEST_VERSION..=explore::witness::VERSION).contains(&file.version) {
         return Err(format!(
             "{}: witness version {} (this watts reads version {})",
             path.display(),
@@ -223,7 +223,7 @@ pub fn replay(
             file.assertion.line
         ));
     }
-    explore::replay(&program, file.bound, id, &file.choices())
+    explore::witness::replay_with_inputs(&program, file.bound, id, &file.choices(), file.inputs())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

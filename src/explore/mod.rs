@@ -16,6 +16,7 @@ pub mod classes;
 pub mod interp;
 pub mod rvf;
 pub mod search;
+pub mod symbolic;
 pub mod witness;
 
 use crate::ir::{AssertId, Span};
