@@ -331,6 +331,11 @@ impl<'p> Interp<'p> {
         })
     }
 
+    /// The bounds of its executions.
+    pub fn options(&self) -> InterpOptions {
+        self.options
+    }
+
     /// The program being executed.
     pub fn program(&self) -> &'p Program {
         self.program
@@ -1762,6 +1767,9 @@ impl System for Interp<'_> {
                 placeholder_kind()
             }
         };
+        if s.status == Status::Done && s.shadow.on() {
+            self.sh_exit(s);
+        }
         if s.status == Status::Running {
             if s.threads.iter().all(|th| th.at == At::Finished) {
                 s.status = Status::Done;

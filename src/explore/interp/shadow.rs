@@ -705,6 +705,11 @@ impl Interp<'_> {
         }
     }
 
+    /// The step that just ran ended the process.
+    pub(super) fn sh_exit(&self, s: &mut State) {
+        self.sh_event(s, EventKind::Exit);
+    }
+
     /// The relock of a condition wait.
     pub(super) fn sh_relock(&self, s: &mut State, alloc: u32, off: i64) {
         let loc = self.sh_loc(s, alloc, off, 0);

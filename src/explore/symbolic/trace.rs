@@ -74,6 +74,8 @@ pub enum EventKind {
     Spawn(Tid),
     /// A thread joined.
     Join(Tid),
+    /// The process exited (`main` returned, `exit`): after every other event.
+    Exit,
 }
 
 /// The lock that stands for `__VERIFIER_atomic_begin/end` sections.
