@@ -765,6 +765,11 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Whether thread `t`'s next step ends the process (`main` returning, `exit`).
+    pub fn ends_process_next(&self, s: &State, t: Tid) -> bool {
+        s.threads[t].at == At::Inst && self.cur_inst(s, t).is_none() && self.ends_process(s, t)
+    }
+
     /// An unknown external function may write what its pointer arguments reach: refused
     /// unless every argument is an integer or null.
     fn unknown_call_check(&self, s: &State, t: Tid, args: &[Operand]) -> Exec<()> {

@@ -166,12 +166,12 @@ pub fn run(
 
 type Path = Vec<(Tid, usize, crate::explore::StepInfo)>;
 
-fn drive<S: System>(
-    it: &S,
+fn drive(
+    it: &Interp,
     schedule: &[Tid],
     after: &mut dyn Scheduler,
     stats: &mut Stats,
-) -> (S::State, Path) {
+) -> (crate::explore::interp::State, Path) {
     let mut state = it.initial();
     let mut path = Vec::new();
     let mut queue: VecDeque<Tid> = schedule.iter().copied().collect();
@@ -196,7 +196,17 @@ fn drive<S: System>(
                     }
                 }
             }
-            None => after.pick(&enabled),
+            None => {
+                // After the prefix, a step that ends the process (`main` returning, `exit`)
+                // waits while another thread can move: it would cut them short before they
+                // reach their branches.
+                let going: Vec<Tid> = enabled
+                    .iter()
+                    .copied()
+                    .filter(|&t| !it.ends_process_next(&state, t))
+                    .collect();
+                after.pick(if going.is_empty() { &enabled } else { &going })
+            }
         };
         let info = it.step(&mut state, t, 0);
         path.push((t, 0, info));
@@ -343,6 +353,28 @@ pub fn explore_with(
         stats.solver_time += t0.elapsed();
         for ((cand, query), answer) in batch.into_iter().zip(queries).zip(answers) {
             stats.queries += 1;
+            if let Some(dir) = std::env::var_os("WATTS_SYM_DEBUG") {
+                let _ = std::fs::write(
+                    std::path::Path::new(&dir).join(format!("q{}.smt2", stats.queries)),
+                    &query.script,
+                );
+                eprintln!(
+                    "query {} over {:?}: {:?} relaxed {} -> {}",
+                    stats.queries,
+                    cand.trace.0.inputs,
+                    cand.prefix
+                        .cuts
+                        .iter()
+                        .map(|c| (c.keep, c.flip))
+                        .collect::<Vec<_>>(),
+                    cand.relaxed,
+                    match &answer {
+                        Answer::Sat(_) => "sat",
+                        Answer::Unsat => "unsat",
+                        Answer::Unknown(_) => "unknown",
+                    }
+                );
+            }
             match answer {
                 Answer::Sat(model) => {
                     stats.sat += 1;
@@ -350,11 +382,15 @@ pub fn explore_with(
                         continue;
                     }
                     let (inputs, schedule) = solution(&cand.trace.0, &query, &model);
+                    // The flipped thread's branches up to the flip were split already; every
+                    // other thread's may be flipped again in the new context (generational
+                    // search: MPC's cross-thread combinations of flips arise over
+                    // generations; the path keys keep each prefix class solved once).
                     let pre: Vec<usize> = cand
                         .prefix
                         .cuts
                         .iter()
-                        .map(|c| c.keep + usize::from(c.flip))
+                        .map(|c| if c.flip { c.keep + 1 } else { 0 })
                         .collect();
                     let trace = run(interp, inputs, &schedule, after, &mut out, &mut stats);
                     note(&mut out, &mut stats);
@@ -448,6 +484,14 @@ fn expand(
     out: &Outcome,
     remaining: &dyn Fn(&Outcome, AssertId) -> bool,
 ) {
+    if std::env::var_os("WATTS_SYM_DEBUG").is_some() {
+        let paths: Vec<Vec<(bool, bool)>> = trace
+            .threads
+            .iter()
+            .map(|t| t.branches.iter().map(|b| (b.taken, b.flippable)).collect())
+            .collect();
+        eprintln!("run: inputs {:?} paths {:?}", trace.inputs, paths);
+    }
     let index = Index::new(&trace);
     let hashes = Hashes::new(&trace);
     paths.insert(hashes.path_key(&trace));
@@ -512,7 +556,14 @@ fn solution(trace: &Trace, query: &Query, model: &[(String, Val)]) -> (Inputs, V
             inputs.insert((tid, n), expr::sext(*v, bits));
         }
     }
-    let schedule = order.iter().map(|&(_, e)| trace.events[e].tid).collect();
+    // The process exit is left to the scheduler after the prefix (which lets every other
+    // thread move first): ordered last, it would still cut short the threads the prefix
+    // leaves unfinished.
+    let schedule = order
+        .iter()
+        .filter(|&&(_, e)| trace.events[e].kind != trace::EventKind::Exit)
+        .map(|&(_, e)| trace.events[e].tid)
+        .collect();
     (inputs, schedule)
 }
 

@@ -107,7 +107,8 @@ fn finds_the_crash_of_m0() {
     if !z3() {
         return;
     }
-    finds(M0, 200);
+    let s = finds(M0, 200);
+    assert!(s.first_witness.is_some_and(|(r, _)| r <= 40), "{s:?}");
 }
 
 #[test]
@@ -115,7 +116,8 @@ fn finds_a_loop_bound_chosen_by_input() {
     if !z3() {
         return;
     }
-    finds(LOOP, 2000);
+    let s = finds(LOOP, 200);
+    assert!(s.first_witness.is_some_and(|(r, _)| r <= 60), "{s:?}");
 }
 
 #[test]
@@ -240,4 +242,34 @@ fn model_values_parse() {
         solver::parse_answer("unknown\n"),
         Answer::Unknown(_)
     ));
+}
+
+#[test]
+#[ignore]
+fn dump_loop_query() {
+    let p = compile(LOOP);
+    let it = interp(&p);
+    let mut out = Outcome::default();
+    let mut stats = Stats::default();
+    let inputs: Inputs = [((1, 0), 400)].into();
+    let trace = run(&it, inputs, &[], &mut Newest, &mut out, &mut stats).unwrap();
+    let index = Index::new(&trace);
+    let th = &trace.threads[1];
+    let mut prefix = paths::full(&trace);
+    prefix.cuts[1] = Cut {
+        keep: th.branches.len() - 1,
+        flip: true,
+    };
+    let q = encode::encode(&trace, &index, &prefix, 5000);
+    std::fs::write("/tmp/loop.smt2", &q.script).unwrap();
+    let t0 = Instant::now();
+    let a = Z3::locate()
+        .unwrap()
+        .solve(&q.script, Duration::from_secs(30));
+    eprintln!(
+        "{} bytes, {:?}, {:?}",
+        q.script.len(),
+        t0.elapsed(),
+        matches!(a, Answer::Sat(_))
+    );
 }

@@ -1,5 +1,5 @@
-// A loop bound chosen by input: the count reaches 1611 only after exactly 537 iterations
-// (no candidate value of watts confirm is 537).
+// A loop bound chosen by input: the count reaches 111 only after exactly 37 iterations (no
+// candidate value of watts confirm is 37). The symbolic search needs a run per iteration count.
 #include <assert.h>
 #include <pthread.h>
 
@@ -21,6 +21,6 @@ int main(void) {
     pthread_t w;
     pthread_create(&w, 0, worker, 0);
     pthread_join(w, 0);
-    assert(count != 1611); // FAILS! n == 537
+    assert(count != 111); // FAILS! n == 37
     return 0;
 }
