@@ -6,6 +6,7 @@
 //!   pruning), bounded by `--bound`.
 //! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
 //! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
+//! - `symbolic`: symbolic inputs (MPC): solver-proposed inputs and schedule prefixes, run concretely.
 //! - `classes`: reads-from and reads-value-from classes of executions, for measurements.
 //!
 //! Invariant: an assertion is reported violated only with a witness: a schedule that, replayed

@@ -49,6 +49,9 @@ impl ShadowCell {
     }
 }
 
+/// A symbolic local cell: bytes, expression at `8 * bytes` bits, concrete value.
+type Cell = (u64, E, u128);
+
 /// The symbolic side of one execution.
 #[derive(Clone, Default)]
 pub(super) struct Shadow {
@@ -57,7 +60,7 @@ pub(super) struct Shadow {
     regs: Vec<Vec<Vec<Option<E>>>>,
     /// Symbolic local memory cells: (allocation, offset) → (bytes, expression at `8 * bytes`
     /// bits, concrete value).
-    local: BTreeMap<(u32, i64), (u64, E, u128)>,
+    local: BTreeMap<(u32, i64), Cell>,
     /// Inputs taken so far, by thread.
     inputs: Vec<u32>,
 }
@@ -123,6 +126,7 @@ impl Interp<'_> {
     }
 
     /// Adds `cond` (width 1), decided `taken`, to thread `t`'s path condition.
+    #[allow(clippy::too_many_arguments)]
     fn sh_branch(
         &self,
         s: &mut State,
@@ -186,7 +190,7 @@ impl Interp<'_> {
     /// when `pin` (they are still read concretely), and keeping an exact match when `keep`.
     fn sh_local_clear(&self, s: &mut State, t: Tid, alloc: u32, off: i64, n: u64, pin: bool) {
         let end = off.saturating_add(n as i64);
-        let hits: Vec<((u32, i64), (u64, E, u128))> = sh(s)
+        let hits: Vec<((u32, i64), Cell)> = sh(s)
             .local
             .range((alloc, i64::MIN)..=(alloc, i64::MAX))
             .filter(|((_, o), (m, _, _))| *o < end && o.saturating_add(*m as i64) > off)

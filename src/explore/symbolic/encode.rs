@@ -245,7 +245,7 @@ pub fn encode(trace: &Trace, index: &Index, prefix: &Prefix, timeout_ms: u64) ->
         let pos = |e: usize| trace.threads[ev.tid].events.iter().position(|&x| x == e);
         let own_before: Option<usize> = by_thread
             .get(&ev.tid)
-            .and_then(|own| own.iter().copied().filter(|&x| pos(x) < pos(r)).last());
+            .and_then(|own| own.iter().copied().rfind(|&x| pos(x) < pos(r)));
         let mut options = Vec::new();
         for (&t, ts) in &by_thread {
             for (i, &c) in ts.iter().enumerate() {

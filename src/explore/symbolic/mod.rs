@@ -9,6 +9,9 @@
 //! - `solver`: the `z3` binary as a process (hard timeout, parallel queries).
 //! - `paths`: path keys (each path class solved once) and the worklist.
 //!
+//! Debugging: with `WATTS_SYM_DEBUG=DIR`, every run and query is printed to stderr and each
+//! query script is written to `DIR/q<n>.smt2`.
+//!
 //! # Contract of [`explore`]
 //!
 //! Input: an interpreter (its loop bound and step budget bound every run: give a large loop
@@ -115,7 +118,8 @@ pub trait Scheduler {
 pub struct RandomScheduler(pub u64);
 
 impl RandomScheduler {
-    pub fn next(&mut self) -> u64 {
+    /// The next pseudo-random number.
+    pub fn next_u64(&mut self) -> u64 {
         let x = &mut self.0;
         *x ^= *x << 13;
         *x ^= *x >> 7;
@@ -126,7 +130,7 @@ impl RandomScheduler {
 
 impl Scheduler for RandomScheduler {
     fn pick(&mut self, enabled: &[Tid]) -> Tid {
-        enabled[(self.next() % enabled.len() as u64) as usize]
+        enabled[(self.next_u64() % enabled.len() as u64) as usize]
     }
 }
 
@@ -305,7 +309,7 @@ pub fn explore_with(
             if restarts > 64 {
                 break;
             }
-            let inputs = if restarts % 2 == 0 {
+            let inputs = if restarts.is_multiple_of(2) {
                 random_inputs(&mut seeded(config.seed ^ restarts))
             } else {
                 Inputs::new()
@@ -573,7 +577,7 @@ pub fn random_inputs(rng: &mut RandomScheduler) -> Inputs {
     let mut m = Inputs::new();
     for t in 0..16 {
         for n in 0..256 {
-            let v = (u128::from(rng.next()) << 64 | u128::from(rng.next())) as i128;
+            let v = (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())) as i128;
             m.insert((t, n), v);
         }
     }
