@@ -176,6 +176,8 @@ impl Interp<'_> {
     }
 
     /// A step of thread `t` begins: its event.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_begin_step(&self, s: &mut State, t: Tid) {
         let sh = sh(s);
         let i = sh.trace.events.len();
@@ -205,6 +207,8 @@ impl Interp<'_> {
     }
 
     /// Before a visible memory access: records what the location held before its first one.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_pre_visible(&self, s: &mut State, t: Tid, inst: &Inst) {
         let (ptr, size) = match &inst.kind {
             InstKind::Load { ptr, size, .. } | InstKind::Store { ptr, size, .. } => {
@@ -241,6 +245,8 @@ impl Interp<'_> {
 
     /// After instruction `inst` of thread `t` ran (not a call, whose frames are handled
     /// apart): the symbolic value of its result, its event when `visible`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_inst(&self, s: &mut State, t: Tid, inst: &Inst, visible: bool) {
         let var_int = |s: &State, d: VarId| match self.top(s, t).vars[d.index()] {
             Value::Int { v, bits } => Some((v, bits)),
@@ -655,11 +661,15 @@ impl Interp<'_> {
     }
 
     /// The symbolic values of a call's arguments (before its frame is pushed).
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_args(&self, s: &State, t: Tid, args: &[Operand]) -> Vec<Option<E>> {
         args.iter().map(|a| self.sh_sym(s, t, a)).collect()
     }
 
     /// A frame of `f` was pushed for thread `t` with these argument values.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_push(&self, s: &mut State, t: Tid, f: FuncId, args: Vec<Option<E>>) {
         let func = &self.program.funcs[f.index()];
         let mut vars = vec![None; func.vars.len()];
@@ -670,12 +680,16 @@ impl Interp<'_> {
     }
 
     /// Thread `t`'s top frame was popped.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_pop(&self, s: &mut State, t: Tid) {
         sh(s).regs[t].pop();
     }
 
     /// After a call of an external function: its result is concrete (or unknown); its
     /// event, when it is a lock, an unlock or a free.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_extern(
         &self,
         s: &mut State,
@@ -694,6 +708,8 @@ impl Interp<'_> {
     }
 
     /// The location of the mutex (or heap block, for `whole`) an operand points to.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_object_loc(
         &self,
         s: &State,
@@ -710,17 +726,23 @@ impl Interp<'_> {
     }
 
     /// The step that just ran ended the process.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_exit(&self, s: &mut State) {
         self.sh_event(s, EventKind::Exit);
     }
 
     /// The relock of a condition wait.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_relock(&self, s: &mut State, alloc: u32, off: i64) {
         let loc = self.sh_loc(s, alloc, off, 0);
         self.sh_event(s, EventKind::Lock(loc));
     }
 
     /// A return of thread `t` delivers `ret` to the caller's `dst`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_ret(&self, s: &mut State, t: Tid, dst: Option<VarId>, ret: Option<E>) {
         if let Some(d) = dst {
             self.sh_set(s, t, d, ret);
@@ -729,6 +751,8 @@ impl Interp<'_> {
 
     /// The symbolic values of the phis of the edge `from → target` (computed before any is
     /// assigned).
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_phis(&self, s: &State, t: Tid, target: BlockId) -> Vec<(VarId, Option<E>)> {
         let fr = self.top(s, t);
         let block = &self.program.funcs[fr.func.index()].blocks[target.index()];
@@ -746,6 +770,8 @@ impl Interp<'_> {
             .collect()
     }
 
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_set_phis(&self, s: &mut State, t: Tid, phis: Vec<(VarId, Option<E>)>) {
         for (d, e) in phis {
             self.sh_set(s, t, d, e);
@@ -753,6 +779,8 @@ impl Interp<'_> {
     }
 
     /// Thread `t`'s terminator is about to branch on a symbolic value: records the branch.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_term(&self, s: &mut State, t: Tid) {
         let fr = self.top(s, t);
         let (func, block) = (fr.func, fr.block);
@@ -797,6 +825,8 @@ impl Interp<'_> {
     }
 
     /// An `assert` or `assume` whose condition is symbolic: the branch it decides.
+    #[cold]
+    #[inline(never)]
     pub(super) fn sh_check(&self, s: &mut State, t: Tid, cond: &Operand, assert: Option<AssertId>) {
         let (Some(e), Value::Int { v, .. }) = (self.sh_sym(s, t, cond), self.eval(s, t, cond))
         else {
