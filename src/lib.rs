@@ -180,9 +180,10 @@ pub fn replay(
         .map_err(|e| format!("{}: not a watts witness: {e}", path.display()))?;
     if !(explore::witness::OLDEST_VERSION..=explore::witness::VERSION).contains(&file.version) {
         return Err(format!(
-            "{}: witness version {} (this watts reads version {})",
+            "{}: witness version {} (this watts reads versions {} to {})",
             path.display(),
             file.version,
+            explore::witness::OLDEST_VERSION,
             explore::witness::VERSION
         ));
     }
