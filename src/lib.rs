@@ -186,11 +186,12 @@ pub fn replay(
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let file: explore::witness::WitnessFile = serde_json::from_str(&text)
         .map_err(|e| format!("{}: not a watts witness: {e}", path.display()))?;
-    if file.version != explore::witness::VERSION {
+    if !(explore::witness::OLDEST_VERSION..=explore::witness::VERSION).contains(&file.version) {
         return Err(format!(
-            "{}: witness version {} (this watts reads version {})",
+            "{}: witness version {} (this watts reads versions {} to {})",
             path.display(),
             file.version,
+            explore::witness::OLDEST_VERSION,
             explore::witness::VERSION
         ));
     }
@@ -231,7 +232,7 @@ pub fn replay(
             file.assertion.line
         ));
     }
-    explore::replay(&program, file.bound, id, &file.choices())
+    explore::witness::replay_with_inputs(&program, file.bound, id, &file.choices(), file.inputs())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

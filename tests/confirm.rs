@@ -68,7 +68,7 @@ fn json_carries_the_witness_and_replay_confirms_it() {
     let a = &doc["assertions"][0];
     assert_eq!(a["status"], "violated", "{a}");
     let w = &a["witness"];
-    assert_eq!(w["version"], 1);
+    assert_eq!(w["version"], 2);
     assert_eq!(w["assertion"]["condition"], "count == 2");
     let steps = w["steps"].as_array().expect("steps");
     assert!(steps.len() >= 4, "{w}");
@@ -602,4 +602,76 @@ fn the_reduced_search_finds_what_every_interleaving_finds() {
         "RVF compared on only {rvf_compared} programs"
     );
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// Needs `a == 331`, which no candidate input value is: only a forced value fails it.
+const LINEAR: &str = include_str!("corpus/15-inputs/01-linear-input.c");
+
+#[test]
+fn a_witness_with_a_forced_input_replays_through_the_cli() {
+    use watts::explore::witness::{ProgramRef, Witness, WitnessFile};
+    let dir = dir_with("lin.c", LINEAR);
+    let path = dir.path().join("lin.c");
+    let program = watts::load_program(&watts::Config::new(vec![path.clone()])).expect("compiles");
+    let interp = watts::explore::Interp::new(
+        &program,
+        watts::explore::InterpOptions {
+            bound: 1024,
+            ..Default::default()
+        },
+    )
+    .expect("main");
+    // The symbolic search when z3 is there; else the witness is built by forcing the input.
+    let violation = if watts::explore::symbolic::solver::Z3::locate().is_ok() {
+        let config = watts::explore::symbolic::Config {
+            max_runs: 50,
+            ..Default::default()
+        };
+        let (out, _) = watts::explore::symbolic::explore(&interp, &config, None);
+        out.violations.into_values().next().expect("found")
+    } else {
+        let forced = std::sync::Arc::new([((2, 0), 331)].into());
+        let budget = watts::explore::search::Budget::default();
+        let out = watts::explore::search::explore(
+            &interp.with_inputs(forced),
+            watts::explore::search::Strategy::Reduced,
+            budget,
+            None,
+        );
+        let mut v = out.violations.into_values().next().expect("found");
+        v.bound = 1024;
+        v
+    };
+    assert!(violation
+        .steps
+        .iter()
+        .any(|s| s.kind == watts::explore::StepKind::Input(331)));
+    let file = WitnessFile::new(
+        &Witness::from(violation),
+        &program,
+        ProgramRef {
+            inputs: vec!["lin.c".into()],
+            clang_args: vec![],
+            init: None,
+            entries: vec![],
+        },
+        &|_| "lin.c".to_string(),
+    );
+    assert_eq!(file.version, 2);
+    let text = serde_json::to_string_pretty(&file).expect("json");
+    assert!(text.contains("\"input\": 331"), "{text}");
+    std::fs::write(dir.path().join("w.json"), &text).expect("write");
+    let o = watts_in(dir.path(), &["replay", "w.json"]);
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("A1 fails again"), "{}", stdout(&o));
+    // Without the recorded value (a version 1 file), the alternatives choose: it does not
+    // fail, since no candidate value is 331.
+    let mut doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    doc["version"] = 1.into();
+    for s in doc["steps"].as_array_mut().expect("steps") {
+        s.as_object_mut().expect("step").remove("input");
+    }
+    std::fs::write(dir.path().join("v1.json"), doc.to_string()).expect("write");
+    let o = watts_in(dir.path(), &["replay", "v1.json"]);
+    assert_status(&o, 0);
 }

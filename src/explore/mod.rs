@@ -9,6 +9,7 @@
 //! - `strategy`: the strategies of `confirm` behind one `Explorer` trait (exhaustive, samplers)
 //!   and the plan `--strategy` makes of them.
 //! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
+//! - `symbolic`: symbolic inputs (MPC): solver-proposed inputs and schedule prefixes, run concretely.
 //! - `classes`: reads-from and reads-value-from classes of executions, for measurements.
 //!
 //! Invariant: an assertion is reported violated only with a witness: a schedule that, replayed
@@ -21,6 +22,7 @@ pub mod rvf;
 pub mod sample;
 pub mod search;
 pub mod strategy;
+pub mod symbolic;
 pub mod witness;
 
 use crate::ir::{AssertId, Span};

@@ -415,7 +415,7 @@ fn record_end<S: System>(
 
 /// Records what an execution that ended with `status` after `path` means: its violation (the
 /// first of each assertion), the cut, the reason it was abandoned.
-pub(super) fn record_status<S: System>(
+pub(crate) fn record_status<S: System>(
     system: &S,
     state: &S::State,
     status: &Status,

@@ -10,9 +10,15 @@ use super::search::Violation;
 use super::{StepInfo, StepKind, Tid};
 use crate::ir::{AssertId, Program, Span};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
-/// The version of the witness file format.
-pub const VERSION: u32 = 1;
+/// The version of the witness file format. Version 2 records the value of every input step
+/// ([`StepOut::input`]), which replay forces (the symbolic search chooses values outside the
+/// candidate set); version 1 files (without values) are still read.
+pub const VERSION: u32 = 2;
+
+/// The oldest witness file version this watts replays.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// A violated assertion and the execution that fails it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -141,6 +147,10 @@ pub struct StepOut {
     pub thread: String,
     /// Which alternative of a nondeterministic input (0 otherwise).
     pub alternative: usize,
+    /// The value an input step returned (version 2): replay forces it, whatever the
+    /// alternative.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<i128>,
     /// What it did, in words.
     pub event: String,
     /// Where, when known.
@@ -187,6 +197,10 @@ impl WitnessFile {
                     tid,
                     thread: w.thread(s.tid).to_string(),
                     alternative,
+                    input: match s.kind {
+                        StepKind::Input(v) => Some(v),
+                        _ => None,
+                    },
                     event: event(&s.kind),
                     file: s.span.map(path_of),
                     line: s.span.map(|s| s.line),
@@ -196,9 +210,28 @@ impl WitnessFile {
         }
     }
 
-    /// The (thread, alternative) schedule.
+    /// The (thread, alternative) schedule. An input step with a recorded value has one
+    /// alternative, 0 (its value is forced: [`WitnessFile::inputs`]).
     pub fn choices(&self) -> Vec<(Tid, usize)> {
-        self.steps.iter().map(|s| (s.tid, s.alternative)).collect()
+        self.steps
+            .iter()
+            .map(|s| (s.tid, if s.input.is_some() { 0 } else { s.alternative }))
+            .collect()
+    }
+
+    /// The forced input values: the `n`-th input step of thread `t` returns `inputs[(t, n)]`
+    /// (empty for version 1 files, which replay by alternatives).
+    pub fn inputs(&self) -> BTreeMap<(Tid, u32), i128> {
+        let mut count: BTreeMap<Tid, u32> = BTreeMap::new();
+        let mut out = BTreeMap::new();
+        for s in &self.steps {
+            if let Some(v) = s.input {
+                let n = count.entry(s.tid).or_default();
+                out.insert((s.tid, *n), v);
+                *n += 1;
+            }
+        }
+        out
     }
 
     /// The assertion id (`A3` → 2), if well formed.
@@ -206,4 +239,43 @@ impl WitnessFile {
         let n: usize = self.assertion.id.strip_prefix('A')?.parse().ok()?;
         n.checked_sub(1).map(AssertId::from)
     }
+}
+
+/// Replays `choices` on `program` with loop bound `bound` and the forced `inputs`
+/// ([`super::Interp::with_inputs`]; none: the alternatives choose): as [`super::replay`].
+pub fn replay_with_inputs(
+    program: &Program,
+    bound: u32,
+    id: AssertId,
+    choices: &[(Tid, usize)],
+    inputs: BTreeMap<(Tid, u32), i128>,
+) -> Result<(u8, String), String> {
+    use super::{search, Interp, InterpOptions, Status, System};
+    let interp = Interp::new(
+        program,
+        InterpOptions {
+            bound,
+            ..InterpOptions::default()
+        },
+    )?;
+    let interp = if inputs.is_empty() {
+        interp
+    } else {
+        interp.with_inputs(std::sync::Arc::new(inputs))
+    };
+    let (end, steps) = search::replay(&interp, choices)?;
+    let name = format!("A{}", id.index() + 1);
+    Ok(match interp.status(&end) {
+        Status::Violated(v) if v == id => {
+            (1, format!("{name} fails again after {} steps", steps.len()))
+        }
+        Status::Violated(v) => (
+            0,
+            format!("the execution fails A{} instead of {name}", v.index() + 1),
+        ),
+        other => (
+            0,
+            format!("{name} does not fail: the execution ends {other:?}"),
+        ),
+    })
 }

@@ -21,7 +21,8 @@
 //!   have equal futures, including the bound counters and the step budget.
 
 mod events;
-mod memory;
+pub(crate) mod memory;
+mod shadow;
 #[cfg(test)]
 mod tests;
 
@@ -139,6 +140,12 @@ pub struct Interp<'p> {
     inputs: BTreeMap<u32, Vec<i128>>,
     /// Whether the program locks a mutex or enters an atomic section anywhere.
     blocking: bool,
+    /// Forced input values: the `n`-th integer input of thread `t` (0-based, by creation
+    /// index) is `forced[(t, n)]` and has one alternative. When set, threads count their
+    /// inputs (otherwise the count stays 0, so states are as without it).
+    forced: Option<Arc<BTreeMap<(Tid, u32), i128>>>,
+    /// Whether states carry the concolic shadow ([`shadow`]).
+    concolic: bool,
 }
 
 /// One function activation.
@@ -182,6 +189,8 @@ struct Thread {
     joined: bool,
     /// How many allocations (stack and heap) the thread made, for their stable keys.
     allocs: u32,
+    /// How many inputs the thread took (counted only with forced inputs).
+    inputs: u32,
 }
 
 /// One execution prefix: memory, threads, locks, atomic section, status and budget.
@@ -200,6 +209,8 @@ pub struct State {
     status: Status,
     /// Instructions executed so far.
     steps: u64,
+    /// The concolic shadow (equal in every state, `None` unless the interpreter is concolic).
+    shadow: shadow::ShadowCell,
 }
 
 /// The result of executing something: `Err` ends the execution with that status.
@@ -215,6 +226,30 @@ impl<'p> Interp<'p> {
         let mut i = self.clone();
         i.options.bound = bound;
         i
+    }
+
+    /// The same interpreter with forced input values: the `n`-th integer (or boolean) input of
+    /// thread `t` (0-based; threads by creation index, as [`Tid`]) returns `inputs[(t, n)]`,
+    /// wrapped to its type, as its only alternative; inputs without a value keep their
+    /// candidates.
+    pub fn with_inputs(&self, inputs: Arc<BTreeMap<(Tid, u32), i128>>) -> Interp<'p> {
+        let mut i = self.clone();
+        i.forced = Some(inputs);
+        i
+    }
+
+    /// The same interpreter recording the concolic shadow of its executions
+    /// ([`Interp::trace`]).
+    pub fn concolic(&self) -> Interp<'p> {
+        let mut i = self.clone();
+        i.concolic = true;
+        i
+    }
+
+    /// The forced value of thread `t`'s next input, if any.
+    fn forced_input(&self, s: &State, t: Tid) -> Option<i128> {
+        let f = self.forced.as_ref()?;
+        f.get(&(t, s.threads[t].inputs)).copied()
     }
 
     /// An interpreter of `program`. Errors (a readable message) when the program has no `main`
@@ -291,7 +326,14 @@ impl<'p> Interp<'p> {
             ext,
             inputs,
             blocking,
+            forced: None,
+            concolic: false,
         })
+    }
+
+    /// The bounds of its executions.
+    pub fn options(&self) -> InterpOptions {
+        self.options
     }
 
     /// The program being executed.
@@ -545,6 +587,9 @@ impl<'p> Interp<'p> {
 
     /// Pops thread `t`'s top frame; its stack allocations die.
     fn pop_frame(&self, s: &mut State, t: Tid) {
+        if s.shadow.on() {
+            self.sh_pop(s, t);
+        }
         if let Some(fr) = Arc::make_mut(&mut s.threads[t]).frames.pop() {
             for a in fr.allocas {
                 Arc::make_mut(&mut s.mem[a as usize]).kill();
@@ -720,6 +765,11 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Whether thread `t`'s next step ends the process (`main` returning, `exit`).
+    pub fn ends_process_next(&self, s: &State, t: Tid) -> bool {
+        s.threads[t].at == At::Inst && self.cur_inst(s, t).is_none() && self.ends_process(s, t)
+    }
+
     /// An unknown external function may write what its pointer arguments reach: refused
     /// unless every argument is an integer or null.
     fn unknown_call_check(&self, s: &State, t: Tid, args: &[Operand]) -> Exec<()> {
@@ -748,6 +798,12 @@ impl<'p> Interp<'p> {
                     self.set_opt(s, t, *dst, Value::int(0, 32));
                 }
                 Arc::make_mut(&mut s.threads[t]).at = At::Inst;
+                if s.shadow.on() {
+                    if let InstKind::Call { dst, .. } = &inst.kind {
+                        self.sh_extern(s, t, *dst, &[], None);
+                    }
+                    self.sh_relock(s, alloc, off);
+                }
                 self.advance(s, t);
                 let name = self.describe_object(s, alloc, off);
                 (inst.span, Ok(StepKind::Lock(name)))
@@ -821,6 +877,10 @@ impl<'p> Interp<'p> {
                 (phi.dst, v)
             })
             .collect();
+        let phis = s.shadow.on().then(|| self.sh_phis(s, t, target));
+        if let Some(p) = phis {
+            self.sh_set_phis(s, t, p);
+        }
         let bound = self.options.bound;
         let fr = self.top_mut(s, t);
         for (d, v) in values {
@@ -840,6 +900,9 @@ impl<'p> Interp<'p> {
         let fr = self.top(s, t);
         let block = &self.program.funcs[fr.func.index()].blocks[fr.block.index()];
         let here = self.at(block.term_span);
+        if s.shadow.on() {
+            self.sh_term(s, t);
+        }
         match &block.term {
             Terminator::Br(b) => self.goto(s, t, *b),
             Terminator::CondBr { cond, then_, else_ } => match self.eval(s, t, cond) {
@@ -863,6 +926,10 @@ impl<'p> Interp<'p> {
             },
             Terminator::Ret(op) => {
                 let v = op.as_ref().map_or(Value::Unknown, |o| self.eval(s, t, o));
+                let sym = match op {
+                    Some(o) if s.shadow.on() => self.sh_sym(s, t, o),
+                    _ => None,
+                };
                 self.pop_frame(s, t);
                 if s.threads[t].frames.is_empty() {
                     if t == 0 {
@@ -874,6 +941,9 @@ impl<'p> Interp<'p> {
                 }
                 if let Some(InstKind::Call { dst, .. }) = self.cur_inst(s, t).map(|i| &i.kind) {
                     self.set_opt(s, t, *dst, v);
+                    if s.shadow.on() {
+                        self.sh_ret(s, t, *dst, sym);
+                    }
                 }
                 self.advance(s, t);
                 Ok(())
@@ -905,6 +975,9 @@ impl<'p> Interp<'p> {
         let here = || self.at(inst.span);
         let ev = |s: &State, o: &Operand| self.eval(s, t, o);
         let mut kind = None;
+        if visible && s.shadow.on() {
+            self.sh_pre_visible(s, t, inst);
+        }
         match &inst.kind {
             InstKind::Bin {
                 dst,
@@ -1190,6 +1263,7 @@ impl<'p> Interp<'p> {
                     ret: Value::Unknown,
                     joined: false,
                     allocs: 0,
+                    inputs: 0,
                 }));
                 // A null handle (the driver harness) names no thread to join.
                 let h = ev(s, handle);
@@ -1257,6 +1331,9 @@ impl<'p> Interp<'p> {
                 kind = Some(StepKind::AtomicEnd);
             }
             InstKind::Assert { id, cond } => {
+                if let (true, Some(c)) = (s.shadow.on(), cond) {
+                    self.sh_check(s, t, c, Some(*id));
+                }
                 let failed = match (self.program.asserts[id.index()].kind, cond) {
                     (AssertKind::VerifierAssert, Some(c)) => match ev(s, c) {
                         Value::Int { v, .. } => v == 0,
@@ -1274,16 +1351,33 @@ impl<'p> Interp<'p> {
                     return Err(Status::Violated(*id));
                 }
             }
-            InstKind::Assume { cond } => match ev(s, cond) {
-                Value::Int { v: 0, .. } => return Err(Status::Discarded),
-                Value::Int { .. } => {}
-                _ => {
-                    return unsupported(format!("an unknown value decides an assumption{}", here()))
+            InstKind::Assume { cond } => {
+                if s.shadow.on() {
+                    self.sh_check(s, t, cond, None);
                 }
-            },
+                match ev(s, cond) {
+                    Value::Int { v: 0, .. } => return Err(Status::Discarded),
+                    Value::Int { .. } => {}
+                    _ => {
+                        return unsupported(format!(
+                            "an unknown value decides an assumption{}",
+                            here()
+                        ))
+                    }
+                }
+            }
             InstKind::Nondet { dst, ty, is_bool } => {
-                let values = self.input_values(*ty, *is_bool);
-                let v = values[alt.min(values.len() - 1)];
+                let v = match (self.forced_input(s, t), ty) {
+                    (Some(f), Ty::Int(bits)) if *is_bool => Value::int((f != 0) as i128, *bits),
+                    (Some(f), Ty::Int(bits)) => Value::int(f, *bits),
+                    _ => {
+                        let values = self.input_values(*ty, *is_bool);
+                        values[alt.min(values.len() - 1)]
+                    }
+                };
+                if self.forced.is_some() {
+                    Arc::make_mut(&mut s.threads[t]).inputs += 1;
+                }
                 self.set(s, t, *dst, v);
                 kind = Some(StepKind::Input(match v {
                     Value::Int { v, bits } if *is_bool || bits == 1 => v as i128,
@@ -1301,6 +1395,9 @@ impl<'p> Interp<'p> {
                 }
                 self.set_opt(s, t, *dst, Value::Unknown);
             }
+        }
+        if s.shadow.on() {
+            self.sh_inst(s, t, inst, visible);
         }
         self.advance(s, t);
         Ok(kind)
@@ -1364,8 +1461,12 @@ impl<'p> Interp<'p> {
         let mut kind = None;
         match self.ext[f.index()] {
             Ext::Defined => {
+                let syms = s.shadow.on().then(|| self.sh_args(s, t, args));
                 let frame = self.frame(f, &vals);
                 Arc::make_mut(&mut s.threads[t]).frames.push(frame);
+                if let Some(syms) = syms {
+                    self.sh_push(s, t, f, syms);
+                }
                 // The caller stays at the call until the callee returns.
                 return Ok(None);
             }
@@ -1392,6 +1493,10 @@ impl<'p> Interp<'p> {
                 // POSIX allows, so no signal is needed.
                 let (alloc, off) = self.lock_addr(s, t, args.get(1).unwrap_or(&Operand::Null))?;
                 self.release(s, t, alloc, off)?;
+                if s.shadow.on() {
+                    let loc = self.sh_object_loc(s, t, args.get(1), false);
+                    self.sh_extern(s, t, None, args, loc.map(shadow_unlock));
+                }
                 Arc::make_mut(&mut s.threads[t]).at = At::Relock { alloc, off };
                 return Ok(Some(StepKind::Unlock(
                     self.describe_location(s, alloc, off),
@@ -1466,6 +1571,18 @@ impl<'p> Interp<'p> {
                 }
                 self.set_opt(s, t, dst, Value::Unknown);
             }
+        }
+        if s.shadow.on() {
+            let event = match (&kind, self.ext[f.index()]) {
+                (Some(StepKind::Lock(_)), _) => self
+                    .sh_object_loc(s, t, args.first(), false)
+                    .map(crate::explore::symbolic::trace::EventKind::Lock),
+                (Some(StepKind::Write { .. }), Ext::Free) => self
+                    .sh_object_loc(s, t, args.first(), true)
+                    .map(|loc| crate::explore::symbolic::trace::EventKind::Clobber { loc }),
+                _ => None,
+            };
+            self.sh_extern(s, t, dst, args, event);
         }
         self.advance(s, t);
         Ok(kind)
@@ -1601,11 +1718,13 @@ impl System for Interp<'_> {
                 ret: Value::Unknown,
                 joined: false,
                 allocs: 0,
+                inputs: 0,
             })],
             locks: BTreeMap::new(),
             atomic: None,
             status: Status::Running,
             steps: 0,
+            shadow: shadow::ShadowCell(self.concolic.then(|| Box::new(shadow::Shadow::new()))),
         }
     }
 
@@ -1625,6 +1744,11 @@ impl System for Interp<'_> {
             return 1;
         }
         match self.cur_inst(s, t).map(|i| &i.kind) {
+            Some(InstKind::Nondet { ty, .. })
+                if matches!(ty, Ty::Int(_)) && self.forced_input(s, t).is_some() =>
+            {
+                1
+            }
             Some(InstKind::Nondet { ty, is_bool, .. }) => self.input_values(*ty, *is_bool).len(),
             _ => 1,
         }
@@ -1632,6 +1756,9 @@ impl System for Interp<'_> {
 
     fn step(&self, s: &mut State, t: Tid, alt: usize) -> StepInfo {
         debug_assert!(self.enabled(s).contains(&t), "thread {t} is not enabled");
+        if s.shadow.on() {
+            self.sh_begin_step(s, t);
+        }
         let (span, kind) = self.exec_pending(s, t, alt);
         let kind = match kind {
             Ok(k) => {
@@ -1645,6 +1772,9 @@ impl System for Interp<'_> {
                 placeholder_kind()
             }
         };
+        if s.status == Status::Done && s.shadow.on() {
+            self.sh_exit(s);
+        }
         if s.status == Status::Running {
             if s.threads.iter().all(|th| th.at == At::Finished) {
                 s.status = Status::Done;
@@ -1915,4 +2045,8 @@ fn input_candidates(compared: &[i128], constants: &[i128], bits: u32) -> Vec<i12
     });
     all.truncate(MAX_INPUTS);
     all
+}
+
+fn shadow_unlock(loc: Loc) -> crate::explore::symbolic::trace::EventKind {
+    crate::explore::symbolic::trace::EventKind::Unlock(loc)
 }

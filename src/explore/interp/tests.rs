@@ -566,3 +566,76 @@ fn rvf_gives_up_on_what_its_event_model_cannot_express() {
         "{out:?}"
     );
 }
+
+#[test]
+fn forced_inputs_have_one_alternative_and_take_the_forced_value() {
+    let p = program(
+        "int main(void) { int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int();\n\
+         assert(!(a == 123457 && b == -99)); return 0; }",
+    );
+    let interp = Interp::new(&p, InterpOptions::default()).unwrap();
+    // Without forcing, the candidates never contain these values.
+    let (status, _) = run(&interp, lowest);
+    assert_eq!(status, Status::Done);
+    let forced: BTreeMap<(Tid, u32), i128> = [((0, 0), 123457), ((0, 1), -99)].into();
+    let interp = interp.with_inputs(Arc::new(forced));
+    let mut s = interp.initial();
+    interp.step(&mut s, 0, 0);
+    assert_eq!(interp.alternatives(&s, 0), 1);
+    let (status, trace) = run(&interp, lowest);
+    assert!(matches!(status, Status::Violated(_)), "{status:?}");
+    let inputs: Vec<i128> = trace
+        .iter()
+        .filter_map(|s| match s.kind {
+            StepKind::Input(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(inputs, vec![123457, -99]);
+}
+
+#[test]
+fn the_concolic_shadow_agrees_with_the_concrete_run() {
+    let p = program(
+        "int x; int y;\n\
+         void *w(void *a) { int i = __VERIFIER_nondet_int(); x = i * 3 + 1; y = 2; return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0);\n\
+           int n = __VERIFIER_nondet_int(); int c = 0;\n\
+           for (int k = 0; k < n && k < 5; k++) c += x;\n\
+           if (c > 7) y = 1;\n\
+           char s = (char)n; if (s == 3) y = 3;\n\
+           pthread_join(t, 0); assert(x != 1000); return 0; }",
+    );
+    let base = Interp::new(&p, InterpOptions::default()).unwrap();
+    for (seed, (i, n)) in [(0i128, 4i128), (7, 3), (333, 259), (-5, 0)]
+        .iter()
+        .enumerate()
+    {
+        let forced: BTreeMap<(Tid, u32), i128> = [((1, 0), *i), ((0, 0), *n)].into();
+        let interp = base.with_inputs(Arc::new(forced)).concolic();
+        let pick = move |e: &[Tid]| e[seed % e.len()];
+        let mut s = interp.initial();
+        while interp.status(&s) == Status::Running {
+            let e = interp.enabled(&s);
+            interp.step(&mut s, pick(&e), 0);
+        }
+        let trace = interp.trace(&s).expect("concolic");
+        assert_eq!(trace.threads.len(), 2);
+        let branches: usize = trace.threads.iter().map(|t| t.branches.len()).sum();
+        assert!(branches > 0, "no symbolic branch recorded");
+        let env = |sym| trace.value(sym);
+        for th in &trace.threads {
+            for b in &th.branches {
+                assert_eq!(b.cond.eval(&env) != 0, b.taken, "{b:?}");
+            }
+        }
+        for e in &trace.events {
+            if let crate::explore::symbolic::trace::EventKind::Write { value: Some(v), .. } =
+                &e.kind
+            {
+                // Every written value is consistent with what reads of it returned.
+                let _ = v.eval(&env);
+            }
+        }
+    }
+}

@@ -1,0 +1,640 @@
+//! Symbolic inputs for `watts confirm`: maximal path causality (MPC, Yi & Huang, FSE'18;
+//! `papers/notes/mpc.md`). Finds failing executions whose bug needs specific input values
+//! together with a specific interleaving.
+//!
+//! - `expr`: symbolic bit-vector expressions (inputs, values of shared reads).
+//! - `trace`: what the concolic shadow of the interpreter records of one execution.
+//! - `smt`: SMT-LIB text of expressions.
+//! - `encode`: the formula Φ_sync ∧ Φ_dc ∧ Φ_pc of a path prefix over a trace.
+//! - `solver`: the `z3` binary as a process (hard timeout, parallel queries).
+//! - `paths`: path keys (each path class solved once) and the worklist.
+//!
+//! Debugging: with `WATTS_SYM_DEBUG=DIR`, every run and query is printed to stderr and each
+//! query script is written to `DIR/q<n>.smt2`.
+//!
+//! # Contract of [`explore`]
+//!
+//! Input: an interpreter (its loop bound and step budget bound every run: give a large loop
+//! bound, e.g. 1024, since the search is not exhaustive), a [`Config`] (deadline, most runs,
+//! seed, workers), the target assertions (`None`: all). Output: a [`search::Outcome`] whose
+//! `violations` are recorded exactly as the other searches record them (a
+//! [`search::Violation`] whose `choices` replay from the initial state, with the interpreter's
+//! loop bound in `bound`; its input steps carry their values, which witness files record and
+//! `watts replay` forces), and [`Stats`].
+//!
+//! Invariants:
+//! - The solver only proposes (inputs, schedule prefix); every violation comes from a concrete
+//!   run of the interpreter with forced inputs ([`Interp::with_inputs`]). Imprecision of the
+//!   symbolic side (concretised values, left-out writes, approximate locks) costs runs, never
+//!   soundness.
+//! - The search is never complete: `Outcome::complete` is false and nothing is ever proved
+//!   from it.
+//! - Without a solver (`z3` not on `PATH`, nor `WATTS_Z3`), it runs nothing and says why in
+//!   `Outcome::unsupported`.
+
+pub mod encode;
+pub mod expr;
+pub mod paths;
+pub mod smt;
+pub mod solver;
+pub mod trace;
+
+#[cfg(test)]
+mod tests;
+
+use self::encode::{Cut, Index, Prefix, Query};
+use self::paths::{Hashes, Key, Priority, Worklist};
+use self::solver::{Answer, Val, Z3};
+use self::trace::Trace;
+use super::search::{self, Outcome};
+use super::{Interp, Status, StepKind, System, Tid};
+use crate::ir::AssertId;
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Forced input values: (thread, n-th input of the thread) → value.
+pub type Inputs = BTreeMap<(Tid, u32), i128>;
+
+/// Budgets and knobs of the symbolic search.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Give up at this instant.
+    pub deadline: Option<Instant>,
+    /// Most concrete runs.
+    pub max_runs: u64,
+    /// Seed of the schedules after each prefix (and of the first run's inputs when
+    /// `random_first`).
+    pub seed: u64,
+    /// Solver processes at once.
+    pub workers: usize,
+    /// Budget of one solver query.
+    pub solver_timeout: Duration,
+    /// The first run takes uniformly random input values (else the first candidates).
+    pub random_first: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            deadline: None,
+            max_runs: 1000,
+            seed: 1,
+            workers: 2,
+            solver_timeout: Duration::from_secs(10),
+            random_first: false,
+        }
+    }
+}
+
+/// What the search did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Concrete runs.
+    pub runs: u64,
+    /// Distinct paths among them (path keys).
+    pub paths: u64,
+    /// Solver queries, and their answers.
+    pub queries: u64,
+    pub sat: u64,
+    pub unsat: u64,
+    pub unknown: u64,
+    /// Time spent waiting for the solver (wall clock, parallel queries counted once).
+    pub solver_time: Duration,
+    /// Scheduled events whose thread could not move (the encoding was imprecise).
+    pub deviations: u64,
+    /// The run that found the first violation (1-based), and when.
+    pub first_witness: Option<(u64, Duration)>,
+}
+
+/// Picks the thread to move among the enabled ones, after a run's prefix.
+pub trait Scheduler {
+    /// One of `enabled` (never empty).
+    fn pick(&mut self, enabled: &[Tid]) -> Tid;
+}
+
+/// Uniformly random choices (xorshift, deterministic seed).
+#[derive(Clone, Debug)]
+pub struct RandomScheduler(pub u64);
+
+impl RandomScheduler {
+    /// The next pseudo-random number.
+    pub fn next_u64(&mut self) -> u64 {
+        let x = &mut self.0;
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+}
+
+impl Scheduler for RandomScheduler {
+    fn pick(&mut self, enabled: &[Tid]) -> Tid {
+        enabled[(self.next_u64() % enabled.len() as u64) as usize]
+    }
+}
+
+/// Runs the newest enabled thread.
+pub struct Newest;
+
+impl Scheduler for Newest {
+    fn pick(&mut self, enabled: &[Tid]) -> Tid {
+        enabled[enabled.len() - 1]
+    }
+}
+
+fn seeded(seed: u64) -> RandomScheduler {
+    RandomScheduler(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+}
+
+/// Runs one execution: `schedule` first (a thread that cannot move is skipped, the next
+/// scheduled one that can moves: a deviation), then `after` picks; inputs forced to `inputs`
+/// (alternative 0 for the others). Records its end in `out` and returns its trace.
+pub fn run(
+    interp: &Interp,
+    inputs: Inputs,
+    schedule: &[Tid],
+    after: &mut dyn Scheduler,
+    out: &mut Outcome,
+    stats: &mut Stats,
+) -> Option<Trace> {
+    let it = interp.with_inputs(Arc::new(inputs)).concolic();
+    let (state, path) = drive(&it, schedule, after, stats);
+    let status = it.status(&state);
+    out.executions += 1;
+    out.steps += path.len() as u64;
+    search::record_status(&it, &state, &status, &path, out);
+    stats.runs += 1;
+    it.trace(&state).cloned()
+}
+
+type Path = Vec<(Tid, usize, crate::explore::StepInfo)>;
+
+fn drive(
+    it: &Interp,
+    schedule: &[Tid],
+    after: &mut dyn Scheduler,
+    stats: &mut Stats,
+) -> (crate::explore::interp::State, Path) {
+    let mut state = it.initial();
+    let mut path = Vec::new();
+    let mut queue: VecDeque<Tid> = schedule.iter().copied().collect();
+    while it.status(&state) == Status::Running {
+        let enabled = it.enabled(&state);
+        if enabled.is_empty() {
+            break;
+        }
+        let t = match queue.front() {
+            Some(t) if enabled.contains(t) => {
+                let t = *t;
+                queue.pop_front();
+                t
+            }
+            Some(_) => {
+                stats.deviations += 1;
+                match queue.iter().position(|u| enabled.contains(u)) {
+                    Some(i) => queue.remove(i).unwrap_or(enabled[0]),
+                    None => {
+                        queue.clear();
+                        after.pick(&enabled)
+                    }
+                }
+            }
+            None => {
+                // After the prefix, a step that ends the process (`main` returning, `exit`)
+                // waits while another thread can move: it would cut them short before they
+                // reach their branches.
+                let going: Vec<Tid> = enabled
+                    .iter()
+                    .copied()
+                    .filter(|&t| !it.ends_process_next(&state, t))
+                    .collect();
+                after.pick(if going.is_empty() { &enabled } else { &going })
+            }
+        };
+        let info = it.step(&mut state, t, 0);
+        path.push((t, 0, info));
+    }
+    (state, path)
+}
+
+/// A prefix to solve over a trace.
+struct Candidate {
+    trace: Arc<(Trace, Index, Hashes)>,
+    prefix: Prefix,
+    /// The cuts of the parent prefix (what the flip must not re-split), per thread.
+    pre: Vec<usize>,
+    generation: u32,
+    relaxed: bool,
+}
+
+/// The symbolic search (see the module's contract).
+pub fn explore(
+    interp: &Interp,
+    config: &Config,
+    targets: Option<&BTreeSet<AssertId>>,
+) -> (Outcome, Stats) {
+    let mut seed = seeded(config.seed);
+    explore_with(interp, config, targets, &mut seed)
+}
+
+/// [`explore`] with another scheduler after each prefix.
+pub fn explore_with(
+    interp: &Interp,
+    config: &Config,
+    targets: Option<&BTreeSet<AssertId>>,
+    after: &mut dyn Scheduler,
+) -> (Outcome, Stats) {
+    let start = Instant::now();
+    let mut out = Outcome {
+        restricted_inputs: true,
+        ..Outcome::default()
+    };
+    let mut stats = Stats::default();
+    let z3 = match Z3::locate() {
+        Ok(z) => z,
+        Err(why) => {
+            out.unsupported.insert(why);
+            return (out, stats);
+        }
+    };
+    let bound = interp.options().bound;
+    let every: BTreeSet<AssertId> = (0..interp.program().asserts.len())
+        .map(AssertId::from)
+        .collect();
+    let all_found = |out: &Outcome| {
+        targets
+            .unwrap_or(&every)
+            .iter()
+            .all(|a| out.violations.contains_key(a))
+    };
+    let remaining = |out: &Outcome, a: AssertId| {
+        !out.violations.contains_key(&a) && targets.is_none_or(|t| t.contains(&a))
+    };
+    let out_of_budget = |stats: &Stats| {
+        stats.runs >= config.max_runs || config.deadline.is_some_and(|d| Instant::now() >= d)
+    };
+    let mut seen: HashSet<Key> = HashSet::new();
+    let mut paths: HashSet<Key> = HashSet::new();
+    let mut work: Worklist<Candidate> = Worklist::default();
+    let first = if config.random_first {
+        random_inputs(&mut seeded(config.seed ^ 0x5eed))
+    } else {
+        Inputs::new()
+    };
+    let note = |out: &mut Outcome, stats: &mut Stats| {
+        for v in out.violations.values_mut() {
+            v.bound = bound;
+        }
+        if stats.first_witness.is_none() && !out.violations.is_empty() {
+            stats.first_witness = Some((stats.runs, start.elapsed()));
+        }
+    };
+    // The first run runs the newest thread first (a created thread runs to its end before
+    // its creator goes on), so that every thread reaches its branches before `main` exits.
+    let trace = run(interp, first, &[], &mut Newest, &mut out, &mut stats);
+    note(&mut out, &mut stats);
+    if let Some(trace) = trace {
+        let pre = vec![0; trace.threads.len()];
+        expand(
+            trace, pre, 0, &mut seen, &mut paths, &mut work, &out, &remaining,
+        );
+    }
+    let mut restarts = 0u64;
+    while !all_found(&out) && !out_of_budget(&stats) {
+        if work.is_empty() {
+            // Every prefix of these traces is solved: start again from a run with another
+            // schedule (and, every other time, random inputs).
+            restarts += 1;
+            if restarts > 64 {
+                break;
+            }
+            let inputs = if restarts.is_multiple_of(2) {
+                random_inputs(&mut seeded(config.seed ^ restarts))
+            } else {
+                Inputs::new()
+            };
+            let trace = run(interp, inputs, &[], after, &mut out, &mut stats);
+            note(&mut out, &mut stats);
+            if let Some(trace) = trace {
+                let pre = vec![0; trace.threads.len()];
+                expand(
+                    trace, pre, 0, &mut seen, &mut paths, &mut work, &out, &remaining,
+                );
+            }
+            continue;
+        }
+        let mut batch = Vec::new();
+        while batch.len() < config.workers.max(1) {
+            match work.pop() {
+                Some(c) => batch.push(c),
+                None => break,
+            }
+        }
+        let timeout_ms = config.solver_timeout.as_millis() as u64;
+        let queries: Vec<Query> = batch
+            .iter()
+            .map(|c| encode::encode(&c.trace.0, &c.trace.1, &c.prefix, timeout_ms))
+            .collect();
+        let t0 = Instant::now();
+        let hard = config.solver_timeout + Duration::from_secs(1);
+        let answers: Vec<Answer> = if queries.len() == 1 {
+            vec![z3.solve(&queries[0].script, hard)]
+        } else {
+            std::thread::scope(|sc| {
+                let hs: Vec<_> = queries
+                    .iter()
+                    .map(|q| {
+                        let z3 = &z3;
+                        sc.spawn(move || z3.solve(&q.script, hard))
+                    })
+                    .collect();
+                hs.into_iter()
+                    .map(|h| h.join().unwrap_or(Answer::Unknown("solver thread".into())))
+                    .collect()
+            })
+        };
+        stats.solver_time += t0.elapsed();
+        for ((cand, query), answer) in batch.into_iter().zip(queries).zip(answers) {
+            stats.queries += 1;
+            if let Some(dir) = std::env::var_os("WATTS_SYM_DEBUG") {
+                let _ = std::fs::write(
+                    std::path::Path::new(&dir).join(format!("q{}.smt2", stats.queries)),
+                    &query.script,
+                );
+                eprintln!(
+                    "query {} over {:?}: {:?} relaxed {} -> {}",
+                    stats.queries,
+                    cand.trace.0.inputs,
+                    cand.prefix
+                        .cuts
+                        .iter()
+                        .map(|c| (c.keep, c.flip))
+                        .collect::<Vec<_>>(),
+                    cand.relaxed,
+                    match &answer {
+                        Answer::Sat(_) => "sat",
+                        Answer::Unsat => "unsat",
+                        Answer::Unknown(_) => "unknown",
+                    }
+                );
+            }
+            match answer {
+                Answer::Sat(model) => {
+                    stats.sat += 1;
+                    if all_found(&out) || out_of_budget(&stats) {
+                        continue;
+                    }
+                    let (inputs, schedule) = solution(&cand.trace.0, &query, &model);
+                    // The flipped thread's branches up to the flip were split already; every
+                    // other thread's may be flipped again in the new context (generational
+                    // search: MPC's cross-thread combinations of flips arise over
+                    // generations; the path keys keep each prefix class solved once).
+                    let pre: Vec<usize> = cand
+                        .prefix
+                        .cuts
+                        .iter()
+                        .map(|c| if c.flip { c.keep + 1 } else { 0 })
+                        .collect();
+                    let trace = run(interp, inputs, &schedule, after, &mut out, &mut stats);
+                    note(&mut out, &mut stats);
+                    if let Some(trace) = trace {
+                        expand(
+                            trace,
+                            pre,
+                            cand.generation + 1,
+                            &mut seen,
+                            &mut paths,
+                            &mut work,
+                            &out,
+                            &remaining,
+                        );
+                    }
+                }
+                Answer::Unsat => {
+                    stats.unsat += 1;
+                    // Other threads' whole paths may be what makes the flip impossible:
+                    // try again with them kept only as far as the parent prefix (MPC's S2,
+                    // without unsat cores).
+                    if !cand.relaxed {
+                        let (tr, _, hashes) = &*cand.trace;
+                        let cuts: Vec<Cut> = cand
+                            .prefix
+                            .cuts
+                            .iter()
+                            .enumerate()
+                            .map(|(t, c)| {
+                                if c.flip {
+                                    *c
+                                } else {
+                                    Cut {
+                                        keep: cand.pre.get(t).copied().unwrap_or(0).min(c.keep),
+                                        flip: false,
+                                    }
+                                }
+                            })
+                            .collect();
+                        let prefix = Prefix { cuts };
+                        if prefix != cand.prefix && seen.insert(hashes.key(tr, &prefix)) {
+                            let target =
+                                flipped_target(tr, &prefix).is_some_and(|a| remaining(&out, a));
+                            let p = Priority {
+                                not_target: !target,
+                                generation: cand.generation,
+                                relaxed: true,
+                                seq: work.next_seq(),
+                            };
+                            work.push(
+                                p,
+                                Candidate {
+                                    trace: cand.trace.clone(),
+                                    prefix,
+                                    pre: cand.pre.clone(),
+                                    generation: cand.generation,
+                                    relaxed: true,
+                                },
+                            );
+                        }
+                    }
+                }
+                Answer::Unknown(_) => stats.unknown += 1,
+            }
+        }
+    }
+    stats.paths = paths.len() as u64;
+    out.complete = false;
+    (out, stats)
+}
+
+/// The assertion the flipped branch of `prefix` aims at.
+fn flipped_target(trace: &Trace, prefix: &Prefix) -> Option<AssertId> {
+    prefix.cuts.iter().enumerate().find_map(|(t, c)| {
+        c.flip
+            .then(|| trace.threads[t].branches.get(c.keep)?.leads_to)
+            .flatten()
+    })
+}
+
+/// Adds the new prefixes of a run's trace: for each thread, each branch past the parent
+/// prefix flipped, the branches before it kept, every other thread keeping its whole path.
+#[allow(clippy::too_many_arguments)]
+fn expand(
+    trace: Trace,
+    pre: Vec<usize>,
+    generation: u32,
+    seen: &mut HashSet<Key>,
+    paths: &mut HashSet<Key>,
+    work: &mut Worklist<Candidate>,
+    out: &Outcome,
+    remaining: &dyn Fn(&Outcome, AssertId) -> bool,
+) {
+    if std::env::var_os("WATTS_SYM_DEBUG").is_some() {
+        let paths: Vec<Vec<(bool, bool)>> = trace
+            .threads
+            .iter()
+            .map(|t| t.branches.iter().map(|b| (b.taken, b.flippable)).collect())
+            .collect();
+        eprintln!("run: inputs {:?} paths {:?}", trace.inputs, paths);
+    }
+    let index = Index::new(&trace);
+    let hashes = Hashes::new(&trace);
+    paths.insert(hashes.path_key(&trace));
+    for k in hashes.executed(&trace) {
+        seen.insert(k);
+    }
+    let whole = paths::full(&trace);
+    let mut new = Vec::new();
+    for (t, th) in trace.threads.iter().enumerate() {
+        let from = pre.get(t).copied().unwrap_or(0);
+        for (j, b) in th.branches.iter().enumerate().skip(from) {
+            if !b.flippable {
+                continue;
+            }
+            let mut prefix = whole.clone();
+            prefix.cuts[t] = Cut {
+                keep: j,
+                flip: true,
+            };
+            if seen.insert(hashes.key(&trace, &prefix)) {
+                let target = b.leads_to.is_some_and(|a| remaining(out, a));
+                new.push((target, prefix));
+            }
+        }
+    }
+    let shared = Arc::new((trace, index, hashes));
+    for (target, prefix) in new {
+        let p = Priority {
+            not_target: !target,
+            generation,
+            relaxed: false,
+            seq: work.next_seq(),
+        };
+        work.push(
+            p,
+            Candidate {
+                trace: shared.clone(),
+                prefix,
+                pre: pre.clone(),
+                generation,
+                relaxed: false,
+            },
+        );
+    }
+}
+
+/// The inputs and the schedule a model gives: the model's inputs over the parent run's, and
+/// the prefix's events in the model's order.
+fn solution(trace: &Trace, query: &Query, model: &[(String, Val)]) -> (Inputs, Vec<Tid>) {
+    let mut inputs: Inputs = trace.inputs.iter().map(|(k, (_, v))| (*k, *v)).collect();
+    let mut order: Vec<(i128, usize)> = Vec::new();
+    let values: BTreeMap<&str, Val> = model.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    for &e in &query.events {
+        if let Some(Val::Int(o)) = values.get(format!("o{e}").as_str()) {
+            order.push((*o, e));
+        }
+    }
+    order.sort_unstable();
+    for (&(tid, n), &bits) in &query.inputs {
+        let name = smt::sym_name(expr::Sym::Input { tid, n });
+        if let Some(Val::Bv(v)) = values.get(name.as_str()) {
+            inputs.insert((tid, n), expr::sext(*v, bits));
+        }
+    }
+    // The process exit is left to the scheduler after the prefix (which lets every other
+    // thread move first): ordered last, it would still cut short the threads the prefix
+    // leaves unfinished.
+    let schedule = order
+        .iter()
+        .filter(|&&(_, e)| trace.events[e].kind != trace::EventKind::Exit)
+        .map(|&(_, e)| trace.events[e].tid)
+        .collect();
+    (inputs, schedule)
+}
+
+/// Uniformly random values for the first inputs of the first threads (each wraps to its
+/// type, so a value is uniform over the type's range).
+pub fn random_inputs(rng: &mut RandomScheduler) -> Inputs {
+    let mut m = Inputs::new();
+    for t in 0..16 {
+        for n in 0..256 {
+            let v = (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())) as i128;
+            m.insert((t, n), v);
+        }
+    }
+    m
+}
+
+/// The baseline the symbolic search is measured against: `runs` executions, each with
+/// uniformly random input values and a seeded random schedule.
+pub fn random_search(
+    interp: &Interp,
+    runs: u64,
+    deadline: Option<Instant>,
+    seed: u64,
+    targets: Option<&BTreeSet<AssertId>>,
+) -> (Outcome, Stats) {
+    let start = Instant::now();
+    let mut out = Outcome {
+        restricted_inputs: true,
+        ..Outcome::default()
+    };
+    let mut stats = Stats::default();
+    let mut rng = seeded(seed);
+    let bound = interp.options().bound;
+    for _ in 0..runs {
+        if deadline.is_some_and(|d| Instant::now() >= d)
+            || targets.is_some_and(|t| t.iter().all(|a| out.violations.contains_key(a)))
+        {
+            break;
+        }
+        let it = interp.with_inputs(Arc::new(random_inputs(&mut rng)));
+        let (state, path) = drive(&it, &[], &mut rng, &mut stats);
+        let status = it.status(&state);
+        out.executions += 1;
+        out.steps += path.len() as u64;
+        search::record_status(&it, &state, &status, &path, &mut out);
+        stats.runs += 1;
+        if stats.first_witness.is_none() && !out.violations.is_empty() {
+            stats.first_witness = Some((stats.runs, start.elapsed()));
+        }
+    }
+    for v in out.violations.values_mut() {
+        v.bound = bound;
+    }
+    stats.paths = stats.runs;
+    (out, stats)
+}
+
+/// The input values of a violation's execution, by (thread, n) (what its witness records).
+pub fn violation_inputs(v: &search::Violation) -> Inputs {
+    let mut count: BTreeMap<Tid, u32> = BTreeMap::new();
+    let mut m = Inputs::new();
+    for s in &v.steps {
+        if let StepKind::Input(x) = s.kind {
+            let n = count.entry(s.tid).or_default();
+            m.insert((s.tid, *n), x);
+            *n += 1;
+        }
+    }
+    m
+}
