@@ -267,8 +267,10 @@ pub struct AnalyzeArgs {
     /// How --confirm chooses executions: `exhaustive` runs every execution within the loop
     /// bound (and says so when it finishes); `speed`, `pct` and `random` sample executions
     /// (thread speed control, probabilistic concurrency testing, uniform), which finds deep
-    /// bugs sooner but never shows their absence; `auto` samples a little, searches
-    /// exhaustively with half the budget, then samples for the rest [default: auto].
+    /// bugs sooner but never shows their absence; `symbolic` asks z3 for inputs and a schedule
+    /// that reach a new path (bugs that need specific input values); `auto` samples a little,
+    /// searches exhaustively with half the budget, then runs symbolic inputs and speed
+    /// sampling for the rest [default: auto].
     #[arg(long, value_enum, value_name = "STRATEGY", help_heading = "Confirm")]
     pub strategy: Option<StrategyArg>,
 
@@ -366,6 +368,8 @@ pub enum StrategyArg {
     Pct,
     /// Sampled executions under a uniformly random scheduler.
     Random,
+    /// Inputs and schedule prefixes solved by z3 to reach new paths (symbolic inputs).
+    Symbolic,
 }
 
 impl From<StrategyArg> for ConfirmStrategy {
@@ -376,6 +380,7 @@ impl From<StrategyArg> for ConfirmStrategy {
             StrategyArg::Speed => ConfirmStrategy::Speed,
             StrategyArg::Pct => ConfirmStrategy::Pct,
             StrategyArg::Random => ConfirmStrategy::Random,
+            StrategyArg::Symbolic => ConfirmStrategy::Symbolic,
         }
     }
 }
@@ -790,11 +795,11 @@ mod tests {
         // The older name of the budget.
         let c = config(&["--confirm", "--confirm-timeout", "3"]).expect("valid");
         assert_eq!(c.confirm.expect("confirm").timeout, Duration::from_secs(3));
-        for s in ["auto", "exhaustive", "speed", "pct", "random"] {
+        for s in ["auto", "exhaustive", "speed", "pct", "random", "symbolic"] {
             let c = config(&["--confirm", "--strategy", s]).expect("valid");
             assert_eq!(c.confirm.expect("confirm").strategy.name(), s);
         }
-        assert!(config(&["--confirm", "--strategy", "symbolic"]).is_err());
+        assert!(config(&["--confirm", "--strategy", "smt"]).is_err());
         assert!(config(&["--confirm", "--pct-depth", "0"]).is_err());
         assert!(config(&["--strategy", "speed"]).is_err());
     }

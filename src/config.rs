@@ -150,7 +150,8 @@ impl Default for ConfirmOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ConfirmStrategy {
     /// A burst of speed-controlled samples, the exhaustive search with part of the budget,
-    /// then sampling for the rest while assertions remain unviolated.
+    /// then symbolic inputs and speed sampling for the rest while assertions remain
+    /// unviolated.
     Auto,
     /// Only the exhaustive search (RVF-SMC, or the reduced search; iterative deepening of the
     /// loop bound): when it completes, no execution within the bounds fails.
@@ -161,6 +162,9 @@ pub enum ConfirmStrategy {
     Pct,
     /// Sampled executions under a uniformly random scheduler.
     Random,
+    /// Symbolic inputs (maximal path causality, FSE'18): runs whose inputs and schedule
+    /// prefix z3 chose to reach a new path, speed-controlled after the prefix.
+    Symbolic,
 }
 
 impl ConfirmStrategy {
@@ -172,6 +176,7 @@ impl ConfirmStrategy {
             ConfirmStrategy::Speed => "speed",
             ConfirmStrategy::Pct => "pct",
             ConfirmStrategy::Random => "random",
+            ConfirmStrategy::Symbolic => "symbolic",
         }
     }
 }

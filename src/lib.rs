@@ -48,6 +48,13 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
         Some(path) => Some(report::Baseline::read(path)?),
         None => None,
     };
+    if let Some(c) = &config.confirm {
+        if c.strategy == config::ConfirmStrategy::Symbolic {
+            explore::strategy::Symbolic::available().map_err(|why| {
+                InputError::Unsupported(format!("--strategy symbolic needs z3: {why}"))
+            })?;
+        }
+    }
     let progress = report::Progress::start(config);
     let t0 = Instant::now();
     progress.stage(format!(

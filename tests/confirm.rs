@@ -675,3 +675,92 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
     let o = watts_in(dir.path(), &["replay", "v1.json"]);
     assert_status(&o, 0);
 }
+
+/// `--strategy symbolic` and `auto` find the failure that needs `a == 331` (no candidate
+/// value); the witness records the input and replays. The candidate-input searches alone
+/// (`exhaustive`) cannot find it. Without z3, `--strategy symbolic` is a usage error and
+/// `auto` goes on without it.
+#[test]
+fn symbolic_inputs_find_a_failure_no_candidate_input_reaches() {
+    if watts::explore::strategy::Symbolic::available().is_err() {
+        eprintln!("z3 is not installed (.ci/setup installs it): nothing checked");
+        return;
+    }
+    let dir = dir_with("lin.c", LINEAR);
+    for strategy in ["symbolic", "auto"] {
+        let wdir = format!("w-{strategy}");
+        let o = watts_in(
+            dir.path(),
+            &[
+                "confirm",
+                "--strategy",
+                strategy,
+                "--confirm-budget",
+                "20",
+                "--format",
+                "json",
+                "--witness-dir",
+                &wdir,
+                "lin.c",
+            ],
+        );
+        assert_status(&o, 1);
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let a = &doc["assertions"][0];
+        assert_eq!(a["status"], "violated", "{strategy}: {doc}");
+        let by = a["found_by"].as_str().unwrap_or("");
+        assert!(
+            by.starts_with("the symbolic-input search"),
+            "{strategy}: {by}"
+        );
+        let witness =
+            std::fs::read_to_string(dir.path().join(&wdir).join("A1.json")).expect("witness file");
+        assert!(witness.contains("\"input\": 331"), "{witness}");
+        let o = watts_in(dir.path(), &["replay", &format!("{wdir}/A1.json")]);
+        assert_status(&o, 1);
+    }
+    // Every execution with candidate inputs: none fails, and the reason says inputs were
+    // restricted.
+    let o = watts_in(
+        dir.path(),
+        &[
+            "confirm",
+            "--strategy",
+            "exhaustive",
+            "--format",
+            "json",
+            "lin.c",
+        ],
+    );
+    assert_status(&o, 1);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(doc["assertions"][0]["status"], "may-fail", "{doc}");
+    let reason = doc["assertions"][0]["reason"].as_str().unwrap_or("");
+    assert!(reason.contains("candidate values"), "{reason}");
+    // No solver: a usage error for `symbolic`, nothing said about the program.
+    let no_z3 = |strategy: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_watts"))
+            .args([
+                "confirm",
+                "--strategy",
+                strategy,
+                "--confirm-budget",
+                "2",
+                "lin.c",
+            ])
+            .current_dir(dir.path())
+            .env("WATTS_Z3", "/nonexistent/z3")
+            .output()
+            .expect("run watts")
+    };
+    let o = no_z3("symbolic");
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("--strategy symbolic needs z3"),
+        "{}",
+        stderr(&o)
+    );
+    let o = no_z3("auto");
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("may fail"), "{}", stdout(&o));
+}

@@ -1,12 +1,16 @@
 //! The strategies of `watts confirm` behind one trait, [`Explorer`]: the exhaustive search
-//! ([`Exhaustive`]: RVF-SMC or the reduced search, with iterative deepening of the loop bound)
-//! and the samplers ([`Sampling`]: seeded runs under the schedulers of [`super::sample`]);
+//! ([`Exhaustive`]: RVF-SMC or the reduced search, with iterative deepening of the loop bound),
+//! the samplers ([`Sampling`]: seeded runs under the schedulers of [`super::sample`]) and the
+//! symbolic-input search ([`Symbolic`], [`super::symbolic`]);
 //! and the plan `--strategy` makes of them ([`plan`]; `auto` chains several).
 //!
 //! Invariant: explorers only add to a [`Confirmation`], and every violation they add carries
 //! its schedule from the initial state and the loop bound it replays with. Only [`Exhaustive`]
-//! sets `outcome.complete`; a sampler never does, and nothing runs after an exhaustive search
-//! that completed, so a search that sampled never claims that every execution was run.
+//! sets `outcome.complete`; a sampler (or the symbolic search) never does, and nothing runs
+//! after an exhaustive search that covered every execution ([`Outcome::exhaustive`]), so a
+//! search that sampled never claims that every execution was run. After one that completed
+//! only within limits (input candidates, abandoned executions), the later phases may still
+//! find violations; the claim stays "every execution within those limits".
 
 use super::sample::{self, Scheduler};
 use super::search::{self, Outcome};
@@ -36,6 +40,8 @@ pub const BURST_RUNS: u64 = 42;
 pub const BURST_SHARE: f64 = 0.1;
 /// See [`BURST_SHARE`].
 pub const EXHAUSTIVE_SHARE: f64 = 0.5;
+/// See [`BURST_SHARE`]: the symbolic-input search ends here, speed sampling has the rest.
+pub const SYMBOLIC_SHARE: f64 = 0.8;
 
 /// A [`System`] whose loop bound can be changed: what the explorers run on.
 pub trait Bounded: System + Sized {
@@ -277,6 +283,116 @@ impl<S: Bounded> Explorer<S> for Sampling {
     }
 }
 
+/// The symbolic-input search ([`super::symbolic`], maximal path causality): runs whose inputs
+/// and schedule prefix z3 chose to reach a new path, each continued under thread speed control
+/// after its prefix. Never complete; without z3 it runs nothing (see [`Symbolic::available`]).
+pub struct Symbolic {
+    /// The user's seed (`--seed`).
+    pub seed: u64,
+    /// The loop bound of every run.
+    pub bound: u32,
+}
+
+impl Symbolic {
+    /// Whether the solver runs here; `Err` says why not.
+    pub fn available() -> Result<(), String> {
+        super::symbolic::solver::Z3::locate().map(|_| ())
+    }
+}
+
+/// The speed scheduler after the prefix of each symbolic run, a new vector per run.
+struct SpeedAfter {
+    speed: sample::Speed,
+    seed: u64,
+    run: u64,
+}
+
+impl super::symbolic::Scheduler for SpeedAfter {
+    fn new_run(&mut self) {
+        if self.run > 0 {
+            self.speed.finished(0);
+        }
+        self.speed
+            .reset(self.run, sample::run_seed(self.seed, "symbolic", self.run));
+        self.run += 1;
+    }
+
+    fn pick(&mut self, enabled: &[super::Tid]) -> super::Tid {
+        let choices: Vec<sample::Choice> = enabled
+            .iter()
+            .map(|&tid| sample::Choice {
+                tid,
+                alternatives: 1,
+            })
+            .collect();
+        self.speed.pick(&choices).0
+    }
+
+    fn stepped(&mut self, info: &super::StepInfo) {
+        self.speed.stepped(info);
+    }
+}
+
+impl<'p> Explorer<Interp<'p>> for Symbolic {
+    fn name(&self) -> String {
+        "symbolic".to_string()
+    }
+
+    fn explore(
+        &mut self,
+        system: &Interp<'p>,
+        targets: &BTreeSet<AssertId>,
+        deadline: Instant,
+        found: &mut Confirmation,
+    ) {
+        if Instant::now() >= deadline || all_found(targets, found) {
+            return;
+        }
+        let remaining: BTreeSet<AssertId> = targets
+            .iter()
+            .filter(|a| !found.outcome.violations.contains_key(a))
+            .copied()
+            .collect();
+        let config = super::symbolic::Config {
+            deadline: Some(deadline),
+            max_runs: u64::MAX,
+            seed: self.seed,
+            ..super::symbolic::Config::default()
+        };
+        let mut after = SpeedAfter {
+            speed: sample::Speed::new(),
+            seed: self.seed,
+            run: 0,
+        };
+        let interp = system.with_bound(self.bound);
+        let (out, stats) =
+            super::symbolic::explore_with(&interp, &config, Some(&remaining), &mut after);
+        if stats.runs == 0 {
+            // No solver (or no time): nothing ran, nothing to say about the program.
+            return;
+        }
+        if !found.samplers.contains(&"symbolic") {
+            found.samplers.push("symbolic");
+        }
+        found.sampled += out.executions;
+        if out.cut {
+            found.sample_cut = Some(self.bound);
+        }
+        for (id, mut v) in out.violations {
+            v.bound = self.bound;
+            v.found_by = format!(
+                "the symbolic-input search (inputs and schedule prefix from z3, speed control \
+                 after it), seed {}, {} runs, {} paths, {} solver queries",
+                self.seed, stats.runs, stats.paths, stats.queries
+            );
+            found.outcome.violations.entry(id).or_insert(v);
+        }
+        found.outcome.executions += out.executions;
+        found.outcome.steps += out.steps;
+        found.outcome.unsupported.extend(out.unsupported);
+    }
+}
+
 /// The scheduler named by `strategy` (a sampling one).
 fn scheduler(strategy: ConfirmStrategy, options: &ConfirmOptions) -> Box<dyn Scheduler> {
     match strategy {
@@ -303,8 +419,9 @@ pub struct Phase<S: Bounded> {
 ///    at most [`BURST_SHARE`] of the budget) finds shallow bugs at once;
 /// 2. the exhaustive search, until [`EXHAUSTIVE_SHARE`] of the budget: if it completes, the
 ///    result is as exhaustive as with `--strategy exhaustive` and nothing else runs;
-/// 3. otherwise sampling (speed control) for the rest of the budget, while assertions remain
-///    unviolated.
+/// 3. otherwise the symbolic-input search ([`Symbolic`]) until [`SYMBOLIC_SHARE`] of the
+///    budget (inputs beyond the candidate values, schedules toward new paths), then sampling
+///    (speed control) for the rest of the budget, while assertions remain unviolated.
 pub fn plan<'p>(options: &ConfirmOptions) -> Vec<Phase<Interp<'p>>> {
     let sampling = |strategy| -> Box<dyn Explorer<Interp<'p>>> {
         Box::new(Sampling::new(
@@ -335,8 +452,15 @@ pub fn plan<'p>(options: &ConfirmOptions) -> Vec<Phase<Interp<'p>>> {
                 explorer: exhaustive(),
                 until: EXHAUSTIVE_SHARE,
             },
-            // Issue 9, part 2: a symbolic-input phase goes here, between the exhaustive search
-            // (which tries a few candidate values per input) and the schedule sampling.
+            // Inputs beyond the candidates, and schedules toward new paths; speed sampling
+            // after each prefix. Without z3 it runs nothing and the next phase takes its time.
+            Phase {
+                explorer: Box::new(Symbolic {
+                    seed: options.seed,
+                    bound: options.bound.max(WALK_BOUND),
+                }),
+                until: SYMBOLIC_SHARE,
+            },
             Phase {
                 explorer: sampling(ConfirmStrategy::Speed),
                 until: 1.0,
@@ -344,6 +468,13 @@ pub fn plan<'p>(options: &ConfirmOptions) -> Vec<Phase<Interp<'p>>> {
         ],
         ConfirmStrategy::Exhaustive => vec![Phase {
             explorer: exhaustive(),
+            until: 1.0,
+        }],
+        ConfirmStrategy::Symbolic => vec![Phase {
+            explorer: Box::new(Symbolic {
+                seed: options.seed,
+                bound: options.bound.max(WALK_BOUND),
+            }),
             until: 1.0,
         }],
         s @ (ConfirmStrategy::Speed | ConfirmStrategy::Pct | ConfirmStrategy::Random) => {
@@ -356,7 +487,8 @@ pub fn plan<'p>(options: &ConfirmOptions) -> Vec<Phase<Interp<'p>>> {
 }
 
 /// Runs the phases of `plan` on `system` within `options.timeout`, until every assertion of
-/// `targets` is violated, a phase is an exhaustive search that completed, or the phases end.
+/// `targets` is violated, a phase is an exhaustive search that completed without limits (see
+/// [`Outcome::exhaustive`]), or the phases end.
 pub fn run<S: Bounded>(
     system: &S,
     plan: Vec<Phase<S>>,
@@ -379,10 +511,11 @@ pub fn run<S: Bounded>(
         phase
             .explorer
             .explore(system, targets, deadline, &mut found);
-        // Soundness of the claim: a completed exhaustive search covered every execution
-        // within its bound; sampling (with a bound no larger than `MAX_BOUND`) can add no
-        // violation, and must not take the claim back either.
-        if found.outcome.complete {
+        // Soundness of the claim: a completed exhaustive search that was not limited (by
+        // the loop bound, the input candidates or abandoned executions) covered every
+        // execution; no later phase can add a violation. A limited one leaves work to the
+        // later phases (inputs beyond the candidates), which never set `complete`.
+        if found.outcome.exhaustive() {
             break;
         }
     }

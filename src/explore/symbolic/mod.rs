@@ -111,6 +111,14 @@ pub struct Stats {
 pub trait Scheduler {
     /// One of `enabled` (never empty).
     fn pick(&mut self, enabled: &[Tid]) -> Tid;
+
+    /// A new run starts (before its prefix).
+    fn new_run(&mut self) {}
+
+    /// A step ran (of the prefix or after it).
+    fn stepped(&mut self, info: &crate::explore::StepInfo) {
+        let _ = info;
+    }
 }
 
 /// Uniformly random choices (xorshift, deterministic seed).
@@ -179,6 +187,7 @@ fn drive(
     let mut state = it.initial();
     let mut path = Vec::new();
     let mut queue: VecDeque<Tid> = schedule.iter().copied().collect();
+    after.new_run();
     while it.status(&state) == Status::Running {
         let enabled = it.enabled(&state);
         if enabled.is_empty() {
@@ -213,6 +222,7 @@ fn drive(
             }
         };
         let info = it.step(&mut state, t, 0);
+        after.stepped(&info);
         path.push((t, 0, info));
     }
     (state, path)
