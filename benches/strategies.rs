@@ -58,13 +58,12 @@ fn first_witness(
         }
         scheduler.reset(run, sample::run_seed(seed, scheduler.name(), run));
         if let Some(id) = sample::run(interp, scheduler, Some(deadline), &mut out) {
-            let v = &out.violations[&id];
-            let replayed = watts::explore::replay(
-                program,
-                watts::explore::strategy::WALK_BOUND,
-                id,
-                &v.choices,
-            );
+            // `sample::run` leaves the bound to its caller, here the walks' bound.
+            let v = watts::explore::search::Violation {
+                bound: watts::explore::strategy::WALK_BOUND,
+                ..out.violations[&id].clone()
+            };
+            let replayed = watts::explore::replay(program, &v);
             assert!(
                 matches!(replayed, Ok((1, _))),
                 "{} seed {seed} run {run}: the witness does not replay: {replayed:?}",

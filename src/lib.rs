@@ -239,7 +239,8 @@ pub fn replay(
             file.assertion.line
         ));
     }
-    explore::witness::replay_with_inputs(&program, file.bound, id, &file.choices(), file.inputs())
+    let (choices, inputs) = file.schedule();
+    explore::witness::replay_with_inputs(&program, file.bound, id, &choices, inputs)
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -225,7 +225,7 @@ fn each_sampler_finds_a_corpus_failure_and_its_witness_replays() {
                 let by = a["found_by"].as_str().unwrap_or("");
                 assert!(by.starts_with(&format!("{strategy} sampling, run ")), "{a}");
                 assert!(a["reason"].as_str().unwrap_or("").contains(by), "{a}");
-                assert_eq!(a["witness"]["version"], 1, "{a}");
+                assert_eq!(a["witness"]["version"], 2, "{a}");
                 assert!(a["witness"]["bound"].as_u64().unwrap_or(0) >= 1024, "{a}");
                 let id = a["id"].as_str().expect("id");
                 let o = watts_in(dir.path(), &["replay", &format!("w/{id}.json")]);
@@ -418,7 +418,7 @@ fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<Cros
     }
     for (id, violation) in &found.violations {
         // Every witness replays from the start to the same failure.
-        match watts::explore::replay(&program, violation.bound, *id, &violation.choices) {
+        match watts::explore::replay(&program, violation) {
             Ok((1, _)) => {}
             other => {
                 return Err(format!(

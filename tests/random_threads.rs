@@ -281,10 +281,7 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize), Vec<String>
     let line = |a: usize| program.asserts[a].span.map_or(0, |s| s.line);
     for (id, violation) in &found.violations {
         let a = id.index();
-        if !matches!(
-            watts::explore::replay(&program, violation.bound, *id, &violation.choices),
-            Ok((1, _))
-        ) {
+        if !matches!(watts::explore::replay(&program, violation), Ok((1, _))) {
             errors.push(format!("{shown}:{}: the witness does not replay", line(a)));
         }
         for (d, domain) in DOMAINS.iter().enumerate() {

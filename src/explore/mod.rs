@@ -312,35 +312,16 @@ pub fn limits(found: &Confirmation, options: &crate::config::ConfirmOptions) -> 
     }
 }
 
-/// Replays `choices` on `program` with loop bound `bound`: exit status 1 and a message when
-/// assertion `id` fails at the end, 0 when the execution does not fail it; `Err` when the
-/// schedule does not fit the program.
-pub fn replay(
-    program: &crate::ir::Program,
-    bound: u32,
-    id: AssertId,
-    choices: &[(Tid, usize)],
-) -> Result<(u8, String), String> {
-    let interp = Interp::new(
-        program,
-        InterpOptions {
-            bound,
-            ..InterpOptions::default()
-        },
-    )?;
-    let (end, steps) = search::replay(&interp, choices)?;
-    let name = format!("A{}", id.index() + 1);
-    Ok(match interp.status(&end) {
-        Status::Violated(v) if v == id => {
-            (1, format!("{name} fails again after {} steps", steps.len()))
-        }
-        Status::Violated(v) => (
-            0,
-            format!("the execution fails A{} instead of {name}", v.index() + 1),
-        ),
-        other => (
-            0,
-            format!("{name} does not fail: the execution ends {other:?}"),
-        ),
-    })
+/// Replays violation `v` on `program` (its schedule, bound and input values):
+/// [`witness::replay_with_inputs`].
+pub fn replay(program: &crate::ir::Program, v: &search::Violation) -> Result<(u8, String), String> {
+    let (choices, inputs) =
+        witness::schedule(v.choices.iter().zip(&v.steps).map(|(&(t, alt), s)| {
+            let input = match s.kind {
+                StepKind::Input(x) => Some(x),
+                _ => None,
+            };
+            (t, alt, input)
+        }));
+    witness::replay_with_inputs(program, v.bound, v.assertion, &choices, inputs)
 }

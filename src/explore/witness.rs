@@ -210,28 +210,9 @@ impl WitnessFile {
         }
     }
 
-    /// The (thread, alternative) schedule. An input step with a recorded value has one
-    /// alternative, 0 (its value is forced: [`WitnessFile::inputs`]).
-    pub fn choices(&self) -> Vec<(Tid, usize)> {
-        self.steps
-            .iter()
-            .map(|s| (s.tid, if s.input.is_some() { 0 } else { s.alternative }))
-            .collect()
-    }
-
-    /// The forced input values: the `n`-th input step of thread `t` returns `inputs[(t, n)]`
-    /// (empty for version 1 files, which replay by alternatives).
-    pub fn inputs(&self) -> BTreeMap<(Tid, u32), i128> {
-        let mut count: BTreeMap<Tid, u32> = BTreeMap::new();
-        let mut out = BTreeMap::new();
-        for s in &self.steps {
-            if let Some(v) = s.input {
-                let n = count.entry(s.tid).or_default();
-                out.insert((s.tid, *n), v);
-                *n += 1;
-            }
-        }
-        out
+    /// The (thread, alternative) schedule and the forced input values: [`schedule`].
+    pub fn schedule(&self) -> Schedule {
+        schedule(self.steps.iter().map(|s| (s.tid, s.alternative, s.input)))
     }
 
     /// The assertion id (`A3` → 2), if well formed.
@@ -241,8 +222,35 @@ impl WitnessFile {
     }
 }
 
+/// A replayable execution: the (thread, alternative) of every step, and the forced input
+/// values by (thread, n-th input of the thread).
+pub type Schedule = (Vec<(Tid, usize)>, BTreeMap<(Tid, u32), i128>);
+
+/// The schedule of steps given as (thread, alternative, input value), and the input values
+/// it forces: the `n`-th input step of thread `t` returns `inputs[(t, n)]`. An input step with
+/// a value has one alternative, 0 (the value is forced); steps without one (version 1 files,
+/// which replay by alternatives) keep their alternative.
+pub fn schedule(steps: impl Iterator<Item = (Tid, usize, Option<i128>)>) -> Schedule {
+    let mut count: BTreeMap<Tid, u32> = BTreeMap::new();
+    let mut inputs = BTreeMap::new();
+    let choices = steps
+        .map(|(tid, alternative, input)| match input {
+            Some(v) => {
+                let n = count.entry(tid).or_default();
+                inputs.insert((tid, *n), v);
+                *n += 1;
+                (tid, 0)
+            }
+            None => (tid, alternative),
+        })
+        .collect();
+    (choices, inputs)
+}
+
 /// Replays `choices` on `program` with loop bound `bound` and the forced `inputs`
-/// ([`super::Interp::with_inputs`]; none: the alternatives choose): as [`super::replay`].
+/// ([`super::Interp::with_inputs`]; none: the alternatives choose): exit status 1 and a
+/// message when assertion `id` fails at the end, 0 when the execution does not fail it; `Err`
+/// when the schedule does not fit the program.
 pub fn replay_with_inputs(
     program: &Program,
     bound: u32,
