@@ -98,7 +98,8 @@ pub enum Command {
     /// The same as `watts analyze --confirm`: every assertion the analysis cannot prove is
     /// searched for a real failing interleaving by executing the program under a controlled
     /// scheduler (all interleavings with loops bounded by --bound, or sampled interleavings,
-    /// as --strategy says; inputs from a small set of candidate values). A failure found is
+    /// as --strategy says; inputs from a small set of candidate values, or solved for by z3
+    /// under `--strategy symbolic` and `auto`). A failure found is
     /// reported as `violated`, with the numbered steps of the interleaving; none found leaves
     /// the assertion `may fail`.
     ///

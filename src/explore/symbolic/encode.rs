@@ -87,6 +87,33 @@ impl Index {
     }
 }
 
+/// The most terms of Φ_dc a trace may need ([`dc_terms`]) before the search stops solving
+/// over it: the read-from disjunction is cubic in the accesses of one location, so a large
+/// trace would give a script of gigabytes that no solver answers within a budget.
+pub const MAX_DC_TERMS: u64 = 400_000;
+
+/// An upper bound of the terms Φ_dc has over every event of `trace`: per location, each read
+/// may read from each write with every other write outside the interval
+/// (`reads × writes²`). Any prefix encodes a subset of the events, so no more.
+pub fn dc_terms(trace: &Trace) -> u64 {
+    let mut per_loc: HashMap<Loc, (u64, u64)> = HashMap::new();
+    for e in &trace.events {
+        match &e.kind {
+            EventKind::Read { loc, .. } => per_loc.entry(*loc).or_default().0 += 1,
+            EventKind::Write { loc, .. } => per_loc.entry(*loc).or_default().1 += 1,
+            EventKind::Update { loc, .. } => {
+                let c = per_loc.entry(*loc).or_default();
+                c.0 += 1;
+                c.1 += 1;
+            }
+            _ => {}
+        }
+    }
+    per_loc.values().fold(0u64, |acc, &(r, w)| {
+        acc.saturating_add(r.saturating_mul(w.saturating_mul(w).max(1)))
+    })
+}
+
 /// A query: the script, and what reading its model needs.
 #[derive(Clone, Debug)]
 pub struct Query {

@@ -47,7 +47,7 @@ use self::paths::{Hashes, Key, Priority, Worklist};
 use self::solver::{Answer, Val, Z3};
 use self::trace::Trace;
 use super::search::{self, Outcome};
-use super::{Interp, Status, StepKind, System, Tid};
+use super::{Interp, Status, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::sync::Arc;
@@ -105,6 +105,29 @@ pub struct Stats {
     pub deviations: u64,
     /// The run that found the first violation (1-based), and when.
     pub first_witness: Option<(u64, Duration)>,
+    /// Runs whose traces were too large to solve over ([`too_large`]): they count as runs,
+    /// no prefix of them is solved.
+    pub too_large: u64,
+}
+
+/// The most threads of a trace the search solves over (the encoding's lock and read-from
+/// terms grow with every pair of threads).
+pub const MAX_THREADS: usize = 64;
+/// The most events of a trace the search solves over.
+pub const MAX_EVENTS: usize = 20_000;
+
+/// Why the search does not solve over `trace`: it is too large for a query to be answered
+/// within a budget (more than [`MAX_THREADS`] threads, [`MAX_EVENTS`] events or
+/// [`encode::MAX_DC_TERMS`] read-from terms). Such programs are left to the run's scheduler.
+pub fn too_large(trace: &Trace) -> Option<String> {
+    if trace.threads.len() > MAX_THREADS {
+        return Some(format!("{} threads", trace.threads.len()));
+    }
+    if trace.events.len() > MAX_EVENTS {
+        return Some(format!("{} events", trace.events.len()));
+    }
+    let terms = encode::dc_terms(trace);
+    (terms > encode::MAX_DC_TERMS).then(|| format!("{terms} read-from terms"))
 }
 
 /// Picks the thread to move among the enabled ones, after a run's prefix.
@@ -163,17 +186,23 @@ pub fn run(
     inputs: Inputs,
     schedule: &[Tid],
     after: &mut dyn Scheduler,
+    deadline: Option<Instant>,
     out: &mut Outcome,
     stats: &mut Stats,
 ) -> Option<Trace> {
     let it = interp.with_inputs(Arc::new(inputs)).concolic();
-    let (state, path) = drive(&it, schedule, after, stats);
+    let (state, path) = drive(&it, schedule, after, deadline, stats);
     let status = it.status(&state);
     out.executions += 1;
     out.steps += path.len() as u64;
     search::record_status(&it, &state, &status, &path, out);
     stats.runs += 1;
-    it.trace(&state).cloned()
+    let trace = it.trace(&state)?;
+    if too_large(trace).is_some() {
+        stats.too_large += 1;
+        return None;
+    }
+    Some(trace.clone())
 }
 
 type Path = Vec<(Tid, usize, crate::explore::StepInfo)>;
@@ -182,6 +211,7 @@ fn drive(
     it: &Interp,
     schedule: &[Tid],
     after: &mut dyn Scheduler,
+    deadline: Option<Instant>,
     stats: &mut Stats,
 ) -> (crate::explore::interp::State, Path) {
     let mut state = it.initial();
@@ -189,6 +219,11 @@ fn drive(
     let mut queue: VecDeque<Tid> = schedule.iter().copied().collect();
     after.new_run();
     while it.status(&state) == Status::Running {
+        // A run past the deadline stops where it is (an execution cut short, as a loop bound
+        // cuts one).
+        if path.len() % 1024 == 1023 && deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         let enabled = it.enabled(&state);
         if enabled.is_empty() {
             break;
@@ -302,7 +337,15 @@ pub fn explore_with(
     };
     // The first run runs the newest thread first (a created thread runs to its end before
     // its creator goes on), so that every thread reaches its branches before `main` exits.
-    let trace = run(interp, first, &[], &mut Newest, &mut out, &mut stats);
+    let trace = run(
+        interp,
+        first,
+        &[],
+        &mut Newest,
+        config.deadline,
+        &mut out,
+        &mut stats,
+    );
     note(&mut out, &mut stats);
     if let Some(trace) = trace {
         let pre = vec![0; trace.threads.len()];
@@ -324,7 +367,15 @@ pub fn explore_with(
             } else {
                 Inputs::new()
             };
-            let trace = run(interp, inputs, &[], after, &mut out, &mut stats);
+            let trace = run(
+                interp,
+                inputs,
+                &[],
+                after,
+                config.deadline,
+                &mut out,
+                &mut stats,
+            );
             note(&mut out, &mut stats);
             if let Some(trace) = trace {
                 let pre = vec![0; trace.threads.len()];
@@ -341,13 +392,19 @@ pub fn explore_with(
                 None => break,
             }
         }
-        let timeout_ms = config.solver_timeout.as_millis() as u64;
+        // No query outlives the deadline by more than the solver's start-up.
+        let budget = config.deadline.map_or(config.solver_timeout, |d| {
+            config
+                .solver_timeout
+                .min(d.saturating_duration_since(Instant::now()))
+        });
+        let timeout_ms = (budget.as_millis() as u64).max(50);
         let queries: Vec<Query> = batch
             .iter()
             .map(|c| encode::encode(&c.trace.0, &c.trace.1, &c.prefix, timeout_ms))
             .collect();
         let t0 = Instant::now();
-        let hard = config.solver_timeout + Duration::from_secs(1);
+        let hard = Duration::from_millis(timeout_ms) + Duration::from_millis(500);
         let answers: Vec<Answer> = if queries.len() == 1 {
             vec![z3.solve(&queries[0].script, hard)]
         } else {
@@ -406,7 +463,15 @@ pub fn explore_with(
                         .iter()
                         .map(|c| if c.flip { c.keep + 1 } else { 0 })
                         .collect();
-                    let trace = run(interp, inputs, &schedule, after, &mut out, &mut stats);
+                    let trace = run(
+                        interp,
+                        inputs,
+                        &schedule,
+                        after,
+                        config.deadline,
+                        &mut out,
+                        &mut stats,
+                    );
                     note(&mut out, &mut stats);
                     if let Some(trace) = trace {
                         expand(
@@ -618,7 +683,7 @@ pub fn random_search(
             break;
         }
         let it = interp.with_inputs(Arc::new(random_inputs(&mut rng)));
-        let (state, path) = drive(&it, &[], &mut rng, &mut stats);
+        let (state, path) = drive(&it, &[], &mut rng, deadline, &mut stats);
         let status = it.status(&state);
         out.executions += 1;
         out.steps += path.len() as u64;
@@ -633,18 +698,4 @@ pub fn random_search(
     }
     stats.paths = stats.runs;
     (out, stats)
-}
-
-/// The input values of a violation's execution, by (thread, n) (what its witness records).
-pub fn violation_inputs(v: &search::Violation) -> Inputs {
-    let mut count: BTreeMap<Tid, u32> = BTreeMap::new();
-    let mut m = Inputs::new();
-    for s in &v.steps {
-        if let StepKind::Input(x) = s.kind {
-            let n = count.entry(s.tid).or_default();
-            m.insert((s.tid, *n), x);
-            *n += 1;
-        }
-    }
-    m
 }

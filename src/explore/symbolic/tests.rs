@@ -4,8 +4,9 @@
 
 use super::*;
 use crate::config::Config as Cfg;
-use crate::explore::InterpOptions;
+use crate::explore::{InterpOptions, Loc};
 use crate::ir::Program;
+use trace::{Event, EventKind, ThreadTrace};
 
 fn compile(src: &str) -> Program {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -54,9 +55,8 @@ fn finds(src: &str, max_runs: u64) -> Stats {
         .values()
         .next()
         .unwrap_or_else(|| panic!("no violation in {stats:?}: {:?}", out.unsupported));
-    let replayed = it.with_inputs(Arc::new(violation_inputs(v)));
-    let (end, _) = search::replay(&replayed, &v.choices).expect("replays");
-    assert_eq!(replayed.status(&end), Status::Violated(v.assertion));
+    let replayed = crate::explore::replay(&p, v);
+    assert!(matches!(replayed, Ok((1, _))), "{replayed:?}");
     assert_eq!(v.bound, 1024);
     stats
 }
@@ -198,7 +198,16 @@ fn smt_text_parses_and_solves_in_z3() {
     let it = interp(&p);
     let mut out = Outcome::default();
     let mut stats = Stats::default();
-    let trace = run(&it, Inputs::new(), &[], &mut Newest, &mut out, &mut stats).unwrap();
+    let trace = run(
+        &it,
+        Inputs::new(),
+        &[],
+        &mut Newest,
+        None,
+        &mut out,
+        &mut stats,
+    )
+    .unwrap();
     let index = Index::new(&trace);
     let mut n = 0;
     for (t, th) in trace.threads.iter().enumerate() {
@@ -244,32 +253,78 @@ fn model_values_parse() {
     ));
 }
 
+/// 100 threads race on one counter; the assertion fails when two increments interleave.
+const MANY_THREADS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int count;
+void *inc(void *a) { count = count + 1; return 0; }
+int main(void) {
+    pthread_t t[100];
+    for (int i = 0; i < 100; i++) pthread_create(&t[i], 0, inc, 0);
+    for (int i = 0; i < 100; i++) pthread_join(t[i], 0);
+    assert(count == 100);
+    return 0;
+}
+"#;
+
 #[test]
-#[ignore]
-fn dump_loop_query() {
-    let p = compile(LOOP);
-    let it = interp(&p);
-    let mut out = Outcome::default();
-    let mut stats = Stats::default();
-    let inputs: Inputs = [((1, 0), 400)].into();
-    let trace = run(&it, inputs, &[], &mut Newest, &mut out, &mut stats).unwrap();
-    let index = Index::new(&trace);
-    let th = &trace.threads[1];
-    let mut prefix = paths::full(&trace);
-    prefix.cuts[1] = Cut {
-        keep: th.branches.len() - 1,
-        flip: true,
+fn the_size_limits_count_threads_events_and_read_from_terms() {
+    let mut t = Trace {
+        threads: vec![ThreadTrace::default(); MAX_THREADS],
+        ..Trace::default()
     };
-    let q = encode::encode(&trace, &index, &prefix, 5000);
-    std::fs::write("/tmp/loop.smt2", &q.script).unwrap();
+    assert_eq!(too_large(&t), None);
+    t.threads.push(ThreadTrace::default());
+    assert!(too_large(&t).is_some_and(|why| why.contains("threads")));
+    // One location read 10 times and written 300 times: 10 * 300^2 = 900,000 terms.
+    let loc = Loc {
+        object: 1,
+        offset: 0,
+        size: 4,
+    };
+    let mut t = Trace::default();
+    let read = || Event {
+        tid: 0,
+        kind: EventKind::Read {
+            loc,
+            bits: 32,
+            value: 0,
+        },
+    };
+    let write = || Event {
+        tid: 0,
+        kind: EventKind::Write { loc, value: None },
+    };
+    t.events = (0..10)
+        .map(|_| read())
+        .chain((0..300).map(|_| write()))
+        .collect();
+    assert_eq!(encode::dc_terms(&t), 900_000);
+    assert!(too_large(&t).is_some_and(|why| why.contains("read-from terms")));
+    t.events.truncate(10 + 100);
+    assert_eq!(encode::dc_terms(&t), 100_000);
+    assert_eq!(too_large(&t), None);
+}
+
+#[test]
+fn a_trace_too_large_to_solve_over_is_run_not_expanded_and_the_deadline_holds() {
+    if !z3() {
+        return;
+    }
+    let p = compile(MANY_THREADS);
+    let it = interp(&p);
     let t0 = Instant::now();
-    let a = Z3::locate()
-        .unwrap()
-        .solve(&q.script, Duration::from_secs(30));
-    eprintln!(
-        "{} bytes, {:?}, {:?}",
-        q.script.len(),
-        t0.elapsed(),
-        matches!(a, Answer::Sat(_))
-    );
+    let config = Config {
+        deadline: Some(t0 + Duration::from_secs(2)),
+        max_runs: u64::MAX,
+        ..Config::default()
+    };
+    let (out, stats) = explore(&it, &config, None);
+    // Every run has 101 threads: none is solved over, the runs go on until the deadline.
+    assert!(stats.too_large >= 1, "{stats:?}");
+    assert_eq!(stats.queries, 0, "{stats:?}");
+    assert_eq!(stats.too_large, stats.runs, "{stats:?}");
+    assert!(t0.elapsed() < Duration::from_secs(4), "{:?}", t0.elapsed());
+    assert!(!out.complete);
 }
