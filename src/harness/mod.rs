@@ -1,7 +1,9 @@
 //! Driver harnesses: driver code has no `main` and creates no thread; its entry points (open,
 //! write, ioctl, an interrupt handler) are called concurrently by the kernel. From `--init` and
 //! `--entry` this module adds a synthetic `main` to the lowered program that calls the init
-//! function once, then starts every entry point as threads, with arguments of any value.
+//! function once, then starts every entry point as threads, with arguments of any value
+//! (integers as inputs, `Nondet`, so that `watts confirm` enumerates or solves for them;
+//! pointers `Unknown`).
 //!
 //! Invariant: the harness over-approximates every way the entry points can run concurrently
 //! after the init function: every parameter is any value of its type (a pointer may point to
@@ -69,8 +71,9 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         span,
     };
     let mut straight = Vec::new();
+    let mut vars = Vec::new();
     if let Some(i) = init {
-        straight.push(call_with_any_args(program, i));
+        straight.extend(call_with_any_args(program, i, &mut vars));
     }
     let mut looped = Vec::new();
     for &(f, e) in &entries {
@@ -104,7 +107,7 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
     program.funcs.push(Function {
         name: MAIN.to_string(),
         params: Vec::new(),
-        vars: Vec::new(),
+        vars,
         blocks,
         ret: Some(Ty::Int(32)),
         is_defined: true,
@@ -144,34 +147,60 @@ fn resolve(program: &Program, name: &str, flag: &str) -> Result<FuncId, InputErr
     )))
 }
 
-/// A call of `f` with every parameter any value of its type.
-fn call_with_any_args(program: &Program, f: FuncId) -> Inst {
+/// A call of `f` with every parameter any value of its type: an integer parameter takes the
+/// value of a `Nondet` (an input, which `watts confirm` enumerates or solves for, as it does
+/// `__VERIFIER_nondet_*`), any other parameter is `Unknown`. The `Nondet` results are new
+/// variables of the caller, added to `vars`.
+fn call_with_any_args(program: &Program, f: FuncId, vars: &mut Vec<VarInfo>) -> Vec<Inst> {
     let func = &program.funcs[f.index()];
-    let args = (func.params.iter())
-        .map(|p| Operand::Unknown(func.vars[p.index()].ty))
-        .collect();
-    Inst {
+    let mut insts = Vec::new();
+    let mut args = Vec::new();
+    for p in &func.params {
+        let info = &func.vars[p.index()];
+        match info.ty {
+            Ty::Int(_) => {
+                let dst = VarId::from(vars.len());
+                vars.push(VarInfo {
+                    ty: info.ty,
+                    name: info.name.clone(),
+                });
+                insts.push(Inst {
+                    kind: InstKind::Nondet {
+                        dst,
+                        ty: info.ty,
+                        is_bool: false,
+                    },
+                    span: func.span,
+                });
+                args.push(Operand::Var(dst));
+            }
+            ty => args.push(Operand::Unknown(ty)),
+        }
+    }
+    insts.push(Inst {
         kind: InstKind::Call {
             dst: None,
             callee: Callee::Direct(f),
             args,
         },
         span: func.span,
-    }
+    });
+    insts
 }
 
 /// Adds `void *NAME(void *)` that calls `f` with arguments of any value; returns its id.
 fn wrapper(program: &mut Program, f: FuncId) -> FuncId {
-    let call = call_with_any_args(program, f);
+    let mut vars = vec![VarInfo {
+        ty: Ty::Ptr,
+        name: None,
+    }];
+    let body = call_with_any_args(program, f, &mut vars);
     let entry = &program.funcs[f.index()];
     let func = Function {
         name: entry.name.clone(),
         params: vec![VarId(0)],
-        vars: vec![VarInfo {
-            ty: Ty::Ptr,
-            name: None,
-        }],
-        blocks: vec![block(vec![call], Terminator::Ret(Some(Operand::Null)))],
+        vars,
+        blocks: vec![block(body, Terminator::Ret(Some(Operand::Null)))],
         ret: Some(Ty::Ptr),
         is_defined: true,
         is_internal: true,
@@ -257,17 +286,28 @@ mod tests {
                 ..
             }
         ));
-        // The wrapper of dev_write passes an unknown pointer and an unknown integer.
+        // The wrapper of dev_write passes an unknown pointer and an input integer.
         let w = p
             .funcs
             .iter()
-            .find(|f| f.name == "dev_write" && f.params.len() == 1);
-        let InstKind::Call { args, .. } = &w.expect("wrapper").blocks[0].insts[0].kind else {
+            .find(|f| f.name == "dev_write" && f.params.len() == 1)
+            .expect("wrapper");
+        let insts = &w.blocks[0].insts;
+        assert!(matches!(
+            insts[0].kind,
+            InstKind::Nondet {
+                dst: VarId(1),
+                ty: Ty::Int(64),
+                is_bool: false
+            }
+        ));
+        assert_eq!(w.vars[1].ty, Ty::Int(64));
+        let InstKind::Call { args, .. } = &insts[1].kind else {
             panic!("the wrapper calls the entry")
         };
         assert_eq!(
             args,
-            &vec![Operand::Unknown(Ty::Ptr), Operand::Unknown(Ty::Int(64))]
+            &vec![Operand::Unknown(Ty::Ptr), Operand::Var(VarId(1))]
         );
     }
 
