@@ -1592,21 +1592,8 @@ impl<'p> Interp<'p> {
     /// objects, unknown values).
     fn compare(&self, s: &State, pred: CmpPred, a: Value, b: Value, bits: u32) -> Option<bool> {
         use CmpPred::*;
-        let ints = |x: u128, y: u128, bits: u32| -> bool {
-            let (sx, sy) = (sext(x, bits), sext(y, bits));
-            match pred {
-                Eq => x == y,
-                Ne => x != y,
-                Ugt => x > y,
-                Uge => x >= y,
-                Ult => x < y,
-                Ule => x <= y,
-                Sgt => sx > sy,
-                Sge => sx >= sy,
-                Slt => sx < sy,
-                Sle => sx <= sy,
-            }
-        };
+        let ints =
+            |x: u128, y: u128, bits: u32| crate::explore::symbolic::expr::cmp(pred, x, y, bits);
         let pbits = self.program.pointer_size * 8;
         // Distinct objects, or an object and null: only equality is known.
         let distinct = || match pred {

@@ -5,6 +5,7 @@
 //! the concrete value the interpreter computed (where the interpreter's operation is defined;
 //! division by zero and oversized shifts follow SMT-LIB, the interpreter stops on them).
 
+pub use crate::explore::interp::memory::{mask, sext};
 use crate::explore::Tid;
 use crate::ir::{BinOp, CastOp, CmpPred};
 use std::sync::Arc;
@@ -217,26 +218,5 @@ pub fn cast(op: CastOp, x: u128, from: u32, to: u32) -> u128 {
     match op {
         CastOp::SExt => mask(sext(x, from) as u128, to),
         _ => mask(x, to),
-    }
-}
-
-/// `v` reduced to `bits` bits.
-pub fn mask(v: u128, bits: u32) -> u128 {
-    if bits >= 128 {
-        v
-    } else {
-        v & ((1u128 << bits) - 1)
-    }
-}
-
-/// The signed value of the `bits`-bit pattern `v`.
-pub fn sext(v: u128, bits: u32) -> i128 {
-    if bits == 0 {
-        0
-    } else if bits >= 128 {
-        v as i128
-    } else {
-        let sh = 128 - bits;
-        ((v << sh) as i128) >> sh
     }
 }
