@@ -283,6 +283,136 @@ pub fn explore(
     explore_with(interp, config, targets, &mut seed)
 }
 
+/// What one search has found, solved and queued.
+struct Search<'a> {
+    out: Outcome,
+    stats: Stats,
+    /// Keys of the prefixes solved, queued, or executed: never solved (again).
+    seen: HashSet<Key>,
+    /// Keys of the whole paths executed.
+    paths: HashSet<Key>,
+    work: Worklist<Candidate>,
+    targets: Option<&'a BTreeSet<AssertId>>,
+    every: BTreeSet<AssertId>,
+    config: &'a Config,
+    start: Instant,
+}
+
+impl Search<'_> {
+    fn all_found(&self) -> bool {
+        (self.targets.unwrap_or(&self.every).iter()).all(|a| self.out.violations.contains_key(a))
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.stats.runs >= self.config.max_runs
+            || self.config.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether `a` is a target without a violation yet.
+    fn remaining(&self, a: AssertId) -> bool {
+        !self.out.violations.contains_key(&a) && self.targets.is_none_or(|t| t.contains(&a))
+    }
+
+    /// Runs `inputs` with `schedule` first, then `sched`, and queues the new prefixes of its
+    /// trace ([`Search::expand`]).
+    fn run_and_expand(
+        &mut self,
+        interp: &Interp,
+        inputs: Inputs,
+        schedule: &[Tid],
+        sched: &mut dyn Scheduler,
+        pre: Option<Vec<usize>>,
+        generation: u32,
+    ) {
+        let trace = run(
+            interp,
+            inputs,
+            schedule,
+            sched,
+            self.config.deadline,
+            &mut self.out,
+            &mut self.stats,
+        );
+        let bound = interp.options().bound;
+        for v in self.out.violations.values_mut() {
+            v.bound = bound;
+        }
+        if self.stats.first_witness.is_none() && !self.out.violations.is_empty() {
+            self.stats.first_witness = Some((self.stats.runs, self.start.elapsed()));
+        }
+        if let Some(trace) = trace {
+            let pre = pre.unwrap_or_else(|| vec![0; trace.threads.len()]);
+            self.expand(trace, pre, generation);
+        }
+    }
+
+    /// Queues the new prefixes of a run's trace: for each thread, each branch past the parent
+    /// prefix flipped, the branches before it kept, every other thread keeping its whole path.
+    fn expand(&mut self, trace: Trace, pre: Vec<usize>, generation: u32) {
+        if std::env::var_os("WATTS_SYM_DEBUG").is_some() {
+            let paths: Vec<Vec<(bool, bool)>> = trace
+                .threads
+                .iter()
+                .map(|t| t.branches.iter().map(|b| (b.taken, b.flippable)).collect())
+                .collect();
+            eprintln!("run: inputs {:?} paths {:?}", trace.inputs, paths);
+        }
+        let index = Index::new(&trace);
+        let hashes = Hashes::new(&trace);
+        self.paths.insert(hashes.path_key(&trace));
+        self.seen.extend(hashes.executed(&trace));
+        let whole = paths::full(&trace);
+        let mut new = Vec::new();
+        for (t, th) in trace.threads.iter().enumerate() {
+            let from = pre.get(t).copied().unwrap_or(0);
+            for (j, b) in th.branches.iter().enumerate().skip(from) {
+                if !b.flippable {
+                    continue;
+                }
+                let mut prefix = whole.clone();
+                prefix.cuts[t] = Cut {
+                    keep: j,
+                    flip: true,
+                };
+                if self.seen.insert(hashes.key(&trace, &prefix)) {
+                    new.push(prefix);
+                }
+            }
+        }
+        let shared = Arc::new((trace, index, hashes));
+        for prefix in new {
+            self.queue(&shared, prefix, pre.clone(), generation, false);
+        }
+    }
+
+    /// Queues `prefix` over `trace` (its key is in `seen` already), flips toward a remaining
+    /// target first.
+    fn queue(
+        &mut self,
+        trace: &Arc<(Trace, Index, Hashes)>,
+        prefix: Prefix,
+        pre: Vec<usize>,
+        generation: u32,
+        relaxed: bool,
+    ) {
+        let target = flipped_target(&trace.0, &prefix).is_some_and(|a| self.remaining(a));
+        let p = Priority {
+            not_target: !target,
+            generation,
+            relaxed,
+            seq: self.work.next_seq(),
+        };
+        let candidate = Candidate {
+            trace: trace.clone(),
+            prefix,
+            pre,
+            generation,
+            relaxed,
+        };
+        self.work.push(p, candidate);
+    }
+}
+
 /// [`explore`] with another scheduler after each prefix.
 pub fn explore_with(
     interp: &Interp,
@@ -290,72 +420,40 @@ pub fn explore_with(
     targets: Option<&BTreeSet<AssertId>>,
     after: &mut dyn Scheduler,
 ) -> (Outcome, Stats) {
-    let start = Instant::now();
-    let mut out = Outcome {
-        restricted_inputs: true,
-        ..Outcome::default()
+    let mut search = Search {
+        out: Outcome {
+            restricted_inputs: true,
+            ..Outcome::default()
+        },
+        stats: Stats::default(),
+        seen: HashSet::new(),
+        paths: HashSet::new(),
+        work: Worklist::default(),
+        targets,
+        every: (0..interp.program().asserts.len())
+            .map(AssertId::from)
+            .collect(),
+        config,
+        start: Instant::now(),
     };
-    let mut stats = Stats::default();
     let z3 = match Z3::locate() {
         Ok(z) => z,
         Err(why) => {
-            out.unsupported.insert(why);
-            return (out, stats);
+            search.out.unsupported.insert(why);
+            return (search.out, search.stats);
         }
     };
-    let bound = interp.options().bound;
-    let every: BTreeSet<AssertId> = (0..interp.program().asserts.len())
-        .map(AssertId::from)
-        .collect();
-    let all_found = |out: &Outcome| {
-        targets
-            .unwrap_or(&every)
-            .iter()
-            .all(|a| out.violations.contains_key(a))
-    };
-    let remaining = |out: &Outcome, a: AssertId| {
-        !out.violations.contains_key(&a) && targets.is_none_or(|t| t.contains(&a))
-    };
-    let out_of_budget = |stats: &Stats| {
-        stats.runs >= config.max_runs || config.deadline.is_some_and(|d| Instant::now() >= d)
-    };
-    let mut seen: HashSet<Key> = HashSet::new();
-    let mut paths: HashSet<Key> = HashSet::new();
-    let mut work: Worklist<Candidate> = Worklist::default();
     let first = if config.random_first {
         random_inputs(&mut seeded(config.seed ^ 0x5eed))
     } else {
         Inputs::new()
     };
-    let note = |out: &mut Outcome, stats: &mut Stats| {
-        for v in out.violations.values_mut() {
-            v.bound = bound;
-        }
-        if stats.first_witness.is_none() && !out.violations.is_empty() {
-            stats.first_witness = Some((stats.runs, start.elapsed()));
-        }
-    };
     // The first run runs the newest thread first (a created thread runs to its end before
     // its creator goes on), so that every thread reaches its branches before `main` exits.
-    let trace = run(
-        interp,
-        first,
-        &[],
-        &mut Newest,
-        config.deadline,
-        &mut out,
-        &mut stats,
-    );
-    note(&mut out, &mut stats);
-    if let Some(trace) = trace {
-        let pre = vec![0; trace.threads.len()];
-        expand(
-            trace, pre, 0, &mut seen, &mut paths, &mut work, &out, &remaining,
-        );
-    }
+    search.run_and_expand(interp, first, &[], &mut Newest, None, 0);
     let mut restarts = 0u64;
-    while !all_found(&out) && !out_of_budget(&stats) {
-        if work.is_empty() {
+    while !search.all_found() && !search.out_of_budget() {
+        if search.work.is_empty() {
             // Every prefix of these traces is solved: start again from a run with another
             // schedule (and, every other time, random inputs).
             restarts += 1;
@@ -367,27 +465,12 @@ pub fn explore_with(
             } else {
                 Inputs::new()
             };
-            let trace = run(
-                interp,
-                inputs,
-                &[],
-                after,
-                config.deadline,
-                &mut out,
-                &mut stats,
-            );
-            note(&mut out, &mut stats);
-            if let Some(trace) = trace {
-                let pre = vec![0; trace.threads.len()];
-                expand(
-                    trace, pre, 0, &mut seen, &mut paths, &mut work, &out, &remaining,
-                );
-            }
+            search.run_and_expand(interp, inputs, &[], after, None, 0);
             continue;
         }
         let mut batch = Vec::new();
         while batch.len() < config.workers.max(1) {
-            match work.pop() {
+            match search.work.pop() {
                 Some(c) => batch.push(c),
                 None => break,
             }
@@ -421,17 +504,17 @@ pub fn explore_with(
                     .collect()
             })
         };
-        stats.solver_time += t0.elapsed();
+        search.stats.solver_time += t0.elapsed();
         for ((cand, query), answer) in batch.into_iter().zip(queries).zip(answers) {
-            stats.queries += 1;
+            search.stats.queries += 1;
             if let Some(dir) = std::env::var_os("WATTS_SYM_DEBUG") {
                 let _ = std::fs::write(
-                    std::path::Path::new(&dir).join(format!("q{}.smt2", stats.queries)),
+                    std::path::Path::new(&dir).join(format!("q{}.smt2", search.stats.queries)),
                     &query.script,
                 );
                 eprintln!(
                     "query {} over {:?}: {:?} relaxed {} -> {}",
-                    stats.queries,
+                    search.stats.queries,
                     cand.trace.0.inputs,
                     cand.prefix
                         .cuts
@@ -448,8 +531,8 @@ pub fn explore_with(
             }
             match answer {
                 Answer::Sat(model) => {
-                    stats.sat += 1;
-                    if all_found(&out) || out_of_budget(&stats) {
+                    search.stats.sat += 1;
+                    if search.all_found() || search.out_of_budget() {
                         continue;
                     }
                     let (inputs, schedule) = solution(&cand.trace.0, &query, &model);
@@ -463,31 +546,11 @@ pub fn explore_with(
                         .iter()
                         .map(|c| if c.flip { c.keep + 1 } else { 0 })
                         .collect();
-                    let trace = run(
-                        interp,
-                        inputs,
-                        &schedule,
-                        after,
-                        config.deadline,
-                        &mut out,
-                        &mut stats,
-                    );
-                    note(&mut out, &mut stats);
-                    if let Some(trace) = trace {
-                        expand(
-                            trace,
-                            pre,
-                            cand.generation + 1,
-                            &mut seen,
-                            &mut paths,
-                            &mut work,
-                            &out,
-                            &remaining,
-                        );
-                    }
+                    let generation = cand.generation + 1;
+                    search.run_and_expand(interp, inputs, &schedule, after, Some(pre), generation);
                 }
                 Answer::Unsat => {
-                    stats.unsat += 1;
+                    search.stats.unsat += 1;
                     // Other threads' whole paths may be what makes the flip impossible:
                     // try again with them kept only as far as the parent prefix (MPC's S2,
                     // without unsat cores).
@@ -510,35 +573,19 @@ pub fn explore_with(
                             })
                             .collect();
                         let prefix = Prefix { cuts };
-                        if prefix != cand.prefix && seen.insert(hashes.key(tr, &prefix)) {
-                            let target =
-                                flipped_target(tr, &prefix).is_some_and(|a| remaining(&out, a));
-                            let p = Priority {
-                                not_target: !target,
-                                generation: cand.generation,
-                                relaxed: true,
-                                seq: work.next_seq(),
-                            };
-                            work.push(
-                                p,
-                                Candidate {
-                                    trace: cand.trace.clone(),
-                                    prefix,
-                                    pre: cand.pre.clone(),
-                                    generation: cand.generation,
-                                    relaxed: true,
-                                },
-                            );
+                        if prefix != cand.prefix && search.seen.insert(hashes.key(tr, &prefix)) {
+                            let pre = cand.pre.clone();
+                            search.queue(&cand.trace, prefix, pre, cand.generation, true);
                         }
                     }
                 }
-                Answer::Unknown(_) => stats.unknown += 1,
+                Answer::Unknown(_) => search.stats.unknown += 1,
             }
         }
     }
-    stats.paths = paths.len() as u64;
-    out.complete = false;
-    (out, stats)
+    search.stats.paths = search.paths.len() as u64;
+    search.out.complete = false;
+    (search.out, search.stats)
 }
 
 /// The assertion the flipped branch of `prefix` aims at.
@@ -548,73 +595,6 @@ fn flipped_target(trace: &Trace, prefix: &Prefix) -> Option<AssertId> {
             .then(|| trace.threads[t].branches.get(c.keep)?.leads_to)
             .flatten()
     })
-}
-
-/// Adds the new prefixes of a run's trace: for each thread, each branch past the parent
-/// prefix flipped, the branches before it kept, every other thread keeping its whole path.
-#[allow(clippy::too_many_arguments)]
-fn expand(
-    trace: Trace,
-    pre: Vec<usize>,
-    generation: u32,
-    seen: &mut HashSet<Key>,
-    paths: &mut HashSet<Key>,
-    work: &mut Worklist<Candidate>,
-    out: &Outcome,
-    remaining: &dyn Fn(&Outcome, AssertId) -> bool,
-) {
-    if std::env::var_os("WATTS_SYM_DEBUG").is_some() {
-        let paths: Vec<Vec<(bool, bool)>> = trace
-            .threads
-            .iter()
-            .map(|t| t.branches.iter().map(|b| (b.taken, b.flippable)).collect())
-            .collect();
-        eprintln!("run: inputs {:?} paths {:?}", trace.inputs, paths);
-    }
-    let index = Index::new(&trace);
-    let hashes = Hashes::new(&trace);
-    paths.insert(hashes.path_key(&trace));
-    for k in hashes.executed(&trace) {
-        seen.insert(k);
-    }
-    let whole = paths::full(&trace);
-    let mut new = Vec::new();
-    for (t, th) in trace.threads.iter().enumerate() {
-        let from = pre.get(t).copied().unwrap_or(0);
-        for (j, b) in th.branches.iter().enumerate().skip(from) {
-            if !b.flippable {
-                continue;
-            }
-            let mut prefix = whole.clone();
-            prefix.cuts[t] = Cut {
-                keep: j,
-                flip: true,
-            };
-            if seen.insert(hashes.key(&trace, &prefix)) {
-                let target = b.leads_to.is_some_and(|a| remaining(out, a));
-                new.push((target, prefix));
-            }
-        }
-    }
-    let shared = Arc::new((trace, index, hashes));
-    for (target, prefix) in new {
-        let p = Priority {
-            not_target: !target,
-            generation,
-            relaxed: false,
-            seq: work.next_seq(),
-        };
-        work.push(
-            p,
-            Candidate {
-                trace: shared.clone(),
-                prefix,
-                pre: pre.clone(),
-                generation,
-                relaxed: false,
-            },
-        );
-    }
 }
 
 /// The inputs and the schedule a model gives: the model's inputs over the parent run's, and
