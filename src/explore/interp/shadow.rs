@@ -89,6 +89,11 @@ impl Interp<'_> {
         s.shadow.0.as_deref().map(|sh| &sh.trace)
     }
 
+    /// The trace of an execution that is over, taken without a copy (`None` unless concolic).
+    pub fn into_trace(&self, s: State) -> Option<Trace> {
+        s.shadow.0.map(|sh| sh.trace)
+    }
+
     /// The symbolic value of an operand, `None` when it is concrete.
     pub(super) fn sh_sym(&self, s: &State, t: Tid, op: &Operand) -> Option<E> {
         let Operand::Var(v) = op else { return None };
@@ -165,6 +170,17 @@ impl Interp<'_> {
         if let Some(e) = sh(s).trace.events.last_mut() {
             e.kind = kind;
         }
+    }
+
+    /// The location, width and read symbol of a read-modify-write of `bits` bits at
+    /// (`alloc`, `off`), whose event is the last one recorded.
+    fn sh_rmw_read(&self, s: &State, alloc: u32, off: i64, bits: u32) -> (Loc, u32, E) {
+        let size = u64::from(self.access_ty(bits).1);
+        let w = (size * 8) as u32;
+        let loc = self.sh_loc(s, alloc, off, size);
+        let shadow = s.shadow.0.as_deref().expect("the shadow is on");
+        let i = shadow.trace.events.len() - 1;
+        (loc, w, expr::var(Sym::Read { event: i }, w))
     }
 
     fn sh_loc(&self, s: &State, alloc: u32, off: i64, size: u64) -> Loc {
@@ -452,11 +468,7 @@ impl Interp<'_> {
                 if let (true, Value::Ptr(Ptr::Mem { alloc, off }), Some((v, _))) =
                     (visible, self.eval(s, t, ptr), var_int(s, *dst))
                 {
-                    let size = u64::from(self.access_ty(*bits).1);
-                    let w = (size * 8) as u32;
-                    let loc = self.sh_loc(s, alloc, off, size);
-                    let i = sh(s).trace.events.len() - 1;
-                    let old = expr::var(Sym::Read { event: i }, w);
+                    let (loc, w, old) = self.sh_rmw_read(s, alloc, off, *bits);
                     let operand = self
                         .sh_val(s, t, val)
                         .filter(|e| e.bits() <= w)
@@ -501,11 +513,7 @@ impl Interp<'_> {
                     var_int(s, *old),
                     var_int(s, *ok),
                 ) {
-                    let size = u64::from(self.access_ty(*bits).1);
-                    let w = (size * 8) as u32;
-                    let loc = self.sh_loc(s, alloc, off, size);
-                    let i = sh(s).trace.events.len() - 1;
-                    let cur = expr::var(Sym::Read { event: i }, w);
+                    let (loc, w, cur) = self.sh_rmw_read(s, alloc, off, *bits);
                     let ext = |e: E| expr::convert(CastOp::ZExt, e, w);
                     let exp = self.sh_val(s, t, expected).filter(|e| e.bits() <= w);
                     let nw = self.sh_val(s, t, new).filter(|e| e.bits() <= w);
