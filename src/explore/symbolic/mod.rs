@@ -197,12 +197,12 @@ pub fn run(
     out.steps += path.len() as u64;
     search::record_status(&it, &state, &status, &path, out);
     stats.runs += 1;
-    let trace = it.trace(&state)?;
-    if too_large(trace).is_some() {
+    let trace = it.into_trace(state)?;
+    if too_large(&trace).is_some() {
         stats.too_large += 1;
         return None;
     }
-    Some(trace.clone())
+    Some(trace)
 }
 
 type Path = Vec<(Tid, usize, crate::explore::StepInfo)>;
