@@ -52,19 +52,8 @@ fn a_locked_counter_is_not_violated() {
 #[test]
 fn json_carries_the_witness_and_replay_confirms_it() {
     let dir = dir_with("racy.c", RACY);
-    let o = watts_in(
-        dir.path(),
-        &[
-            "confirm",
-            "--format",
-            "json",
-            "--witness-dir",
-            "w",
-            "racy.c",
-        ],
-    );
-    assert_status(&o, 1);
-    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let (doc, code) = json_in(dir.path(), &["--confirm", "--witness-dir", "w", "racy.c"]);
+    assert_eq!(code, 1, "{doc}");
     let a = &doc["assertions"][0];
     assert_eq!(a["status"], "violated", "{a}");
     let w = &a["witness"];
@@ -160,18 +149,10 @@ fn a_search_that_finds_nothing_says_how_far_it_went() {
     // Out of reach of every bound: the search reports what limited it.
     let src = counting_loop(1_000_000);
     let dir = dir_with("loop.c", &src);
-    let o = watts_in(
+    let (doc, _) = json_in(
         dir.path(),
-        &[
-            "confirm",
-            "--confirm-timeout",
-            "3",
-            "--format",
-            "json",
-            "loop.c",
-        ],
+        &["--confirm", "--confirm-timeout", "3", "loop.c"],
     );
-    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let a = &doc["assertions"][0];
     assert_eq!(a["status"], "may-fail", "{a}");
     let reason = a["reason"].as_str().unwrap_or("");
@@ -193,25 +174,22 @@ fn each_sampler_finds_a_corpus_failure_and_its_witness_replays() {
     for (name, text) in [("racy.c", RACY), ("inherited.c", INHERITED)] {
         let dir = dir_with(name, text);
         for strategy in ["speed", "pct", "random"] {
-            let o = watts_in(
+            let (doc, code) = json_in(
                 dir.path(),
                 &[
-                    "confirm",
+                    "--confirm",
                     "--strategy",
                     strategy,
                     "--seed",
                     "1",
                     "--confirm-budget",
                     "3",
-                    "--format",
-                    "json",
                     "--witness-dir",
                     "w",
                     name,
                 ],
             );
-            assert_status(&o, 1);
-            let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+            assert_eq!(code, 1, "{doc}");
             let violated: Vec<&serde_json::Value> = doc["assertions"]
                 .as_array()
                 .expect("assertions")
@@ -237,20 +215,10 @@ fn each_sampler_finds_a_corpus_failure_and_its_witness_replays() {
             if name != "racy.c" {
                 continue;
             }
-            let again = watts_in(
+            let (doc2, _) = json_in(
                 dir.path(),
-                &[
-                    "confirm",
-                    "--strategy",
-                    strategy,
-                    "--seed",
-                    "1",
-                    "--format",
-                    "json",
-                    name,
-                ],
+                &["--confirm", "--strategy", strategy, "--seed", "1", name],
             );
-            let doc2: serde_json::Value = serde_json::from_slice(&again.stdout).expect("json");
             assert_eq!(
                 doc["assertions"], doc2["assertions"],
                 "{strategy} on {name}"
@@ -265,22 +233,19 @@ fn only_the_exhaustive_search_says_that_no_execution_fails() {
     // they hold in every execution.
     let dir = dir_with("locked.c", LOCKED);
     for strategy in ["exhaustive", "auto", "speed", "pct", "random"] {
-        let o = watts_in(
+        let (doc, _) = json_in(
             dir.path(),
             &[
-                "confirm",
+                "--confirm",
                 "--mode",
                 "flow-insensitive",
                 "--strategy",
                 strategy,
                 "--confirm-budget",
                 "1",
-                "--format",
-                "json",
                 "locked.c",
             ],
         );
-        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
         assert_eq!(doc["summary"]["violated"], 0, "{strategy}: {doc}");
         let a = &doc["assertions"][0];
         assert_eq!(a["status"], "may-fail", "{strategy}: {a}");
@@ -689,23 +654,20 @@ fn symbolic_inputs_find_a_failure_no_candidate_input_reaches() {
     let dir = dir_with("lin.c", LINEAR);
     for strategy in ["symbolic", "auto"] {
         let wdir = format!("w-{strategy}");
-        let o = watts_in(
+        let (doc, code) = json_in(
             dir.path(),
             &[
-                "confirm",
+                "--confirm",
                 "--strategy",
                 strategy,
                 "--confirm-budget",
                 "20",
-                "--format",
-                "json",
                 "--witness-dir",
                 &wdir,
                 "lin.c",
             ],
         );
-        assert_status(&o, 1);
-        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(code, 1, "{doc}");
         let a = &doc["assertions"][0];
         assert_eq!(a["status"], "violated", "{strategy}: {doc}");
         let by = a["found_by"].as_str().unwrap_or("");
@@ -721,19 +683,11 @@ fn symbolic_inputs_find_a_failure_no_candidate_input_reaches() {
     }
     // Every execution with candidate inputs: none fails, and the reason says inputs were
     // restricted.
-    let o = watts_in(
+    let (doc, code) = json_in(
         dir.path(),
-        &[
-            "confirm",
-            "--strategy",
-            "exhaustive",
-            "--format",
-            "json",
-            "lin.c",
-        ],
+        &["--confirm", "--strategy", "exhaustive", "lin.c"],
     );
-    assert_status(&o, 1);
-    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(code, 1, "{doc}");
     assert_eq!(doc["assertions"][0]["status"], "may-fail", "{doc}");
     let reason = doc["assertions"][0]["reason"].as_str().unwrap_or("");
     assert!(reason.contains("candidate values"), "{reason}");
