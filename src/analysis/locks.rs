@@ -49,9 +49,31 @@ pub enum Effect {
     ReleaseAll,
 }
 
+/// Functions that make a mutex robust: a robust mutex whose owner died is acquired with
+/// `EOWNERDEAD` (the dead owner never released it) and, left inconsistent, is never acquired
+/// again (`ENOTRECOVERABLE`: a lock call that returns without the lock).
+const ROBUST: [&str; 4] = [
+    "pthread_mutexattr_setrobust",
+    "pthread_mutexattr_setrobust_np",
+    "pthread_mutex_consistent",
+    "pthread_mutex_consistent_np",
+];
+
 impl LockNames {
     /// The lock `op` names in `func`, if it is one concrete mutex.
     fn name(&mut self, facts: &Facts<'_>, func: FuncId, op: &Operand) -> Option<u32> {
+        // Soundness: mutual exclusion holds only for a lock call that acquires and a thread
+        // that releases what it acquired. A robust mutex breaks both (a lock may fail to
+        // acquire, an owner may end without releasing), so a program that makes any mutex
+        // robust names no lock at all: every lock fact and every protected cell is dropped.
+        if facts
+            .program
+            .funcs
+            .iter()
+            .any(|f| ROBUST.contains(&f.name.as_str()))
+        {
+            return None;
+        }
         let pts = facts.memory.pts.of(facts.program, func, op);
         let [Target::Obj(o, Some(off))] = pts.targets.iter().collect::<Vec<_>>()[..] else {
             return None;

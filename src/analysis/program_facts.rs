@@ -130,11 +130,19 @@ impl<'a> Facts<'a> {
         // thread's store) becomes the thread's view of the cell; a lock operation may refresh a
         // protected cell from what other threads published. After either, the cell need not
         // hold `v` any more (`x = g; y = g; assert(x <= y)` fails when another thread stores
-        // between the loads: tests/corpus/07-fails/08-reload.c).
+        // between the loads: tests/corpus/07-fails/08-reload.c). Every instruction that may
+        // take a lock refreshes: a lock, the start of an atomic section (lock 0), a trylock or
+        // any other call (a call may be a lock operation the front end left a call).
         let insts = &self.program.funcs[func.index()].blocks[b.index()].insts;
         let changes_view = |k: u32| match &insts[k as usize].kind {
             InstKind::Load { .. } => self.access(func, b, k).exact.contains(&cell),
-            InstKind::Lock { .. } | InstKind::Unlock { .. } => true,
+            InstKind::Lock { .. }
+            | InstKind::Unlock { .. }
+            | InstKind::AtomicBegin
+            | InstKind::AtomicEnd
+            | InstKind::Call { .. }
+            | InstKind::ThreadJoin { .. }
+            | InstKind::ThreadCreate { .. } => true,
             _ => false,
         };
         if (i + 1..insts.len() as u32).any(changes_view) {
