@@ -13,9 +13,10 @@
 //!
 //! Soundness: at the moment a thread acquires `m`, the last write to the cell was made either
 //! by `main` while no thread existed, or by a thread holding `m`, which released `m` since
-//! (publishing its view, which holds its own last write). In the first case, if `main` created
-//! a thread since, its view at that creation holds the write and is published; if it did not
-//! (a path without a creation yet: `mixed` acquisitions), the acquirer is `main` itself and its
+//! (publishing its view, which holds its own last write). In the first case, if `main` passed
+//! the end of its single-threaded phase since (a creation, or a call that is not inlined and
+//! might create a thread: `ends`), its view there holds the write and is published; if it did
+//! not (a path without one yet: `mixed` acquisitions), the acquirer is `main` itself and its
 //! own view holds the write, which the refresh keeps. So the current value is among the
 //! published ones or, on such a path, in `main`'s own view. Between acquiring and releasing
 //! `m`, only the holder writes the cell. "No thread exists before `main` creates one" holds
@@ -49,6 +50,10 @@ pub struct Protection {
     /// path reaches before any; a lock taken there keeps the own view besides the published
     /// values.
     mixed: Vec<BTreeSet<(NodeId, u32)>>,
+    /// Per thread: the instructions of `main` that end its single-threaded phase on some path
+    /// (a creation, or a call that is not inlined and might create a thread); it publishes
+    /// every protected cell there, as at a creation.
+    ends: Vec<BTreeSet<(NodeId, u32)>>,
 }
 
 /// What a thread does with lock-protected cells around one instruction.
@@ -80,13 +85,14 @@ impl Protection {
         let mut effects = Vec::new();
         let mut singles = Vec::new();
         let mut mixeds = Vec::new();
+        let mut endss = Vec::new();
         // Soundness: a thread whose creation a detached function made may exist before `main`
         // starts (that function may run from start-up code the analysis does not model) or
         // at any time: then `main` is never alone.
         let foreign = (0..threads.len()).any(|i| created_by_detached(threads, i));
         for t in threads {
             let locks = ThreadLocks::of(facts, t, &mut names);
-            let (single, mixed) = if foreign {
+            let (single, mixed, ends) = if foreign {
                 Default::default()
             } else {
                 single_threaded(facts, t)
@@ -119,6 +125,7 @@ impl Protection {
             effects.push(mine);
             singles.push(single);
             mixeds.push(mixed);
+            endss.push(ends);
         }
         let mut lock_of = vec![None; ncells];
         let mut cells_of: HashMap<u32, Vec<CellId>> = HashMap::new();
@@ -140,6 +147,7 @@ impl Protection {
             effects,
             single: singles,
             mixed: mixeds,
+            ends: endss,
         }
     }
 
@@ -168,7 +176,6 @@ impl Protection {
         };
         let alone = marked(&self.single);
         let (publish, refresh) = match e {
-            _ if creates => (all(), &[][..]),
             // No other thread exists yet: the thread's own view is the value.
             Effect::Acquire(_) | Effect::TryAcquire(_) if alone => (Vec::new(), &[][..]),
             Effect::Release(m) => (self.cells_of.get(&m).cloned().unwrap_or_default(), &[][..]),
@@ -180,6 +187,14 @@ impl Protection {
                 self.cells_of.get(&m).map_or(&[][..], Vec::as_slice),
             ),
             Effect::None => (Vec::new(), &[][..]),
+        };
+        // Soundness: where `main`'s single-threaded phase may end, its view holds what it wrote
+        // while alone; after it, every access to a protected cell holds the lock, so what a
+        // later acquisition reads is published (see the module's argument).
+        let publish = if creates || marked(&self.ends) {
+            all()
+        } else {
+            publish
         };
         Handover {
             publish,
@@ -251,17 +266,24 @@ fn created_by_detached<D>(threads: &[Thread<D>], mut i: usize) -> bool {
     true
 }
 
-/// Instructions of one thread: `main`'s single-threaded ones and its mixed ones.
-type Phases = (BTreeSet<(NodeId, u32)>, BTreeSet<(NodeId, u32)>);
+/// Instructions of one thread: `main`'s single-threaded ones, its mixed ones, and those that
+/// end its single-threaded phase on some path.
+type Phases = (
+    BTreeSet<(NodeId, u32)>,
+    BTreeSet<(NodeId, u32)>,
+    BTreeSet<(NodeId, u32)>,
+);
 
 /// The instructions of `main` that run before it may have created a thread (`single`: no path
 /// from the entry to them passes a creation), and those that some path reaches after a
-/// creation and some path without one (`mixed`). Both are empty for other threads.
+/// creation and some path without one (`mixed`), and the first creation (or call) of a node
+/// that some path reaches without one (`ends`). All are empty for other threads.
 fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> Phases {
     let mut single = BTreeSet::new();
     let mut mixed = BTreeSet::new();
+    let mut ends = BTreeSet::new();
     if t.origin != Origin::Main {
-        return (single, mixed);
+        return (single, mixed, ends);
     }
     let cfg = &t.cfg;
     let program = facts.program;
@@ -324,10 +346,11 @@ fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> Phases {
         }
         let nd = &cfg.nodes[n];
         for k in nd.start..nd.end {
+            let at = (NodeId(n as u32), k);
             if is_create(n, k) {
+                ends.insert(at);
                 break;
             }
-            let at = (NodeId(n as u32), k);
             if may_in {
                 mixed.insert(at);
             } else {
@@ -335,7 +358,7 @@ fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> Phases {
             }
         }
     }
-    (single, mixed)
+    (single, mixed, ends)
 }
 
 /// `pthread_mutex_*`, `pthread_spin_*`, `pthread_rwlock_*` and `pthread_cond_*`.
