@@ -162,8 +162,9 @@ impl Protection {
     }
 
     /// The cells that thread `tid` publishes at instruction `idx` of `node` (it releases or may
-    /// release their lock there, or creates a thread), and the cells it refreshes after it
-    /// (it acquires their lock).
+    /// release their lock there, creates a thread, or may end `main`'s single-threaded phase),
+    /// the cells it refreshes after it (it acquires their lock), and whether the refresh keeps
+    /// its own view.
     pub fn at(&self, tid: usize, node: NodeId, idx: u32, creates: bool) -> Handover<'_> {
         let e = self
             .effects
