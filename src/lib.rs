@@ -244,12 +244,14 @@ pub fn replay(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The front end, then the driver harness of `config`, if any.
+/// The front end, then the driver harness of `config`, if any, then the start-up code of the C
+/// runtime (constructors) at the start of the resulting `main` (`harness::startup`).
 pub fn load_program(config: &Config) -> Result<Program, InputError> {
     let mut program = frontend::load(config)?;
     if let Some(spec) = &config.harness {
         harness::synthesize(&mut program, spec)?;
     }
+    harness::startup::compose(&mut program);
     Ok(program)
 }
 

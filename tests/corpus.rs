@@ -383,7 +383,7 @@ fn load(
 ) -> Result<(Result<Program, InputError>, Duration), RunError> {
     let mut config = Config::new(vec![path.to_path_buf()]);
     config.clang_args = clang_args.to_vec();
-    run_bounded(budget, move || watts::frontend::load(&config))
+    run_bounded(budget, move || watts::load_program(&config))
 }
 
 fn analyze(

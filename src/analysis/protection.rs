@@ -1,22 +1,30 @@
 //! Lock-protected cells (beyond the paper; the protection-based interference of Miné's and
 //! Goblint's thread-modular analyses). A cell is protected by lock `m` when every access to it,
 //! in every thread, happens while the accessing thread holds `m` for sure — except accesses of
-//! `main` before it creates any thread, when no other thread exists.
+//! `main` that no path reaches after a thread creation, when no other thread exists.
 //!
 //! For such a cell no other thread can write it while a thread holds `m`, so a thread's loads
 //! of it read its own view, and other threads' writes reach it only when it takes `m`: at each
-//! acquisition of `m` (after `main` created its first thread) its view of the cell becomes what
+//! acquisition of `m` (after `main` may have created a thread) its view of the cell becomes what
 //! some thread *published*: the value a thread held when it released `m` (or may have released
 //! it) or created a thread; and the initial value when a function analysed on its own (which
-//! may run before any thread exists) is part of the program.
+//! may run before any thread exists) is part of the program. Where `main` takes `m` on some
+//! paths after a creation and on others before any, its own view is kept too (joined).
 //!
 //! Soundness: at the moment a thread acquires `m`, the last write to the cell was made either
-//! before any thread existed (then `main`'s view at its first `pthread_create` holds it, and that
-//! is published) or by a thread holding `m`, which released `m` since (publishing its view, which
-//! holds its own last write) — the current value is among the published ones. Between acquiring
-//! and releasing `m`, only the holder writes the cell. Protection is recomputed every round over
-//! every thread known; cells only lose it as threads appear, and the fixpoint does not end until
-//! a round ran under the final protection.
+//! by `main` while no thread existed, or by a thread holding `m`, which released `m` since
+//! (publishing its view, which holds its own last write). In the first case, if `main` passed
+//! the end of its single-threaded phase since (a creation, or a call that is not inlined and
+//! might create a thread: `ends`), its view there holds the write and is published; if it did
+//! not (a path without one yet: `mixed` acquisitions), the acquirer is `main` itself and its
+//! own view holds the write, which the refresh keeps. So the current value is among the
+//! published ones or, on such a path, in `main`'s own view. Between acquiring and releasing
+//! `m`, only the holder writes the cell. "No thread exists before `main` creates one" holds
+//! because the constructors are part of `main` (`harness::startup`); a thread that a function
+//! analysed on its own created (it may run before `main`: a start-up array the analysis does
+//! not know, a callback) leaves `main` no single-threaded phase at all. Protection is
+//! recomputed every round over every thread known; cells only lose it as threads appear, and
+//! the fixpoint does not end until a round ran under the final protection.
 
 use super::locks::{Effect, LockNames, ThreadLocks};
 use super::modular::{Origin, Thread};
@@ -35,9 +43,28 @@ pub struct Protection {
     cells_of: HashMap<u32, Vec<CellId>>,
     /// Per thread (indexed like the fixpoint's threads): lock effects by instruction.
     effects: Vec<HashMap<(NodeId, u32), Effect>>,
-    /// Per thread: the instructions that run before any other thread exists (`main`'s, before
-    /// its first `pthread_create`); a lock taken there hands nothing over.
+    /// Per thread: the instructions that run before any other thread exists (`main`'s that no
+    /// path reaches after a `pthread_create`); a lock taken there hands nothing over.
     single: Vec<BTreeSet<(NodeId, u32)>>,
+    /// Per thread: the instructions of `main` that some path reaches after a creation and some
+    /// path reaches before any; a lock taken there keeps the own view besides the published
+    /// values.
+    mixed: Vec<BTreeSet<(NodeId, u32)>>,
+    /// Per thread: the instructions of `main` that end its single-threaded phase on some path
+    /// (a creation, or a call that is not inlined and might create a thread); it publishes
+    /// every protected cell there, as at a creation.
+    ends: Vec<BTreeSet<(NodeId, u32)>>,
+}
+
+/// What a thread does with lock-protected cells around one instruction.
+pub struct Handover<'a> {
+    /// The cells whose view it publishes before the instruction.
+    pub publish: Vec<CellId>,
+    /// The cells whose view it refreshes after the instruction from what was published.
+    pub refresh: &'a [CellId],
+    /// Whether the refresh keeps the thread's own view too (joined with the published values):
+    /// `main` may still be alone on some path to the instruction.
+    pub keep_own: bool,
 }
 
 /// Equal when the same cells are protected by the same locks for the same threads (a thread's
@@ -57,9 +84,19 @@ impl Protection {
         let mut common: Vec<Option<BTreeSet<u32>>> = vec![None; ncells];
         let mut effects = Vec::new();
         let mut singles = Vec::new();
+        let mut mixeds = Vec::new();
+        let mut endss = Vec::new();
+        // Soundness: a thread whose creation a detached function made may exist before `main`
+        // starts (that function may run from start-up code the analysis does not model) or
+        // at any time: then `main` is never alone.
+        let foreign = (0..threads.len()).any(|i| created_by_detached(threads, i));
         for t in threads {
             let locks = ThreadLocks::of(facts, t, &mut names);
-            let single = single_threaded(facts, t);
+            let (single, mixed, ends) = if foreign {
+                Default::default()
+            } else {
+                single_threaded(facts, t)
+            };
             let mut mine = HashMap::new();
             for (n, nd) in t.cfg.nodes.iter().enumerate() {
                 if t.shape.rpo[n] == u32::MAX {
@@ -87,6 +124,8 @@ impl Protection {
             }
             effects.push(mine);
             singles.push(single);
+            mixeds.push(mixed);
+            endss.push(ends);
         }
         let mut lock_of = vec![None; ncells];
         let mut cells_of: HashMap<u32, Vec<CellId>> = HashMap::new();
@@ -107,6 +146,8 @@ impl Protection {
             cells_of,
             effects,
             single: singles,
+            mixed: mixeds,
+            ends: endss,
         }
     }
 
@@ -121,37 +162,47 @@ impl Protection {
     }
 
     /// The cells that thread `tid` publishes at instruction `idx` of `node` (it releases or may
-    /// release their lock there, or creates a thread), and the cells it refreshes after it
-    /// (it acquires their lock).
-    pub fn at(
-        &self,
-        tid: usize,
-        node: NodeId,
-        idx: u32,
-        creates: bool,
-    ) -> (Vec<CellId>, &[CellId]) {
+    /// release their lock there, creates a thread, or may end `main`'s single-threaded phase),
+    /// the cells it refreshes after it (it acquires their lock), and whether the refresh keeps
+    /// its own view.
+    pub fn at(&self, tid: usize, node: NodeId, idx: u32, creates: bool) -> Handover<'_> {
         let e = self
             .effects
             .get(tid)
             .and_then(|m| m.get(&(node, idx)).copied())
             .unwrap_or(Effect::None);
         let all = || -> Vec<CellId> { self.cells_of.values().flatten().copied().collect() };
-        let alone = self
-            .single
-            .get(tid)
-            .is_some_and(|s| s.contains(&(node, idx)));
-        match e {
-            _ if creates => (all(), &[]),
+        let marked = |sets: &[BTreeSet<(NodeId, u32)>]| {
+            sets.get(tid).is_some_and(|s| s.contains(&(node, idx)))
+        };
+        let alone = marked(&self.single);
+        let (publish, refresh) = match e {
             // No other thread exists yet: the thread's own view is the value.
-            Effect::Acquire(_) | Effect::TryAcquire(_) if alone => (Vec::new(), &[]),
-            Effect::Release(m) => (self.cells_of.get(&m).cloned().unwrap_or_default(), &[]),
-            Effect::ReleaseAll => (all(), &[]),
+            Effect::Acquire(_) | Effect::TryAcquire(_) if alone => (Vec::new(), &[][..]),
+            Effect::Release(m) => (self.cells_of.get(&m).cloned().unwrap_or_default(), &[][..]),
+            Effect::ReleaseAll => (all(), &[][..]),
             // A trylock refreshes too: on failure the thread does not read protected cells
             // before it takes the lock again, so the refresh is harmless.
-            Effect::Acquire(m) | Effect::TryAcquire(m) => {
-                (Vec::new(), self.cells_of.get(&m).map_or(&[], Vec::as_slice))
-            }
-            Effect::None => (Vec::new(), &[]),
+            Effect::Acquire(m) | Effect::TryAcquire(m) => (
+                Vec::new(),
+                self.cells_of.get(&m).map_or(&[][..], Vec::as_slice),
+            ),
+            Effect::None => (Vec::new(), &[][..]),
+        };
+        // Soundness: where `main`'s single-threaded phase may end, its view holds what it wrote
+        // while alone; after it, every access to a protected cell holds the lock, so what a
+        // later acquisition reads is published (see the module's argument).
+        let publish = if creates || marked(&self.ends) {
+            all()
+        } else {
+            publish
+        };
+        Handover {
+            publish,
+            refresh,
+            // Soundness: on a path where `main` created no thread yet, its own view is the
+            // value (it may hold a write made while alone, which no one published).
+            keep_own: !refresh.is_empty() && marked(&self.mixed),
         }
     }
 }
@@ -199,12 +250,41 @@ fn accessed(
     out
 }
 
-/// The instructions of `main` that run before it may have created a thread (none for other
-/// threads).
-fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> BTreeSet<(NodeId, u32)> {
-    let mut out = BTreeSet::new();
+/// Whether thread `i` descends from a detached function (a function analysed on its own).
+fn created_by_detached<D>(threads: &[Thread<D>], mut i: usize) -> bool {
+    // The parent chain is acyclic (a parent is known before its child); bounded anyway.
+    for _ in 0..=threads.len() {
+        match threads[i].origin {
+            Origin::Created { parent, .. } => {
+                if threads[parent].origin == Origin::Detached {
+                    return true;
+                }
+                i = parent;
+            }
+            Origin::Main | Origin::Detached => return false,
+        }
+    }
+    true
+}
+
+/// Instructions of one thread: `main`'s single-threaded ones, its mixed ones, and those that
+/// end its single-threaded phase on some path.
+type Phases = (
+    BTreeSet<(NodeId, u32)>,
+    BTreeSet<(NodeId, u32)>,
+    BTreeSet<(NodeId, u32)>,
+);
+
+/// The instructions of `main` that run before it may have created a thread (`single`: no path
+/// from the entry to them passes a creation), and those that some path reaches after a
+/// creation and some path without one (`mixed`), and the first creation (or call) of a node
+/// that some path reaches without one (`ends`). All are empty for other threads.
+fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> Phases {
+    let mut single = BTreeSet::new();
+    let mut mixed = BTreeSet::new();
+    let mut ends = BTreeSet::new();
     if t.origin != Origin::Main {
-        return out;
+        return (single, mixed, ends);
     }
     let cfg = &t.cfg;
     let program = facts.program;
@@ -216,39 +296,70 @@ fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> BTreeSet<(NodeId, u32
             InstKind::ThreadCreate { .. } | InstKind::Call { .. }
         )
     };
-    // May-analysis: `created[n]` if some path to the end of node `n` passed a create (or a
-    // call that is not inlined, which might create one).
     let mut order: Vec<usize> = (0..cfg.nodes.len())
         .filter(|n| t.shape.rpo[*n] != u32::MAX)
         .collect();
     order.sort_by_key(|n| t.shape.rpo[*n]);
+    let has_create: Vec<bool> = (0..cfg.nodes.len())
+        .map(|n| {
+            let nd = &cfg.nodes[n];
+            t.shape.rpo[n] != u32::MAX && (nd.start..nd.end).any(|k| is_create(n, k))
+        })
+        .collect();
+    // May-analysis: `created[n]` if some path to the end of node `n` passed a create (or a
+    // call that is not inlined, which might create one). Must-analysis (greatest fixpoint):
+    // `surely[n]` if every path to the end of node `n` did.
+    let entry = order.first().copied();
     let mut created = vec![false; cfg.nodes.len()];
+    let mut surely = vec![true; cfg.nodes.len()];
+    let reached = |p: usize| t.shape.rpo[p] != u32::MAX;
     let mut changed = true;
     while changed {
         changed = false;
         for &n in &order {
-            let nd = &cfg.nodes[n];
-            let into = t.shape.pred[n].iter().any(|p| created[p.index()]);
-            let out = into || (nd.start..nd.end).any(|k| is_create(n, k));
-            if out && !created[n] {
+            let preds = t.shape.pred[n]
+                .iter()
+                .map(|p| p.index())
+                .filter(|&p| reached(p));
+            let may_in = preds.clone().any(|p| created[p]);
+            let must_in = Some(n) != entry && preds.clone().all(|p| surely[p]);
+            let may_out = may_in || has_create[n];
+            let must_out = must_in || has_create[n];
+            if may_out && !created[n] {
                 created[n] = true;
+                changed = true;
+            }
+            if !must_out && surely[n] {
+                surely[n] = false;
                 changed = true;
             }
         }
     }
     for &n in &order {
-        if t.shape.pred[n].iter().any(|p| created[p.index()]) {
+        let preds = t.shape.pred[n]
+            .iter()
+            .map(|p| p.index())
+            .filter(|&p| reached(p));
+        let may_in = preds.clone().any(|p| created[p]);
+        let must_in = Some(n) != entry && preds.clone().all(|p| surely[p]);
+        if must_in {
             continue;
         }
         let nd = &cfg.nodes[n];
         for k in nd.start..nd.end {
+            let at = (NodeId(n as u32), k);
             if is_create(n, k) {
+                ends.insert(at);
                 break;
             }
-            out.insert((NodeId(n as u32), k));
+            if may_in {
+                mixed.insert(at);
+            } else {
+                single.insert(at);
+            }
         }
     }
-    out
+    (single, mixed, ends)
 }
 
 /// `pthread_mutex_*`, `pthread_spin_*`, `pthread_rwlock_*` and `pthread_cond_*`.

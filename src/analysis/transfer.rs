@@ -213,17 +213,24 @@ impl<'a> Transfer<'a> {
         let kind =
             &self.facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize].kind;
         let creates = matches!(kind, InstKind::ThreadCreate { .. });
-        let (publish, refresh) = protection.at(tid, node, idx, creates);
-        if !publish.is_empty() {
+        let hand = protection.at(tid, node, idx, creates);
+        if !hand.publish.is_empty() {
             rec.at(node, idx);
-            for c in publish {
+            for c in hand.publish {
                 rec.publish(c, s.interval(self.cell_var(c)));
             }
         }
         self.inst_effect(s, node, ctx, block, idx, rec);
         if !s.is_bottom() {
-            for c in refresh {
-                s.set(self.cell_var(*c), self.view.interference(*c));
+            for c in hand.refresh {
+                let var = self.cell_var(*c);
+                let mut v = self.view.interference(*c);
+                // Soundness: `main` may not have created a thread yet on this path; then its
+                // own view is the value (see `analysis::protection`).
+                if hand.keep_own {
+                    v.join_with(&s.interval(var));
+                }
+                s.set(var, v);
             }
         }
     }

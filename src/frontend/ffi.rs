@@ -200,6 +200,18 @@ impl Val {
         unsafe { c::LLVMIsGlobalConstant(self.0) != 0 }
     }
 
+    /// The section a global is placed in (`.init_array`), if the source names one.
+    pub fn section(self) -> Option<String> {
+        // SAFETY: live global value; LLVM returns a NUL-terminated string it owns, or null.
+        let p = unsafe { c::LLVMGetSection(self.0) };
+        if p.is_null() {
+            return None;
+        }
+        // SAFETY: non-null, NUL-terminated, alive as long as the module.
+        let s = unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned();
+        (!s.is_empty()).then_some(s)
+    }
+
     /// The value type of a global (the pointee).
     pub fn global_value_type(self) -> Type {
         // SAFETY: live global value.

@@ -96,6 +96,7 @@ fn lower_global(cx: &mut Ctx, id: GlobalId, g: Val) {
         init,
         is_internal: g.is_internal(),
         is_constant: g.is_global_constant(),
+        section: g.section(),
         span,
     });
 }

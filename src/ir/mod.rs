@@ -103,6 +103,9 @@ pub struct Global {
     pub is_internal: bool,
     /// Whether it is constant (`const` or a string literal).
     pub is_constant: bool,
+    /// The section the source places it in (`.init_array`), if any: the C runtime reads the
+    /// start-up and exit sections (see `harness::startup`).
+    pub section: Option<String>,
     /// Where it is declared.
     pub span: Option<Span>,
 }
