@@ -67,7 +67,8 @@ pub struct Thread<D> {
     /// The cells whose entry in `stores` is not bottom, ascending: interference is joined over
     /// these only, so a round costs the written cells, not every cell, per pair of threads.
     pub written: Vec<usize>,
-    /// Per store instruction `(node, instruction)`: the cells it writes and the values.
+    /// Per store instruction `(node, instruction)`: the cells it writes and the values it
+    /// writes into each.
     pub events: BTreeMap<(NodeId, u32), StoreEv>,
     /// The state at every node entry, from the last round.
     pub states: Vec<D>,
@@ -107,9 +108,10 @@ impl<D> Thread<D> {
         let by_cell = self.events_by_cell.get_or_init(|| {
             let mut m = EventsByCell::default();
             for (at, ev) in &self.events {
-                // `ev.cells` has no duplicates: a store appears once under each cell.
-                for c in &ev.cells {
-                    m.entry(*c).or_default().push((*at, ev.value));
+                // `ev.cells` has no duplicates: a store appears once under each cell, with the
+                // values it writes into that cell.
+                for (c, value) in &ev.cells {
+                    m.entry(*c).or_default().push((*at, *value));
                 }
             }
             m
@@ -119,12 +121,42 @@ impl<D> Thread<D> {
 }
 
 /// What one store instruction of a thread writes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Soundness: one instruction may write different values into different cells: through an
+/// unknown pointer, a cell of the store's size gets the stored value and a cell it overlaps
+/// only in part (a pointer, a `long`) gets any value (`MemoryModel::access`, `clobber`). A load
+/// of a cell that reads this store reads what it wrote into *that* cell; that value is what the
+/// flow-insensitive interference (`Thread::stores`) holds for the cell too, so every mode reads
+/// the same values from a store (joining the values over the cells, as this type once did,
+/// made the flow-sensitive modes read any value where flow-insensitive reads the stored one).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StoreEv {
-    /// The cells it may write.
-    pub cells: Vec<CellId>,
-    /// The values it may write (joined over the cells).
-    pub value: Interval,
+    /// The cells it may write, each with the values it may write there.
+    pub cells: BTreeMap<CellId, Interval>,
+}
+
+impl StoreEv {
+    /// Joins `value` into what the store writes to `c`; true iff that grew (or `c` is new).
+    pub(crate) fn add(&mut self, c: CellId, value: Interval) -> bool {
+        match self.cells.get_mut(&c) {
+            Some(v) => v.join_with(&value),
+            None => {
+                self.cells.insert(c, value);
+                true
+            }
+        }
+    }
+
+    /// What the store may write into any of `cells` (bottom: none of them).
+    pub(crate) fn value_into(&self, cells: &[CellId]) -> Interval {
+        let mut v = Interval::bottom();
+        for c in cells {
+            if let Some(x) = self.cells.get(c) {
+                v.join_with(x);
+            }
+        }
+        v
+    }
 }
 
 /// Counters of the flow-sensitive modes.
@@ -249,12 +281,9 @@ impl<D> Sink<D> {
                     self.events.insert(k, ev);
                 }
                 Some(old) => {
-                    for c in ev.cells {
-                        if !old.cells.contains(&c) {
-                            old.cells.push(c);
-                        }
+                    for (c, v) in ev.cells {
+                        old.add(c, v);
                     }
-                    old.value.join_with(&ev.value);
                 }
             }
         }
@@ -279,14 +308,7 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
 
     fn store(&mut self, c: CellId, value: Interval) {
         self.sink.stores[c.index()].join_with(&value);
-        let ev = self.sink.events.entry(self.sink.at).or_insert(StoreEv {
-            cells: Vec::new(),
-            value: Interval::bottom(),
-        });
-        if !ev.cells.contains(&c) {
-            ev.cells.push(c);
-        }
-        ev.value.join_with(&value);
+        self.sink.events.entry(self.sink.at).or_default().add(c, value);
     }
 
     fn create(&mut self, node: NodeId, inst: u32, state: &D) {
@@ -753,30 +775,31 @@ fn accumulate_events(
     for (k, ev) in new {
         match acc.get_mut(&k) {
             None => {
-                changed.extend(ev.cells.iter().map(|c| c.index()));
+                changed.extend(ev.cells.keys().map(|c| c.index()));
                 acc.insert(k, ev);
                 shape = true;
             }
             Some(old) => {
-                let mut grew = false;
-                for c in ev.cells {
-                    if !old.cells.contains(&c) {
-                        old.cells.push(c);
-                        grew = true;
-                        shape = true;
+                // Only the cells whose values grew change what loads of them may read.
+                for (c, v) in ev.cells {
+                    match old.cells.get_mut(&c) {
+                        None => {
+                            old.cells.insert(c, v);
+                            changed.push(c.index());
+                            shape = true;
+                        }
+                        Some(a) => {
+                            let mut j = *a;
+                            if j.join_with(&v) {
+                                changed.push(c.index());
+                                if widen {
+                                    a.widen_with(&j);
+                                } else {
+                                    *a = j;
+                                }
+                            }
+                        }
                     }
-                }
-                let mut j = old.value;
-                if j.join_with(&ev.value) {
-                    grew = true;
-                    if widen {
-                        old.value.widen_with(&j);
-                    } else {
-                        old.value = j;
-                    }
-                }
-                if grew {
-                    changed.extend(old.cells.iter().map(|c| c.index()));
                 }
             }
         }
