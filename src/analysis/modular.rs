@@ -308,7 +308,11 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
 
     fn store(&mut self, c: CellId, value: Interval) {
         self.sink.stores[c.index()].join_with(&value);
-        self.sink.events.entry(self.sink.at).or_default().add(c, value);
+        self.sink
+            .events
+            .entry(self.sink.at)
+            .or_default()
+            .add(c, value);
     }
 
     fn create(&mut self, node: NodeId, inst: u32, state: &D) {
@@ -567,8 +571,14 @@ pub fn run<D: NumDomain>(
             let published = sink.published;
             let creates = sink.creates;
             let widen = rounds > JOIN_ROUNDS;
-            let (mut changed_cells, _) =
-                accumulate_events(&mut threads[i].events, sink.events, widen);
+            let mut changed_cells = accumulate(&mut threads[i].stores, &stores, widen);
+            let t = &mut threads[i];
+            changed_cells.extend(accumulate_events(
+                &mut t.events,
+                sink.events,
+                widen,
+                &t.stores,
+            ));
             threads[i].events_by_cell = std::sync::OnceLock::new();
             // What of its own result a thread reads in the next round: its stores if it has
             // several instances, the oracle's facts (built from every thread's store events),
@@ -580,7 +590,6 @@ pub fn run<D: NumDomain>(
             threads[i].states = states;
             threads[i].observed = observed;
             threads[i].unknown_calls = called;
-            changed_cells.extend(accumulate(&mut threads[i].stores, &stores, widen));
             // A thread reads what it published itself when it takes the lock again.
             let republished = accumulate(&mut threads[i].published, &published, widen);
             let republished = !republished.is_empty() && {
@@ -762,49 +771,51 @@ fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> Vec<usize>
     changed
 }
 
-/// Accumulates per-store values like `accumulate`: the cells of the stores that grew or
-/// appeared (what other threads' interference and candidate stores are made of), and whether a
-/// store or a cell appeared.
+/// Accumulates per-store values like `accumulate`, each kept within what the thread may store
+/// into the cell (`bound`, its `stores` already accumulated this round); returns the cells of
+/// the stores that grew or appeared (what other threads' candidate stores are made of).
+///
+/// Soundness: `bound[c]` holds every value any round recorded into `c`, so the meet keeps every
+/// value the store wrote. It is what keeps the modes ordered: widened on their own, the values
+/// of one store may grow past the thread's `stores` (a store that grows within the range of
+/// another store of the cell is widened, the thread's `stores` is not), and a flow-sensitive
+/// load reading the store would see more than the flow-insensitive interference
+/// (tests/corpus/16-edges/mo-03-widened-store.c).
+/// Termination: between two changes of `bound`, a bound of a value that grows is widened to
+/// infinity and clipped to `bound`'s, which no new value exceeds, so it grows at most once;
+/// `bound` itself changes finitely often (`accumulate` widens).
 fn accumulate_events(
     acc: &mut BTreeMap<(NodeId, u32), StoreEv>,
     new: BTreeMap<(NodeId, u32), StoreEv>,
     widen: bool,
-) -> (Vec<usize>, bool) {
+    bound: &[Interval],
+) -> Vec<usize> {
     let mut changed: Vec<usize> = Vec::new();
-    let mut shape = false;
     for (k, ev) in new {
-        match acc.get_mut(&k) {
-            None => {
-                changed.extend(ev.cells.keys().map(|c| c.index()));
-                acc.insert(k, ev);
-                shape = true;
-            }
-            Some(old) => {
-                // Only the cells whose values grew change what loads of them may read.
-                for (c, v) in ev.cells {
-                    match old.cells.get_mut(&c) {
-                        None => {
-                            old.cells.insert(c, v);
-                            changed.push(c.index());
-                            shape = true;
-                        }
-                        Some(a) => {
-                            let mut j = *a;
-                            if j.join_with(&v) {
-                                changed.push(c.index());
-                                if widen {
-                                    a.widen_with(&j);
-                                } else {
-                                    *a = j;
-                                }
-                            }
+        let old = acc.entry(k).or_default();
+        // Only the cells whose values grew change what loads of them may read.
+        for (c, v) in ev.cells {
+            match old.cells.get_mut(&c) {
+                None => {
+                    old.cells.insert(c, v);
+                    changed.push(c.index());
+                }
+                Some(a) => {
+                    let mut j = *a;
+                    if j.join_with(&v) {
+                        changed.push(c.index());
+                        if widen {
+                            a.widen_with(&j);
+                            a.meet_with(&bound[c.index()]);
+                        } else {
+                            *a = j;
                         }
                     }
                 }
             }
         }
     }
-    (changed, shape)
+    changed
 }
 
 /// When things last changed (see `Thread::quiet_since`).
