@@ -1110,6 +1110,42 @@ mod tests {
     use super::*;
     use watts_domains::IntervalEnv;
 
+    /// One store that writes 2 into one cell and any value into another keeps the two apart,
+    /// and its widened values stay within the thread's values of the cell (mode order:
+    /// tests/corpus/16-edges/mo-01 and mo-03).
+    #[test]
+    fn store_events_keep_values_per_cell_within_the_thread_stores() {
+        let k = (NodeId(3), 1);
+        let (c0, c1) = (CellId(0), CellId(1));
+        let event = |cells: &[(CellId, Interval)]| {
+            let mut ev = StoreEv::default();
+            for (c, v) in cells {
+                ev.add(*c, *v);
+            }
+            BTreeMap::from([(k, ev)])
+        };
+        let bound = [Interval::new(0, 5), Interval::top()];
+        let mut acc = BTreeMap::new();
+        let changed = accumulate_events(
+            &mut acc,
+            event(&[(c0, Interval::constant(2)), (c1, Interval::top())]),
+            false,
+            &bound,
+        );
+        assert_eq!(changed, vec![0, 1]);
+        assert_eq!(acc[&k].value_into(&[c0]), Interval::constant(2));
+        assert_eq!(acc[&k].value_into(&[c1]), Interval::top());
+        // Widening sends the upper bound to infinity; the thread's values of c0 bring it back.
+        let changed =
+            accumulate_events(&mut acc, event(&[(c0, Interval::new(0, 3))]), true, &bound);
+        assert_eq!(changed, vec![0]);
+        assert_eq!(acc[&k].value_into(&[c0]), Interval::new(0, 5));
+        // Nothing new: nothing changes.
+        let changed =
+            accumulate_events(&mut acc, event(&[(c0, Interval::new(1, 5))]), true, &bound);
+        assert!(changed.is_empty());
+    }
+
     /// `main` stores and creates a reader, whose loads have `main`'s stores as candidates.
     const SRC: &str = r#"
         #include <assert.h>
