@@ -745,11 +745,13 @@ fn candidates_scan<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<
             continue;
         }
         for (at, ev) in &u.events {
-            if ev.cells.iter().any(|c| cells.contains(c)) {
+            if cells.iter().any(|c| ev.cells.contains_key(c)) {
+                // Soundness: the load reads one of `cells`; from this store, whatever the
+                // store wrote into that cell (see `StoreEv`).
                 out.push(Candidate {
                     thread: j,
                     at: *at,
-                    value: ev.value,
+                    value: ev.value_into(cells),
                 });
             }
         }

@@ -252,9 +252,13 @@ fn meet_into<D: NumDomain>(acc: &mut Outcome<D>, o: Outcome<D>) {
         let Some(other) = o.sink.events.get(&k) else {
             continue;
         };
-        ev.cells.retain(|c| other.cells.contains(c));
-        ev.value.meet_with(&other.value);
-        if !ev.cells.is_empty() && !ev.value.is_bottom() {
+        ev.cells.retain(|c, v| {
+            other.cells.get(c).is_some_and(|w| {
+                v.meet_with(w);
+                !v.is_bottom()
+            })
+        });
+        if !ev.cells.is_empty() {
             events.insert(k, ev);
         }
     }

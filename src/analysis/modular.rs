@@ -67,7 +67,8 @@ pub struct Thread<D> {
     /// The cells whose entry in `stores` is not bottom, ascending: interference is joined over
     /// these only, so a round costs the written cells, not every cell, per pair of threads.
     pub written: Vec<usize>,
-    /// Per store instruction `(node, instruction)`: the cells it writes and the values.
+    /// Per store instruction `(node, instruction)`: the cells it writes and the values it
+    /// writes into each.
     pub events: BTreeMap<(NodeId, u32), StoreEv>,
     /// The state at every node entry, from the last round.
     pub states: Vec<D>,
@@ -107,9 +108,10 @@ impl<D> Thread<D> {
         let by_cell = self.events_by_cell.get_or_init(|| {
             let mut m = EventsByCell::default();
             for (at, ev) in &self.events {
-                // `ev.cells` has no duplicates: a store appears once under each cell.
-                for c in &ev.cells {
-                    m.entry(*c).or_default().push((*at, ev.value));
+                // `ev.cells` has no duplicates: a store appears once under each cell, with the
+                // values it writes into that cell.
+                for (c, value) in &ev.cells {
+                    m.entry(*c).or_default().push((*at, *value));
                 }
             }
             m
@@ -119,12 +121,42 @@ impl<D> Thread<D> {
 }
 
 /// What one store instruction of a thread writes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Soundness: one instruction may write different values into different cells: through an
+/// unknown pointer, a cell of the store's size gets the stored value and a cell it overlaps
+/// only in part (a pointer, a `long`) gets any value (`MemoryModel::access`, `clobber`). A load
+/// of a cell that reads this store reads what it wrote into *that* cell; that value is what the
+/// flow-insensitive interference (`Thread::stores`) holds for the cell too, so every mode reads
+/// the same values from a store (joining the values over the cells, as this type once did,
+/// made the flow-sensitive modes read any value where flow-insensitive reads the stored one).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StoreEv {
-    /// The cells it may write.
-    pub cells: Vec<CellId>,
-    /// The values it may write (joined over the cells).
-    pub value: Interval,
+    /// The cells it may write, each with the values it may write there.
+    pub cells: BTreeMap<CellId, Interval>,
+}
+
+impl StoreEv {
+    /// Joins `value` into what the store writes to `c`; true iff that grew (or `c` is new).
+    pub(crate) fn add(&mut self, c: CellId, value: Interval) -> bool {
+        match self.cells.get_mut(&c) {
+            Some(v) => v.join_with(&value),
+            None => {
+                self.cells.insert(c, value);
+                true
+            }
+        }
+    }
+
+    /// What the store may write into any of `cells` (bottom: none of them).
+    pub(crate) fn value_into(&self, cells: &[CellId]) -> Interval {
+        let mut v = Interval::bottom();
+        for c in cells {
+            if let Some(x) = self.cells.get(c) {
+                v.join_with(x);
+            }
+        }
+        v
+    }
 }
 
 /// Counters of the flow-sensitive modes.
@@ -249,12 +281,9 @@ impl<D> Sink<D> {
                     self.events.insert(k, ev);
                 }
                 Some(old) => {
-                    for c in ev.cells {
-                        if !old.cells.contains(&c) {
-                            old.cells.push(c);
-                        }
+                    for (c, v) in ev.cells {
+                        old.add(c, v);
                     }
-                    old.value.join_with(&ev.value);
                 }
             }
         }
@@ -279,14 +308,11 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
 
     fn store(&mut self, c: CellId, value: Interval) {
         self.sink.stores[c.index()].join_with(&value);
-        let ev = self.sink.events.entry(self.sink.at).or_insert(StoreEv {
-            cells: Vec::new(),
-            value: Interval::bottom(),
-        });
-        if !ev.cells.contains(&c) {
-            ev.cells.push(c);
-        }
-        ev.value.join_with(&value);
+        self.sink
+            .events
+            .entry(self.sink.at)
+            .or_default()
+            .add(c, value);
     }
 
     fn create(&mut self, node: NodeId, inst: u32, state: &D) {
@@ -545,8 +571,14 @@ pub fn run<D: NumDomain>(
             let published = sink.published;
             let creates = sink.creates;
             let widen = rounds > JOIN_ROUNDS;
-            let (mut changed_cells, _) =
-                accumulate_events(&mut threads[i].events, sink.events, widen);
+            let mut changed_cells = accumulate(&mut threads[i].stores, &stores, widen);
+            let t = &mut threads[i];
+            changed_cells.extend(accumulate_events(
+                &mut t.events,
+                sink.events,
+                widen,
+                &t.stores,
+            ));
             threads[i].events_by_cell = std::sync::OnceLock::new();
             // What of its own result a thread reads in the next round: its stores if it has
             // several instances, the oracle's facts (built from every thread's store events),
@@ -558,7 +590,6 @@ pub fn run<D: NumDomain>(
             threads[i].states = states;
             threads[i].observed = observed;
             threads[i].unknown_calls = called;
-            changed_cells.extend(accumulate(&mut threads[i].stores, &stores, widen));
             // A thread reads what it published itself when it takes the lock again.
             let republished = accumulate(&mut threads[i].published, &published, widen);
             let republished = !republished.is_empty() && {
@@ -740,48 +771,51 @@ fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> Vec<usize>
     changed
 }
 
-/// Accumulates per-store values like `accumulate`: the cells of the stores that grew or
-/// appeared (what other threads' interference and candidate stores are made of), and whether a
-/// store or a cell appeared.
+/// Accumulates per-store values like `accumulate`, each kept within what the thread may store
+/// into the cell (`bound`, its `stores` already accumulated this round); returns the cells of
+/// the stores that grew or appeared (what other threads' candidate stores are made of).
+///
+/// Soundness: `bound[c]` holds every value any round recorded into `c`, so the meet keeps every
+/// value the store wrote. It is what keeps the modes ordered: widened on their own, the values
+/// of one store may grow past the thread's `stores` (a store that grows within the range of
+/// another store of the cell is widened, the thread's `stores` is not), and a flow-sensitive
+/// load reading the store would see more than the flow-insensitive interference
+/// (tests/corpus/16-edges/mo-03-widened-store.c).
+/// Termination: between two changes of `bound`, a bound of a value that grows is widened to
+/// infinity and clipped to `bound`'s, which no new value exceeds, so it grows at most once;
+/// `bound` itself changes finitely often (`accumulate` widens).
 fn accumulate_events(
     acc: &mut BTreeMap<(NodeId, u32), StoreEv>,
     new: BTreeMap<(NodeId, u32), StoreEv>,
     widen: bool,
-) -> (Vec<usize>, bool) {
+    bound: &[Interval],
+) -> Vec<usize> {
     let mut changed: Vec<usize> = Vec::new();
-    let mut shape = false;
     for (k, ev) in new {
-        match acc.get_mut(&k) {
-            None => {
-                changed.extend(ev.cells.iter().map(|c| c.index()));
-                acc.insert(k, ev);
-                shape = true;
-            }
-            Some(old) => {
-                let mut grew = false;
-                for c in ev.cells {
-                    if !old.cells.contains(&c) {
-                        old.cells.push(c);
-                        grew = true;
-                        shape = true;
-                    }
+        let old = acc.entry(k).or_default();
+        // Only the cells whose values grew change what loads of them may read.
+        for (c, v) in ev.cells {
+            match old.cells.get_mut(&c) {
+                None => {
+                    old.cells.insert(c, v);
+                    changed.push(c.index());
                 }
-                let mut j = old.value;
-                if j.join_with(&ev.value) {
-                    grew = true;
-                    if widen {
-                        old.value.widen_with(&j);
-                    } else {
-                        old.value = j;
+                Some(a) => {
+                    let mut j = *a;
+                    if j.join_with(&v) {
+                        changed.push(c.index());
+                        if widen {
+                            a.widen_with(&j);
+                            a.meet_with(&bound[c.index()]);
+                        } else {
+                            *a = j;
+                        }
                     }
-                }
-                if grew {
-                    changed.extend(old.cells.iter().map(|c| c.index()));
                 }
             }
         }
     }
-    (changed, shape)
+    changed
 }
 
 /// When things last changed (see `Thread::quiet_since`).
@@ -1075,6 +1109,42 @@ pub fn initial_state<D: NumDomain>(facts: &Facts<'_>) -> D {
 mod tests {
     use super::*;
     use watts_domains::IntervalEnv;
+
+    /// One store that writes 2 into one cell and any value into another keeps the two apart,
+    /// and its widened values stay within the thread's values of the cell (mode order:
+    /// tests/corpus/16-edges/mo-01 and mo-03).
+    #[test]
+    fn store_events_keep_values_per_cell_within_the_thread_stores() {
+        let k = (NodeId(3), 1);
+        let (c0, c1) = (CellId(0), CellId(1));
+        let event = |cells: &[(CellId, Interval)]| {
+            let mut ev = StoreEv::default();
+            for (c, v) in cells {
+                ev.add(*c, *v);
+            }
+            BTreeMap::from([(k, ev)])
+        };
+        let bound = [Interval::new(0, 5), Interval::top()];
+        let mut acc = BTreeMap::new();
+        let changed = accumulate_events(
+            &mut acc,
+            event(&[(c0, Interval::constant(2)), (c1, Interval::top())]),
+            false,
+            &bound,
+        );
+        assert_eq!(changed, vec![0, 1]);
+        assert_eq!(acc[&k].value_into(&[c0]), Interval::constant(2));
+        assert_eq!(acc[&k].value_into(&[c1]), Interval::top());
+        // Widening sends the upper bound to infinity; the thread's values of c0 bring it back.
+        let changed =
+            accumulate_events(&mut acc, event(&[(c0, Interval::new(0, 3))]), true, &bound);
+        assert_eq!(changed, vec![0]);
+        assert_eq!(acc[&k].value_into(&[c0]), Interval::new(0, 5));
+        // Nothing new: nothing changes.
+        let changed =
+            accumulate_events(&mut acc, event(&[(c0, Interval::new(1, 5))]), true, &bound);
+        assert!(changed.is_empty());
+    }
 
     /// `main` stores and creates a reader, whose loads have `main`'s stores as candidates.
     const SRC: &str = r#"
