@@ -21,6 +21,8 @@ pub struct Facts<'a> {
     defs: Vec<Vec<Option<(BlockId, u32)>>>,
     /// Per function and block: the index of the last instruction that may write memory.
     last_writer: Vec<Vec<Option<u32>>>,
+    /// Where threads may end out of sight, computed when the oracle first needs it.
+    may_end: std::sync::OnceLock<super::feasibility::MayEnd>,
 }
 
 impl<'a> Facts<'a> {
@@ -75,6 +77,7 @@ impl<'a> Facts<'a> {
             accesses,
             defs,
             last_writer,
+            may_end: std::sync::OnceLock::new(),
         }
     }
 
@@ -87,6 +90,12 @@ impl<'a> Facts<'a> {
                 ..Access::default()
             })
         })
+    }
+
+    /// Where threads may end besides their visible exits (see `feasibility::MayEnd`).
+    pub(crate) fn may_end(&self) -> &super::feasibility::MayEnd {
+        self.may_end
+            .get_or_init(|| super::feasibility::MayEnd::of(self))
     }
 
     /// The instruction that defines `v` in `func`, if any.
