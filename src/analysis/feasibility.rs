@@ -169,6 +169,14 @@ impl Feasibility {
                         for m in held {
                             sf.held(e, LockId(m));
                             let Some(c) = strong_cell else { continue };
+                            // Soundness: a thread cancelled at a cancellation point runs its
+                            // cleanup handlers, which may unlock `m` (`pthread_cleanup_push`);
+                            // the lock facts see unknown calls as releases, not `pthread_join`,
+                            // so when the program cancels threads, no store is said to be
+                            // overwritten before a release.
+                            if ends_at.cancel {
+                                continue;
+                            }
                             if l.overwritten_before_release(facts, t, (node, idx), m, c) {
                                 sf.overwritten_before_release(e, LockId(m), Loc(c.0));
                             }
@@ -381,7 +389,7 @@ pub(crate) struct MayEnd {
     /// Per function: whether a call of it may end the calling thread.
     func: Vec<bool>,
     /// Whether the program may cancel threads (deferred cancellation).
-    cancel: bool,
+    pub cancel: bool,
     /// Whether an unknown library call may call back a function that ends the thread.
     callbacks: bool,
     /// Whether a thread may end at any instruction.
