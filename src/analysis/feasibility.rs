@@ -565,7 +565,6 @@ fn join_order<D>(
     sf: &mut StaticFacts,
 ) {
     let program = facts.program;
-    let mut writers: Option<Vec<u32>> = None;
     for (tid, t) in threads.iter().enumerate() {
         for (n, nd) in t.cfg.nodes.iter().enumerate() {
             let func = t.cfg.contexts[nd.ctx.0 as usize].func;
@@ -585,7 +584,7 @@ fn join_order<D>(
                 let Some(cell) = loaded_from(facts, func, *h) else {
                     continue;
                 };
-                let writers = writers.get_or_insert_with(|| super::join_loops::write_counts(facts));
+                let writers = facts.write_counts();
                 if writers[cell.index()] != 1 || !single_slot(facts, threads, cell) {
                     continue;
                 }
@@ -677,5 +676,104 @@ impl LazyOracle {
     /// Whether the facts changed since the last call.
     pub fn take_rebuilt(&mut self) -> bool {
         std::mem::take(&mut self.rebuilt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{func, with_facts};
+    use super::*;
+
+    /// The count of writers of the (one-cell) global `name`.
+    fn writers(program: &crate::ir::Program, facts: &Facts<'_>, name: &str) -> u32 {
+        let g = (program.globals.iter())
+            .find(|g| g.name == name)
+            .unwrap_or_else(|| panic!("no global {name}"));
+        let cells: Vec<CellId> = facts.memory.cells.of(g.obj).collect();
+        assert_eq!(cells.len(), 1, "{name} is one cell");
+        facts.write_counts()[cells[0].index()]
+    }
+
+    const HEADER: &str = "#include <pthread.h>\n#include <string.h>\n\
+        static void *f(void *a) { return a; }\n";
+
+    #[test]
+    fn every_writer_of_a_handle_counts() {
+        let src = format!(
+            "{HEADER}pthread_t a, b, c, d, e, u, v;\n\
+             static void put(pthread_t *p, pthread_t q) {{ *p = q; }}\n\
+             static void only_reads(pthread_t q) {{ (void)q; }}\n\
+             int main(void) {{\n\
+               pthread_create(&a, 0, f, 0); pthread_create(&b, 0, f, 0);\n\
+               pthread_create(&c, 0, f, 0); c = b;\n\
+               pthread_create(&d, 0, f, 0); memcpy(&d, &b, sizeof d);\n\
+               pthread_create(&e, 0, f, 0); put(&e, b);\n\
+               pthread_create(&u, 0, f, 0); only_reads(u);\n\
+               pthread_create(&v, 0, f, 0); pthread_create(&v, 0, f, 0);\n\
+               return 0; }}\n"
+        );
+        with_facts(&src, |program, facts| {
+            // A call of a defined function writes nothing itself; its body counts.
+            assert_eq!(writers(program, facts, "a"), 1);
+            assert_eq!(writers(program, facts, "u"), 1);
+            for copied in ["c", "d", "e", "v"] {
+                assert_eq!(writers(program, facts, copied), 2, "{copied}");
+            }
+        });
+    }
+
+    #[test]
+    fn threads_may_end_inside_calls() {
+        let src = format!(
+            "{HEADER}#include <threads.h>\n#include <unistd.h>\n\
+             static void leave(void) {{ pthread_exit(0); }}\n\
+             static void via(void) {{ leave(); }}\n\
+             static void c11(void) {{ thrd_exit(0); }}\n\
+             static void quiet(void) {{ sleep(1); }}\n\
+             static void (*ptr)(void) = via;\n\
+             static void indirect(void) {{ ptr(); }}\n\
+             int main(void) {{ via(); c11(); quiet(); indirect(); return 0; }}\n"
+        );
+        with_facts(&src, |program, facts| {
+            let me = facts.may_end();
+            assert!(!me.cancel && !me.anywhere);
+            for f in ["leave", "via", "c11", "indirect"] {
+                assert!(me.func[func(program, f).index()], "{f} may end the thread");
+            }
+            assert!(!me.func[func(program, "quiet").index()]);
+            assert!(
+                !me.func[func(program, "main").index()] || me.func[func(program, "via").index()]
+            );
+        });
+    }
+
+    #[test]
+    fn cancellation_and_callbacks_widen_the_ends() {
+        let cancel = format!(
+            "{HEADER}#include <unistd.h>\n\
+             static void quiet(void) {{ sleep(1); }}\n\
+             int main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0);\n\
+               quiet(); pthread_cancel(t); pthread_join(t, 0); return 0; }}\n"
+        );
+        with_facts(&cancel, |program, facts| {
+            let me = facts.may_end();
+            assert!(me.cancel && !me.anywhere);
+            assert!(
+                me.func[func(program, "quiet").index()],
+                "sleep is a cancellation point"
+            );
+        });
+        let asynchronous = format!(
+            "{HEADER}int main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0);\n\
+               pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, 0);\n\
+               pthread_cancel(t); pthread_join(t, 0); return 0; }}\n"
+        );
+        with_facts(&asynchronous, |_, facts| assert!(facts.may_end().anywhere));
+        let handler = format!(
+            "{HEADER}#include <signal.h>\n\
+             static void on_signal(int s) {{ (void)s; pthread_exit(0); }}\n\
+             int main(void) {{ signal(SIGUSR1, on_signal); return 0; }}\n"
+        );
+        with_facts(&handler, |_, facts| assert!(facts.may_end().anywhere));
     }
 }

@@ -54,7 +54,6 @@ pub struct JoinLoop {
 /// first iteration created an instance, and the join loop has waited for it.
 pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
     let mut found = Vec::new();
-    let mut writers: Option<Vec<u32>> = None;
     for (child, t) in threads.iter().enumerate() {
         let Origin::Created { parent, node, inst } = t.origin else {
             continue;
@@ -63,7 +62,7 @@ pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
         if !t.multi || p.multi || p.origin == Origin::Detached {
             continue;
         }
-        let writers = writers.get_or_insert_with(|| write_counts(facts));
+        let writers = facts.write_counts();
         if let Some(j) = join_loop_of(facts, p, node, inst, writers) {
             found.push(JoinLoop { parent, child, ..j });
         }

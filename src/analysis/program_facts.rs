@@ -23,6 +23,8 @@ pub struct Facts<'a> {
     last_writer: Vec<Vec<Option<u32>>>,
     /// Where threads may end out of sight, computed when the oracle first needs it.
     may_end: std::sync::OnceLock<super::feasibility::MayEnd>,
+    /// Per cell, how many instructions of the program may write it, computed when first needed.
+    write_counts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl<'a> Facts<'a> {
@@ -78,6 +80,7 @@ impl<'a> Facts<'a> {
             defs,
             last_writer,
             may_end: std::sync::OnceLock::new(),
+            write_counts: std::sync::OnceLock::new(),
         }
     }
 
@@ -96,6 +99,13 @@ impl<'a> Facts<'a> {
     pub(crate) fn may_end(&self) -> &super::feasibility::MayEnd {
         self.may_end
             .get_or_init(|| super::feasibility::MayEnd::of(self))
+    }
+
+    /// Per cell, how many instructions of the whole program may write it (see
+    /// `join_loops::write_counts`).
+    pub fn write_counts(&self) -> &[u32] {
+        self.write_counts
+            .get_or_init(|| super::join_loops::write_counts(self))
     }
 
     /// The instruction that defines `v` in `func`, if any.
