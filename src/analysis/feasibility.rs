@@ -353,8 +353,24 @@ fn program_order<D>(
     }
 }
 
-/// Library functions that end the process, never the calling thread alone.
-const PROCESS_EXITS: &[&str] = &["exit", "quick_exit", "_exit", "_Exit", "abort"];
+/// Library functions that end the process, never the calling thread alone (the front end
+/// lowers `noreturn` library calls as process stops; the others of them, such as `thrd_exit`
+/// or `longjmp`, may leave the thread or the function).
+const PROCESS_EXITS: &[&str] = &[
+    "exit",
+    "quick_exit",
+    "_exit",
+    "_Exit",
+    "abort",
+    "err",
+    "errx",
+    "verr",
+    "verrx",
+    "__stack_chk_fail",
+    "__assert_fail",
+    "__assert_rtn",
+    "__assert",
+];
 
 /// Library functions that may end the calling thread alone: `pthread_exit` (also when called
 /// through a pointer), C11's `thrd_exit`, the raw `syscall(SYS_exit, ..)`, glibc's internals.

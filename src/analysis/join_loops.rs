@@ -52,6 +52,14 @@ pub struct JoinLoop {
 /// `at_least_one`: `first <= last`, the create dominates every latch of its loop, which has
 /// no other exit, and its header dominates the join loop's exit: reaching that exit means the
 /// first iteration created an instance, and the join loop has waited for it.
+///
+/// Thread ends. "Terminated" is however an instance ends: a return, `pthread_exit` in a callee
+/// that is not inlined or through a pointer, cancellation. A join returns only after the end,
+/// so an instance that ended early has terminated earlier, which keeps the invariant. What the
+/// oracle then orders before the loop's end is only what the instances did (the (all) half of
+/// `all_ended`), and a store counts as done by some instance (`AnyInstance`, with
+/// `at_least_one`) only through the program-order fact "store before the thread's end", which
+/// `feasibility` gives only to events before every point where the thread may end (`MayEnd`).
 pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
     let mut found = Vec::new();
     for (child, t) in threads.iter().enumerate() {
