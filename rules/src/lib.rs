@@ -160,7 +160,10 @@ begins, and then the overwriting store comes between s and l, so l does not read
 section ends before B's begins, and then l precedes s. A lock is one concrete mutex for the \
 whole run (a global object without arrays, or the lock of atomic sections); read locks are not \
 exclusive, and any call that may release a lock (an unlock through an unknown pointer, an \
-unknown function such as pthread_cond_wait) ends every section it may end.";
+unknown function such as pthread_cond_wait) ends every section it may end. A thread cancelled \
+at a cancellation point runs its cleanup handlers, which may unlock: when the program calls \
+`pthread_cancel`, the caller gives no \"overwritten before release\" fact (`pthread_join` is a \
+cancellation point that the lock facts do not count as a release).";
 
 const SOUNDNESS_OVERWRITTEN_REREAD: &str = "\
 OverwrittenReread (rule 7). If l1 reads the witnessed store occurrence s1, l1 precedes every \

@@ -7,7 +7,7 @@
 
 use super::modular::{Origin, Thread};
 use super::program_facts::Facts;
-use crate::ir::{InstKind, Operand, StopReason, Terminator};
+use crate::ir::{Callee, InstKind, Operand, StopReason, Terminator};
 use crate::memory::CellId;
 use crate::threads::NodeId;
 use rustc_hash::FxHashMap as HashMap;
@@ -80,6 +80,7 @@ impl Feasibility {
             .collect();
         let mut lock_names = super::locks::LockNames::default();
         let join_loops = super::join_loops::find(facts, threads);
+        let ends_at = facts.may_end();
         // (join loop, the pseudo-event at the start of its exit node).
         let mut joined_at: Vec<(usize, Event)> = Vec::new();
         for (tid, t) in threads.iter().enumerate() {
@@ -97,7 +98,7 @@ impl Feasibility {
             let mut locks = (t.origin != Origin::Detached)
                 .then(|| super::locks::ThreadLocks::of(facts, t, &mut lock_names));
             // Events per node, in instruction order.
-            let mut per_node: Vec<Vec<Event>> = vec![Vec::new(); t.cfg.nodes.len()];
+            let mut per_node: Vec<Vec<(u32, Event)>> = vec![Vec::new(); t.cfg.nodes.len()];
             for (n, nd) in t.cfg.nodes.iter().enumerate() {
                 if t.shape.rpo[n] == u32::MAX {
                     continue;
@@ -109,7 +110,7 @@ impl Feasibility {
                     // The point after a join loop: a pseudo-event before the node's own events.
                     let e = fresh();
                     sf.thread_of(e, th);
-                    per_node[n].push(e);
+                    per_node[n].push((2 * nd.start, e));
                     for (k, _) in join_loops.iter().enumerate().filter(|(_, j)| here(j)) {
                         joined_at.push((k, e));
                     }
@@ -168,6 +169,14 @@ impl Feasibility {
                         for m in held {
                             sf.held(e, LockId(m));
                             let Some(c) = strong_cell else { continue };
+                            // Soundness: a thread cancelled at a cancellation point runs its
+                            // cleanup handlers, which may unlock `m` (`pthread_cleanup_push`);
+                            // the lock facts see unknown calls as releases, not `pthread_join`,
+                            // so when the program cancels threads, no store is said to be
+                            // overwritten before a release.
+                            if ends_at.cancel {
+                                continue;
+                            }
                             if l.overwritten_before_release(facts, t, (node, idx), m, c) {
                                 sf.overwritten_before_release(e, LockId(m), Loc(c.0));
                             }
@@ -177,10 +186,10 @@ impl Feasibility {
                         sf.repeats(e);
                     }
                     events.insert((tid, node, idx), e);
-                    per_node[n].push(e);
+                    per_node[n].push((2 * idx + 1, e));
                 }
             }
-            program_order(facts, &mut sf, t, &per_node, end);
+            program_order(facts, ends_at, &mut sf, t, &per_node, end);
         }
         // Create order: the create call precedes the child's start.
         for (tid, t) in threads.iter().enumerate() {
@@ -254,12 +263,14 @@ fn single_slot<D>(facts: &Facts<'_>, threads: &[Thread<D>], c: CellId) -> bool {
 }
 
 /// Program order inside one thread: a chain along the dominator tree, skipping pairs that a
-/// cycle could reorder, and every event that dominates all exits before the thread's end.
+/// cycle could reorder, and every event that precedes each point where the thread may end
+/// before the thread's end.
 fn program_order<D>(
     facts: &Facts<'_>,
+    ends_at: &MayEnd,
     sf: &mut StaticFacts,
     t: &Thread<D>,
-    per_node: &[Vec<Event>],
+    per_node: &[Vec<(u32, Event)>],
     end: Event,
 ) {
     let shape = &t.shape;
@@ -268,10 +279,11 @@ fn program_order<D>(
             continue;
         }
         // Soundness: in a node on a cycle, a later instruction of one iteration precedes an
-        // earlier one of the next.
+        // earlier one of the next. A thread that ends between two events (inside a call that
+        // is not inlined, say) never runs the second: the fact holds vacuously.
         if !shape.in_cycle[n] {
             for w in evs.windows(2) {
-                sf.program_order(w[0], w[1]);
+                sf.program_order(w[0].1, w[1].1);
             }
         }
         // The nearest strict dominator with events.
@@ -286,21 +298,36 @@ fn program_order<D>(
                 // cycle.
                 let same_cycle = shape.in_cycle[n] && shape.scc[d] == shape.scc[n];
                 if !same_cycle {
-                    sf.program_order(*last, evs[0]);
+                    sf.program_order(last.1, evs[0].1);
                 }
                 break;
             }
             cur = d;
         }
     }
-    // The thread ends after every event that dominates all of its exits.
-    let program_exits: Vec<usize> = (0..t.cfg.nodes.len())
-        .filter(|n| shape.rpo[*n] != u32::MAX && is_thread_exit(facts, t, *n))
+    // Soundness: the thread ends after every event that dominates every point where it may
+    // end, visible (a return of its entry function, `pthread_exit`) or not (`MayEnd`: a call
+    // that may end it inside, a cancellation point, ...), and that comes before that point in
+    // its own node. An event after a point where the thread may end need not happen before
+    // the end: the thread may have ended before it. When the thread may end anywhere, no event
+    // is known to precede its end.
+    if ends_at.anywhere {
+        return;
+    }
+    let exit_at: Vec<Option<u32>> = (0..t.cfg.nodes.len())
+        .map(|n| {
+            (shape.rpo[n] != u32::MAX)
+                .then(|| ends_at.node_exit(facts, t, n))
+                .flatten()
+        })
+        .collect();
+    let program_exits: Vec<usize> = (0..exit_at.len())
+        .filter(|n| exit_at[*n].is_some())
         .collect();
     if program_exits.is_empty() {
         return;
     }
-    let mut best: Option<usize> = None;
+    let mut best: Option<(u32, u32, Event)> = None;
     for (n, evs) in per_node.iter().enumerate() {
         if evs.is_empty() || shape.in_cycle[n] || shape.rpo[n] == u32::MAX {
             continue;
@@ -308,25 +335,217 @@ fn program_order<D>(
         let dominates_all = program_exits
             .iter()
             .all(|x| shape.dominates(NodeId(n as u32), NodeId(*x as u32)));
-        if dominates_all && best.is_none_or(|b| shape.rpo[n] > shape.rpo[b]) {
-            best = Some(n);
+        if !dominates_all {
+            continue;
+        }
+        // Positions are doubled: a pseudo-event at the node's start is at `2 * start`,
+        // instruction `i` at `2 * i + 1`, so the instruction that may end the thread does not
+        // precede its end.
+        let limit = exit_at[n].map_or(u32::MAX, |k| 2 * k + 1);
+        if let Some(&(pos, e)) = evs.iter().rev().find(|(pos, _)| *pos < limit) {
+            if best.is_none_or(|(r, p, _)| (shape.rpo[n], pos) > (r, p)) {
+                best = Some((shape.rpo[n], pos, e));
+            }
         }
     }
-    if let Some(b) = best {
-        if let Some(last) = per_node[b].last() {
-            sf.program_order(*last, end);
-        }
+    if let Some((_, _, e)) = best {
+        sf.program_order(e, end);
     }
 }
 
-fn is_thread_exit<D>(facts: &Facts<'_>, t: &Thread<D>, n: usize) -> bool {
-    let nd = &t.cfg.nodes[n];
-    if nd.exit != crate::threads::Exit::Term {
-        return false;
+/// Library functions that end the process, never the calling thread alone (the front end
+/// lowers `noreturn` library calls as process stops; the others of them, such as `thrd_exit`
+/// or `longjmp`, may leave the thread or the function).
+const PROCESS_EXITS: &[&str] = &[
+    "exit",
+    "quick_exit",
+    "_exit",
+    "_Exit",
+    "abort",
+    "err",
+    "errx",
+    "verr",
+    "verrx",
+    "__stack_chk_fail",
+    "__assert_fail",
+    "__assert_rtn",
+    "__assert",
+];
+
+/// Library functions that may end the calling thread alone: `pthread_exit` (also when called
+/// through a pointer), C11's `thrd_exit`, the raw `syscall(SYS_exit, ..)`, glibc's internals.
+const THREAD_EXITS: &[&str] = &[
+    "pthread_exit",
+    "thrd_exit",
+    "syscall",
+    "__pthread_exit",
+    "__pthread_unwind",
+    "__pthread_unwind_next",
+];
+
+/// Where a thread may end besides the returns of its entry function and its visible
+/// `pthread_exit`s: the facts about "the thread's end" hold only if every such point counts.
+///
+/// Soundness: a thread ends by returning from its entry function, by `pthread_exit` (or
+/// `thrd_exit`, or the raw exit system call), or by cancellation; `exit` and its kin end the
+/// process, after which no joiner runs, so they need not count. A call ends the thread inside
+/// when its callee may (transitively): a defined function not inlined here (recursion, the
+/// inline budget) whose body may, a call through a pointer that may reach such a function or
+/// a thread-ending library function (or an unknown pointer), a `noreturn` library function
+/// that is not a known process exit (the front end lowers it as a process stop). An unknown
+/// library function runs no code of the program except callbacks it was given, so it ends
+/// the thread only if a function whose address reached unknown code (`exposed_funcs`) may end
+/// it; then a signal handler may also run at any instruction, so the thread may end anywhere.
+/// When the program calls `pthread_cancel`, every unknown library call and every
+/// `pthread_join` is a possible cancellation point (POSIX lists `pthread_join`,
+/// `pthread_cond_wait`, `sleep`, `read`, `write`, `pthread_testcancel` and many more; locks
+/// are not), and with `pthread_setcanceltype` cancellation may be asynchronous: anywhere.
+/// Inline assembly may make the exit system call.
+pub(crate) struct MayEnd {
+    /// Per function: whether a call of it may end the calling thread.
+    func: Vec<bool>,
+    /// Whether the program may cancel threads (deferred cancellation).
+    pub cancel: bool,
+    /// Whether an unknown library call may call back a function that ends the thread.
+    callbacks: bool,
+    /// Whether a thread may end at any instruction.
+    pub anywhere: bool,
+}
+
+impl MayEnd {
+    /// Computes where threads may end, for the whole program.
+    pub(crate) fn of(facts: &Facts<'_>) -> MayEnd {
+        let program = facts.program;
+        let named = |n: &str| program.funcs.iter().any(|f| f.name == n);
+        let cancel = named("pthread_cancel");
+        let mut me = MayEnd {
+            func: vec![false; program.funcs.len()],
+            cancel,
+            callbacks: false,
+            anywhere: false,
+        };
+        // Least fixpoint: a function may end the thread if one of its instructions or
+        // terminators may; callbacks may end it if an exposed function may.
+        loop {
+            let mut changed = false;
+            for (fi, f) in program.funcs.iter().enumerate() {
+                if me.func[fi] {
+                    continue;
+                }
+                let func = crate::ir::FuncId(fi as u32);
+                let may = if f.is_defined {
+                    f.blocks.iter().any(|b| {
+                        b.insts.iter().any(|i| me.inst(facts, func, &i.kind)) || me.term(facts, b)
+                    })
+                } else {
+                    THREAD_EXITS.contains(&f.name.as_str())
+                };
+                if may {
+                    me.func[fi] = true;
+                    changed = true;
+                }
+            }
+            let callbacks = facts
+                .memory
+                .pts
+                .exposed_funcs
+                .iter()
+                .any(|f| me.func[f.index()]);
+            changed |= callbacks != me.callbacks;
+            me.callbacks = callbacks;
+            if !changed {
+                break;
+            }
+        }
+        me.anywhere = me.callbacks || (cancel && named("pthread_setcanceltype"));
+        me
     }
-    let func = t.cfg.contexts[nd.ctx.0 as usize].func;
-    let term = &facts.program.funcs[func.index()].blocks[nd.block.index()].term;
-    ends_thread(term, nd.ctx.0 == 0)
+
+    /// Whether a call of the library function `g` may end the calling thread.
+    fn library(&self, facts: &Facts<'_>, g: crate::ir::FuncId) -> bool {
+        let name = facts.program.funcs[g.index()].name.as_str();
+        if PROCESS_EXITS.contains(&name) {
+            return false;
+        }
+        THREAD_EXITS.contains(&name) || self.cancel || self.callbacks
+    }
+
+    /// Whether executing `inst` (not inlined) may end the thread before it completes.
+    fn inst(&self, facts: &Facts<'_>, func: crate::ir::FuncId, inst: &InstKind) -> bool {
+        let program = facts.program;
+        match inst {
+            InstKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } => {
+                if program.funcs[g.index()].is_defined {
+                    self.func[g.index()]
+                } else {
+                    self.library(facts, *g)
+                }
+            }
+            InstKind::Call {
+                callee: Callee::Indirect(op),
+                ..
+            } => {
+                let (targets, unknown) = facts.memory.pts.callees(program, func, op);
+                unknown
+                    || targets.iter().any(|g| {
+                        if program.funcs[g.index()].is_defined {
+                            self.func[g.index()]
+                        } else {
+                            self.library(facts, *g)
+                        }
+                    })
+            }
+            InstKind::ThreadJoin { .. } => self.cancel,
+            InstKind::Havoc {
+                clobbers_memory, ..
+            } => *clobbers_memory,
+            _ => false,
+        }
+    }
+
+    /// Whether the block's terminator ends the thread inside a callee (so not counting the
+    /// return of an entry function): `pthread_exit`, or a `noreturn` library call that is not
+    /// a known process exit.
+    fn term(&self, facts: &Facts<'_>, b: &crate::ir::Block) -> bool {
+        match &b.term {
+            Terminator::Stop { reason } if *reason == StopReason::ThreadExit => true,
+            Terminator::Stop { reason } if *reason == StopReason::ProcessExit => {
+                matches!(
+                    b.insts.last().map(|i| &i.kind),
+                    Some(InstKind::Call { callee: Callee::Direct(g), .. })
+                        if !facts.program.funcs[g.index()].is_defined
+                            && !PROCESS_EXITS.contains(&facts.program.funcs[g.index()].name.as_str())
+                ) || matches!(
+                    b.insts.last().map(|i| &i.kind),
+                    Some(InstKind::Call {
+                        callee: Callee::Indirect(_),
+                        ..
+                    })
+                )
+            }
+            _ => false,
+        }
+    }
+
+    /// The first point of node `n` where the thread may end: the index of an instruction
+    /// that may end it, or the node's end when its terminator does.
+    fn node_exit<D>(&self, facts: &Facts<'_>, t: &Thread<D>, n: usize) -> Option<u32> {
+        let nd = &t.cfg.nodes[n];
+        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+        let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
+        if let Some(i) =
+            (nd.start..nd.end).find(|i| self.inst(facts, func, &block.insts[*i as usize].kind))
+        {
+            return Some(i);
+        }
+        if nd.exit != crate::threads::Exit::Term {
+            return None;
+        }
+        (ends_thread(&block.term, nd.ctx.0 == 0) || self.term(facts, block)).then_some(nd.end)
+    }
 }
 
 /// Whether the terminator ends the thread (a return of its entry function, `pthread_exit`).
@@ -339,8 +558,21 @@ pub fn ends_thread(term: &Terminator, in_entry_context: bool) -> bool {
 }
 
 /// `pthread_join(h)` waits for the one thread whose handle `h` must hold: `h` is loaded from a
-/// single cell that exactly one `pthread_create` in the program writes, and that site starts
-/// exactly one single-instance thread.
+/// single cell, one slot for the whole run, that no instruction of the program but one
+/// `pthread_create` may write, and that site starts exactly one single-instance thread.
+///
+/// Soundness: every writer of the cell counts, not only the creates (`join_loops::write_counts`:
+/// plain and atomic stores, stores through pointers and unknown pointers, `memcpy` and struct
+/// copies, helpers inlined or not, unknown calls that receive the cell's address or may reach
+/// an exposed cell, inline assembly). A handle copied or swapped in (`a = b`, `*p = b`,
+/// `memcpy(&a, &b, ..)`) is such a writer, so the cell has two and gets no fact. With the
+/// create the only writer, the cell holds either its initial contents (joining those is
+/// undefined behaviour: no thread has that id) or the id the create wrote. The create starts
+/// one single-instance thread only if it runs at most once per execution: a create reached in
+/// two inlined contexts, by two threads, or in a multi-instance or detached (not inlined)
+/// function gives two thread classes or a multi-instance one (`modular::create`), which get
+/// no fact. The thread's end pseudo-event stands for its termination however it happens
+/// (return, `pthread_exit` anywhere, cancellation), which is what the join waits for.
 fn join_order<D>(
     facts: &Facts<'_>,
     threads: &[Thread<D>],
@@ -349,20 +581,6 @@ fn join_order<D>(
     sf: &mut StaticFacts,
 ) {
     let program = facts.program;
-    // Create sites of the whole program by the cells their handle may point to.
-    let mut writers: HashMap<CellId, usize> = HashMap::default();
-    for (fi, f) in program.funcs.iter().enumerate() {
-        for b in &f.blocks {
-            for inst in &b.insts {
-                if let InstKind::ThreadCreate { handle, .. } = &inst.kind {
-                    let fid = crate::ir::FuncId(fi as u32);
-                    for c in facts.memory.region(program, fid, handle) {
-                        *writers.entry(c).or_insert(0) += 1;
-                    }
-                }
-            }
-        }
-    }
     for (tid, t) in threads.iter().enumerate() {
         for (n, nd) in t.cfg.nodes.iter().enumerate() {
             let func = t.cfg.contexts[nd.ctx.0 as usize].func;
@@ -382,7 +600,8 @@ fn join_order<D>(
                 let Some(cell) = loaded_from(facts, func, *h) else {
                     continue;
                 };
-                if writers.get(&cell) != Some(&1) {
+                let writers = facts.write_counts();
+                if writers[cell.index()] != 1 || !single_slot(facts, threads, cell) {
                     continue;
                 }
                 let children: Vec<usize> = threads
@@ -473,5 +692,104 @@ impl LazyOracle {
     /// Whether the facts changed since the last call.
     pub fn take_rebuilt(&mut self) -> bool {
         std::mem::take(&mut self.rebuilt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{func, with_facts};
+    use super::*;
+
+    /// The count of writers of the (one-cell) global `name`.
+    fn writers(program: &crate::ir::Program, facts: &Facts<'_>, name: &str) -> u32 {
+        let g = (program.globals.iter())
+            .find(|g| g.name == name)
+            .unwrap_or_else(|| panic!("no global {name}"));
+        let cells: Vec<CellId> = facts.memory.cells.of(g.obj).collect();
+        assert_eq!(cells.len(), 1, "{name} is one cell");
+        facts.write_counts()[cells[0].index()]
+    }
+
+    const HEADER: &str = "#include <pthread.h>\n#include <string.h>\n\
+        static void *f(void *a) { return a; }\n";
+
+    #[test]
+    fn every_writer_of_a_handle_counts() {
+        let src = format!(
+            "{HEADER}pthread_t a, b, c, d, e, u, v;\n\
+             static void put(pthread_t *p, pthread_t q) {{ *p = q; }}\n\
+             static void only_reads(pthread_t q) {{ (void)q; }}\n\
+             int main(void) {{\n\
+               pthread_create(&a, 0, f, 0); pthread_create(&b, 0, f, 0);\n\
+               pthread_create(&c, 0, f, 0); c = b;\n\
+               pthread_create(&d, 0, f, 0); memcpy(&d, &b, sizeof d);\n\
+               pthread_create(&e, 0, f, 0); put(&e, b);\n\
+               pthread_create(&u, 0, f, 0); only_reads(u);\n\
+               pthread_create(&v, 0, f, 0); pthread_create(&v, 0, f, 0);\n\
+               return 0; }}\n"
+        );
+        with_facts(&src, |program, facts| {
+            // A call of a defined function writes nothing itself; its body counts.
+            assert_eq!(writers(program, facts, "a"), 1);
+            assert_eq!(writers(program, facts, "u"), 1);
+            for copied in ["c", "d", "e", "v"] {
+                assert_eq!(writers(program, facts, copied), 2, "{copied}");
+            }
+        });
+    }
+
+    #[test]
+    fn threads_may_end_inside_calls() {
+        let src = format!(
+            "{HEADER}#include <threads.h>\n#include <unistd.h>\n\
+             static void leave(void) {{ pthread_exit(0); }}\n\
+             static void via(void) {{ leave(); }}\n\
+             static void c11(void) {{ thrd_exit(0); }}\n\
+             static void quiet(void) {{ sleep(1); }}\n\
+             static void (*ptr)(void) = via;\n\
+             static void indirect(void) {{ ptr(); }}\n\
+             int main(void) {{ via(); c11(); quiet(); indirect(); return 0; }}\n"
+        );
+        with_facts(&src, |program, facts| {
+            let me = facts.may_end();
+            assert!(!me.cancel && !me.anywhere);
+            for f in ["leave", "via", "c11", "indirect"] {
+                assert!(me.func[func(program, f).index()], "{f} may end the thread");
+            }
+            assert!(!me.func[func(program, "quiet").index()]);
+            assert!(
+                !me.func[func(program, "main").index()] || me.func[func(program, "via").index()]
+            );
+        });
+    }
+
+    #[test]
+    fn cancellation_and_callbacks_widen_the_ends() {
+        let cancel = format!(
+            "{HEADER}#include <unistd.h>\n\
+             static void quiet(void) {{ sleep(1); }}\n\
+             int main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0);\n\
+               quiet(); pthread_cancel(t); pthread_join(t, 0); return 0; }}\n"
+        );
+        with_facts(&cancel, |program, facts| {
+            let me = facts.may_end();
+            assert!(me.cancel && !me.anywhere);
+            assert!(
+                me.func[func(program, "quiet").index()],
+                "sleep is a cancellation point"
+            );
+        });
+        let asynchronous = format!(
+            "{HEADER}int main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0);\n\
+               pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, 0);\n\
+               pthread_cancel(t); pthread_join(t, 0); return 0; }}\n"
+        );
+        with_facts(&asynchronous, |_, facts| assert!(facts.may_end().anywhere));
+        let handler = format!(
+            "{HEADER}#include <signal.h>\n\
+             static void on_signal(int s) {{ (void)s; pthread_exit(0); }}\n\
+             int main(void) {{ signal(SIGUSR1, on_signal); return 0; }}\n"
+        );
+        with_facts(&handler, |_, facts| assert!(facts.may_end().anywhere));
     }
 }

@@ -15,7 +15,10 @@
 
 use super::modular::{Origin, Thread};
 use super::program_facts::Facts;
-use crate::ir::{BinOp, BlockId, CastOp, CmpPred, FuncId, InstKind, Operand, Terminator, VarId};
+use crate::ir::{
+    BinOp, BlockId, Callee, CastOp, CmpPred, FuncId, InstKind, Operand, Terminator, VarId,
+};
+use crate::memory::CellId;
 use crate::threads::{CtxId, NodeId, Shape, ThreadCfg};
 use std::collections::BTreeSet;
 
@@ -49,9 +52,16 @@ pub struct JoinLoop {
 /// `at_least_one`: `first <= last`, the create dominates every latch of its loop, which has
 /// no other exit, and its header dominates the join loop's exit: reaching that exit means the
 /// first iteration created an instance, and the join loop has waited for it.
+///
+/// Thread ends. "Terminated" is however an instance ends: a return, `pthread_exit` in a callee
+/// that is not inlined or through a pointer, cancellation. A join returns only after the end,
+/// so an instance that ended early has terminated earlier, which keeps the invariant. What the
+/// oracle then orders before the loop's end is only what the instances did (the (all) half of
+/// `all_ended`), and a store counts as done by some instance (`AnyInstance`, with
+/// `at_least_one`) only through the program-order fact "store before the thread's end", which
+/// `feasibility` gives only to events before every point where the thread may end (`MayEnd`).
 pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
     let mut found = Vec::new();
-    let mut writers: Option<Vec<u32>> = None;
     for (child, t) in threads.iter().enumerate() {
         let Origin::Created { parent, node, inst } = t.origin else {
             continue;
@@ -60,7 +70,7 @@ pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
         if !t.multi || p.multi || p.origin == Origin::Detached {
             continue;
         }
-        let writers = writers.get_or_insert_with(|| write_counts(facts));
+        let writers = facts.write_counts();
         if let Some(j) = join_loop_of(facts, p, node, inst, writers) {
             found.push(JoinLoop { parent, child, ..j });
         }
@@ -68,14 +78,52 @@ pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
     found
 }
 
-/// How many instructions of the whole program may write each cell.
-fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
+/// How many instructions of the whole program may write each cell, whether or not a thread
+/// reaches them: stores, atomics, `memset`/`memcpy` (struct copies), thread creations and
+/// joins, lock operations, writes through unknown pointers (`clobber`), inline assembly and
+/// unknown calls (what their arguments reach, and every exposed cell unless the function is
+/// known to write only through its arguments).
+///
+/// Soundness: every write of a cell in an execution is made by one of these instructions. A
+/// call of a defined function writes nothing itself: its body's instructions are counted
+/// (in every function, inlined or not, reached or not), and so are the bodies of the
+/// defined targets of a call through a pointer; the pointer may also name a library
+/// function (or be unknown), so such a call counts as an unknown call. Exposed cells are
+/// written by unknown code only through these calls and `Havoc`s, which count them.
+pub(super) fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
+    let program = facts.program;
+    let memory = facts.memory;
     let mut count = vec![0u32; facts.ncells as usize];
-    for (fi, f) in facts.program.funcs.iter().enumerate() {
+    for (fi, f) in program.funcs.iter().enumerate() {
+        let func = FuncId(fi as u32);
         for (bi, b) in f.blocks.iter().enumerate() {
-            for idx in 0..b.insts.len() {
-                let cells = facts.written_cells(FuncId(fi as u32), BlockId(bi as u32), idx as u32);
-                for c in cells.into_iter().collect::<BTreeSet<_>>() {
+            for (idx, inst) in b.insts.iter().enumerate() {
+                let cells: BTreeSet<CellId> = match &inst.kind {
+                    InstKind::Call {
+                        callee: Callee::Direct(g),
+                        ..
+                    } if program.funcs[g.index()].is_defined => BTreeSet::new(),
+                    InstKind::Call {
+                        callee: Callee::Indirect(_),
+                        args,
+                        ..
+                    } => {
+                        let mut v: BTreeSet<CellId> =
+                            memory.reachable(program, func, args).into_iter().collect();
+                        v.extend(memory.exposed_cells.iter().copied());
+                        v
+                    }
+                    // Soundness: a lock operation writes its lock object; a handle that shares
+                    // its bytes with one (a union) is overwritten by it.
+                    InstKind::Lock { lock, .. } | InstKind::Unlock { lock, .. } => {
+                        memory.region(program, func, lock).into_iter().collect()
+                    }
+                    _ => facts
+                        .written_cells(func, BlockId(bi as u32), idx as u32)
+                        .into_iter()
+                        .collect(),
+                };
+                for c in cells {
                     count[c.index()] += 1;
                 }
             }

@@ -21,6 +21,10 @@ pub struct Facts<'a> {
     defs: Vec<Vec<Option<(BlockId, u32)>>>,
     /// Per function and block: the index of the last instruction that may write memory.
     last_writer: Vec<Vec<Option<u32>>>,
+    /// Where threads may end out of sight, computed when the oracle first needs it.
+    may_end: std::sync::OnceLock<super::feasibility::MayEnd>,
+    /// Per cell, how many instructions of the program may write it, computed when first needed.
+    write_counts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl<'a> Facts<'a> {
@@ -75,6 +79,8 @@ impl<'a> Facts<'a> {
             accesses,
             defs,
             last_writer,
+            may_end: std::sync::OnceLock::new(),
+            write_counts: std::sync::OnceLock::new(),
         }
     }
 
@@ -87,6 +93,19 @@ impl<'a> Facts<'a> {
                 ..Access::default()
             })
         })
+    }
+
+    /// Where threads may end besides their visible exits (see `feasibility::MayEnd`).
+    pub(crate) fn may_end(&self) -> &super::feasibility::MayEnd {
+        self.may_end
+            .get_or_init(|| super::feasibility::MayEnd::of(self))
+    }
+
+    /// Per cell, how many instructions of the whole program may write it (see
+    /// `join_loops::write_counts`).
+    pub fn write_counts(&self) -> &[u32] {
+        self.write_counts
+            .get_or_init(|| super::join_loops::write_counts(self))
     }
 
     /// The instruction that defines `v` in `func`, if any.
