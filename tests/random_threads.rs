@@ -57,6 +57,9 @@ struct Gen {
     globals: usize,
     /// Whether the program has its mutex (its statements may lock it).
     mutex: bool,
+    /// Whether the statements being written run in a created thread (which may end early
+    /// through `pthread_exit`, in a callee or through a pointer).
+    in_thread: bool,
 }
 
 impl Gen {
@@ -101,6 +104,26 @@ impl Gen {
     fn statement(&mut self, out: &mut String, indent: &str, depth: usize, locked: bool) {
         let inner = format!("{indent}  ");
         let choice = self.rng.below(if depth == 0 { 14 } else { 18 });
+        // Now and then, one of the constructs at the edges of the C model: a pointer that
+        // round-trips through an integer, a thread that ends in a callee (inlined, recursive,
+        // or `pthread_exit` through a pointer).
+        if self.rng.chance(8) {
+            // A thread never ends while it holds the mutex or is in an atomic section.
+            let exits = self.in_thread && !locked;
+            let line = match self.rng.below(if exits { 5 } else { 2 }) {
+                0 => format!(
+                    "{{ long ip = (long)&{}; *(int *)ip = {}; }}",
+                    self.global(),
+                    self.value()
+                ),
+                1 => format!("{} = *(int *)(long)p;", self.local()),
+                2 => format!("quit({});", self.condition()),
+                3 => format!("quit_rec({} & 1);", self.local()),
+                _ => format!("if ({}) exit_through(0);", self.condition()),
+            };
+            let _ = writeln!(out, "{indent}{line}");
+            return;
+        }
         let line = match choice {
             0 | 1 => format!("{} = {};", self.local(), self.global()),
             2 | 3 => format!("{} = {};", self.global(), self.value()),
@@ -163,13 +186,18 @@ fn program(seed: u64) -> String {
         rng,
         globals,
         mutex,
+        in_thread: true,
     };
     let mut c = String::from(
-        "#include <assert.h>\n#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\n\
+        "#include <assert.h>\n#include <pthread.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n\
          extern void __VERIFIER_atomic_begin(void);\nextern void __VERIFIER_atomic_end(void);\n\
          int arr[2];\n\
          static void put(int *q, int v) { *q = v; }\n\
-         static int get(int *q) { return *q; }\n",
+         static int get(int *q) { return *q; }\n\
+         static void quit(int c) { if (c) pthread_exit(0); }\n\
+         static void quit_rec(int n) { if (n <= 0) pthread_exit(0); quit_rec(n - 1); }\n\
+         void (*exit_through)(void *) = pthread_exit;\n\
+         static void swap(pthread_t *x, pthread_t *y) { pthread_t t = *x; *x = *y; *y = t; }\n",
     );
     for i in 0..globals {
         let _ = writeln!(c, "int g{i} = {};", g.rng.below(3));
@@ -179,51 +207,111 @@ fn program(seed: u64) -> String {
     }
     let locals = "  int l0 = 0, l1 = 0, l2 = 0;\n  int *p = &g0;\n";
     let unused = "  (void)l0; (void)l1; (void)l2; (void)p; (void)a;\n";
+    let unused_main = "  (void)l0; (void)l1; (void)l2; (void)p; (void)a; (void)r;\n";
     // A thread's `a` points to the global its creator passed; main's to a local of its own.
     for t in 0..threads {
         let _ = writeln!(c, "void *t{t}(void *arg) {{\n  int *a = arg;\n{locals}");
         let n = 2 + g.rng.below(4);
         g.block(&mut c, n);
         let cond = g.condition();
-        let _ = writeln!(c, "  assert({cond});\n{unused}  return 0;\n}}");
+        // A thread may return the address of a global, which its joiner writes through.
+        let result = if g.rng.chance(40) {
+            format!("&{}", g.global())
+        } else {
+            "0".to_string()
+        };
+        let _ = writeln!(c, "  assert({cond});\n{unused}  return {result};\n}}");
     }
-    // main: statements, creates (a thread twice in a loop now and then), statements, joins of
-    // some threads, statements.
+    g.in_thread = false;
+    // main: statements, creates (a thread twice in a loop now and then; one on a branch now
+    // and then, with a write on the other branch), statements, handle copies, joins of some
+    // threads (with the thread's result, written or read through), statements.
     let _ = writeln!(
         c,
-        "int main(void) {{\n{locals}  int own = 0;\n  int *a = &own;\n  pthread_t h[{threads}][2];"
+        "int main(void) {{\n{locals}  int own = 0;\n  int *a = &own;\n  void *r = 0;"
     );
     let before = g.rng.below(3);
     g.block(&mut c, before);
-    let mut instances = Vec::new();
+    // How thread t was created: in a loop (two instances), on a branch (its flag `c{t}` says
+    // whether), or once.
+    enum Created {
+        Loop,
+        Branch,
+        Once,
+    }
+    let mut created = Vec::new();
     for t in 0..threads {
-        if g.rng.chance(30) {
-            let arg = g.global();
+        let arg = g.global();
+        if g.rng.chance(25) {
             let _ = writeln!(
                 c,
-                "  for (int i = 0; i < 2; i++) pthread_create(&h[{t}][i], 0, t{t}, &{arg});"
+                "  pthread_t h{t}[2];\n  for (int i = 0; i < 2; i++) pthread_create(&h{t}[i], 0, t{t}, &{arg});"
             );
-            instances.push(2);
+            created.push(Created::Loop);
+        } else if g.rng.chance(25) {
+            let (other, v) = (g.global(), g.value());
+            let _ = writeln!(
+                c,
+                "  pthread_t h{t};\n  int c{t} = 0;\n  if (__VERIFIER_nondet_int()) {{ pthread_create(&h{t}, 0, t{t}, &{arg}); c{t} = 1; }} else {{ {other} = {v}; }}"
+            );
+            created.push(Created::Branch);
         } else {
-            let arg = g.global();
-            let _ = writeln!(c, "  pthread_create(&h[{t}][0], 0, t{t}, &{arg});");
-            instances.push(1);
+            let _ = writeln!(
+                c,
+                "  pthread_t h{t};\n  pthread_create(&h{t}, 0, t{t}, &{arg});"
+            );
+            created.push(Created::Once);
         }
         let between = g.rng.below(2);
         g.block(&mut c, between);
     }
-    for (t, n) in instances.iter().enumerate() {
+    // Handles of two threads created once trade places: a join then waits for the other one.
+    let once: Vec<usize> = (0..threads)
+        .filter(|t| matches!(created[*t], Created::Once))
+        .collect();
+    if let [x, y] = once[..] {
+        match g.rng.below(4) {
+            0 => {
+                let _ = writeln!(c, "  swap(&h{x}, &h{y});");
+            }
+            1 => {
+                let _ = writeln!(c, "  {{ pthread_t t = h{x}; h{x} = h{y}; h{y} = t; }}");
+            }
+            2 => {
+                let _ = writeln!(
+                    c,
+                    "  {{ pthread_t t; memcpy(&t, &h{x}, sizeof t); memcpy(&h{x}, &h{y}, sizeof t); memcpy(&h{y}, &t, sizeof t); }}"
+                );
+            }
+            _ => {}
+        }
+    }
+    for (t, how) in created.iter().enumerate() {
+        if !g.rng.chance(50) {
+            continue;
+        }
+        let join = match how {
+            Created::Loop => {
+                let _ = writeln!(c, "  for (int i = 0; i < 2; i++) pthread_join(h{t}[i], 0);");
+                continue;
+            }
+            Created::Branch => format!("if (c{t}) pthread_join(h{t}, &r);"),
+            Created::Once => format!("pthread_join(h{t}, &r);"),
+        };
+        let _ = writeln!(c, "  {join}");
         if g.rng.chance(50) {
-            let _ = writeln!(
-                c,
-                "  for (int i = 0; i < {n}; i++) pthread_join(h[{t}][i], 0);"
-            );
+            let use_result = if g.rng.chance(50) {
+                format!("*(int *)r = {};", g.value())
+            } else {
+                format!("{} = *(int *)r;", g.local())
+            };
+            let _ = writeln!(c, "  if (r) {{ {use_result} r = 0; }}");
         }
     }
     let after = 1 + g.rng.below(3);
     g.block(&mut c, after);
     let cond = g.condition();
-    let _ = writeln!(c, "  assert({cond});\n{unused}  return 0;\n}}");
+    let _ = writeln!(c, "  assert({cond});\n{unused_main}  return 0;\n}}");
     c
 }
 
@@ -380,8 +468,8 @@ fn random_programs_violated_by_the_explorer_are_never_proved() {
 #[test]
 fn the_generator_is_deterministic_and_varied() {
     assert_eq!(program(7), program(7));
-    let texts: std::collections::BTreeSet<String> = (0..50).map(program).collect();
-    assert_eq!(texts.len(), 50);
+    let texts: std::collections::BTreeSet<String> = (0..200).map(program).collect();
+    assert_eq!(texts.len(), 200);
     let all = texts.into_iter().collect::<String>();
     for feature in [
         "pthread_mutex_lock",
@@ -396,6 +484,17 @@ fn the_generator_is_deterministic_and_varied() {
         "= get(p)",
         "arr[",
         "*a = ",
+        "*(int *)ip = ",
+        "quit(",
+        "quit_rec(",
+        "exit_through(0)",
+        "swap(&h",
+        "memcpy(&h",
+        "= h1; h1 = t;",
+        "pthread_join(h0, &r)",
+        "if (r) {",
+        "return &g",
+        "if (__VERIFIER_nondet_int()) { pthread_create",
     ] {
         assert!(all.contains(feature), "no program has {feature}");
     }
