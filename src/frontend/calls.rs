@@ -8,8 +8,8 @@ use super::ffi::Val;
 use super::layout::ty_of;
 use super::lower::{Flow, FnLower};
 use crate::ir::{
-    AssertInfo, AssertKind, Callee, InstKind, ObjId, Object, ObjectKind, Operand, StopReason,
-    Terminator, Ty,
+    AssertInfo, AssertKind, Callee, CastOp, InstKind, ObjId, Object, ObjectKind, Operand,
+    StopReason, Terminator, Ty,
 };
 
 /// Intrinsics with no effect the analysis cares about.
@@ -67,6 +67,33 @@ impl FnLower<'_> {
         let callee = inst.called_value();
         let args = inst.call_args();
         if callee.is_null() || callee.kind() == LLVMValueKind::LLVMInlineAsmValueKind {
+            // Soundness: inline assembly may write any memory it has an address of: what its
+            // pointer operands point to (memory operands `"=m"`, `"+m"` are pointer arguments
+            // with an `elementtype`; `"r"(&x)` too), every exposed object (a `"memory"`
+            // clobber, or an address it got elsewhere), and the globals and functions its text
+            // names (`movl $1, g(%rip)`). The pointer operands are converted to integers, which
+            // exposes them (and what they reach) in the points-to analysis, the named symbols
+            // join `Program::hidden_addrs`, and the `Havoc` that follows clobbers every exposed
+            // cell and gives the result any value. This is the model of a call to an unknown
+            // function, without a function to name.
+            let bits = self.cx.program.pointer_size * 8;
+            for &a in &args {
+                if a.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind {
+                    let dst = self.fresh_var(Ty::Int(bits), None);
+                    out.push(InstKind::Cast {
+                        dst,
+                        op: CastOp::PtrToInt,
+                        src: self.op(a),
+                        from: 0,
+                        to: bits,
+                    });
+                }
+            }
+            if !callee.is_null() {
+                let text = callee.inline_asm_text();
+                let named = self.cx.syms.named_in_asm(&text);
+                self.cx.program.hidden_addrs.extend(named);
+            }
             out.push(self.havoc(inst, true, "inline assembly is not modelled"));
             return Flow::Next;
         }
@@ -238,9 +265,24 @@ impl FnLower<'_> {
                 return Flow::Next;
             }
             "pthread_exit" => {
+                // Soundness: the argument is the thread's result, which `pthread_join` hands to
+                // the joiner as a pointer the analysis sees as `unknown`. Converting it to an
+                // integer exposes what it points to in the points-to analysis; the thread ends
+                // right after, so the unused integer changes nothing else.
+                if let Some(&a) = ops.first() {
+                    let bits = self.cx.program.pointer_size * 8;
+                    let dst = self.fresh_var(Ty::Int(bits), None);
+                    out.push(InstKind::Cast {
+                        dst,
+                        op: CastOp::PtrToInt,
+                        src: a,
+                        from: 0,
+                        to: bits,
+                    });
+                }
                 return Flow::End(Terminator::Stop {
                     reason: StopReason::ThreadExit,
-                })
+                });
             }
             // These run no user code: the process just ends.
             "abort" | "_exit" | "_Exit" => {

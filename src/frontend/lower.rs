@@ -1,7 +1,7 @@
 //! Lowering a whole module: symbol tables, globals with their objects and initial contents,
 //! and the driver that lowers each function block by block.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use inkwell::module::Module;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
@@ -63,11 +63,51 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
         let func = FnLower::lower(&mut cx, FuncId::from(i), f);
         cx.program.funcs.push(func);
     }
+    let hidden = hidden_addrs(&cx.syms, &gvals, &fvals);
+    cx.program.hidden_addrs.extend(hidden);
     let Ctx {
         files, mut program, ..
     } = cx;
     program.files = files.finish();
     program
+}
+
+/// Every address that a constant of the module hides in an integer or an untracked value
+/// (see `Symbols::hidden_addrs`), in code operands and in global initialisers.
+fn hidden_addrs(syms: &Symbols, gvals: &[Val], fvals: &[Val]) -> Vec<Operand> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for &g in gvals {
+        if !g.is_declaration() {
+            syms.hidden_addrs(g.initializer(), false, &mut seen, &mut out);
+        }
+    }
+    for &f in fvals {
+        if f.is_declaration() {
+            continue;
+        }
+        for bb in f.blocks() {
+            for inst in bb.instructions() {
+                for i in 0..inst.num_operands() {
+                    let v = inst.operand(i);
+                    if v.is_null() {
+                        continue;
+                    }
+                    // A pointer-typed constant operand is tracked when `const_addr` resolves it;
+                    // an integer, aggregate or vector constant reaches the analysis as unknown.
+                    let hidden = v.ty().kind() != LLVMTypeKind::LLVMPointerTypeKind;
+                    syms.hidden_addrs(v, hidden, &mut seen, &mut out);
+                }
+            }
+        }
+    }
+    let mut unique: Vec<Operand> = Vec::new();
+    for o in out {
+        if !unique.contains(&o) {
+            unique.push(o);
+        }
+    }
+    unique
 }
 
 fn lower_global(cx: &mut Ctx, id: GlobalId, g: Val) {

@@ -204,6 +204,13 @@ impl PointsTo {
                 }
             }
         }
+        // Soundness: an address that a constant hides in an integer (`(long)&x`, in code or in
+        // an initialiser) or in a value the lowering does not track comes back, if ever, as a
+        // pointer the analysis sees as `unknown`; exposing it puts it in what `unknown` covers.
+        for op in &program.hidden_addrs {
+            let s = pt.of(program, FuncId(0), op);
+            pt.expose(&s);
+        }
         // Soundness: `main` may be given pointers (argv) by the environment.
         for (fi, f) in program.funcs.iter().enumerate() {
             if f.name == "main" {
@@ -531,10 +538,18 @@ impl PointsTo {
                     if let Some(p) = func.params.first() {
                         changed |= self.add(g, *p, &a);
                     }
+                    // Soundness: what the entry returns is the thread's result, which
+                    // `pthread_join` writes into the joiner's `*retval` as a pointer the analysis
+                    // sees as `unknown` (below); exposing it puts it in what `unknown` covers.
+                    // The argument of `pthread_exit`, the other way a thread's result leaves it,
+                    // is exposed by the front end (a `ptrtoint` before the thread's end).
+                    let r = self.rets[g.index()].clone();
+                    changed |= self.expose(&r);
                 }
             }
             InstKind::ThreadJoin { retval, .. } => {
-                // Soundness: the joined thread's result is any pointer.
+                // Soundness: the joined thread's result is any pointer: every thread's results
+                // (entry returns, `pthread_exit` arguments) are exposed.
                 let p = self.of(program, f, retval);
                 changed |= self.store_into(&p, &PtsSet::unknown());
             }
