@@ -326,7 +326,7 @@ impl FnLower<'_> {
     /// Converts every pointer argument to an integer (a `ptrtoint` into a fresh var): the
     /// points-to analysis then exposes what each points to, so that a `Havoc` that clobbers
     /// memory after it covers those objects, and an unknown pointer may name them.
-    fn expose_pointer_args(&mut self, args: &[Val], out: &mut Vec<InstKind>) {
+    pub(crate) fn expose_pointer_args(&mut self, args: &[Val], out: &mut Vec<InstKind>) {
         let bits = self.cx.program.pointer_size * 8;
         for &a in args {
             if a.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind {

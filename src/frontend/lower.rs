@@ -151,7 +151,7 @@ fn guard_dropped_definitions(program: &mut Program) {
 
 /// Whether `text` holds what looks like a definition of function `name`: the name as a whole
 /// identifier, a balanced parameter list, then `{`.
-fn defines(text: &str, name: &str) -> bool {
+pub(crate) fn defines(text: &str, name: &str) -> bool {
     let bytes = text.as_bytes();
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
     let mut from = 0;
