@@ -8,8 +8,8 @@ use super::ffi::Val;
 use super::layout::ty_of;
 use super::lower::{Flow, FnLower};
 use crate::ir::{
-    AssertInfo, AssertKind, Callee, InstKind, ObjId, Object, ObjectKind, Operand, StopReason,
-    Terminator, Ty,
+    AssertInfo, AssertKind, Callee, CastOp, InstKind, ObjId, Object, ObjectKind, Operand,
+    StopReason, Terminator, Ty,
 };
 
 /// Intrinsics with no effect the analysis cares about.
@@ -67,6 +67,21 @@ impl FnLower<'_> {
         let callee = inst.called_value();
         let args = inst.call_args();
         if callee.is_null() || callee.kind() == LLVMValueKind::LLVMInlineAsmValueKind {
+            // Soundness: inline assembly may write any memory it has an address of: what its
+            // pointer operands point to (memory operands `"=m"`, `"+m"` are pointer arguments
+            // with an `elementtype`; `"r"(&x)` too), every exposed object (a `"memory"`
+            // clobber, or an address it got elsewhere), and the globals and functions its text
+            // names (`movl $1, g(%rip)`). The pointer operands are converted to integers, which
+            // exposes them (and what they reach) in the points-to analysis, the named symbols
+            // join `Program::hidden_addrs`, and the `Havoc` that follows clobbers every exposed
+            // cell and gives the result any value. This is the model of a call to an unknown
+            // function, without a function to name.
+            self.expose_pointer_args(&args, out);
+            if !callee.is_null() {
+                let text = callee.inline_asm_text();
+                let named = self.cx.syms.named_in_asm(&text);
+                self.cx.program.hidden_addrs.extend(named);
+            }
             out.push(self.havoc(inst, true, "inline assembly is not modelled"));
             return Flow::Next;
         }
@@ -238,9 +253,14 @@ impl FnLower<'_> {
                 return Flow::Next;
             }
             "pthread_exit" => {
+                // Soundness: the argument is the thread's result, which `pthread_join` hands to
+                // the joiner as a pointer the analysis sees as `unknown`. Converting it to an
+                // integer exposes what it points to in the points-to analysis; the thread ends
+                // right after, so the unused integer changes nothing else.
+                self.expose_pointer_args(&args[..args.len().min(1)], out);
                 return Flow::End(Terminator::Stop {
                     reason: StopReason::ThreadExit,
-                })
+                });
             }
             // These run no user code: the process just ends.
             "abort" | "_exit" | "_Exit" => {
@@ -303,6 +323,25 @@ impl FnLower<'_> {
     }
 
     /// `dst := first argument` for libc functions that return their destination.
+    /// Converts every pointer argument to an integer (a `ptrtoint` into a fresh var): the
+    /// points-to analysis then exposes what each points to, so that a `Havoc` that clobbers
+    /// memory after it covers those objects, and an unknown pointer may name them.
+    pub(crate) fn expose_pointer_args(&mut self, args: &[Val], out: &mut Vec<InstKind>) {
+        let bits = self.cx.program.pointer_size * 8;
+        for &a in args {
+            if a.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind {
+                let dst = self.fresh_var(Ty::Int(bits), None);
+                out.push(InstKind::Cast {
+                    dst,
+                    op: CastOp::PtrToInt,
+                    src: self.op(a),
+                    from: 0,
+                    to: bits,
+                });
+            }
+        }
+    }
+
     fn copy_result(&mut self, inst: Val, src: Operand, out: &mut Vec<InstKind>) {
         if let Some(dst) = self.used_result(inst) {
             out.push(InstKind::Copy { dst, src });
@@ -352,12 +391,26 @@ impl FnLower<'_> {
             out.push(self.havoc(inst, false, "thread-local storage is not modelled"));
             return;
         }
+        if name.starts_with("llvm.expect.") {
+            // `__builtin_expect(v, c)` is `v` (emitted from -O1 on; see `clang::compile`).
+            if let Some(v) = op(self, 0) {
+                self.copy_result(inst, v, out);
+                return;
+            }
+        }
         let clobbers = args.iter().any(|a| {
             let t = a.ty();
             t.kind() == LLVMTypeKind::LLVMPointerTypeKind
                 || (super::layout::is_vector(t)
                     && t.element().kind() == LLVMTypeKind::LLVMPointerTypeKind)
         });
+        // Soundness: a clobbering intrinsic (`llvm.va_start`, ...) writes what its pointer
+        // arguments point to; exposing them puts those objects among the cells the `Havoc`
+        // clobbers. (A vector of pointers is an unknown value whose targets are already exposed,
+        // see `Symbols::hidden_addrs` and the points-to analysis.)
+        if clobbers {
+            self.expose_pointer_args(args, out);
+        }
         out.push(self.havoc(inst, clobbers, format!("intrinsic {name} is not modelled")));
     }
 }

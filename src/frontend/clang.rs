@@ -94,7 +94,24 @@ pub(crate) fn compile(
         .map_err(|e| InputError::Unreadable(std::env::temp_dir(), e))?;
     let mut args: Vec<OsString> = [
         "-g",
-        "-O0",
+        // Soundness: every function the source defines must reach the analysis. At -O0 clang
+        // drops the inline-only definitions (a C99 `inline` without `extern`, a gnu89 or
+        // `gnu_inline` `extern inline`), so a call to one looks like a call to an unknown
+        // function and the assertions in its body vanish. From -O1 on it emits them as
+        // `available_externally`, which the front end lowers like any definition (calls
+        // are analysed through the body, as a compiler that inlines it would run it; the
+        // standard makes the inline and the external definition interchangeable).
+        // `-disable-llvm-passes` keeps the IR as the front end produced it (no inlining, no
+        // SROA; only lifetime markers and TBAA are added, which the lowering ignores), and
+        // `__OPTIMIZE__` / `__NO_INLINE__` are set back as at -O0, so that library headers
+        // (glibc's `__USE_EXTERN_INLINES`) expand as they do in a -O0 build. A user's `-O0`
+        // after `--` brings the dropping back; `lower` then makes each call to a dropped
+        // definition an assertion that may fail.
+        "-O1",
+        "-Xclang",
+        "-disable-llvm-passes",
+        "-U__OPTIMIZE__",
+        "-D__NO_INLINE__",
         "-Xclang",
         "-disable-O0-optnone",
         "-fno-discard-value-names",

@@ -82,6 +82,92 @@ impl Symbols {
         }
     }
 
+    /// Collects into `out` the globals and functions whose address constant `v` holds in a form
+    /// the lowering does not track: under a `ptrtoint` (or any constant expression that
+    /// `const_addr` does not resolve), in a vector, or at an offset from a function.
+    ///
+    /// Soundness: `const_operand` and `init_cells` turn such a constant into an unknown value,
+    /// so the points-to analysis would never see the address; an unknown pointer rebuilt from it
+    /// (`(int *)(uintptr_t)&x`, `*(int *)tbl[0]`) points only to *exposed* objects. Exposing
+    /// every address collected here keeps that set sound. Tracked addresses (a global plus a
+    /// constant offset, a function) need nothing: they reach the analysis as operands or
+    /// `InitValue`s.
+    pub fn hidden_addrs(
+        &self,
+        v: Val,
+        hidden: bool,
+        seen: &mut std::collections::HashSet<(Val, bool)>,
+        out: &mut Vec<Operand>,
+    ) {
+        if v.is_null() || !seen.insert((v, hidden)) {
+            return;
+        }
+        match v.kind() {
+            LLVMValueKind::LLVMGlobalVariableValueKind => {
+                if let (true, Some(g)) = (hidden, self.globals.get(&v)) {
+                    out.push(Operand::GlobalAddr(*g, 0));
+                }
+            }
+            LLVMValueKind::LLVMFunctionValueKind => {
+                if let (true, Some(f)) = (hidden, self.funcs.get(&v)) {
+                    out.push(Operand::FuncAddr(*f));
+                }
+            }
+            LLVMValueKind::LLVMGlobalAliasValueKind => {
+                self.hidden_addrs(v.aliasee(), hidden, seen, out)
+            }
+            LLVMValueKind::LLVMConstantExprValueKind => {
+                let tracked = v.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind
+                    && matches!(
+                        self.const_addr(v),
+                        Some(Addr::Global(..) | Addr::Func(_, 0) | Addr::Null(_))
+                    );
+                for i in 0..v.num_operands() {
+                    self.hidden_addrs(v.operand(i), hidden || !tracked, seen, out);
+                }
+            }
+            LLVMValueKind::LLVMConstantStructValueKind
+            | LLVMValueKind::LLVMConstantArrayValueKind => {
+                for i in 0..v.num_operands() {
+                    self.hidden_addrs(v.operand(i), hidden, seen, out);
+                }
+            }
+            // Vector elements become unknown values (`unknown_cells`, vector operations).
+            LLVMValueKind::LLVMConstantVectorValueKind => {
+                for i in 0..v.num_operands() {
+                    self.hidden_addrs(v.operand(i), true, seen, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The globals and functions whose symbol the text of an inline `asm` names (as a whole
+    /// identifier), which it may read, write or call without an operand.
+    pub fn named_in_asm(&self, text: &str) -> Vec<Operand> {
+        let words: std::collections::HashSet<&str> = text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut out: Vec<Operand> = Vec::new();
+        for (v, g) in &self.globals {
+            if words.contains(v.name().as_str()) {
+                out.push(Operand::GlobalAddr(*g, 0));
+            }
+        }
+        for (v, f) in &self.funcs {
+            if words.contains(v.name().as_str()) {
+                out.push(Operand::FuncAddr(*f));
+            }
+        }
+        out.sort_by_key(|o| match o {
+            Operand::GlobalAddr(g, _) => (0, g.index()),
+            Operand::FuncAddr(f) => (1, f.index()),
+            _ => (2, 0),
+        });
+        out
+    }
+
     /// A constant as an operand; anything not tracked is `Unknown` of its type.
     pub fn const_operand(&self, v: Val) -> Operand {
         if v.is_null() {

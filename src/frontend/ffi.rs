@@ -110,6 +110,14 @@ impl Val {
         lossy(p, len)
     }
 
+    /// The assembly text of an inline `asm` value.
+    pub fn inline_asm_text(self) -> String {
+        let mut len = 0usize;
+        // SAFETY: live InlineAsm value (checked by the caller); LLVM returns `len` bytes.
+        let p = unsafe { c::LLVMGetInlineAsmAsmString(self.0, &mut len) };
+        lossy(p, len)
+    }
+
     /// Its textual IR form (for diagnostics and the rare wide constant).
     pub fn print(self) -> String {
         // SAFETY: live value.

@@ -1,7 +1,7 @@
 //! Lowering a whole module: symbol tables, globals with their objects and initial contents,
 //! and the driver that lowers each function block by block.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use inkwell::module::Module;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
@@ -12,8 +12,9 @@ use super::ffi::{self, Bb, DataLayout, Val};
 use super::field_names::FieldNames;
 use super::layout::{layout_of, ty_of};
 use crate::ir::{
-    AssertId, AssertInfo, Block, BlockId, FuncId, Function, Global, GlobalId, Inst, InstKind,
-    ObjId, Object, ObjectKind, Operand, Program, Span, Terminator, Ty, VarId, VarInfo,
+    AssertId, AssertInfo, AssertKind, Block, BlockId, Callee, FuncId, Function, Global, GlobalId,
+    Inst, InstKind, ObjId, Object, ObjectKind, Operand, Program, Span, Terminator, Ty, VarId,
+    VarInfo,
 };
 
 /// Program-wide lowering state.
@@ -63,11 +64,177 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
         let func = FnLower::lower(&mut cx, FuncId::from(i), f);
         cx.program.funcs.push(func);
     }
+    let hidden = hidden_addrs(&cx.syms, &gvals, &fvals);
+    cx.program.hidden_addrs.extend(hidden);
     let Ctx {
         files, mut program, ..
     } = cx;
     program.files = files.finish();
+    guard_dropped_definitions(&mut program);
     program
+}
+
+/// Makes every call to a function that the source defines but the module only declares an
+/// assertion that may fail.
+///
+/// Soundness: such a definition was dropped by clang (an inline-only definition compiled at
+/// -O0, which a user's `-- -O0` brings back; see `clang::compile`), so its body and every
+/// assertion in it are missing, and treating the call as an unknown function would prove the
+/// program with its errors unseen. The call becomes a `Havoc` that clobbers memory (so that
+/// `confirm` abandons the execution there instead of claiming a violation) followed by an
+/// assertion that fails when reached. A definition is recognised in the text of the program's
+/// files (`name (...) {`), which may also match what is not one (a macro): that only costs a
+/// may-fail.
+fn guard_dropped_definitions(program: &mut Program) {
+    let texts: Vec<&str> = program
+        .files
+        .iter()
+        .filter_map(|f| f.text.as_deref())
+        .collect();
+    let dropped: Vec<bool> = program
+        .funcs
+        .iter()
+        .map(|f| {
+            !f.is_defined
+                && !f.name.starts_with("llvm.")
+                && !f.name.is_empty()
+                && texts.iter().any(|t| defines(t, &f.name))
+        })
+        .collect();
+    if !dropped.iter().any(|&d| d) {
+        return;
+    }
+    for fi in 0..program.funcs.len() {
+        for bi in 0..program.funcs[fi].blocks.len() {
+            let insts = std::mem::take(&mut program.funcs[fi].blocks[bi].insts);
+            let mut out = Vec::with_capacity(insts.len());
+            for inst in insts {
+                if let InstKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } = &inst.kind
+                {
+                    if dropped[g.index()] {
+                        let name = program.funcs[g.index()].name.clone();
+                        out.push(Inst {
+                            kind: InstKind::Havoc {
+                                dst: None,
+                                clobbers_memory: true,
+                                reason: format!(
+                                    "the source defines `{name}`, but clang dropped its body \
+                                     (an inline-only definition compiled at -O0)"
+                                ),
+                            },
+                            span: inst.span,
+                        });
+                        let id = AssertId::from(program.asserts.len());
+                        program.asserts.push(AssertInfo {
+                            func: FuncId::from(fi),
+                            kind: AssertKind::ReachError,
+                            span: inst.span,
+                            condition: format!("the missing body of `{name}`"),
+                            cond_vars: Vec::new(),
+                            guard_blocks: Vec::new(),
+                        });
+                        out.push(Inst {
+                            kind: InstKind::Assert { id, cond: None },
+                            span: inst.span,
+                        });
+                    }
+                }
+                out.push(inst);
+            }
+            program.funcs[fi].blocks[bi].insts = out;
+        }
+    }
+}
+
+/// Whether `text` holds what looks like a definition of function `name`: the name as a whole
+/// identifier, a balanced parameter list, then `{`.
+pub(crate) fn defines(text: &str, name: &str) -> bool {
+    let bytes = text.as_bytes();
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let mut from = 0;
+    while let Some(pos) = text[from..].find(name) {
+        let start = from + pos;
+        let end = start + name.len();
+        from = end;
+        if (start > 0 && is_ident(bytes[start - 1])) || bytes.get(end).is_some_and(|&b| is_ident(b))
+        {
+            continue;
+        }
+        let mut i = end;
+        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b'(') {
+            continue;
+        }
+        let mut depth = 0usize;
+        while let Some(&b) = bytes.get(i) {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b';' | b'{' | b'}' => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b')') {
+            continue;
+        }
+        i += 1;
+        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        if bytes.get(i) == Some(&b'{') {
+            return true;
+        }
+    }
+    false
+}
+
+/// Every address that a constant of the module hides in an integer or an untracked value
+/// (see `Symbols::hidden_addrs`), in code operands and in global initialisers.
+fn hidden_addrs(syms: &Symbols, gvals: &[Val], fvals: &[Val]) -> Vec<Operand> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for &g in gvals {
+        if !g.is_declaration() {
+            syms.hidden_addrs(g.initializer(), false, &mut seen, &mut out);
+        }
+    }
+    for &f in fvals {
+        if f.is_declaration() {
+            continue;
+        }
+        for bb in f.blocks() {
+            for inst in bb.instructions() {
+                for i in 0..inst.num_operands() {
+                    let v = inst.operand(i);
+                    if v.is_null() {
+                        continue;
+                    }
+                    // A pointer-typed constant operand is tracked when `const_addr` resolves it;
+                    // an integer, aggregate or vector constant reaches the analysis as unknown.
+                    let hidden = v.ty().kind() != LLVMTypeKind::LLVMPointerTypeKind;
+                    syms.hidden_addrs(v, hidden, &mut seen, &mut out);
+                }
+            }
+        }
+    }
+    let mut unique: Vec<Operand> = Vec::new();
+    for o in out {
+        if !unique.contains(&o) {
+            unique.push(o);
+        }
+    }
+    unique
 }
 
 fn lower_global(cx: &mut Ctx, id: GlobalId, g: Val) {

@@ -103,6 +103,7 @@ impl FnLower<'_> {
             | LLVMFPToSI | LLVMUIToFP | LLVMSIToFP | LLVMFPTrunc | LLVMFPExt => {
                 let src_v = inst.operand(0);
                 if is_vector(ty) || is_vector(src_v.ty()) {
+                    self.expose_operands(inst, out);
                     out.push(self.havoc(inst, false, "vector conversion is not modelled"));
                     return Flow::Next;
                 }
@@ -244,10 +245,15 @@ impl FnLower<'_> {
                 }
                 out.push(self.havoc(inst, false, "aggregate values are not modelled"));
             }
+            // Soundness: a pointer put into an aggregate or vector value comes out of it (or of
+            // the memory it is stored into) as an unknown value; its targets are exposed so
+            // that the unknown pointer covers them.
             LLVMInsertValue => {
+                self.expose_operands(inst, out);
                 out.push(self.havoc(inst, false, "aggregate values are not modelled"))
             }
             LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector => {
+                self.expose_operands(inst, out);
                 out.push(self.havoc(inst, false, "vector operations are not modelled"))
             }
             LLVMFence => {}
@@ -256,13 +262,23 @@ impl FnLower<'_> {
             LLVMLandingPad | LLVMCatchPad | LLVMCleanupPad => {
                 out.push(self.havoc(inst, true, "exception handling is not modelled"))
             }
-            _ => out.push(self.havoc(
-                inst,
-                true,
-                format!("instruction {} is not modelled", opname(op)),
-            )),
+            _ => {
+                self.expose_operands(inst, out);
+                out.push(self.havoc(
+                    inst,
+                    true,
+                    format!("instruction {} is not modelled", opname(op)),
+                ))
+            }
         }
         Flow::Next
+    }
+
+    /// Exposes the pointer operands of an instruction lowered to `Havoc` (see
+    /// `expose_pointer_args`).
+    fn expose_operands(&mut self, inst: Val, out: &mut Vec<InstKind>) {
+        let ops: Vec<Val> = (0..inst.num_operands()).map(|i| inst.operand(i)).collect();
+        self.expose_pointer_args(&ops, out);
     }
 
     fn cast(&mut self, inst: Val, op: CastOp) -> InstKind {

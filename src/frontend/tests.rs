@@ -907,3 +907,91 @@ fn struct_fields_are_named_from_debug_info() {
     assert!(!names.contains(&"w.i"), "{names:?}");
     assert!(names.contains(&"fl.1"), "{names:?}");
 }
+
+/// The objects the points-to analysis exposes, by name.
+fn exposed_names(p: &Program) -> Vec<String> {
+    let pt = crate::memory::PointsTo::compute(p);
+    pt.exposed
+        .iter()
+        .map(|o| p.objects[o.index()].name.clone())
+        .collect()
+}
+
+#[test]
+fn addresses_hidden_in_integers_are_exposed() {
+    let p = lower_c(
+        "#include <stdint.h>\n\
+         static int a, b, c, d, e, keep;\n\
+         long la = (long)&a;\n\
+         static const uintptr_t tbl[] = {0, (uintptr_t)&b};\n\
+         static void f(void) {}\n\
+         uintptr_t lf = (uintptr_t)&f;\n\
+         int main(void) {\n\
+         \x20 uintptr_t v = (uintptr_t)&c;\n\
+         \x20 keep = 1;\n\
+         \x20 return (int)v + (int)tbl[1] + *(int *)la + d + e;\n\
+         }\n",
+    );
+    let ex = exposed_names(&p);
+    for n in ["a", "b", "c"] {
+        assert!(ex.iter().any(|x| x == n), "{n} not exposed: {ex:?}");
+    }
+    for n in ["d", "e", "keep"] {
+        assert!(!ex.iter().any(|x| x == n), "{n} exposed: {ex:?}");
+    }
+    let f = p.funcs.iter().position(|f| f.name == "f").expect("f");
+    assert!(p.hidden_addrs.contains(&Operand::FuncAddr(FuncId::from(f))));
+}
+
+#[test]
+fn asm_operands_named_symbols_and_thread_results_are_exposed() {
+    let p = lower_c(
+        "#include <pthread.h>\n\
+         static int m, r, named, res, ex, keep;\n\
+         static void *t1(void *a) { return &res; }\n\
+         static void *t2(void *a) { pthread_exit(&ex); }\n\
+         int main(void) {\n\
+         \x20 pthread_t x, y;\n\
+         \x20 __asm__ volatile(\"movl $1, %0\" : \"=m\"(m));\n\
+         \x20 __asm__ volatile(\"movl $5, (%0)\" : : \"r\"(&r) : \"memory\");\n\
+         \x20 __asm__ volatile(\"movl $3, named(%%rip)\" : : : \"memory\");\n\
+         \x20 pthread_create(&x, 0, t1, 0);\n\
+         \x20 pthread_create(&y, 0, t2, 0);\n\
+         \x20 keep = 2;\n\
+         \x20 return keep + named;\n\
+         }\n",
+    );
+    let ex = exposed_names(&p);
+    for n in ["m", "r", "named", "res", "ex"] {
+        assert!(ex.iter().any(|x| x == n), "{n} not exposed: {ex:?}");
+    }
+    assert!(!ex.iter().any(|x| x == "keep"), "{ex:?}");
+}
+
+#[test]
+fn inline_only_definitions_are_kept_and_dropped_ones_guarded() {
+    let src = "int g;\n\
+               inline void release(void) { if (g) g = 2; }\n\
+               __attribute__((gnu_inline)) extern inline void check(void) { g = 3; }\n\
+               int main(void) { release(); check(); return 0; }\n";
+    let p = lower_c(src);
+    assert!(func(&p, "release").is_defined);
+    assert!(func(&p, "check").is_defined);
+    assert!(p.asserts.is_empty());
+    let p = load_files(&[("t.c", src.as_bytes())], &["-O0"]).expect("compiles");
+    assert!(!func(&p, "release").is_defined);
+    let names: Vec<&str> = p.asserts.iter().map(|a| a.condition.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "the missing body of `release`",
+            "the missing body of `check`"
+        ]
+    );
+    assert!(super::lower::defines(
+        "void f (int a,\n int (*b)(void))\n{",
+        "f"
+    ));
+    assert!(!super::lower::defines("if (f(x)) { g(); }", "f"));
+    assert!(!super::lower::defines("int f(int);", "f"));
+}

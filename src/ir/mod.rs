@@ -52,6 +52,11 @@ pub struct Program {
     pub files: Vec<SourceFile>,
     /// Pointer size in bytes of the target (4 with `-m32`, else 8).
     pub pointer_size: u32,
+    /// Addresses (`GlobalAddr` or `FuncAddr`) that a constant hides from the analysis: inside a
+    /// `ptrtoint` constant expression (`long a = (long)&x;`, `(int *)(uintptr_t)&x`), or any
+    /// constant the lowering turns into an unknown value, in code or in a global's initialiser,
+    /// or named by the text of an inline `asm`. The points-to analysis exposes them.
+    pub hidden_addrs: Vec<Operand>,
 }
 
 /// One function.

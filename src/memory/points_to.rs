@@ -7,7 +7,8 @@
 
 use super::cells::normalize_array_step;
 use crate::ir::{
-    Callee, FuncId, InitValue, InstKind, ObjId, Operand, Program, Terminator, Ty, VarId,
+    Callee, FuncId, InitValue, InstKind, Layout, ObjId, Operand, Program, ScalarKind, Terminator,
+    Ty, VarId,
 };
 use std::collections::BTreeSet;
 
@@ -53,6 +54,14 @@ impl PtsSet {
     pub fn objects(&self) -> impl Iterator<Item = ObjId> + '_ {
         self.targets.iter().filter_map(|t| match t {
             Target::Obj(o, _) => Some(*o),
+            Target::Func(_) => None,
+        })
+    }
+
+    /// The objects it names, with their offsets.
+    pub fn objects_at(&self) -> impl Iterator<Item = (ObjId, Option<u64>)> + '_ {
+        self.targets.iter().filter_map(|t| match t {
+            Target::Obj(o, off) => Some((*o, *off)),
             Target::Func(_) => None,
         })
     }
@@ -204,6 +213,13 @@ impl PointsTo {
                 }
             }
         }
+        // Soundness: an address that a constant hides in an integer (`(long)&x`, in code or in
+        // an initialiser) or in a value the lowering does not track comes back, if ever, as a
+        // pointer the analysis sees as `unknown`; exposing it puts it in what `unknown` covers.
+        for op in &program.hidden_addrs {
+            let s = pt.of(program, FuncId(0), op);
+            pt.expose(&s);
+        }
         // Soundness: `main` may be given pointers (argv) by the environment.
         for (fi, f) in program.funcs.iter().enumerate() {
             if f.name == "main" {
@@ -289,6 +305,62 @@ impl PointsTo {
             changed = true;
         }
         changed
+    }
+
+    /// A load of `size` bytes that is not a pointer load: every object it may read pointer
+    /// bytes from exposes its contents.
+    ///
+    /// Soundness: an integer (or aggregate, or float) read of a pointer's bytes carries its
+    /// address, which may come back as a pointer the analysis sees as `unknown`. A read that
+    /// covers no pointer scalar of a typed object reads only bytes that no pointer was stored
+    /// into without exposure (`expose_if_untyped_store`, `MemCopy`); an untyped object (heap
+    /// memory), an unknown offset or a read that overlaps a pointer scalar exposes everything
+    /// the object may hold.
+    fn expose_bytes_read(&mut self, program: &Program, ptr: &PtsSet, size: u64) -> bool {
+        let mut changed = false;
+        for t in ptr.targets.clone() {
+            let Target::Obj(o, off) = t else { continue };
+            if self.contents[o.index()].targets.is_empty() {
+                continue;
+            }
+            let layout = program.objects[o.index()].layout.as_ref();
+            let clean = match (layout, off) {
+                (Some(l), Some(off)) => !overlaps_ptr(l, i128::from(off), i128::from(size)),
+                _ => false,
+            };
+            if !clean {
+                let c = self.contents[o.index()].clone();
+                changed |= self.expose(&c);
+            }
+        }
+        changed
+    }
+
+    /// A pointer store: its value is exposed where it lands outside a pointer scalar of a typed
+    /// object (a `long` cell written through `*(int **)&l`), since integer loads of typed bytes
+    /// do not look for pointers. Untyped objects are left to `expose_bytes_read`.
+    fn expose_if_untyped_store(
+        &mut self,
+        program: &Program,
+        ptr: &PtsSet,
+        val: &PtsSet,
+        size: u64,
+    ) -> bool {
+        if val.targets.is_empty() {
+            return false;
+        }
+        let misplaced = ptr.objects_at().any(|(o, off)| {
+            match (program.objects[o.index()].layout.as_ref(), off) {
+                (None, _) => false,
+                (Some(l), Some(off)) => !is_ptr_scalar_at(l, off, size),
+                (Some(_), None) => true,
+            }
+        });
+        if misplaced {
+            self.expose(val)
+        } else {
+            false
+        }
     }
 
     fn load_from(&self, ptr: &PtsSet) -> PtsSet {
@@ -463,42 +535,80 @@ impl PointsTo {
                 let moved = self.load_from(&old);
                 changed |= self.contents[obj.index()].union_with(&moved);
             }
-            InstKind::Load { dst, ptr, ty, .. } => {
+            InstKind::Load {
+                dst, ptr, ty, size, ..
+            } => {
                 let p = self.of(program, f, ptr);
                 if *ty == Ty::Ptr {
                     let s = self.load_from(&p);
                     changed |= self.add(f, *dst, &s);
+                } else {
+                    changed |= self.expose_bytes_read(program, &p, u64::from(*size));
                 }
             }
-            InstKind::Store { ptr, val, .. } => {
+            InstKind::Store {
+                ptr, val, ty, size, ..
+            } => {
                 let p = self.of(program, f, ptr);
                 let v = self.of(program, f, val);
                 changed |= self.store_into(&p, &v);
+                if *ty == Ty::Ptr {
+                    changed |= self.expose_if_untyped_store(program, &p, &v, u64::from(*size));
+                }
             }
-            InstKind::AtomicRmw { dst, ptr, val, .. } => {
+            InstKind::AtomicRmw {
+                dst,
+                ptr,
+                val,
+                bits,
+                ..
+            } => {
                 let p = self.of(program, f, ptr);
                 let old = self.load_from(&p);
                 changed |= self.add(f, *dst, &old);
                 let v = self.of(program, f, val);
                 changed |= self.store_into(&p, &v);
+                if *bits != 0 {
+                    changed |= self.expose_bytes_read(program, &p, u64::from(bits.div_ceil(8)));
+                }
             }
-            InstKind::CmpXchg { old, ptr, new, .. } => {
+            InstKind::CmpXchg {
+                old,
+                ptr,
+                new,
+                bits,
+                ..
+            } => {
                 let p = self.of(program, f, ptr);
                 let o = self.load_from(&p);
                 changed |= self.add(f, *old, &o);
                 let v = self.of(program, f, new);
                 changed |= self.store_into(&p, &v);
+                if *bits != 0 {
+                    changed |= self.expose_bytes_read(program, &p, u64::from(bits.div_ceil(8)));
+                }
             }
             InstKind::MemCopy { dst, src, .. } => {
                 let d = self.of(program, f, dst);
                 let s = self.of(program, f, src);
                 let moved = self.load_from(&s);
                 changed |= self.store_into(&d, &moved);
+                if !moved.targets.is_empty() && !copy_keeps_types(program, &d, &s) {
+                    // Soundness: pointer bytes copied where the layout does not put a pointer
+                    // (`memcpy(&l, &p, 8)` into a `long`) may be read back as an integer, which
+                    // a later integer load does not see: they are exposed here.
+                    changed |= self.expose(&moved);
+                }
             }
             InstKind::Cast { dst, op, src, .. } => match op {
-                crate::ir::CastOp::PtrToInt => {
+                // Soundness: `Other` from a pointer (a bitcast to a vector) hides the address
+                // like `ptrtoint`; `Other` to a pointer rebuilds one like `inttoptr`.
+                crate::ir::CastOp::PtrToInt | crate::ir::CastOp::Other => {
                     let s = self.of(program, f, src);
                     changed |= self.expose(&s);
+                    if program.funcs[f.index()].vars[dst.index()].ty == Ty::Ptr {
+                        changed |= self.add(f, *dst, &PtsSet::unknown());
+                    }
                 }
                 crate::ir::CastOp::IntToPtr => {
                     changed |= self.add(f, *dst, &PtsSet::unknown());
@@ -524,17 +634,30 @@ impl PointsTo {
                 }
             },
             InstKind::ThreadCreate { entry, arg, .. } => {
-                let (targets, _) = self.callees(program, f, entry);
+                let (targets, unknown) = self.callees(program, f, entry);
                 let a = self.of(program, f, arg);
+                // Soundness: an entry the analysis does not see (declared only, or an unknown
+                // pointer that may name one) gets the argument as unknown code does.
+                if unknown || targets.iter().any(|g| !program.funcs[g.index()].is_defined) {
+                    changed |= self.expose(&a);
+                }
                 for g in targets {
                     let func = &program.funcs[g.index()];
                     if let Some(p) = func.params.first() {
                         changed |= self.add(g, *p, &a);
                     }
+                    // Soundness: what the entry returns is the thread's result, which
+                    // `pthread_join` writes into the joiner's `*retval` as a pointer the analysis
+                    // sees as `unknown` (below); exposing it puts it in what `unknown` covers.
+                    // The argument of `pthread_exit`, the other way a thread's result leaves it,
+                    // is exposed by the front end (a `ptrtoint` before the thread's end).
+                    let r = self.rets[g.index()].clone();
+                    changed |= self.expose(&r);
                 }
             }
             InstKind::ThreadJoin { retval, .. } => {
-                // Soundness: the joined thread's result is any pointer.
+                // Soundness: the joined thread's result is any pointer: every thread's results
+                // (entry returns, `pthread_exit` arguments) are exposed.
                 let p = self.of(program, f, retval);
                 changed |= self.store_into(&p, &PtsSet::unknown());
             }
@@ -559,6 +682,72 @@ impl PointsTo {
         }
         changed
     }
+}
+
+/// Whether bytes `[off, off + size)` of an object of this layout overlap a pointer scalar
+/// (conservatively true for a range across array elements that hold pointers).
+fn overlaps_ptr(layout: &Layout, off: i128, size: i128) -> bool {
+    let total = i128::from(layout.size().min(i64::MAX as u64));
+    if off + size <= 0 || (off >= total && total > 0) {
+        return false;
+    }
+    match layout {
+        Layout::Scalar { kind, .. } => *kind == ScalarKind::Ptr,
+        Layout::Struct { fields, .. } => fields
+            .iter()
+            .any(|(fo, fl)| overlaps_ptr(fl, off - i128::from(*fo), size)),
+        Layout::Array { elem, stride, .. } => {
+            let stride = i128::from(*stride);
+            if stride > 0 && off >= 0 && size <= stride && off % stride + size <= stride {
+                overlaps_ptr(elem, off % stride, size)
+            } else {
+                has_ptr(layout)
+            }
+        }
+    }
+}
+
+/// Whether a layout holds a pointer scalar anywhere.
+fn has_ptr(layout: &Layout) -> bool {
+    match layout {
+        Layout::Scalar { kind, .. } => *kind == ScalarKind::Ptr,
+        Layout::Struct { fields, .. } => fields.iter().any(|(_, l)| has_ptr(l)),
+        Layout::Array { elem, .. } => has_ptr(elem),
+    }
+}
+
+/// Whether a pointer scalar of `size` bytes starts exactly at `off`.
+fn is_ptr_scalar_at(layout: &Layout, off: u64, size: u64) -> bool {
+    match layout {
+        Layout::Scalar { size: s, kind } => {
+            off == 0 && u64::from(*s) == size && *kind == ScalarKind::Ptr
+        }
+        Layout::Struct { fields, .. } => fields.iter().any(|(fo, fl)| {
+            off >= *fo && off < fo + fl.size().max(1) && is_ptr_scalar_at(fl, off - fo, size)
+        }),
+        Layout::Array { elem, stride, .. } => {
+            *stride > 0 && is_ptr_scalar_at(elem, off % stride, size)
+        }
+    }
+}
+
+/// Whether a copy from `src` to `dst` keeps pointer bytes where integer loads look for them:
+/// into untyped memory only (whose integer loads `expose_bytes_read` checks), or between
+/// places of one layout at one offset (a struct assignment), where pointer bytes stay in
+/// pointer scalars.
+fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
+    if dst.unknown || src.unknown {
+        return false;
+    }
+    let layout = |o: ObjId| program.objects[o.index()].layout.as_ref();
+    if dst.objects_at().all(|(o, _)| layout(o).is_none()) {
+        return true;
+    }
+    let mut all = (dst.objects_at().chain(src.objects_at())).map(|(o, off)| (layout(o), off));
+    let Some(first) = all.next() else {
+        return true;
+    };
+    first.0.is_some() && first.1.is_some() && all.all(|p| p == first)
 }
 
 fn func_returns_ptr(program: &Program, f: FuncId) -> bool {
