@@ -165,7 +165,13 @@ fn successors<D: NumDomain>(
     let ctx = nd.ctx;
     let func = cfg.contexts[ctx.0 as usize].func;
     let block = &program.funcs[func.index()].blocks[nd.block.index()];
+    // Soundness: a `longjmp` here (or in the call that ends the node) continues at a resume
+    // point of the thread with the state at the end of the node, memory included.
+    for &r in cfg.jump_targets(node) {
+        emit(r, s.clone());
+    }
     match &nd.exit {
+        Exit::Split { cont } => emit(*cont, s),
         Exit::InlinedCall { callee, .. } => {
             let InstKind::Call { args, .. } = &block.insts[nd.end as usize].kind else {
                 return;

@@ -390,7 +390,8 @@ pub enum Terminator {
     /// Return from the function.
     Ret(Option<Operand>),
     /// `exit`, `abort`, `__assert_fail`, `pthread_exit`, `unreachable`, and calls to
-    /// `noreturn` functions: this path of the thread ends here.
+    /// `noreturn` functions: this path of the thread ends here; `longjmp` (`StopReason::LongJmp`):
+    /// this block has no successor in its function, control goes on at a `setjmp`.
     Stop {
         /// Why (`"exit"`, `"abort"`, `"pthread_exit"`, `"unreachable"`, ...).
         reason: StopReason,
@@ -407,6 +408,10 @@ pub enum StopReason {
     ThreadExit,
     /// LLVM `unreachable`: no execution gets here (after a `noreturn` call, or UB).
     Unreachable,
+    /// `longjmp`, `siglongjmp`, `_longjmp`, `__builtin_longjmp`: control goes on at the second
+    /// return of a `setjmp` of the same thread (`Program::returns_twice`); the thread CFG holds
+    /// the edges (`threads::ThreadCfg::resumes`). It is not an end of the thread or process.
+    LongJmp,
 }
 
 impl InstKind {

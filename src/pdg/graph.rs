@@ -140,7 +140,17 @@ impl Pdg {
             }
             let t = g.term(cfg, node);
             deps[t as usize].push(head);
+            // Whether the node jumps to a resume point, and to which, is decided by the call
+            // that ends it (`longjmp`, or a callee that may call it).
+            if !cfg.jump_targets(node).is_empty() && nd.end > nd.start {
+                deps[t as usize].push(g.inst(node, nd.start, nd.end - 1));
+            }
             match &nd.exit {
+                Exit::Split { .. } => {
+                    if nd.end > nd.start {
+                        deps[t as usize].push(g.inst(node, nd.start, nd.end - 1));
+                    }
+                }
                 Exit::InlinedCall { callee, .. } => {
                     let kind = &block.insts[nd.end as usize].kind;
                     let (dst, ops) = defs_uses(kind);
@@ -203,7 +213,8 @@ pub fn fails_here(facts: &Facts<'_>, cfg: &ThreadCfg, n: NodeId) -> bool {
     }
     let func = cfg.contexts[nd.ctx.0 as usize].func;
     let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
-    matches!(block.term, Terminator::Stop { .. })
+    // A `longjmp` goes on at a resume point: the code there still runs.
+    matches!(block.term, Terminator::Stop { reason } if reason != crate::ir::StopReason::LongJmp)
         && (nd.start..nd.end)
             .any(|k| matches!(block.insts[k as usize].kind, InstKind::Assert { .. }))
 }

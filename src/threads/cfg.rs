@@ -7,8 +7,13 @@
 //! instruction of its node, its callee is listed in `ThreadCfg::opaque_callees`, and the
 //! analysis runs that callee on its own from an unknown state (`analysis::modular`, detached
 //! threads; the callee's effects on memory are havocked at the call).
+//!
+//! Invariant: a `longjmp` is a jump, not an end: every node that may jump (a `longjmp`, a call
+//! that is not inlined and may reach one) has an edge to every *resume point* of the thread (the
+//! node after a call of a function that may return twice, `Program::returns_twice`). Every fact
+//! derived from the graph (dominance, cycles, program order, control dependence) sees them.
 
-use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, Terminator};
+use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, StopReason, Terminator};
 
 /// A node of the thread CFG: a run of instructions of one block in one context.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -53,6 +58,14 @@ pub enum Exit {
         /// The node after the call.
         cont: NodeId,
     },
+    /// Instruction `end - 1` of the block is a call that may return twice (`setjmp`) or may
+    /// jump to such a return (a `longjmp` in a callee that is not inlined); control continues
+    /// at `cont`, the rest of the block in the same context. The split makes the state right
+    /// after the call the state at the end of a node, where jump edges start and end.
+    Split {
+        /// The node after the call.
+        cont: NodeId,
+    },
 }
 
 /// A run of instructions `insts[start..end]` of `block` in context `ctx`.
@@ -85,6 +98,13 @@ pub struct ThreadCfg {
     pub nvars: u32,
     /// Calls that were not inlined (recursion or size budget): the callees, by function.
     pub opaque_callees: Vec<FuncId>,
+    /// Resume points: the node after each call of a function that may return twice, in every
+    /// context (where a `longjmp` continues).
+    pub resumes: Vec<NodeId>,
+    /// Nodes whose final state may jump to every resume point: blocks that end in `longjmp`, and
+    /// nodes that end with a call that is not inlined and may reach a `longjmp` (sorted).
+    /// Empty when the program calls no function that may return twice.
+    pub jumps: Vec<NodeId>,
 }
 
 /// Limits of inlining, so that every thread CFG stays finite and small enough.
@@ -111,10 +131,31 @@ impl ThreadCfg {
         let mut cfg = ThreadCfg::default();
         let mut insts = 0usize;
         let mut stack = Vec::new();
-        cfg.expand(program, entry, None, &mut stack, &mut insts, budget);
+        let may_jump = (!program.returns_twice.is_empty()).then(|| may_jump_out(program));
+        cfg.expand(
+            program,
+            entry,
+            None,
+            &mut stack,
+            &mut insts,
+            budget,
+            may_jump.as_deref(),
+        );
         cfg.opaque_callees.sort();
         cfg.opaque_callees.dedup();
+        cfg.jumps.sort();
+        cfg.jumps.dedup();
         cfg
+    }
+
+    /// Where the final state of node `n` may jump to: every resume point of the thread if `n`
+    /// may `longjmp`, else nothing.
+    pub fn jump_targets(&self, n: NodeId) -> &[NodeId] {
+        if self.jumps.binary_search(&n).is_ok() {
+            &self.resumes
+        } else {
+            &[]
+        }
     }
 
     /// The node that starts `block` of context `ctx`.
@@ -145,6 +186,7 @@ impl ThreadCfg {
         stack: &mut Vec<FuncId>,
         insts: &mut usize,
         budget: InlineBudget,
+        may_jump: Option<&[bool]>,
     ) -> CtxId {
         let f = &program.funcs[func.index()];
         let ctx = CtxId(self.contexts.len() as u32);
@@ -168,40 +210,84 @@ impl ThreadCfg {
         self.contexts[ctx.0 as usize].entry = self.first[ctx.0 as usize][0];
         for (bi, block) in f.blocks.iter().enumerate() {
             let mut node = self.first[ctx.0 as usize][bi];
+            let mut ends_in_jump = matches!(
+                block.term,
+                Terminator::Stop {
+                    reason: StopReason::LongJmp
+                }
+            );
             for (ii, inst) in block.insts.iter().enumerate() {
-                let InstKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } = &inst.kind
-                else {
+                let InstKind::Call { callee, .. } = &inst.kind else {
                     continue;
                 };
-                let gf = &program.funcs[g.index()];
-                if !gf.is_defined {
-                    continue;
+                if let Callee::Direct(g) = callee {
+                    let gf = &program.funcs[g.index()];
+                    if gf.is_defined {
+                        let recursive = stack.contains(g);
+                        let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
+                        if recursive || too_big {
+                            // Soundness: the call stays a call; the engine havocs what it may
+                            // change and the callee is analysed on its own from an unknown state.
+                            self.opaque_callees.push(*g);
+                        } else {
+                            self.nodes[node.index()].end = ii as u32;
+                            let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
+                            let callee = self.expand(
+                                program,
+                                *g,
+                                Some((ctx, node)),
+                                stack,
+                                insts,
+                                budget,
+                                may_jump,
+                            );
+                            self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
+                            node = cont;
+                            continue;
+                        }
+                    } else if program.is_returns_twice(*g) {
+                        // The second return of `setjmp` continues after the call: a resume point.
+                        node = self.split_after(ctx, bi, node, ii);
+                        self.resumes.push(node);
+                        continue;
+                    }
                 }
-                let recursive = stack.contains(g);
-                let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
-                if recursive || too_big {
-                    // Soundness: the call stays a call; the engine havocs what it may change and
-                    // the callee is analysed on its own from an unknown state.
-                    self.opaque_callees.push(*g);
+                let Some(may_jump) = may_jump else {
                     continue;
+                };
+                if call_may_jump(program, may_jump, callee) {
+                    // Soundness: the call may end in a `longjmp` (in code the graph does not
+                    // show); the state after the call over-approximates the state at that
+                    // `longjmp` (the engine havocs what the call may change), and the split
+                    // makes it the final state of a node, which the jump edges carry.
+                    if ii + 1 == block.insts.len() {
+                        ends_in_jump = true;
+                    } else {
+                        self.jumps.push(node);
+                        node = self.split_after(ctx, bi, node, ii);
+                    }
                 }
-                self.nodes[node.index()].end = ii as u32;
-                let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
-                let callee = self.expand(program, *g, Some((ctx, node)), stack, insts, budget);
-                self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
-                node = cont;
             }
             self.nodes[node.index()].end = block.insts.len() as u32;
             self.last[ctx.0 as usize][bi] = node;
             if matches!(block.term, Terminator::Ret(_)) {
                 self.contexts[ctx.0 as usize].returns.push(node);
             }
+            if ends_in_jump && may_jump.is_some() {
+                self.jumps.push(node);
+            }
         }
         stack.pop();
         ctx
+    }
+
+    /// Ends `node` after instruction `ii` of block `bi`; returns the node of the rest.
+    fn split_after(&mut self, ctx: CtxId, bi: usize, node: NodeId, ii: usize) -> NodeId {
+        let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
+        let nd = &mut self.nodes[node.index()];
+        nd.end = ii as u32 + 1;
+        nd.exit = Exit::Split { cont };
+        cont
     }
 
     fn push_node(&mut self, ctx: CtxId, block: BlockId, start: u32) -> NodeId {
@@ -221,10 +307,12 @@ impl ThreadCfg {
         let mut succ = vec![Vec::new(); self.nodes.len()];
         for (i, n) in self.nodes.iter().enumerate() {
             let ctx = &self.contexts[n.ctx.0 as usize];
+            succ[i].extend_from_slice(self.jump_targets(NodeId(i as u32)));
             match &n.exit {
                 Exit::InlinedCall { callee, .. } => {
                     succ[i].push(self.contexts[callee.0 as usize].entry);
                 }
+                Exit::Split { cont } => succ[i].push(*cont),
                 Exit::Term => {
                     let block = &program.funcs[ctx.func.index()].blocks[n.block.index()];
                     match &block.term {
@@ -258,6 +346,72 @@ impl ThreadCfg {
             s.dedup();
         }
         succ
+    }
+}
+
+/// Which defined functions may jump out of their frame (`longjmp`), by `FuncId`: a function
+/// whose body ends a block in `longjmp` or makes a call that may (`call_may_jump`).
+fn may_jump_out(program: &Program) -> Vec<bool> {
+    let n = program.funcs.len();
+    let mut may = vec![false; n];
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut work = Vec::new();
+    for (fi, f) in program.funcs.iter().enumerate() {
+        let mut direct = false;
+        for b in &f.blocks {
+            direct |= matches!(
+                b.term,
+                Terminator::Stop {
+                    reason: StopReason::LongJmp
+                }
+            );
+            for inst in &b.insts {
+                let InstKind::Call { callee, .. } = &inst.kind else {
+                    continue;
+                };
+                match callee {
+                    Callee::Direct(g) if program.funcs[g.index()].is_defined => {
+                        callers[g.index()].push(fi)
+                    }
+                    _ => direct |= call_may_jump(program, &may, callee),
+                }
+            }
+        }
+        if direct && !may[fi] {
+            may[fi] = true;
+            work.push(fi);
+        }
+    }
+    while let Some(g) = work.pop() {
+        for &c in &callers[g] {
+            if !may[c] {
+                may[c] = true;
+                work.push(c);
+            }
+        }
+    }
+    may
+}
+
+/// Whether a call may end in a `longjmp` (given `may`, the summary of defined functions).
+///
+/// Soundness: a call through a pointer may call `longjmp` itself or any function; an unknown
+/// library function may call `longjmp` on a buffer it can reach (libpng does), or a callback
+/// that does; only the library functions with known effects that call no user code are
+/// excluded (`pthread_once` calls its routine).
+fn call_may_jump(program: &Program, may: &[bool], callee: &Callee) -> bool {
+    match callee {
+        Callee::Indirect(_) => true,
+        Callee::Direct(g) => {
+            let gf = &program.funcs[g.index()];
+            if gf.is_defined {
+                may.get(g.index()).copied().unwrap_or(true)
+            } else {
+                !program.is_returns_twice(*g)
+                    && (gf.name == "pthread_once"
+                        || !crate::memory::points_to::writes_only_args(&gf.name))
+            }
+        }
     }
 }
 

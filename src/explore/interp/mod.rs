@@ -958,6 +958,9 @@ impl<'p> Interp<'p> {
                 StopReason::Unreachable => {
                     unsupported(format!("reached `unreachable` (undefined behaviour){here}"))
                 }
+                // Soundness: a `longjmp` continues at a `setjmp`, not here; stopping the thread
+                // would be an execution no program has, so the run is abandoned.
+                StopReason::LongJmp => unsupported(format!("`longjmp` is not executed{here}")),
             },
         }
     }
