@@ -907,3 +907,29 @@ fn struct_fields_are_named_from_debug_info() {
     assert!(!names.contains(&"w.i"), "{names:?}");
     assert!(names.contains(&"fl.1"), "{names:?}");
 }
+
+#[test]
+fn setjmp_is_a_resume_point_and_longjmp_a_jump() {
+    let p = lower_c(
+        "#include <setjmp.h>\n\
+         jmp_buf env;\n\
+         int other(int a) { int y = a; return y + 1; }\n\
+         int main(void) {\n\
+           int x = 0;\n\
+           if (setjmp(env) == 0) { x = 1; longjmp(env, 1); }\n\
+           return x + other(2);\n\
+         }\n",
+    );
+    let main = func(&p, "main");
+    let calls_setjmp = insts(main).any(
+        |k| matches!(k, InstKind::Call { callee: Callee::Direct(f), .. } if p.is_returns_twice(*f)),
+    );
+    assert!(calls_setjmp, "{}", super::dump(&p));
+    assert!(main.blocks.iter().any(|b| b.term
+        == Terminator::Stop {
+            reason: StopReason::LongJmp
+        }));
+    // `main` calls setjmp: its locals stay in memory; `other` does not: promoted.
+    assert!(insts(main).any(|k| matches!(k, InstKind::Alloca { .. })));
+    assert!(!insts(func(&p, "other")).any(|k| matches!(k, InstKind::Alloca { .. })));
+}

@@ -619,3 +619,51 @@ fn cyclic_nodes(succ: &[Vec<NodeId>]) -> (Vec<bool>, Vec<u32>) {
     }
     (out, comp_of)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::testing::{func, with_facts};
+
+    /// `longjmp` in an inlined callee and a call of a recursive (not inlined) function both
+    /// jump to the node after `setjmp`, which then lies on a cycle with them.
+    #[test]
+    fn longjmp_nodes_jump_to_every_resume_point() {
+        let src = "#include <setjmp.h>\n\
+                   jmp_buf env;\n\
+                   void bail(void) { longjmp(env, 1); }\n\
+                   void down(int n) { if (n) down(n - 1); else bail(); }\n\
+                   int main(void) {\n\
+                     int x = 0;\n\
+                     if (setjmp(env) == 0) { x = 1; bail(); }\n\
+                     if (x == 1) down(3);\n\
+                     return x;\n\
+                   }\n";
+        with_facts(src, |program, _| {
+            let cfg = ThreadCfg::build(program, func(program, "main"), InlineBudget::default());
+            assert_eq!(cfg.resumes.len(), 1);
+            let resume = cfg.resumes[0];
+            let shape = Shape::of(&cfg, program);
+            // The inlined `bail` ends in a `longjmp`; the call of `down` is not inlined past
+            // its recursion and may reach `bail`'s `longjmp`: at least two jump nodes.
+            assert!(cfg.jumps.len() >= 2, "{:?}", cfg.jumps);
+            for j in &cfg.jumps {
+                assert!(shape.succ[j.index()].contains(&resume));
+            }
+            assert!(shape.in_cycle[resume.index()]);
+            assert!(cfg.opaque_callees.contains(&func(program, "down")));
+        });
+    }
+
+    /// Without a function that may return twice, nothing is split and nothing jumps.
+    #[test]
+    fn no_setjmp_no_jumps() {
+        let src = "void f(void);\n\
+                   int main(void) { f(); f(); return 0; }\n";
+        with_facts(src, |program, _| {
+            let cfg = ThreadCfg::build(program, func(program, "main"), InlineBudget::default());
+            assert!(cfg.resumes.is_empty() && cfg.jumps.is_empty());
+            assert!(cfg.nodes.iter().all(|n| n.exit == Exit::Term));
+        });
+    }
+}
