@@ -107,6 +107,14 @@ pub struct ThreadCfg {
     pub jumps: Vec<NodeId>,
 }
 
+/// What every expansion of one thread CFG reads.
+struct Expansion<'a> {
+    program: &'a Program,
+    budget: InlineBudget,
+    /// `may_jump_out`, when the program calls a function that may return twice.
+    may_jump: Option<&'a [bool]>,
+}
+
 /// Limits of inlining, so that every thread CFG stays finite and small enough.
 #[derive(Clone, Copy, Debug)]
 pub struct InlineBudget {
@@ -132,15 +140,12 @@ impl ThreadCfg {
         let mut insts = 0usize;
         let mut stack = Vec::new();
         let may_jump = (!program.returns_twice.is_empty()).then(|| may_jump_out(program));
-        cfg.expand(
+        let how = Expansion {
             program,
-            entry,
-            None,
-            &mut stack,
-            &mut insts,
             budget,
-            may_jump.as_deref(),
-        );
+            may_jump: may_jump.as_deref(),
+        };
+        cfg.expand(&how, entry, None, &mut stack, &mut insts);
         cfg.opaque_callees.sort();
         cfg.opaque_callees.dedup();
         cfg.jumps.sort();
@@ -180,14 +185,13 @@ impl ThreadCfg {
 
     fn expand(
         &mut self,
-        program: &Program,
+        how: &Expansion<'_>,
         func: FuncId,
         caller: Option<(CtxId, NodeId)>,
         stack: &mut Vec<FuncId>,
         insts: &mut usize,
-        budget: InlineBudget,
-        may_jump: Option<&[bool]>,
     ) -> CtxId {
+        let (program, budget, may_jump) = (how.program, how.budget, how.may_jump);
         let f = &program.funcs[func.index()];
         let ctx = CtxId(self.contexts.len() as u32);
         self.contexts.push(Context {
@@ -232,15 +236,7 @@ impl ThreadCfg {
                         } else {
                             self.nodes[node.index()].end = ii as u32;
                             let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
-                            let callee = self.expand(
-                                program,
-                                *g,
-                                Some((ctx, node)),
-                                stack,
-                                insts,
-                                budget,
-                                may_jump,
-                            );
+                            let callee = self.expand(how, *g, Some((ctx, node)), stack, insts);
                             self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
                             node = cont;
                             continue;
