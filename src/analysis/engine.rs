@@ -155,11 +155,25 @@ fn successors<D: NumDomain>(
     if s.is_bottom() {
         return;
     }
-    run_insts(t, node, &mut s, &mut NoRecord);
+    let cfg = t.view.cfg;
+    if cfg.async_jumps && !cfg.jump_targets(node).is_empty() {
+        // Soundness: a signal handler may `longjmp` between any two instructions.
+        let nd = &cfg.nodes[node.index()];
+        for idx in nd.start..nd.end {
+            t.inst(&mut s, node, nd.ctx, nd.block, idx, &mut NoRecord);
+            if s.is_bottom() {
+                return;
+            }
+            for &r in &cfg.resumes {
+                emit(r, s.clone());
+            }
+        }
+    } else {
+        run_insts(t, node, &mut s, &mut NoRecord);
+    }
     if s.is_bottom() {
         return;
     }
-    let cfg = t.view.cfg;
     let program = t.facts.program;
     let nd = &cfg.nodes[node.index()];
     let ctx = nd.ctx;

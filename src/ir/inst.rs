@@ -415,6 +415,63 @@ pub enum StopReason {
 }
 
 impl InstKind {
+    /// The variables the instruction defines and the operands it uses (every operand).
+    pub fn defs_uses(&self) -> (Vec<VarId>, Vec<Operand>) {
+        use InstKind::*;
+        match self {
+            Bin { dst, a, b, .. } | Cmp { dst, a, b, .. } => (vec![*dst], vec![*a, *b]),
+            Cast { dst, src, .. } | Copy { dst, src } => (vec![*dst], vec![*src]),
+            Select { dst, cond, t, f } => (vec![*dst], vec![*cond, *t, *f]),
+            Gep {
+                dst, base, indices, ..
+            } => {
+                let mut ops = vec![*base];
+                ops.extend(indices.iter().map(|(o, _)| *o));
+                (vec![*dst], ops)
+            }
+            Alloca { dst, .. } | Nondet { dst, .. } => (vec![*dst], vec![]),
+            HeapAlloc { dst, from, .. } => (vec![*dst], from.iter().copied().collect()),
+            Load { dst, ptr, .. } => (vec![*dst], vec![*ptr]),
+            Store { ptr, val, .. } => (vec![], vec![*ptr, *val]),
+            AtomicRmw { dst, ptr, val, .. } => (vec![*dst], vec![*ptr, *val]),
+            CmpXchg {
+                old,
+                ok,
+                ptr,
+                expected,
+                new,
+                ..
+            } => (vec![*old, *ok], vec![*ptr, *expected, *new]),
+            MemSet { ptr, val, len } => (vec![], vec![*ptr, *val, *len]),
+            MemCopy { dst, src, len } => (vec![], vec![*dst, *src, *len]),
+            Call { dst, callee, args } => {
+                let mut ops = args.clone();
+                if let Callee::Indirect(o) = callee {
+                    ops.push(*o);
+                }
+                (dst.iter().copied().collect(), ops)
+            }
+            ThreadCreate {
+                dst,
+                handle,
+                entry,
+                arg,
+            } => (dst.iter().copied().collect(), vec![*handle, *entry, *arg]),
+            ThreadJoin {
+                dst,
+                handle,
+                retval,
+            } => (dst.iter().copied().collect(), vec![*handle, *retval]),
+            Lock { dst, lock, .. } | Unlock { dst, lock } => {
+                (dst.iter().copied().collect(), vec![*lock])
+            }
+            AtomicBegin | AtomicEnd => (vec![], vec![]),
+            Assert { cond, .. } => (vec![], cond.iter().copied().collect()),
+            Assume { cond } => (vec![], vec![*cond]),
+            Havoc { dst, .. } => (dst.iter().copied().collect(), vec![]),
+        }
+    }
+
     /// The SSA value the instruction defines, if any.
     pub fn defined(&self) -> Option<VarId> {
         match self {

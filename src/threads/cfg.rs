@@ -105,6 +105,10 @@ pub struct ThreadCfg {
     /// nodes that end with a call that is not inlined and may reach a `longjmp` (sorted).
     /// Empty when the program calls no function that may return twice.
     pub jumps: Vec<NodeId>,
+    /// Whether a `longjmp` may happen between any two instructions (a signal handler that may
+    /// jump): the engine then carries the state after every instruction of every jump node
+    /// (then every node reachable from a resume point) to every resume point.
+    pub async_jumps: bool,
 }
 
 /// What every expansion of one thread CFG reads.
@@ -148,6 +152,27 @@ impl ThreadCfg {
         cfg.expand(&how, entry, None, &mut stack, &mut insts);
         cfg.opaque_callees.sort();
         cfg.opaque_callees.dedup();
+        if let Some(may) = &may_jump {
+            if !cfg.resumes.is_empty() && may_jump_asynchronously(program, may) {
+                // Soundness: a jump needs a buffer that a `setjmp` of this thread filled, so it
+                // happens only where control may be after a resume point: every node reachable
+                // from one may jump.
+                cfg.async_jumps = true;
+                let succ = cfg.successors(program);
+                let mut seen = vec![false; cfg.nodes.len()];
+                let mut stack = cfg.resumes.clone();
+                while let Some(n) = stack.pop() {
+                    if !std::mem::replace(&mut seen[n.index()], true) {
+                        stack.extend(succ[n.index()].iter().copied());
+                    }
+                }
+                cfg.jumps.extend(
+                    (0..cfg.nodes.len())
+                        .filter(|&n| seen[n])
+                        .map(|n| NodeId(n as u32)),
+                );
+            }
+        }
         cfg.jumps.sort();
         cfg.jumps.dedup();
         cfg
@@ -387,6 +412,32 @@ fn may_jump_out(program: &Program) -> Vec<bool> {
         }
     }
     may
+}
+
+/// Whether a function that may jump out has its address taken anywhere (an operand, a phi, a
+/// returned value, a global's initial contents): it may be a signal handler, which runs between
+/// any two instructions.
+///
+/// Soundness: a handler is installed by address (`signal`, `sigaction`); a function whose
+/// address is never taken runs only where it is called. An address hidden in an integer
+/// constant is an unknown operand here: that depends on the front end exposing such addresses.
+fn may_jump_asynchronously(program: &Program, may: &[bool]) -> bool {
+    use crate::ir::{InitValue, Operand};
+    let jumps = |f: FuncId| call_may_jump(program, may, &Callee::Direct(f));
+    let in_op = |o: &Operand| matches!(o, Operand::FuncAddr(f) if jumps(*f));
+    let in_globals = (program.globals.iter())
+        .flat_map(|g| g.init.iter().flatten())
+        .any(|c| matches!(c.value, InitValue::FuncAddr(f) if jumps(f)));
+    in_globals
+        || program.funcs.iter().flat_map(|f| &f.blocks).any(|b| {
+            b.phis
+                .iter()
+                .any(|p| p.incoming.iter().any(|(_, o)| in_op(o)))
+                || b.insts
+                    .iter()
+                    .any(|i| i.kind.defs_uses().1.iter().any(in_op))
+                || matches!(&b.term, Terminator::Ret(Some(o)) if in_op(o))
+        })
 }
 
 /// Whether a call may end in a `longjmp` (given `may`, the summary of defined functions).
