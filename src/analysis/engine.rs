@@ -155,17 +155,37 @@ fn successors<D: NumDomain>(
     if s.is_bottom() {
         return;
     }
-    run_insts(t, node, &mut s, &mut NoRecord);
+    let cfg = t.view.cfg;
+    if cfg.async_jumps && !cfg.jump_targets(node).is_empty() {
+        // Soundness: a signal handler may `longjmp` between any two instructions.
+        let nd = &cfg.nodes[node.index()];
+        for idx in nd.start..nd.end {
+            t.inst(&mut s, node, nd.ctx, nd.block, idx, &mut NoRecord);
+            if s.is_bottom() {
+                return;
+            }
+            for &r in &cfg.resumes {
+                emit(r, s.clone());
+            }
+        }
+    } else {
+        run_insts(t, node, &mut s, &mut NoRecord);
+    }
     if s.is_bottom() {
         return;
     }
-    let cfg = t.view.cfg;
     let program = t.facts.program;
     let nd = &cfg.nodes[node.index()];
     let ctx = nd.ctx;
     let func = cfg.contexts[ctx.0 as usize].func;
     let block = &program.funcs[func.index()].blocks[nd.block.index()];
+    // Soundness: a `longjmp` here (or in the call that ends the node) continues at a resume
+    // point of the thread with the state at the end of the node, memory included.
+    for &r in cfg.jump_targets(node) {
+        emit(r, s.clone());
+    }
     match &nd.exit {
+        Exit::Split { cont } => emit(*cont, s),
         Exit::InlinedCall { callee, .. } => {
             let InstKind::Call { args, .. } = &block.insts[nd.end as usize].kind else {
                 return;

@@ -145,7 +145,7 @@ fn thread_invariants<D: NumDomain>(
         let last = match nd.exit {
             // The call itself is on a line too (its state is the one before the callee).
             Exit::InlinedCall { .. } => nd.end + 1,
-            Exit::Term => nd.end,
+            Exit::Term | Exit::Split { .. } => nd.end,
         };
         let mut s = entry_state.clone();
         let mut prev_line = None;

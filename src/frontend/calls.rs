@@ -48,6 +48,30 @@ const ALLOCATORS: [&str; 8] = [
     "alloca",
 ];
 
+/// Functions that may return a second time, when a `longjmp` jumps to the buffer they filled
+/// (besides every function LLVM marks `returns_twice`, which clang does for these when it knows
+/// them as builtins).
+pub(super) const SETJMPS: [&str; 6] = [
+    "setjmp",
+    "_setjmp",
+    "sigsetjmp",
+    "__sigsetjmp",
+    "savectx",
+    "llvm.eh.sjlj.setjmp",
+];
+
+/// Functions that jump to the second return of a `setjmp` (`__longjmp_chk` is what
+/// `_FORTIFY_SOURCE` makes of `longjmp`).
+const LONGJMPS: [&str; 7] = [
+    "longjmp",
+    "_longjmp",
+    "siglongjmp",
+    "__longjmp_chk",
+    "__libc_longjmp",
+    "__libc_siglongjmp",
+    "llvm.eh.sjlj.longjmp",
+];
+
 /// The argument of an assert-failure function that holds the asserted expression's text, by
 /// function, in order of preference.
 fn assert_text_args(name: &str) -> Option<&'static [usize]> {
@@ -101,11 +125,46 @@ impl FnLower<'_> {
         };
         let fval = self.cx.syms.func_vals[fid.index()];
         let name = fval.name();
+        let declared = fval.is_declaration();
+        if declared && LONGJMPS.contains(&name.as_str()) {
+            // Soundness: the call (which may touch what its arguments reach) and then no
+            // successor in this function; the thread CFG continues at every resume point of
+            // the thread (`threads::ThreadCfg`), so the state here flows to the second return
+            // of every `setjmp` this `longjmp` may target.
+            let args = args.iter().map(|&a| self.op(a)).collect();
+            out.push(InstKind::Call {
+                dst: None,
+                callee: Callee::Direct(fid),
+                args,
+            });
+            return Flow::End(Terminator::Stop {
+                reason: StopReason::LongJmp,
+            });
+        }
+        if declared
+            && (SETJMPS.contains(&name.as_str())
+                || fval.has_fn_attr("returns_twice", false)
+                || inst.has_fn_attr("returns_twice", true))
+        {
+            // A resume point: the call stays a call to an unknown function (any result, its
+            // buffer written); `threads::ThreadCfg` ends a node after it and adds the edges
+            // from every `longjmp` of the thread.
+            if let Err(at) = self.cx.program.returns_twice.binary_search(&fid) {
+                self.cx.program.returns_twice.insert(at, fid);
+            }
+            let dst = self.used_result(inst);
+            let args = args.iter().map(|&a| self.op(a)).collect();
+            out.push(InstKind::Call {
+                dst,
+                callee: Callee::Direct(fid),
+                args,
+            });
+            return Flow::Next;
+        }
         if name.starts_with("llvm.") {
             self.intrinsic(inst, &name, &args, out);
             return Flow::Next;
         }
-        let declared = fval.is_declaration();
         let ops: Vec<Operand> = args.iter().map(|&a| self.op(a)).collect();
         let call = |this: &mut Self| InstKind::Call {
             dst: this.used_result(inst),

@@ -187,25 +187,82 @@ fn target_machine(module: &Module<'_>) -> Option<TargetMachine> {
 }
 
 /// Removes `optnone` (what `clang -O0` puts on every function unless told
-/// `-disable-O0-optnone`), which would make mem2reg skip the function.
+/// `-disable-O0-optnone`), which would make mem2reg skip the function; except in functions that
+/// call a function that may return twice (`setjmp`), which get `optnone` (and `noinline`, which
+/// `optnone` requires) so that mem2reg leaves their allocas alone.
+///
+/// Soundness: at `-O0` clang keeps every local in its stack slot, so a local written between
+/// `setjmp` and `longjmp` holds its new value after the second return of `setjmp`. Promoted to
+/// SSA values, the second return would see the values of the first (the jump edges of the
+/// thread CFG carry the state at the `longjmp`, but an SSA value defined before the `setjmp`
+/// and merged by a phi after it would lose the writes in between). Kept as stack objects, the
+/// locals are memory cells, which the jump edges carry like every other cell.
 fn strip_optnone(module: &Module<'_>) {
-    use llvm_sys::core::{LLVMGetEnumAttributeKindForName, LLVMRemoveEnumAttributeAtIndex};
-    let name = "optnone";
-    // SAFETY: reads a static table.
-    let kind = unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) };
-    if kind == 0 {
+    use llvm_sys::core::{
+        LLVMAddAttributeAtIndex, LLVMCreateEnumAttribute, LLVMGetEnumAttributeKindForName,
+        LLVMGetModuleContext, LLVMRemoveEnumAttributeAtIndex,
+    };
+    let kind_of = |name: &str| {
+        // SAFETY: reads a static table.
+        unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
+    };
+    let (optnone, noinline) = (kind_of("optnone"), kind_of("noinline"));
+    if optnone == 0 {
         return;
     }
+    // SAFETY: live module.
+    let ctx = unsafe { LLVMGetModuleContext(module.as_mut_ptr()) };
     for f in module.get_functions() {
+        let fv = super::ffi::Val(f.as_value_ref());
+        if calls_returns_twice(fv) {
+            for kind in [optnone, noinline] {
+                if kind != 0 {
+                    // SAFETY: live context and function; adding a present attribute replaces it.
+                    unsafe {
+                        let attr = LLVMCreateEnumAttribute(ctx, kind, 0);
+                        LLVMAddAttributeAtIndex(
+                            f.as_value_ref(),
+                            llvm_sys::LLVMAttributeFunctionIndex,
+                            attr,
+                        );
+                    }
+                }
+            }
+            continue;
+        }
         // SAFETY: live function; removing an absent attribute is a no-op.
         unsafe {
             LLVMRemoveEnumAttributeAtIndex(
                 f.as_value_ref(),
                 llvm_sys::LLVMAttributeFunctionIndex,
-                kind,
+                optnone,
             )
         };
     }
+}
+
+/// Whether a function's body calls a function that may return twice (by name or attribute, as
+/// the lowering recognises them in `calls`).
+fn calls_returns_twice(f: super::ffi::Val) -> bool {
+    use llvm_sys::{LLVMOpcode, LLVMValueKind};
+    f.blocks().into_iter().any(|bb| {
+        bb.instructions().into_iter().any(|i| {
+            if !matches!(
+                i.opcode(),
+                LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr
+            ) {
+                return false;
+            }
+            if i.has_fn_attr("returns_twice", true) {
+                return true;
+            }
+            let callee = i.called_value();
+            !callee.is_null()
+                && callee.kind() == LLVMValueKind::LLVMFunctionValueKind
+                && (callee.has_fn_attr("returns_twice", false)
+                    || super::calls::SETJMPS.contains(&callee.name().as_str()))
+        })
+    })
 }
 
 /// Promotes allocas to SSA values. If no target machine can be made, the module stays as it is

@@ -995,3 +995,29 @@ fn inline_only_definitions_are_kept_and_dropped_ones_guarded() {
     assert!(!super::lower::defines("if (f(x)) { g(); }", "f"));
     assert!(!super::lower::defines("int f(int);", "f"));
 }
+
+#[test]
+fn setjmp_is_a_resume_point_and_longjmp_a_jump() {
+    let p = lower_c(
+        "#include <setjmp.h>\n\
+         jmp_buf env;\n\
+         int other(int a) { int y = a; return y + 1; }\n\
+         int main(void) {\n\
+           int x = 0;\n\
+           if (setjmp(env) == 0) { x = 1; longjmp(env, 1); }\n\
+           return x + other(2);\n\
+         }\n",
+    );
+    let main = func(&p, "main");
+    let calls_setjmp = insts(main).any(
+        |k| matches!(k, InstKind::Call { callee: Callee::Direct(f), .. } if p.is_returns_twice(*f)),
+    );
+    assert!(calls_setjmp, "{}", super::dump(&p));
+    assert!(main.blocks.iter().any(|b| b.term
+        == Terminator::Stop {
+            reason: StopReason::LongJmp
+        }));
+    // `main` calls setjmp: its locals stay in memory; `other` does not: promoted.
+    assert!(insts(main).any(|k| matches!(k, InstKind::Alloca { .. })));
+    assert!(!insts(func(&p, "other")).any(|k| matches!(k, InstKind::Alloca { .. })));
+}

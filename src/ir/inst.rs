@@ -390,7 +390,8 @@ pub enum Terminator {
     /// Return from the function.
     Ret(Option<Operand>),
     /// `exit`, `abort`, `__assert_fail`, `pthread_exit`, `unreachable`, and calls to
-    /// `noreturn` functions: this path of the thread ends here.
+    /// `noreturn` functions: this path of the thread ends here; `longjmp` (`StopReason::LongJmp`):
+    /// this block has no successor in its function, control goes on at a `setjmp`.
     Stop {
         /// Why (`"exit"`, `"abort"`, `"pthread_exit"`, `"unreachable"`, ...).
         reason: StopReason,
@@ -407,9 +408,70 @@ pub enum StopReason {
     ThreadExit,
     /// LLVM `unreachable`: no execution gets here (after a `noreturn` call, or UB).
     Unreachable,
+    /// `longjmp`, `siglongjmp`, `_longjmp`, `__builtin_longjmp`: control goes on at the second
+    /// return of a `setjmp` of the same thread (`Program::returns_twice`); the thread CFG holds
+    /// the edges (`threads::ThreadCfg::resumes`). It is not an end of the thread or process.
+    LongJmp,
 }
 
 impl InstKind {
+    /// The variables the instruction defines and the operands it uses (every operand).
+    pub fn defs_uses(&self) -> (Vec<VarId>, Vec<Operand>) {
+        use InstKind::*;
+        match self {
+            Bin { dst, a, b, .. } | Cmp { dst, a, b, .. } => (vec![*dst], vec![*a, *b]),
+            Cast { dst, src, .. } | Copy { dst, src } => (vec![*dst], vec![*src]),
+            Select { dst, cond, t, f } => (vec![*dst], vec![*cond, *t, *f]),
+            Gep {
+                dst, base, indices, ..
+            } => {
+                let mut ops = vec![*base];
+                ops.extend(indices.iter().map(|(o, _)| *o));
+                (vec![*dst], ops)
+            }
+            Alloca { dst, .. } | Nondet { dst, .. } => (vec![*dst], vec![]),
+            HeapAlloc { dst, from, .. } => (vec![*dst], from.iter().copied().collect()),
+            Load { dst, ptr, .. } => (vec![*dst], vec![*ptr]),
+            Store { ptr, val, .. } => (vec![], vec![*ptr, *val]),
+            AtomicRmw { dst, ptr, val, .. } => (vec![*dst], vec![*ptr, *val]),
+            CmpXchg {
+                old,
+                ok,
+                ptr,
+                expected,
+                new,
+                ..
+            } => (vec![*old, *ok], vec![*ptr, *expected, *new]),
+            MemSet { ptr, val, len } => (vec![], vec![*ptr, *val, *len]),
+            MemCopy { dst, src, len } => (vec![], vec![*dst, *src, *len]),
+            Call { dst, callee, args } => {
+                let mut ops = args.clone();
+                if let Callee::Indirect(o) = callee {
+                    ops.push(*o);
+                }
+                (dst.iter().copied().collect(), ops)
+            }
+            ThreadCreate {
+                dst,
+                handle,
+                entry,
+                arg,
+            } => (dst.iter().copied().collect(), vec![*handle, *entry, *arg]),
+            ThreadJoin {
+                dst,
+                handle,
+                retval,
+            } => (dst.iter().copied().collect(), vec![*handle, *retval]),
+            Lock { dst, lock, .. } | Unlock { dst, lock } => {
+                (dst.iter().copied().collect(), vec![*lock])
+            }
+            AtomicBegin | AtomicEnd => (vec![], vec![]),
+            Assert { cond, .. } => (vec![], cond.iter().copied().collect()),
+            Assume { cond } => (vec![], vec![*cond]),
+            Havoc { dst, .. } => (dst.iter().copied().collect(), vec![]),
+        }
+    }
+
     /// The SSA value the instruction defines, if any.
     pub fn defined(&self) -> Option<VarId> {
         match self {

@@ -57,6 +57,18 @@ pub struct Program {
     /// constant the lowering turns into an unknown value, in code or in a global's initialiser,
     /// or named by the text of an inline `asm`. The points-to analysis exposes them.
     pub hidden_addrs: Vec<Operand>,
+    /// Functions that may return twice (`setjmp`, `_setjmp`, `sigsetjmp`, `__sigsetjmp`,
+    /// `__builtin_setjmp`, anything LLVM marks `returns_twice`), sorted, without duplicates.
+    /// A direct call to one of them is a *resume point*: a `longjmp` may continue there.
+    /// Invariant: the functions that call one of them keep their locals in memory (no mem2reg).
+    pub returns_twice: Vec<FuncId>,
+}
+
+impl Program {
+    /// Whether `f` may return twice (a call to it is a resume point of `longjmp`).
+    pub fn is_returns_twice(&self, f: FuncId) -> bool {
+        self.returns_twice.binary_search(&f).is_ok()
+    }
 }
 
 /// One function.

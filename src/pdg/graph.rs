@@ -101,7 +101,7 @@ impl Pdg {
                 let v = g.inst(node, nd.start, idx);
                 deps[v as usize].push(head);
                 let kind = &block.insts[idx as usize].kind;
-                let (dst, ops) = defs_uses(kind);
+                let (dst, ops) = kind.defs_uses();
                 for d in dst {
                     defs.entry(cfg.var(nd.ctx, d)).or_default().push(v);
                 }
@@ -140,10 +140,20 @@ impl Pdg {
             }
             let t = g.term(cfg, node);
             deps[t as usize].push(head);
+            // Whether the node jumps to a resume point, and to which, is decided by the call
+            // that ends it (`longjmp`, or a callee that may call it).
+            if !cfg.jump_targets(node).is_empty() && nd.end > nd.start {
+                deps[t as usize].push(g.inst(node, nd.start, nd.end - 1));
+            }
             match &nd.exit {
+                Exit::Split { .. } => {
+                    if nd.end > nd.start {
+                        deps[t as usize].push(g.inst(node, nd.start, nd.end - 1));
+                    }
+                }
                 Exit::InlinedCall { callee, .. } => {
                     let kind = &block.insts[nd.end as usize].kind;
-                    let (dst, ops) = defs_uses(kind);
+                    let (dst, ops) = kind.defs_uses();
                     for d in dst {
                         defs.entry(cfg.var(nd.ctx, d)).or_default().push(t);
                     }
@@ -203,64 +213,8 @@ pub fn fails_here(facts: &Facts<'_>, cfg: &ThreadCfg, n: NodeId) -> bool {
     }
     let func = cfg.contexts[nd.ctx.0 as usize].func;
     let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
-    matches!(block.term, Terminator::Stop { .. })
+    // A `longjmp` goes on at a resume point: the code there still runs.
+    matches!(block.term, Terminator::Stop { reason } if reason != crate::ir::StopReason::LongJmp)
         && (nd.start..nd.end)
             .any(|k| matches!(block.insts[k as usize].kind, InstKind::Assert { .. }))
-}
-
-/// The variables an instruction defines and the operands it uses.
-fn defs_uses(kind: &InstKind) -> (Vec<crate::ir::VarId>, Vec<Operand>) {
-    use InstKind::*;
-    match kind {
-        Bin { dst, a, b, .. } | Cmp { dst, a, b, .. } => (vec![*dst], vec![*a, *b]),
-        Cast { dst, src, .. } | Copy { dst, src } => (vec![*dst], vec![*src]),
-        Select { dst, cond, t, f } => (vec![*dst], vec![*cond, *t, *f]),
-        Gep {
-            dst, base, indices, ..
-        } => {
-            let mut ops = vec![*base];
-            ops.extend(indices.iter().map(|(o, _)| *o));
-            (vec![*dst], ops)
-        }
-        Alloca { dst, .. } | Nondet { dst, .. } => (vec![*dst], vec![]),
-        HeapAlloc { dst, from, .. } => (vec![*dst], from.iter().copied().collect()),
-        Load { dst, ptr, .. } => (vec![*dst], vec![*ptr]),
-        Store { ptr, val, .. } => (vec![], vec![*ptr, *val]),
-        AtomicRmw { dst, ptr, val, .. } => (vec![*dst], vec![*ptr, *val]),
-        CmpXchg {
-            old,
-            ok,
-            ptr,
-            expected,
-            new,
-            ..
-        } => (vec![*old, *ok], vec![*ptr, *expected, *new]),
-        MemSet { ptr, val, len } => (vec![], vec![*ptr, *val, *len]),
-        MemCopy { dst, src, len } => (vec![], vec![*dst, *src, *len]),
-        Call { dst, callee, args } => {
-            let mut ops = args.clone();
-            if let crate::ir::Callee::Indirect(o) = callee {
-                ops.push(*o);
-            }
-            (dst.iter().copied().collect(), ops)
-        }
-        ThreadCreate {
-            dst,
-            handle,
-            entry,
-            arg,
-        } => (dst.iter().copied().collect(), vec![*handle, *entry, *arg]),
-        ThreadJoin {
-            dst,
-            handle,
-            retval,
-        } => (dst.iter().copied().collect(), vec![*handle, *retval]),
-        Lock { dst, lock, .. } | Unlock { dst, lock } => {
-            (dst.iter().copied().collect(), vec![*lock])
-        }
-        AtomicBegin | AtomicEnd => (vec![], vec![]),
-        Assert { cond, .. } => (vec![], cond.iter().copied().collect()),
-        Assume { cond } => (vec![], vec![*cond]),
-        Havoc { dst, .. } => (dst.iter().copied().collect(), vec![]),
-    }
 }

@@ -7,8 +7,13 @@
 //! instruction of its node, its callee is listed in `ThreadCfg::opaque_callees`, and the
 //! analysis runs that callee on its own from an unknown state (`analysis::modular`, detached
 //! threads; the callee's effects on memory are havocked at the call).
+//!
+//! Invariant: a `longjmp` is a jump, not an end: every node that may jump (a `longjmp`, a call
+//! that is not inlined and may reach one) has an edge to every *resume point* of the thread (the
+//! node after a call of a function that may return twice, `Program::returns_twice`). Every fact
+//! derived from the graph (dominance, cycles, program order, control dependence) sees them.
 
-use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, Terminator};
+use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, StopReason, Terminator};
 
 /// A node of the thread CFG: a run of instructions of one block in one context.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -53,6 +58,14 @@ pub enum Exit {
         /// The node after the call.
         cont: NodeId,
     },
+    /// Instruction `end - 1` of the block is a call that may return twice (`setjmp`) or may
+    /// jump to such a return (a `longjmp` in a callee that is not inlined); control continues
+    /// at `cont`, the rest of the block in the same context. The split makes the state right
+    /// after the call the state at the end of a node, where jump edges start and end.
+    Split {
+        /// The node after the call.
+        cont: NodeId,
+    },
 }
 
 /// A run of instructions `insts[start..end]` of `block` in context `ctx`.
@@ -85,6 +98,25 @@ pub struct ThreadCfg {
     pub nvars: u32,
     /// Calls that were not inlined (recursion or size budget): the callees, by function.
     pub opaque_callees: Vec<FuncId>,
+    /// Resume points: the node after each call of a function that may return twice, in every
+    /// context (where a `longjmp` continues).
+    pub resumes: Vec<NodeId>,
+    /// Nodes whose final state may jump to every resume point: blocks that end in `longjmp`, and
+    /// nodes that end with a call that is not inlined and may reach a `longjmp` (sorted).
+    /// Empty when the program calls no function that may return twice.
+    pub jumps: Vec<NodeId>,
+    /// Whether a `longjmp` may happen between any two instructions (a signal handler that may
+    /// jump): the engine then carries the state after every instruction of every jump node
+    /// (then every node reachable from a resume point) to every resume point.
+    pub async_jumps: bool,
+}
+
+/// What every expansion of one thread CFG reads.
+struct Expansion<'a> {
+    program: &'a Program,
+    budget: InlineBudget,
+    /// `may_jump_out`, when the program calls a function that may return twice.
+    may_jump: Option<&'a [bool]>,
 }
 
 /// Limits of inlining, so that every thread CFG stays finite and small enough.
@@ -111,10 +143,49 @@ impl ThreadCfg {
         let mut cfg = ThreadCfg::default();
         let mut insts = 0usize;
         let mut stack = Vec::new();
-        cfg.expand(program, entry, None, &mut stack, &mut insts, budget);
+        let may_jump = (!program.returns_twice.is_empty()).then(|| may_jump_out(program));
+        let how = Expansion {
+            program,
+            budget,
+            may_jump: may_jump.as_deref(),
+        };
+        cfg.expand(&how, entry, None, &mut stack, &mut insts);
         cfg.opaque_callees.sort();
         cfg.opaque_callees.dedup();
+        if let Some(may) = &may_jump {
+            if !cfg.resumes.is_empty() && may_jump_asynchronously(program, may) {
+                // Soundness: a jump needs a buffer that a `setjmp` of this thread filled, so it
+                // happens only where control may be after a resume point: every node reachable
+                // from one may jump.
+                cfg.async_jumps = true;
+                let succ = cfg.successors(program);
+                let mut seen = vec![false; cfg.nodes.len()];
+                let mut stack = cfg.resumes.clone();
+                while let Some(n) = stack.pop() {
+                    if !std::mem::replace(&mut seen[n.index()], true) {
+                        stack.extend(succ[n.index()].iter().copied());
+                    }
+                }
+                cfg.jumps.extend(
+                    (0..cfg.nodes.len())
+                        .filter(|&n| seen[n])
+                        .map(|n| NodeId(n as u32)),
+                );
+            }
+        }
+        cfg.jumps.sort();
+        cfg.jumps.dedup();
         cfg
+    }
+
+    /// Where the final state of node `n` may jump to: every resume point of the thread if `n`
+    /// may `longjmp`, else nothing.
+    pub fn jump_targets(&self, n: NodeId) -> &[NodeId] {
+        if self.jumps.binary_search(&n).is_ok() {
+            &self.resumes
+        } else {
+            &[]
+        }
     }
 
     /// The node that starts `block` of context `ctx`.
@@ -139,13 +210,13 @@ impl ThreadCfg {
 
     fn expand(
         &mut self,
-        program: &Program,
+        how: &Expansion<'_>,
         func: FuncId,
         caller: Option<(CtxId, NodeId)>,
         stack: &mut Vec<FuncId>,
         insts: &mut usize,
-        budget: InlineBudget,
     ) -> CtxId {
+        let (program, budget, may_jump) = (how.program, how.budget, how.may_jump);
         let f = &program.funcs[func.index()];
         let ctx = CtxId(self.contexts.len() as u32);
         self.contexts.push(Context {
@@ -168,40 +239,76 @@ impl ThreadCfg {
         self.contexts[ctx.0 as usize].entry = self.first[ctx.0 as usize][0];
         for (bi, block) in f.blocks.iter().enumerate() {
             let mut node = self.first[ctx.0 as usize][bi];
+            let mut ends_in_jump = matches!(
+                block.term,
+                Terminator::Stop {
+                    reason: StopReason::LongJmp
+                }
+            );
             for (ii, inst) in block.insts.iter().enumerate() {
-                let InstKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } = &inst.kind
-                else {
+                let InstKind::Call { callee, .. } = &inst.kind else {
                     continue;
                 };
-                let gf = &program.funcs[g.index()];
-                if !gf.is_defined {
-                    continue;
+                if let Callee::Direct(g) = callee {
+                    let gf = &program.funcs[g.index()];
+                    if gf.is_defined {
+                        let recursive = stack.contains(g);
+                        let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
+                        if recursive || too_big {
+                            // Soundness: the call stays a call; the engine havocs what it may
+                            // change and the callee is analysed on its own from an unknown state.
+                            self.opaque_callees.push(*g);
+                        } else {
+                            self.nodes[node.index()].end = ii as u32;
+                            let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
+                            let callee = self.expand(how, *g, Some((ctx, node)), stack, insts);
+                            self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
+                            node = cont;
+                            continue;
+                        }
+                    } else if program.is_returns_twice(*g) {
+                        // The second return of `setjmp` continues after the call: a resume point.
+                        node = self.split_after(ctx, bi, node, ii);
+                        self.resumes.push(node);
+                        continue;
+                    }
                 }
-                let recursive = stack.contains(g);
-                let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
-                if recursive || too_big {
-                    // Soundness: the call stays a call; the engine havocs what it may change and
-                    // the callee is analysed on its own from an unknown state.
-                    self.opaque_callees.push(*g);
+                let Some(may_jump) = may_jump else {
                     continue;
+                };
+                if call_may_jump(program, may_jump, callee) {
+                    // Soundness: the call may end in a `longjmp` (in code the graph does not
+                    // show); the state after the call over-approximates the state at that
+                    // `longjmp` (the engine havocs what the call may change), and the split
+                    // makes it the final state of a node, which the jump edges carry.
+                    if ii + 1 == block.insts.len() {
+                        ends_in_jump = true;
+                    } else {
+                        self.jumps.push(node);
+                        node = self.split_after(ctx, bi, node, ii);
+                    }
                 }
-                self.nodes[node.index()].end = ii as u32;
-                let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
-                let callee = self.expand(program, *g, Some((ctx, node)), stack, insts, budget);
-                self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
-                node = cont;
             }
             self.nodes[node.index()].end = block.insts.len() as u32;
             self.last[ctx.0 as usize][bi] = node;
             if matches!(block.term, Terminator::Ret(_)) {
                 self.contexts[ctx.0 as usize].returns.push(node);
             }
+            if ends_in_jump && may_jump.is_some() {
+                self.jumps.push(node);
+            }
         }
         stack.pop();
         ctx
+    }
+
+    /// Ends `node` after instruction `ii` of block `bi`; returns the node of the rest.
+    fn split_after(&mut self, ctx: CtxId, bi: usize, node: NodeId, ii: usize) -> NodeId {
+        let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
+        let nd = &mut self.nodes[node.index()];
+        nd.end = ii as u32 + 1;
+        nd.exit = Exit::Split { cont };
+        cont
     }
 
     fn push_node(&mut self, ctx: CtxId, block: BlockId, start: u32) -> NodeId {
@@ -221,10 +328,12 @@ impl ThreadCfg {
         let mut succ = vec![Vec::new(); self.nodes.len()];
         for (i, n) in self.nodes.iter().enumerate() {
             let ctx = &self.contexts[n.ctx.0 as usize];
+            succ[i].extend_from_slice(self.jump_targets(NodeId(i as u32)));
             match &n.exit {
                 Exit::InlinedCall { callee, .. } => {
                     succ[i].push(self.contexts[callee.0 as usize].entry);
                 }
+                Exit::Split { cont } => succ[i].push(*cont),
                 Exit::Term => {
                     let block = &program.funcs[ctx.func.index()].blocks[n.block.index()];
                     match &block.term {
@@ -258,6 +367,98 @@ impl ThreadCfg {
             s.dedup();
         }
         succ
+    }
+}
+
+/// Which defined functions may jump out of their frame (`longjmp`), by `FuncId`: a function
+/// whose body ends a block in `longjmp` or makes a call that may (`call_may_jump`).
+fn may_jump_out(program: &Program) -> Vec<bool> {
+    let n = program.funcs.len();
+    let mut may = vec![false; n];
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut work = Vec::new();
+    for (fi, f) in program.funcs.iter().enumerate() {
+        let mut direct = false;
+        for b in &f.blocks {
+            direct |= matches!(
+                b.term,
+                Terminator::Stop {
+                    reason: StopReason::LongJmp
+                }
+            );
+            for inst in &b.insts {
+                let InstKind::Call { callee, .. } = &inst.kind else {
+                    continue;
+                };
+                match callee {
+                    Callee::Direct(g) if program.funcs[g.index()].is_defined => {
+                        callers[g.index()].push(fi)
+                    }
+                    _ => direct |= call_may_jump(program, &may, callee),
+                }
+            }
+        }
+        if direct && !may[fi] {
+            may[fi] = true;
+            work.push(fi);
+        }
+    }
+    while let Some(g) = work.pop() {
+        for &c in &callers[g] {
+            if !may[c] {
+                may[c] = true;
+                work.push(c);
+            }
+        }
+    }
+    may
+}
+
+/// Whether a function that may jump out has its address taken anywhere (an operand, a phi, a
+/// returned value, a global's initial contents): it may be a signal handler, which runs between
+/// any two instructions.
+///
+/// Soundness: a handler is installed by address (`signal`, `sigaction`); a function whose
+/// address is never taken runs only where it is called. An address hidden in an integer
+/// constant is an unknown operand here: that depends on the front end exposing such addresses.
+fn may_jump_asynchronously(program: &Program, may: &[bool]) -> bool {
+    use crate::ir::{InitValue, Operand};
+    let jumps = |f: FuncId| call_may_jump(program, may, &Callee::Direct(f));
+    let in_op = |o: &Operand| matches!(o, Operand::FuncAddr(f) if jumps(*f));
+    let in_globals = (program.globals.iter())
+        .flat_map(|g| g.init.iter().flatten())
+        .any(|c| matches!(c.value, InitValue::FuncAddr(f) if jumps(f)));
+    in_globals
+        || program.funcs.iter().flat_map(|f| &f.blocks).any(|b| {
+            b.phis
+                .iter()
+                .any(|p| p.incoming.iter().any(|(_, o)| in_op(o)))
+                || b.insts
+                    .iter()
+                    .any(|i| i.kind.defs_uses().1.iter().any(in_op))
+                || matches!(&b.term, Terminator::Ret(Some(o)) if in_op(o))
+        })
+}
+
+/// Whether a call may end in a `longjmp` (given `may`, the summary of defined functions).
+///
+/// Soundness: a call through a pointer may call `longjmp` itself or any function; an unknown
+/// library function may call `longjmp` on a buffer it can reach (libpng does), or a callback
+/// that does; only the library functions with known effects that call no user code are
+/// excluded (`pthread_once` calls its routine).
+fn call_may_jump(program: &Program, may: &[bool], callee: &Callee) -> bool {
+    match callee {
+        Callee::Indirect(_) => true,
+        Callee::Direct(g) => {
+            let gf = &program.funcs[g.index()];
+            if gf.is_defined {
+                may.get(g.index()).copied().unwrap_or(true)
+            } else {
+                !program.is_returns_twice(*g)
+                    && (gf.name == "pthread_once"
+                        || !crate::memory::points_to::writes_only_args(&gf.name))
+            }
+        }
     }
 }
 
@@ -464,4 +665,52 @@ fn cyclic_nodes(succ: &[Vec<NodeId>]) -> (Vec<bool>, Vec<u32>) {
         }
     }
     (out, comp_of)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::testing::{func, with_facts};
+
+    /// `longjmp` in an inlined callee and a call of a recursive (not inlined) function both
+    /// jump to the node after `setjmp`, which then lies on a cycle with them.
+    #[test]
+    fn longjmp_nodes_jump_to_every_resume_point() {
+        let src = "#include <setjmp.h>\n\
+                   jmp_buf env;\n\
+                   void bail(void) { longjmp(env, 1); }\n\
+                   void down(int n) { if (n) down(n - 1); else bail(); }\n\
+                   int main(void) {\n\
+                     int x = 0;\n\
+                     if (setjmp(env) == 0) { x = 1; bail(); }\n\
+                     if (x == 1) down(3);\n\
+                     return x;\n\
+                   }\n";
+        with_facts(src, |program, _| {
+            let cfg = ThreadCfg::build(program, func(program, "main"), InlineBudget::default());
+            assert_eq!(cfg.resumes.len(), 1);
+            let resume = cfg.resumes[0];
+            let shape = Shape::of(&cfg, program);
+            // The inlined `bail` ends in a `longjmp`; the call of `down` is not inlined past
+            // its recursion and may reach `bail`'s `longjmp`: at least two jump nodes.
+            assert!(cfg.jumps.len() >= 2, "{:?}", cfg.jumps);
+            for j in &cfg.jumps {
+                assert!(shape.succ[j.index()].contains(&resume));
+            }
+            assert!(shape.in_cycle[resume.index()]);
+            assert!(cfg.opaque_callees.contains(&func(program, "down")));
+        });
+    }
+
+    /// Without a function that may return twice, nothing is split and nothing jumps.
+    #[test]
+    fn no_setjmp_no_jumps() {
+        let src = "void f(void);\n\
+                   int main(void) { f(); f(); return 0; }\n";
+        with_facts(src, |program, _| {
+            let cfg = ThreadCfg::build(program, func(program, "main"), InlineBudget::default());
+            assert!(cfg.resumes.is_empty() && cfg.jumps.is_empty());
+            assert!(cfg.nodes.iter().all(|n| n.exit == Exit::Term));
+        });
+    }
 }

@@ -83,6 +83,9 @@ enum Ext {
     Strlen,
     /// Anything else: may write whatever memory its pointer arguments reach.
     Unknown,
+    /// `setjmp` and every function that may return twice (`Program::returns_twice`): not
+    /// executed, the execution is abandoned.
+    ReturnsTwice,
 }
 
 fn classify(f: &crate::ir::Function) -> Ext {
@@ -265,7 +268,10 @@ impl<'p> Interp<'p> {
                  --entry)"
                     .to_string()
             })?;
-        let ext: Vec<Ext> = program.funcs.iter().map(classify).collect();
+        let mut ext: Vec<Ext> = program.funcs.iter().map(classify).collect();
+        for f in &program.returns_twice {
+            ext[f.index()] = Ext::ReturnsTwice;
+        }
         let blocking = program.funcs.iter().flat_map(|f| &f.blocks).any(|b| {
             b.insts.iter().any(|i| match &i.kind {
                 InstKind::Lock { .. } | InstKind::AtomicBegin => true,
@@ -744,6 +750,7 @@ impl<'p> Interp<'p> {
                     Ext::TryLock | Ext::CondWait | Ext::Free => true,
                     Ext::Strlen => args.first().is_none_or(|a| !local(a, false)),
                     Ext::Unknown => self.unknown_call_check(s, t, args).is_err(),
+                    Ext::ReturnsTwice => true,
                 },
             },
             _ => false,
@@ -958,6 +965,9 @@ impl<'p> Interp<'p> {
                 StopReason::Unreachable => {
                     unsupported(format!("reached `unreachable` (undefined behaviour){here}"))
                 }
+                // Soundness: a `longjmp` continues at a `setjmp`, not here; stopping the thread
+                // would be an execution no program has, so the run is abandoned.
+                StopReason::LongJmp => unsupported(format!("`longjmp` is not executed{here}")),
             },
         }
     }
@@ -1460,6 +1470,14 @@ impl<'p> Interp<'p> {
         };
         let mut kind = None;
         match self.ext[f.index()] {
+            // Soundness: the second return (after a `longjmp`) is not executed; an execution
+            // that went on past `setjmp` without it would not be faithful, so none does.
+            Ext::ReturnsTwice => {
+                return unsupported(format!(
+                    "`{}` may return twice: setjmp and longjmp are not executed{here}",
+                    func.name
+                ))
+            }
             Ext::Defined => {
                 let syms = s.shadow.on().then(|| self.sh_args(s, t, args));
                 let frame = self.frame(f, &vals);
