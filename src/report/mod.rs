@@ -230,9 +230,26 @@ impl Report {
         w: &crate::explore::witness::Witness,
     ) -> crate::explore::witness::WitnessFile {
         let c = &self.config;
+        let cwd = std::env::current_dir().unwrap_or_default();
+        // Absolute paths, so that `watts replay` works from any directory.
+        let absolute = |p: &std::path::Path| {
+            (std::fs::canonicalize(p).ok())
+                .unwrap_or_else(|| crate::project::compile_commands::absolute(&cwd, p))
+        };
+        let input_args: Vec<Vec<String>> = (c.inputs.iter())
+            .map(|p| c.units.get(p).map(|u| u.args.clone()).unwrap_or_default())
+            .collect();
         let program_ref = crate::explore::witness::ProgramRef {
-            inputs: c.inputs.iter().map(|p| p.display().to_string()).collect(),
-            clang_args: c.clang_args.clone(),
+            inputs: (c.inputs.iter())
+                .map(|p| absolute(p).display().to_string())
+                .collect(),
+            inputs_from_witness: Vec::new(),
+            input_args: if input_args.iter().all(Vec::is_empty) {
+                Vec::new()
+            } else {
+                input_args
+            },
+            clang_args: crate::explore::witness::witness_clang_args(&c.clang_args, &cwd),
             init: c.harness.as_ref().and_then(|h| h.init.clone()),
             entries: (c.harness.as_ref())
                 .map(|h| h.entries.iter().map(|e| e.to_string()).collect())
