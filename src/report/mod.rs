@@ -19,7 +19,7 @@ pub use baseline::Baseline;
 pub use finding::Finding;
 pub use invariants::render as render_invariants;
 pub use progress::Progress;
-pub use source::call_range;
+pub use source::{call_range, Region};
 pub use suppress::Suppression;
 
 use crate::analysis::{Note, Outcome, Status};
@@ -258,6 +258,22 @@ impl Report {
         crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, &|s| {
             self.span_path(Some(s))
         })
+    }
+
+    /// Where `span` is, as every format shows it ([`source::region`]): columns in characters,
+    /// recovered from the source when debug info has none (LLVM drops columns past 65535),
+    /// with the end of the statement or call. Without the source text: the line and the
+    /// column as recorded (bytes), no end. `None` without a span or a line.
+    pub fn region(&self, span: Option<Span>) -> Option<Region> {
+        let s = span.filter(|s| s.line > 0)?;
+        let text = (self.program.files.get(s.file.0 as usize)).and_then(|f| f.text.as_deref());
+        text.and_then(|t| source::region(t, s.line, s.col))
+            .or(Some(Region {
+                line: s.line,
+                column: s.col,
+                end_line: 0,
+                end_column: 0,
+            }))
     }
 
     /// The file `span` points into; without a span (or with a bad file id), the first input.
