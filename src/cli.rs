@@ -549,9 +549,12 @@ pub fn progress_after() -> std::time::Duration {
 impl InputArgs {
     /// The inputs (command line, compilation database, watts.toml, in that order of
     /// precedence) and the analysis options, resolved.
-    pub fn to_config(self) -> Result<Config, String> {
+    pub fn to_config(mut self) -> Result<Config, String> {
         let cwd = std::env::current_dir()
             .map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let (trailing, clang_args) = split_trailing_inputs(std::mem::take(&mut self.clang_args));
+        self.files.extend(trailing);
+        self.clang_args = clang_args;
         let project = match (&self.config, self.no_config) {
             (_, true) => None,
             (Some(p), false) => Some(manifest::read(p, &cwd).map_err(|e| e.to_string())?),
@@ -648,10 +651,28 @@ impl InputArgs {
             (None, None) => None,
         };
         let mut config = Config::new(inputs);
+        config.clang = clang;
+        let mut units = units;
+        if !units.is_empty() {
+            // GCC-only flags of a GCC build's database: dropped with one note naming them.
+            // The clang the front end will use (it checks the version; a probe only asks).
+            let clang = (config.clang.clone()).unwrap_or_else(|| PathBuf::from("clang-19"));
+            let dropped = compile_commands::drop_unknown_flags(&mut units, &clang)
+                .or_else(|| compile_commands::drop_unknown_flags(&mut units, Path::new("clang")));
+            if let Some(dropped) = dropped {
+                if !dropped.is_empty() {
+                    config.notes.push(format!(
+                        "the compilation database has flags clang does not know (GCC-only \
+                         code-generation flags, which do not change what the program means); \
+                         they are ignored: {}",
+                        dropped.join(" ")
+                    ));
+                }
+            }
+        }
         for u in units {
             config.units.insert(u.file, u.flags);
         }
-        config.clang = clang;
         config.clang_args = project.as_ref().map(|p| p.clang_args()).unwrap_or_default();
         config.clang_args.extend(self.clang_args);
         config.mode = mode;
@@ -692,6 +713,58 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
 fn cap_jobs(jobs: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     jobs.min(cores)
+}
+
+/// clang flags whose value is the next argument: that argument is never an input file.
+const CLANG_FLAGS_WITH_VALUE: [&str; 20] = [
+    "-I",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-isysroot",
+    "--sysroot",
+    "-D",
+    "-U",
+    "-o",
+    "-x",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-target",
+    "-Xclang",
+    "-mllvm",
+    "-Xpreprocessor",
+    "-Xassembler",
+];
+
+/// Splits the arguments after `--` into input files and clang arguments. pre-commit appends
+/// the staged files after a hook's `args`, so `args: [--, -I, include]` puts them after `--`:
+/// an argument there that names an existing file watts reads (`.c`, `.i`, `.ll`, `.bc`), and
+/// is not the value of a flag (`-include x.c`), is an input, as if given before `--`. clang
+/// could not use it anyway: watts compiles each input alone, so a second source file after
+/// `-o` is an error.
+fn split_trailing_inputs(args: Vec<String>) -> (Vec<PathBuf>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut rest = Vec::new();
+    let mut value_next = false;
+    for a in args {
+        let is_input = !value_next
+            && !a.starts_with('-')
+            && matches!(
+                Path::new(&a).extension().and_then(|e| e.to_str()),
+                Some("c" | "i" | "ll" | "bc")
+            )
+            && Path::new(&a).is_file();
+        value_next = CLANG_FLAGS_WITH_VALUE.contains(&a.as_str());
+        if is_input {
+            files.push(PathBuf::from(a));
+        } else {
+            rest.push(a);
+        }
+    }
+    (files, rest)
 }
 
 /// A `ValueEnum` from its command-line name, for values read from watts.toml.

@@ -85,7 +85,19 @@ impl fmt::Display for InputError {
             InputError::Project { path, message } => {
                 write!(f, "invalid project file {}: {message}", path.display())
             }
-            InputError::Harness(message) => write!(f, "cannot build the harness: {message}"),
+            InputError::Harness(message) => {
+                write!(f, "cannot build the harness: {}", bounded_list(message))?;
+                if message.contains("in the analysed files") {
+                    write!(
+                        f,
+                        "\nhelp: a driver split over several files is analysed as one program: \
+                         give all its files (or list them in watts.toml `files`); in pre-commit, \
+                         use the `watts-project` hook, which analyses the whole project whatever \
+                         file is staged"
+                    )?;
+                }
+                Ok(())
+            }
             InputError::Baseline { path, message } => {
                 write!(f, "cannot use the baseline {}: {message}", path.display())
             }
@@ -94,6 +106,33 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+/// How many names a list in a message shows before "and N more".
+const LIST_BOUND: usize = 10;
+
+/// `message` with its `(defined: a, b, ...)` list cut to [`LIST_BOUND`] names and "and N
+/// more": a driver with hundreds of functions made a line of hundreds of names.
+fn bounded_list(message: &str) -> String {
+    const OPEN: &str = "(defined: ";
+    let Some(at) = message.find(OPEN) else {
+        return message.to_string();
+    };
+    let start = at + OPEN.len();
+    let Some(len) = message[start..].rfind(')') else {
+        return message.to_string();
+    };
+    let names: Vec<&str> = message[start..start + len].split(", ").collect();
+    if names.len() <= LIST_BOUND {
+        return message.to_string();
+    }
+    format!(
+        "{}{} and {} more{}",
+        &message[..start],
+        names[..LIST_BOUND].join(", "),
+        names.len() - LIST_BOUND,
+        &message[start + len..]
+    )
+}
 
 /// The process's allocator: the system allocator, except that running out of memory ends
 /// watts with a plain message and exit status 3 instead of Rust's default, an abort (SIGABRT,

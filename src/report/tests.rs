@@ -360,7 +360,7 @@ fn sarif_results() {
     assert_eq!(loc["artifactLocation"]["uri"], "t.c");
     assert_eq!(
         loc["region"],
-        serde_json::json!({"startLine": 4, "startColumn": 3})
+        serde_json::json!({"startLine": 4, "startColumn": 3, "endLine": 4, "endColumn": 38})
     );
 }
 
