@@ -432,12 +432,19 @@ fn pre_commit_hook_with_include_paths_after_double_dash() {
     // The include path and the macro still count: below `MAX`, the commit is rejected. (The
     // per-file hook runs when a C file is staged, not for a header alone: `watts-project`
     // is the hook that reruns on headers.)
-    write(&repo, "racy.c", &text.replace("ready <= MAX", "ready <= MAX - 1"));
+    write(
+        &repo,
+        "racy.c",
+        &text.replace("ready <= MAX", "ready <= MAX - 1"),
+    );
     ok(run_in(&repo, git, &["add", "."], home.path()));
     let o = run_in(&repo, git, &["commit", "-qm", "racy"], home.path());
     let out = format!("{}{}", stdout(&o), stderr(&o));
     assert!(!o.status.success(), "{out}");
-    assert!(out.contains("assertion `ready <= MAX - 1` may fail"), "{out}");
+    assert!(
+        out.contains("assertion `ready <= MAX - 1` may fail"),
+        "{out}"
+    );
 }
 
 /// A driver split over files: the per-file hook run on a staged file without the init says

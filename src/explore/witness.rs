@@ -294,7 +294,7 @@ pub fn replay_with_inputs(
 }
 
 /// How an execution that fails no assertion ended, in words.
-fn ending(status: &super::Status) -> String {
+pub(crate) fn ending(status: &super::Status) -> String {
     use super::Status;
     match status {
         Status::Running => "the schedule ends before the execution does".to_string(),

@@ -210,6 +210,18 @@ pub fn region(text: &str, line: u32, col: u32) -> Option<Region> {
     })
 }
 
+impl Region {
+    /// The column, when known.
+    pub fn column(&self) -> Option<u32> {
+        Some(self.column).filter(|&c| c > 0)
+    }
+
+    /// The end (line, exclusive column), when known.
+    pub fn end(&self) -> Option<(u32, u32)> {
+        Some((self.end_line, self.end_column)).filter(|&(l, c)| l > 0 && c > 0)
+    }
+}
+
 #[cfg(test)]
 mod region_tests {
     use super::*;
@@ -232,17 +244,5 @@ mod region_tests {
         let r = region(&far, 1, 0).expect("region");
         assert_eq!((r.column, r.end_column), (80_001, 80_010));
         assert_eq!(region(text, 9, 1), None);
-    }
-}
-
-impl Region {
-    /// The column, when known.
-    pub fn column(&self) -> Option<u32> {
-        Some(self.column).filter(|&c| c > 0)
-    }
-
-    /// The end (line, exclusive column), when known.
-    pub fn end(&self) -> Option<(u32, u32)> {
-        Some((self.end_line, self.end_column)).filter(|&(l, c)| l > 0 && c > 0)
     }
 }
