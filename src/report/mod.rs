@@ -122,6 +122,8 @@ impl Report {
         frontend_ms: u64,
         analysis_ms: u64,
     ) -> Report {
+        let mut outcome = outcome;
+        outcome.notes = group_notes(std::mem::take(&mut outcome.notes));
         let mut report = Report {
             config: config.clone(),
             suppressions: suppress::scan(&program),
@@ -288,6 +290,87 @@ impl Report {
                 .unwrap_or_default(),
         }
     }
+}
+
+/// How many names a grouped note lists before "and N more".
+const NOTE_NAMES: usize = 10;
+
+/// The notes, each once, with the notes that differ only in the function they name
+/// (`` `f` has no definition ...``, `` `g` is not inlined ...``) made one note per kind with
+/// a count and a bounded list of names, in first-seen order: a driver with forty undefined
+/// kernel functions gets one note, not forty.
+pub(crate) fn group_notes(notes: Vec<Note>) -> Vec<Note> {
+    /// The function a note names first, and the rest of its message.
+    fn named(message: &str) -> Option<(&str, &str)> {
+        let rest = message.strip_prefix('`')?;
+        let end = rest.find('`')?;
+        Some((&rest[..end], rest[end + 1..].strip_prefix(' ')?))
+    }
+    let mut distinct: Vec<Note> = Vec::new();
+    for mut n in notes {
+        n.message = unwrapped(&n.message);
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
+    let mut names_of: Vec<(String, Vec<String>)> = Vec::new();
+    for n in &distinct {
+        if let Some((name, rest)) = named(&n.message) {
+            match names_of.iter_mut().find(|(r, _)| r == rest) {
+                Some((_, names)) => names.push(name.to_string()),
+                None => names_of.push((rest.to_string(), vec![name.to_string()])),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
+    for n in &distinct {
+        let Some((_, rest)) = named(&n.message) else {
+            out.push(n.clone());
+            continue;
+        };
+        let Some((_, names)) = names_of.iter().find(|(r, _)| r == rest) else {
+            continue;
+        };
+        if names.len() < 2 {
+            out.push(n.clone());
+            continue;
+        }
+        if done.contains(&rest) {
+            continue;
+        }
+        done.push(rest);
+        let mut shown: Vec<String> = (names.iter().take(NOTE_NAMES))
+            .map(|f| format!("`{f}`"))
+            .collect();
+        if names.len() > NOTE_NAMES {
+            shown.push(format!("and {} more", names.len() - NOTE_NAMES));
+        }
+        out.push(Note {
+            span: None,
+            message: format!(
+                "{} functions ({}): each {rest}",
+                names.len(),
+                shown.join(", ")
+            ),
+        });
+    }
+    out
+}
+
+/// `message` on one line: a backslash, a line break and the indentation after it (a string
+/// continuation written `\\` in the source, which keeps the backslash and the break) become
+/// one space, so that no note reaches the user hard-wrapped with a trailing ` \`.
+fn unwrapped(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("\\\n") {
+        out.push_str(rest[..at].trim_end());
+        out.push(' ');
+        rest = rest[at + 2..].trim_start();
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The modelling notes, each once, in first-seen order.
