@@ -164,10 +164,12 @@ pub fn drop_unknown_flags(units: &mut [Unit], clang: &Path) -> Option<Vec<String
     let stderr = String::from_utf8_lossy(&out.stderr);
     let mut rejected: Vec<String> = (stderr.lines())
         .filter_map(|l| {
+            // `unknown argument: '-x'`, or `unknown argument '-x'; did you mean '-y'?`.
             let rest = l
-                .split_once("error: unknown argument: '")
-                .or_else(|| l.split_once("error: unsupported option '"))?
+                .split_once("error: unknown argument")
+                .or_else(|| l.split_once("error: unsupported option"))?
                 .1;
+            let rest = &rest[rest.find('\'')? + 1..];
             let flag = &rest[..rest.find('\'')?];
             // `unsupported option '-mrecord-mcount' for target`; `'-mfoo='` names the flag
             // with its value cut.
