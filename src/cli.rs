@@ -45,7 +45,7 @@ EXIT STATUS:
     0  every assertion is proved or unreachable (or suppressed, or in the baseline)
     1  at least one assertion may fail (or, with --confirm, is violated)
     2  usage or input error (missing file, C that does not compile: clang's message is shown)
-    3  internal error (a bug in watts)
+    3  internal error (a bug in watts), or out of memory (with a message)
 
 ENVIRONMENT:
     WATTS_CLANG  the clang binary (as --clang); otherwise clang-19, then clang (version 19)
@@ -192,14 +192,15 @@ pub struct InputArgs {
     pub max_combinations: Option<usize>,
 
     /// Worker threads that analyse combinations in parallel in the optimized mode; the output
-    /// is the same for every value [default: one per core].
+    /// is the same for every value. More workers than cores cannot help, so a larger N is
+    /// lowered to the number of cores [default: one per core].
     #[arg(long, value_name = "N", help_heading = "Analysis")]
     pub jobs: Option<usize>,
 
-    /// Stop the analysis after this many seconds; assertions are then reported as may fail
-    /// (never as proved).
-    #[arg(long, value_name = "SECS", help_heading = "Analysis")]
-    pub timeout: Option<f64>,
+    /// Stop the analysis after this many seconds (more than 0, at most one year); assertions
+    /// are then reported as may fail (never as proved).
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = parse_seconds, help_heading = "Analysis")]
+    pub timeout: Option<Duration>,
 
     /// The clang binary to use [env: WATTS_CLANG; default: clang-19, then clang].
     #[arg(long, value_name = "PATH")]
@@ -261,9 +262,11 @@ pub struct AnalyzeArgs {
         long = "confirm-budget",
         alias = "confirm-timeout",
         value_name = "SECS",
+        allow_negative_numbers = true,
+        value_parser = parse_seconds,
         help_heading = "Confirm"
     )]
-    pub confirm_budget: Option<f64>,
+    pub confirm_budget: Option<Duration>,
 
     /// How --confirm chooses executions: `exhaustive` runs every execution within the loop
     /// bound (and says so when it finishes); `speed`, `pct` and `random` sample executions
@@ -489,12 +492,7 @@ impl AnalyzeArgs {
                 c.bound = k;
             }
             if let Some(t) = self.confirm_budget {
-                if !(t.is_finite() && t > 0.0) {
-                    return Err(format!(
-                        "--confirm-budget {t}: expected a positive number of seconds"
-                    ));
-                }
-                c.timeout = Duration::from_secs_f64(t);
+                c.timeout = t;
             }
             if let Some(s) = self.strategy {
                 c.strategy = s.into();
@@ -551,9 +549,12 @@ pub fn progress_after() -> std::time::Duration {
 impl InputArgs {
     /// The inputs (command line, compilation database, watts.toml, in that order of
     /// precedence) and the analysis options, resolved.
-    pub fn to_config(self) -> Result<Config, String> {
+    pub fn to_config(mut self) -> Result<Config, String> {
         let cwd = std::env::current_dir()
             .map_err(|e| format!("cannot read the current directory: {e}"))?;
+        let (trailing, clang_args) = split_trailing_inputs(std::mem::take(&mut self.clang_args));
+        self.files.extend(trailing);
+        self.clang_args = clang_args;
         let project = match (&self.config, self.no_config) {
             (_, true) => None,
             (Some(p), false) => Some(manifest::read(p, &cwd).map_err(|e| e.to_string())?),
@@ -642,20 +643,36 @@ impl InputArgs {
         };
         let init = self.init.or_else(|| m.and_then(|m| m.init.clone()));
         let timeout = match (self.timeout, m.and_then(|m| m.timeout)) {
-            (Some(t), _) if !(t.is_finite() && t > 0.0) => {
-                return Err(format!(
-                    "--timeout {t}: expected a positive number of seconds"
-                ))
-            }
-            (Some(t), _) => Some(Duration::from_secs_f64(t)),
-            (None, Some(t)) => Some(Duration::from_secs(t)),
+            (Some(t), _) => Some(t),
+            (None, Some(t)) => Some(
+                parse_seconds(&t.to_string())
+                    .map_err(|why| format!("watts.toml: timeout = {t}: {why}"))?,
+            ),
             (None, None) => None,
         };
         let mut config = Config::new(inputs);
+        config.clang = clang;
+        let mut units = units;
+        if !units.is_empty() {
+            // GCC-only flags of a GCC build's database: dropped with one note naming them.
+            // The clang the front end will use (it checks the version; a probe only asks).
+            let clang = (config.clang.clone()).unwrap_or_else(|| PathBuf::from("clang-19"));
+            let dropped = compile_commands::drop_unknown_flags(&mut units, &clang)
+                .or_else(|| compile_commands::drop_unknown_flags(&mut units, Path::new("clang")));
+            if let Some(dropped) = dropped {
+                if !dropped.is_empty() {
+                    config.notes.push(format!(
+                        "the compilation database has flags clang does not know (GCC-only \
+                         code-generation flags, which do not change what the program means); \
+                         they are ignored: {}",
+                        dropped.join(" ")
+                    ));
+                }
+            }
+        }
         for u in units {
             config.units.insert(u.file, u.flags);
         }
-        config.clang = clang;
         config.clang_args = project.as_ref().map(|p| p.clang_args()).unwrap_or_default();
         config.clang_args.extend(self.clang_args);
         config.mode = mode;
@@ -663,13 +680,91 @@ impl InputArgs {
         config.max_combinations = (self.max_combinations)
             .or(m.and_then(|m| m.max_combinations))
             .unwrap_or(crate::config::DEFAULT_MAX_COMBINATIONS);
-        config.jobs = self.jobs.unwrap_or(0);
+        config.jobs = self.jobs.map_or(0, cap_jobs);
         config.timeout = timeout;
         if init.is_some() || !entries.is_empty() {
             config.harness = Some(HarnessSpec { init, entries });
         }
         Ok(config)
     }
+}
+
+/// The longest time `--timeout` and `--confirm-budget` accept: one year. A bound is needed
+/// because a deadline is an `Instant` plus the budget, and `Instant` panics past its range
+/// (`1e308` seconds); a year is longer than any run anyone waits for.
+pub const MAX_SECONDS: u64 = 365 * 24 * 60 * 60;
+
+/// A number of seconds (`1.5`, `600`), checked: finite, more than 0, at most [`MAX_SECONDS`].
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let bound =
+        || format!("expected a number of seconds more than 0 and at most {MAX_SECONDS} (one year)");
+    let t: f64 = s.trim().parse().map_err(|_| bound())?;
+    if !(t > 0.0 && t <= MAX_SECONDS as f64) {
+        return Err(bound());
+    }
+    Ok(Duration::from_secs_f64(t))
+}
+
+/// `--jobs N` as the pool gets it: 0 stays 0 (one worker per core), and more workers than
+/// cores are lowered to the number of cores, silently, as the help says. Each worker is an OS
+/// thread with its own stack and its own share of the combinations, so past the cores they only
+/// add scheduling and memory (`--jobs 100000` spent a minute starting threads on a 0.07 s run);
+/// the result is the same for every N, so lowering it changes nothing but the time.
+fn cap_jobs(jobs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    jobs.min(cores)
+}
+
+/// clang flags whose value is the next argument: that argument is never an input file.
+const CLANG_FLAGS_WITH_VALUE: [&str; 20] = [
+    "-I",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-isysroot",
+    "--sysroot",
+    "-D",
+    "-U",
+    "-o",
+    "-x",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-target",
+    "-Xclang",
+    "-mllvm",
+    "-Xpreprocessor",
+    "-Xassembler",
+];
+
+/// Splits the arguments after `--` into input files and clang arguments. pre-commit appends
+/// the staged files after a hook's `args`, so `args: [--, -I, include]` puts them after `--`:
+/// an argument there that names an existing file watts reads (`.c`, `.i`, `.ll`, `.bc`), and
+/// is not the value of a flag (`-include x.c`), is an input, as if given before `--`. clang
+/// could not use it anyway: watts compiles each input alone, so a second source file after
+/// `-o` is an error.
+fn split_trailing_inputs(args: Vec<String>) -> (Vec<PathBuf>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut rest = Vec::new();
+    let mut value_next = false;
+    for a in args {
+        let is_input = !value_next
+            && !a.starts_with('-')
+            && matches!(
+                Path::new(&a).extension().and_then(|e| e.to_str()),
+                Some("c" | "i" | "ll" | "bc")
+            )
+            && Path::new(&a).is_file();
+        value_next = CLANG_FLAGS_WITH_VALUE.contains(&a.as_str());
+        if is_input {
+            files.push(PathBuf::from(a));
+        } else {
+            rest.push(a);
+        }
+    }
+    (files, rest)
 }
 
 /// A `ValueEnum` from its command-line name, for values read from watts.toml.
@@ -769,6 +864,29 @@ mod tests {
         assert_eq!(h.entries[1].instances, Instances::Any);
         assert_eq!(c.timeout, Some(Duration::from_millis(1500)));
         assert!(config(&["--timeout", "0"]).is_err());
+        for bad in [
+            "1e308",
+            "-1",
+            "NaN",
+            "inf",
+            "-inf",
+            "18446744073709551615",
+            "1s",
+            "",
+        ] {
+            assert!(config(&["--timeout", bad]).is_err(), "--timeout {bad}");
+            assert!(
+                config(&["--confirm", "--confirm-budget", bad]).is_err(),
+                "--confirm-budget {bad}"
+            );
+        }
+        let year = MAX_SECONDS.to_string();
+        let c = config(&["--timeout", &year]).expect("one year is accepted");
+        assert_eq!(c.timeout, Some(Duration::from_secs(MAX_SECONDS)));
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(config(&["--jobs", "100000"]).expect("valid").jobs, cores);
+        assert_eq!(config(&["--jobs", "1"]).expect("valid").jobs, 1);
+        assert_eq!(config(&["--jobs", "0"]).expect("valid").jobs, 0);
         assert!(config(&["--entry", "w:0"]).is_err());
         assert!(config(&["-q", "-v"]).is_err());
     }

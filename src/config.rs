@@ -110,6 +110,9 @@ pub struct Config {
     pub progress: bool,
     /// Confirm may-fail assertions by executing the program (`--confirm`, `watts confirm`).
     pub confirm: Option<ConfirmOptions>,
+    /// What resolving the inputs changed, in words (compilation-database flags clang does not
+    /// know, dropped): shown with the analysis's notes, never silently.
+    pub notes: Vec<String>,
 }
 
 /// How `--confirm` explores executions.
@@ -290,6 +293,7 @@ impl Config {
             quiet: false,
             progress: false,
             confirm: None,
+            notes: Vec::new(),
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Errors caused by the input (exit status 2). Internal errors are bugs and exit with 3.
+//! Errors caused by the input (exit status 2), and running out of memory (status 3, with a
+//! message; see [`OutOfMemory`]). Internal errors are bugs and exit with 3.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -84,7 +85,19 @@ impl fmt::Display for InputError {
             InputError::Project { path, message } => {
                 write!(f, "invalid project file {}: {message}", path.display())
             }
-            InputError::Harness(message) => write!(f, "cannot build the harness: {message}"),
+            InputError::Harness(message) => {
+                write!(f, "cannot build the harness: {}", bounded_list(message))?;
+                if message.contains("in the analysed files") {
+                    write!(
+                        f,
+                        "\nhelp: a driver split over several files is analysed as one program: \
+                         give all its files (or list them in watts.toml `files`); in pre-commit, \
+                         use the `watts-project` hook, which analyses the whole project whatever \
+                         file is staged"
+                    )?;
+                }
+                Ok(())
+            }
             InputError::Baseline { path, message } => {
                 write!(f, "cannot use the baseline {}: {message}", path.display())
             }
@@ -93,3 +106,135 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+/// How many names a list in a message shows before "and N more".
+const LIST_BOUND: usize = 10;
+
+/// `message` with its `(defined: a, b, ...)` list cut to [`LIST_BOUND`] names and "and N
+/// more": a driver with hundreds of functions made a line of hundreds of names.
+fn bounded_list(message: &str) -> String {
+    const OPEN: &str = "(defined: ";
+    let Some(at) = message.find(OPEN) else {
+        return message.to_string();
+    };
+    let start = at + OPEN.len();
+    let Some(len) = message[start..].rfind(')') else {
+        return message.to_string();
+    };
+    let names: Vec<&str> = message[start..start + len].split(", ").collect();
+    if names.len() <= LIST_BOUND {
+        return message.to_string();
+    }
+    format!(
+        "{}{} and {} more{}",
+        &message[..start],
+        names[..LIST_BOUND].join(", "),
+        names.len() - LIST_BOUND,
+        &message[start + len..]
+    )
+}
+
+/// The process's allocator: the system allocator, except that running out of memory ends
+/// watts with a plain message and exit status 3 instead of Rust's default, an abort (SIGABRT,
+/// status 134, "memory allocation failed" at best). `main` installs it with
+/// `#[global_allocator]`, and [`OutOfMemory::install_cxx_handler`] does the same for LLVM's
+/// C++ allocations (a `std::bad_alloc` unwinding into Rust aborts too).
+///
+/// Ending the process is the only thing an allocation failure can do here: nothing in watts
+/// recovers from one (no `try_reserve`), and a half-built analysis has no verdict to report.
+/// The message is written without allocating (stderr is unbuffered) and the process ends with
+/// `_exit`, which runs no destructor or `atexit` handler that could allocate or wait for a lock
+/// another thread holds.
+pub struct OutOfMemory;
+
+/// The message and exit status of running out of memory.
+const OOM_MESSAGE: &[u8] = b"error: out of memory: the analysis needs more memory than the \
+system allows (see `ulimit -v`); analyse fewer files at once, lower --max-combinations, or \
+give it more memory\n";
+
+/// The exit status of running out of memory (as internal errors: no verdict was reached).
+pub const OOM_STATUS: i32 = 3;
+
+#[cfg(unix)]
+extern "C" {
+    fn _exit(status: i32) -> !;
+    fn dlsym(
+        handle: *mut std::ffi::c_void,
+        symbol: *const std::ffi::c_char,
+    ) -> *mut std::ffi::c_void;
+}
+
+/// Prints [`OOM_MESSAGE`] and ends the process with [`OOM_STATUS`], without allocating.
+pub fn out_of_memory() -> ! {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(OOM_MESSAGE);
+    #[cfg(unix)]
+    // SAFETY: `_exit` has no precondition; it ends the process.
+    unsafe {
+        _exit(OOM_STATUS)
+    }
+    #[cfg(not(unix))]
+    std::process::exit(OOM_STATUS)
+}
+
+extern "C" fn cxx_new_failed() {
+    out_of_memory()
+}
+
+impl OutOfMemory {
+    /// Makes C++ `operator new` (LLVM, z3) call [`out_of_memory`] when it fails, instead of
+    /// throwing `std::bad_alloc` through Rust frames (which aborts). The C++ runtime is loaded
+    /// by libLLVM, not linked by watts, so `std::set_new_handler` is looked up at run time;
+    /// when it is not found nothing changes.
+    pub fn install_cxx_handler() {
+        #[cfg(unix)]
+        {
+            type SetNewHandler = unsafe extern "C" fn(Option<extern "C" fn()>) -> *mut ();
+            // RTLD_DEFAULT: every object loaded so far, in load order.
+            let default = std::ptr::null_mut();
+            // SAFETY: the name is NUL-terminated; dlsym only reads it.
+            let f = unsafe { dlsym(default, c"_ZSt15set_new_handlerPFvvE".as_ptr()) };
+            if !f.is_null() {
+                // SAFETY: `std::set_new_handler(void (*)())` has this signature in the
+                // Itanium C++ ABI, which the System V calling convention of `extern "C"`
+                // matches for a function pointer argument and result.
+                unsafe {
+                    let set: SetNewHandler = std::mem::transmute(f);
+                    set(Some(cxx_new_failed));
+                }
+            }
+        }
+    }
+}
+
+// SAFETY: every method forwards to `System`, which upholds the `GlobalAlloc` contract; a null
+// result (failure) never returns to the caller, since `out_of_memory` ends the process.
+unsafe impl std::alloc::GlobalAlloc for OutOfMemory {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = std::alloc::System.alloc(layout);
+        if p.is_null() {
+            out_of_memory()
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = std::alloc::System.alloc_zeroed(layout);
+        if p.is_null() {
+            out_of_memory()
+        }
+        p
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new: usize) -> *mut u8 {
+        let p = std::alloc::System.realloc(ptr, layout, new);
+        if p.is_null() {
+            out_of_memory()
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        std::alloc::System.dealloc(ptr, layout)
+    }
+}

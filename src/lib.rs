@@ -71,6 +71,10 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     ));
     let budget = config.timeout.map(|t| t.saturating_sub(t0.elapsed()));
     let mut outcome = analyze_within(&program, config, budget)?;
+    (outcome.notes).extend(config.notes.iter().map(|message| Note {
+        span: None,
+        message: message.clone(),
+    }));
     if let Some(options) = &config.confirm {
         progress.stage("executing to confirm failures".to_string());
         confirm(&program, options, &mut outcome);
@@ -175,7 +179,13 @@ fn write_witnesses(report: &report::Report, dir: &std::path::Path) -> Result<(),
     std::fs::create_dir_all(dir).map_err(io)?;
     for v in &report.outcome.verdicts {
         let Some(w) = &v.witness else { continue };
-        let file = report.witness_file(w);
+        let mut file = report.witness_file(w);
+        // Also relative to the witness file: a tree moved with its witnesses replays.
+        let at = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        file.program.inputs_from_witness = (file.program.inputs.iter())
+            .map(|p| explore::witness::relative_to(std::path::Path::new(p), &at))
+            .collect::<Option<Vec<_>>>()
+            .unwrap_or_default();
         let text = serde_json::to_string_pretty(&file).expect("witness serialises");
         std::fs::write(dir.join(format!("A{}.json", v.id.index() + 1)), text + "\n").map_err(io)?;
     }
@@ -202,13 +212,32 @@ pub fn replay(
             explore::witness::VERSION
         ));
     }
-    let mut config = Config::new(file.program.inputs.iter().map(Into::into).collect());
+    // Files watts reads are untrusted: nothing from the witness reaches clang unchecked.
+    let at = |e: String| format!("{}: {e}", path.display());
+    explore::witness::check_clang_args(&file.program.clang_args).map_err(at)?;
+    for args in &file.program.input_args {
+        explore::witness::check_clang_args(args).map_err(at)?;
+    }
+    let inputs = (0..file.program.inputs.len())
+        .map(|i| explore::witness::resolve_input(&file.program, i, path))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(at)?;
+    if inputs.is_empty() {
+        return Err(at("the witness names no input file".to_string()));
+    }
+    let mut config = Config::new(inputs.clone());
+    for (input, args) in inputs.iter().zip(&file.program.input_args) {
+        config
+            .units
+            .insert(input.clone(), config::UnitFlags { args: args.clone() });
+    }
     config.clang_args = file.program.clang_args.clone();
     config.clang = clang.map(Into::into);
     if file.program.init.is_some() || !file.program.entries.is_empty() {
         let entries = (file.program.entries.iter())
             .map(|e| e.parse())
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(at)?;
         config.harness = Some(config::HarnessSpec {
             init: file.program.init.clone(),
             entries,
@@ -218,26 +247,20 @@ pub fn replay(
     let id = file
         .assertion_id()
         .filter(|id| id.index() < program.asserts.len())
-        .ok_or_else(|| {
-            format!(
-                "{}: no assertion {} in the program",
-                path.display(),
-                file.assertion.id
-            )
-        })?;
+        .ok_or_else(|| at(format!("no assertion {} in the program", file.assertion.id)))?;
     let info = &program.asserts[id.index()];
+    let line = |l: Option<u32>| l.map_or("an unknown line".to_string(), |l| format!("line {l}"));
     if info.condition != file.assertion.condition
         || info.span.map(|s| s.line) != file.assertion.line
     {
-        return Err(format!(
-            "{}: assertion {} is `{}` at line {:?} in the program, not `{}` at line {:?}: the program changed",
-            path.display(),
+        return Err(at(format!(
+            "assertion {} is `{}` at {} in the program, not `{}` at {}: the program changed",
             file.assertion.id,
             info.condition,
-            info.span.map(|s| s.line),
+            line(info.span.map(|s| s.line)),
             file.assertion.condition,
-            file.assertion.line
-        ));
+            line(file.assertion.line)
+        )));
     }
     let (choices, inputs) = file.schedule();
     explore::witness::replay_with_inputs(&program, file.bound, id, &choices, inputs)

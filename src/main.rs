@@ -7,7 +7,12 @@ use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 use watts::cli::Cli;
 
+/// Out of memory ends watts with a message and status 3, not with SIGABRT.
+#[global_allocator]
+static ALLOCATOR: watts::error::OutOfMemory = watts::error::OutOfMemory;
+
 fn main() -> ExitCode {
+    watts::error::OutOfMemory::install_cxx_handler();
     // A panic is a bug in watts: say so in one line, without a backtrace, and exit with 3.
     panic::set_hook(Box::new(|info| {
         let payload = info.payload();

@@ -474,3 +474,96 @@ fn parallel_and_single_threaded_runs_print_the_same_json() {
         assert_eq!(run("1"), run("4"), "{file}");
     }
 }
+
+// Numbers (issue 18, 9): bounds of --timeout, --confirm-budget and --jobs; out of memory.
+
+/// Seconds out of range are a usage error naming the bound, never a crash (`1e308` and
+/// `u64::MAX` panicked in `Duration::from_secs_f64`, exit 3).
+#[test]
+fn out_of_range_seconds_exit_2_with_the_bound() {
+    for bad in [
+        "1e308",
+        "18446744073709551615",
+        "-1",
+        "NaN",
+        "inf",
+        "0",
+        "5m",
+    ] {
+        for flag in [
+            &["--timeout", bad][..],
+            &["--confirm", "--confirm-budget", bad],
+        ] {
+            let o = analyze("ok.c", SAFE, flag);
+            assert_status(&o, 2);
+            let err = stderr(&o);
+            assert!(
+                err.contains("at most 31536000") && !err.contains("internal error"),
+                "{flag:?}: {err}"
+            );
+        }
+    }
+    let o = analyze("ok.c", SAFE, &["--confirm", "--confirm-budget", "31536000"]);
+    assert_status(&o, 0);
+}
+
+/// The timeout of watts.toml is bounded like the option.
+#[test]
+fn out_of_range_timeout_in_watts_toml_exits_2() {
+    let (dir, path) = file("ok.c", SAFE.as_bytes());
+    std::fs::write(
+        dir.path().join("watts.toml"),
+        "timeout = 18446744073709551615\n",
+    )
+    .expect("write watts.toml");
+    let o = watts_in(dir.path(), &["analyze", path.to_str().expect("utf-8")]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("watts.toml: timeout"), "{}", stderr(&o));
+}
+
+/// More workers than cores cannot help: `--jobs 100000` is lowered to the cores, without
+/// an error, and runs as fast as the default (it took over a minute before).
+#[test]
+fn huge_jobs_is_capped_at_the_cores() {
+    let start = std::time::Instant::now();
+    let o = analyze("ok.c", SAFE, &["--jobs", "100000"]);
+    assert_status(&o, 0);
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
+}
+
+/// A program that needs more memory than allowed ends with a message and status 3, not with
+/// SIGABRT (status 134 through the shell).
+#[test]
+fn out_of_memory_is_reported_not_aborted() {
+    let n = 1200;
+    let mut c = format!("#include <assert.h>\nint g[{n}];\nint main(void) {{\n");
+    for i in 0..n {
+        c.push_str(&format!(
+            "  int x{i} = g[{i}]; if (x{i} > {i}) x{i} = {i};\n"
+        ));
+    }
+    c.push_str("  int t = 0;\n");
+    for i in 0..n {
+        c.push_str(&format!("  if (x{i} < 0) t++;\n"));
+    }
+    c.push_str("  assert(t >= 0);\n  return 0;\n}\n");
+    let (dir, path) = file("big.c", c.as_bytes());
+    let script = format!(
+        "ulimit -v 400000; exec '{}' analyze '{}'",
+        env!("CARGO_BIN_EXE_watts"),
+        path.display()
+    );
+    let o = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(dir.path())
+        .env_remove("WATTS_CLANG")
+        .output()
+        .expect("run sh");
+    // Needs well over 400 MB (2.8 GB at n = 3000): it must not succeed either.
+    assert_status(&o, 3);
+    assert!(
+        stderr(&o).contains("error: out of memory"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -616,6 +616,8 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
         &program,
         ProgramRef {
             inputs: vec!["lin.c".into()],
+            inputs_from_witness: vec![],
+            input_args: vec![],
             clang_args: vec![],
             init: None,
             entries: vec![],
@@ -717,4 +719,141 @@ fn symbolic_inputs_find_a_failure_no_candidate_input_reaches() {
     let o = no_z3("auto");
     assert_status(&o, 1);
     assert!(stdout(&o).contains("may fail"), "{}", stdout(&o));
+}
+
+// Witnesses (issue 18, 7): replay from any directory; untrusted clang arguments refused.
+
+/// A witness written in one directory replays from another, and after the tree (sources and
+/// witnesses together) moves; include paths given relative to where watts ran still work.
+#[test]
+fn a_witness_replays_from_any_directory_and_after_the_tree_moves() {
+    let racy = RACY.replace(
+        "#include <assert.h>",
+        "#include <assert.h>\n#include \"config.h\"",
+    );
+    let dir = project(&[
+        ("src/racy.c", &racy),
+        ("inc/config.h", "#define UNUSED 1\n"),
+    ]);
+    let o = watts_in(
+        dir.path(),
+        &["confirm", "--witness-dir", "w", "src/racy.c", "--", "-Iinc"],
+    );
+    assert_status(&o, 1);
+    let text = std::fs::read_to_string(dir.path().join("w/A1.json")).expect("witness");
+    let w: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let input = w["program"]["inputs"][0].as_str().expect("input");
+    assert!(Path::new(input).is_absolute(), "{w}");
+    assert_eq!(
+        w["program"]["inputs_from_witness"][0], "../src/racy.c",
+        "{w}"
+    );
+    // From another directory, by an absolute path, and from inside the witness directory.
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("w/A1.json");
+    let o = watts_in(elsewhere.path(), &["replay", file.to_str().expect("utf-8")]);
+    assert_status(&o, 1);
+    assert_status(&watts_in(&dir.path().join("w"), &["replay", "A1.json"]), 1);
+    // The whole tree moves: the absolute paths are gone, the relative ones still fit.
+    let moved = tempfile::tempdir().expect("temp dir");
+    let to = moved.path().join("copy");
+    let copied = std::process::Command::new("cp")
+        .args([
+            "-r",
+            &dir.path().display().to_string(),
+            &to.display().to_string(),
+        ])
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    std::fs::remove_file(dir.path().join("src/racy.c")).expect("remove");
+    let o = watts_in(
+        elsewhere.path(),
+        &["replay", &to.join("w/A1.json").display().to_string()],
+    );
+    assert_status(&o, 1);
+    // Nothing found: a plain message and 2.
+    std::fs::remove_file(to.join("src/racy.c")).expect("remove");
+    let o = watts_in(
+        elsewhere.path(),
+        &["replay", &to.join("w/A1.json").display().to_string()],
+    );
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("is not found (looked for"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A witness file is untrusted input: clang arguments that would make replay run or write
+/// anything (`-o`, `-fplugin=`, `-Xclang -load`, `-B`, `--config`, `@file`, `-Wl,`) are refused
+/// with exit 2 and the flag named, before clang runs; meaning flags are accepted.
+#[test]
+fn replay_refuses_clang_arguments_that_run_or_write() {
+    let dir = dir_with("racy.c", RACY);
+    let o = watts_in(
+        dir.path(),
+        &[
+            "confirm",
+            "--witness-dir",
+            "w",
+            "racy.c",
+            "--",
+            "-Wall",
+            "-DX=1",
+        ],
+    );
+    assert_status(&o, 1);
+    let text = std::fs::read_to_string(dir.path().join("w/A1.json")).expect("witness");
+    let w: serde_json::Value = serde_json::from_str(&text).expect("json");
+    // Warnings do not change the program: the witness does not keep them.
+    assert_eq!(
+        w["program"]["clang_args"],
+        serde_json::json!(["-D", "X=1"]),
+        "{w}"
+    );
+    let out = dir.path().join("written.o");
+    let bad: [&[&str]; 9] = [
+        &["-o", out.to_str().expect("utf-8")],
+        &["-fplugin=/tmp/evil.so"],
+        &["-fpass-plugin=/tmp/evil.so"],
+        &["-Xclang", "-load", "-Xclang", "/tmp/evil.so"],
+        &["-B", "/tmp"],
+        &["--config", "/tmp/evil.cfg"],
+        &["@/tmp/args"],
+        &["-Wl,-o,/tmp/x"],
+        &["-I"],
+    ];
+    for args in bad {
+        let mut w = w.clone();
+        w["program"]["clang_args"] = serde_json::json!(args);
+        std::fs::write(dir.path().join("bad.json"), w.to_string()).expect("write");
+        let o = watts_in(dir.path(), &["replay", "bad.json"]);
+        assert_status(&o, 2);
+        assert!(
+            stderr(&o).contains(&format!("`{}`", args[0])),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        // The same through a compilation database's per-file flags.
+        let mut w2 = w.clone();
+        w2["program"]["clang_args"] = serde_json::json!([]);
+        w2["program"]["input_args"] = serde_json::json!([args]);
+        std::fs::write(dir.path().join("bad.json"), w2.to_string()).expect("write");
+        assert_status(&watts_in(dir.path(), &["replay", "bad.json"]), 2);
+    }
+    assert!(!out.exists(), "replay wrote {}", out.display());
+    let mut w = w.clone();
+    w["program"]["clang_args"] = serde_json::json!([
+        "-I",
+        "inc",
+        "-DN=2",
+        "-UM",
+        "-std=gnu11",
+        "-m64",
+        "-funsigned-char"
+    ]);
+    std::fs::write(dir.path().join("ok.json"), w.to_string()).expect("write");
+    assert_status(&watts_in(dir.path(), &["replay", "ok.json"]), 1);
 }

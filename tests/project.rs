@@ -198,3 +198,61 @@ fn watts_toml_with_a_compilation_database() {
     assert!(stderr(&o).contains("bogus"), "{}", stderr(&o));
     assert!(Path::new(&dir.path().join("other.toml")).exists());
 }
+
+/// A GCC build's database (kernel-style flags clang does not know) is analysed: the unknown
+/// flags are dropped with one note naming them, and the flags that change the program's
+/// meaning (`-D`, `-I`, `-std`, `-m64`, `-funsigned-char`) still apply.
+#[test]
+fn gcc_only_flags_of_a_gcc_build_are_dropped_with_one_note() {
+    let main = MAIN.replace(
+        "  assert(queued <= EXPECTED);",
+        "  assert(queued <= EXPECTED);\n  char c = (char)200;\n  assert(c > 0);",
+    );
+    let dir = project(&[
+        ("include/dev.h", HEADER),
+        ("src/dev.c", DEV),
+        ("src/main.c", &main),
+    ]);
+    let gcc = "gcc -c -O2 -std=gnu11 -m64 -funsigned-char -mno-red-zone -mcmodel=kernel \
+               -mindirect-branch=thunk-extern -mindirect-branch-register \
+               -mpreferred-stack-boundary=3 -mrecord-mcount -mfunction-return=thunk-extern \
+               -mskip-rax-setup -fno-allow-store-data-races -fconserve-stack \
+               -fno-var-tracking-assignments -Wno-maybe-uninitialized -I../include";
+    let db = serde_json::json!([
+        {"directory": dir.path().join("build"), "file": "../src/dev.c",
+         "command": format!("{gcc} -DLIMIT=4 -o dev.o ../src/dev.c")},
+        {"directory": dir.path().join("build"), "file": "../src/main.c",
+         "command": format!("{gcc} -DEXPECTED=4 -o main.o ../src/main.c")},
+    ]);
+    write(dir.path(), "build/compile_commands.json", &db.to_string());
+    let (doc, code) = json_in(dir.path(), &["-p", "build"]);
+    assert_eq!(code, 0, "{doc}");
+    // `-funsigned-char` kept: `(char)200 > 0`.
+    assert_eq!(doc["summary"]["proved"], 2, "{doc}");
+    let notes: Vec<&str> = (doc["notes"].as_array().expect("notes").iter())
+        .filter_map(|n| n["message"].as_str())
+        .filter(|m| m.contains("flags clang does not know"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{doc}");
+    for flag in [
+        "-mindirect-branch=thunk-extern",
+        "-mpreferred-stack-boundary=3",
+        "-mrecord-mcount",
+        "-mindirect-branch-register",
+    ] {
+        assert!(notes[0].contains(flag), "{flag}: {}", notes[0]);
+    }
+    for kept in [
+        "-m64",
+        "-mcmodel=kernel",
+        "-mno-red-zone",
+        "-funsigned-char",
+        "-std=",
+    ] {
+        assert!(
+            !notes[0].contains(&format!(" {kept}")),
+            "{kept}: {}",
+            notes[0]
+        );
+    }
+}

@@ -844,3 +844,69 @@ fn sarif_results_rules_fingerprints_and_related_locations() {
     assert_eq!(proved.len(), 1);
     assert_eq!(proved[0]["level"], "note");
 }
+
+// Regions (issue 18, 8): end line and column; the same column in every format.
+
+/// The column of the assertion in the GNU, JSON, SARIF and human formats, and the JSON and
+/// SARIF ends, for `text` (one assertion).
+fn columns_in_every_format(text: &str) -> Vec<(&'static str, String)> {
+    let dir = project(&[("a.c", text)]);
+    let run = |format: &str| {
+        stdout(&watts_in(
+            dir.path(),
+            &["analyze", "--format", format, "a.c"],
+        ))
+    };
+    let gnu = run("gnu");
+    let gnu_col = gnu.split(':').nth(2).unwrap_or("").to_string();
+    let json: Value = serde_json::from_str(&run("json")).expect("json");
+    let a = &json["assertions"][0];
+    let sarif: Value = serde_json::from_str(&run("sarif")).expect("sarif");
+    assert_eq!(sarif["runs"][0]["columnKind"], "unicodeCodePoints");
+    let r = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    let human = run("human");
+    let human_col = (human.lines())
+        .find_map(|l| l.trim_start().strip_prefix("┌─ a.c:"))
+        .and_then(|pos| pos.split(':').nth(1))
+        .unwrap_or("")
+        .to_string();
+    vec![
+        ("gnu", gnu_col),
+        ("json", a["column"].to_string()),
+        ("sarif", r["startColumn"].to_string()),
+        ("human", human_col),
+        ("json end", format!("{}:{}", a["end_line"], a["end_column"])),
+        ("sarif end", format!("{}:{}", r["endLine"], r["endColumn"])),
+    ]
+}
+
+/// A SARIF region has its end (the column after the assertion's `)`), across lines too; the
+/// column counts characters (11, where debug info says byte 12), in every format, when the
+/// line has multi-byte characters before
+/// the assertion.
+#[test]
+fn regions_have_ends_and_one_column_in_every_format() {
+    let text = "#include <assert.h>\nint g;\nint main(void) {\n  /* é */ assert(g ==\n    1);\n  return 0;\n}\n";
+    let cols = columns_in_every_format(text);
+    for (format, col) in &cols[..4] {
+        assert_eq!(col, "11", "{format}: {cols:?}");
+    }
+    assert_eq!(cols[4].1, "5:7", "{cols:?}");
+    assert_eq!(cols[5].1, "5:7", "{cols:?}");
+}
+
+/// LLVM records no column past 65535: the column is recovered from the source, the same in
+/// every format (GNU and JSON dropped it).
+#[test]
+fn a_column_past_80000_is_kept_in_every_format() {
+    let text = format!(
+        "#include <assert.h>\nint g;\nint main(void) {{\n{}assert(g == 1);\n  return 0;\n}}\n",
+        " ".repeat(80_000)
+    );
+    let cols = columns_in_every_format(&text);
+    for (format, col) in &cols[..4] {
+        assert_eq!(col, "80001", "{format}: {cols:?}");
+    }
+    assert_eq!(cols[4].1, "4:80015", "{cols:?}");
+    assert_eq!(cols[5].1, "4:80015", "{cols:?}");
+}

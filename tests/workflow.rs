@@ -373,3 +373,129 @@ fn pre_commit_hook_rejects_a_failing_commit_and_accepts_a_passing_one() {
     let log = ok(run_in(&repo, git, &["log", "--oneline"], home.path()));
     assert_eq!(log.lines().count(), 1, "{log}");
 }
+
+/// A throwaway git repository `project` in `home` whose `.pre-commit-config.yaml` uses the
+/// hooks of this checkout with `hooks_yaml` (the `hooks:` list).
+fn hook_repo(home: &Path, hooks_yaml: &str) -> PathBuf {
+    let git = Path::new("git");
+    std::fs::write(home.join("gitconfig"), "[init]\n\tdefaultBranch = main\n").expect("gitconfig");
+    let hooks = home.join("hooks");
+    std::fs::create_dir_all(&hooks).expect("hooks dir");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml"),
+        hooks.join(".pre-commit-hooks.yaml"),
+    )
+    .expect("copy .pre-commit-hooks.yaml");
+    ok(run_in(&hooks, git, &["init", "-q"], home));
+    ok(run_in(&hooks, git, &["add", "."], home));
+    ok(run_in(&hooks, git, &["commit", "-qm", "hooks"], home));
+    let rev = ok(run_in(&hooks, git, &["rev-parse", "HEAD"], home));
+    let repo = home.join("project");
+    std::fs::create_dir_all(&repo).expect("project dir");
+    std::fs::write(
+        repo.join(".pre-commit-config.yaml"),
+        format!(
+            "repos:\n  - repo: {}\n    rev: {}\n    hooks:\n{hooks_yaml}",
+            hooks.display(),
+            rev.trim()
+        ),
+    )
+    .expect("config");
+    ok(run_in(&repo, git, &["init", "-q"], home));
+    ok(run_in(&repo, &pre_commit(), &["install"], home));
+    repo
+}
+
+/// The hook with include paths after `--` (issue 18, 3): pre-commit appends the staged files
+/// after the args, and watts takes them as inputs, not as clang arguments.
+#[test]
+fn pre_commit_hook_with_include_paths_after_double_dash() {
+    let home = tempfile::tempdir().expect("temp home");
+    let repo = hook_repo(
+        home.path(),
+        "      - id: watts\n        args: [--, -I, include, -DLIMIT=1]\n",
+    );
+    let git = Path::new("git");
+    let text = RACY
+        .replace(
+            "#include <assert.h>",
+            "#include <assert.h>\n#include \"limits.h\"",
+        )
+        .replace("  assert(count <= 1);\n", "")
+        .replace("  assert(ready == 1);\n", "")
+        .replace("assert(ready <= 1)", "assert(ready <= MAX)");
+    write(&repo, "include/limits.h", "#define MAX LIMIT\n");
+    write(&repo, "racy.c", &text);
+    ok(run_in(&repo, git, &["add", "."], home.path()));
+    let o = run_in(&repo, git, &["commit", "-qm", "ok"], home.path());
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    // The include path and the macro still count: below `MAX`, the commit is rejected. (The
+    // per-file hook runs when a C file is staged, not for a header alone: `watts-project`
+    // is the hook that reruns on headers.)
+    write(
+        &repo,
+        "racy.c",
+        &text.replace("ready <= MAX", "ready <= MAX - 1"),
+    );
+    ok(run_in(&repo, git, &["add", "."], home.path()));
+    let o = run_in(&repo, git, &["commit", "-qm", "racy"], home.path());
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(!o.status.success(), "{out}");
+    assert!(
+        out.contains("assertion `ready <= MAX - 1` may fail"),
+        "{out}"
+    );
+}
+
+/// A driver split over files: the per-file hook run on a staged file without the init says
+/// what to do (the project hook) instead of failing with a bare error; the `watts-project`
+/// hook analyses the whole driver from watts.toml whatever file is staged.
+#[test]
+fn multi_file_driver_in_pre_commit() {
+    let driver = r#"#include <assert.h>
+#include <pthread.h>
+extern int users;
+extern pthread_mutex_t lock;
+void dev_release(void) {
+  pthread_mutex_lock(&lock);
+  users = 1;
+  assert(users == 1);
+  pthread_mutex_unlock(&lock);
+}
+"#;
+    let init = "#include <pthread.h>\nint users;\npthread_mutex_t lock;\nvoid dev_init(void) { users = 0; pthread_mutex_init(&lock, 0); }\n";
+    // The per-file hook, with the init of a file that is not staged.
+    let home = tempfile::tempdir().expect("temp home");
+    let repo = hook_repo(
+        home.path(),
+        "      - id: watts\n        args: [--init, dev_init, --entry, dev_release]\n",
+    );
+    let git = Path::new("git");
+    write(&repo, "init.c", init);
+    write(&repo, "release.c", driver);
+    ok(run_in(&repo, git, &["add", "init.c"], home.path()));
+    ok(run_in(
+        &repo,
+        git,
+        &["commit", "-qm", "init", "--no-verify"],
+        home.path(),
+    ));
+    ok(run_in(&repo, git, &["add", "release.c"], home.path()));
+    let o = run_in(&repo, git, &["commit", "-qm", "release"], home.path());
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(!o.status.success(), "{out}");
+    assert!(out.contains("use the `watts-project` hook"), "{out}");
+    // The project hook: watts.toml names the files and the harness.
+    let home = tempfile::tempdir().expect("temp home");
+    let repo = hook_repo(home.path(), "      - id: watts-project\n");
+    write(&repo, "init.c", init);
+    write(&repo, "release.c", driver);
+    write(
+        &repo,
+        "watts.toml",
+        "files = [\"*.c\"]\ninit = \"dev_init\"\nentries = [\"dev_release\"]\n",
+    );
+    ok(run_in(&repo, git, &["add", "."], home.path()));
+    let o = run_in(&repo, git, &["commit", "-qm", "driver"], home.path());
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+}

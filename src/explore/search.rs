@@ -468,9 +468,9 @@ pub fn replay<S: System>(
     for (i, &(t, alt)) in choices.iter().enumerate() {
         if system.status(&state) != Status::Running {
             return Err(format!(
-                "step {}: the execution already ended ({:?})",
+                "step {}: the execution already ended ({})",
                 i + 1,
-                system.status(&state)
+                super::witness::ending(&system.status(&state))
             ));
         }
         if !system.enabled(&state).contains(&t) {

@@ -114,9 +114,17 @@ pub struct WitnessFile {
 /// How to rebuild the program of a witness.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgramRef {
-    /// Input files.
+    /// Input files, absolute (version 1 files: as given, relative to where watts ran).
     pub inputs: Vec<String>,
-    /// Extra clang arguments.
+    /// The same files relative to the witness file's directory (only in witness files), so
+    /// that a tree moved or copied together with its witnesses still replays.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs_from_witness: Vec<String>,
+    /// Per-input flags of a compilation database (`-p`), by index into `inputs`; empty when
+    /// there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub input_args: Vec<Vec<String>>,
+    /// Extra clang arguments: only those [`check_clang_args`] accepts, path values absolute.
     pub clang_args: Vec<String>,
     /// `--init` of a driver harness.
     #[serde(default)]
@@ -281,9 +289,234 @@ pub fn replay_with_inputs(
             0,
             format!("the execution fails A{} instead of {name}", v.index() + 1),
         ),
-        other => (
-            0,
-            format!("{name} does not fail: the execution ends {other:?}"),
-        ),
+        other => (0, format!("{name} does not fail: {}", ending(&other))),
     })
+}
+
+/// How an execution that fails no assertion ended, in words.
+pub(crate) fn ending(status: &super::Status) -> String {
+    use super::Status;
+    match status {
+        Status::Running => "the schedule ends before the execution does".to_string(),
+        Status::Violated(v) => format!("the execution fails A{}", v.index() + 1),
+        Status::Done => "the execution ends normally".to_string(),
+        Status::Deadlock => "the execution deadlocks".to_string(),
+        Status::Cut => "the execution is cut by the loop bound".to_string(),
+        Status::Discarded => "an assumption of the execution is false".to_string(),
+        Status::Unsupported(why) => format!("the execution cannot go on ({why})"),
+    }
+}
+
+/// Clang flags a witness may carry, with a value (attached, after `=`, or in the next
+/// argument): include paths, forced includes, macros, the standard, the target, the sysroot.
+/// Each only reads files or changes what the program means; none makes clang run or write
+/// anything.
+const ARG_WITH_VALUE: [&str; 13] = [
+    "-I",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-include",
+    "-imacros",
+    "-isysroot",
+    "--sysroot",
+    "-D",
+    "-U",
+    "-std",
+    "-target",
+    "--target",
+];
+
+/// Which of [`ARG_WITH_VALUE`] take a path (made absolute when a witness is written).
+const PATH_VALUED: [&str; 8] = [
+    "-I",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-include",
+    "-imacros",
+    "-isysroot",
+    "--sysroot",
+];
+
+/// Clang flags without a value that a witness may carry: each changes what the C program means
+/// (sizes, the signedness of `char`, overflow, builtins, dialect) and nothing else.
+const ARG_ALONE: [&str; 20] = [
+    "-m32",
+    "-m64",
+    "-mx32",
+    "-ansi",
+    "-ffreestanding",
+    "-fno-builtin",
+    "-nostdinc",
+    "-nostdlibinc",
+    "-funsigned-char",
+    "-fsigned-char",
+    "-fno-signed-char",
+    "-fno-unsigned-char",
+    "-fshort-enums",
+    "-fwrapv",
+    "-fno-strict-aliasing",
+    "-fms-extensions",
+    "-fgnu89-inline",
+    "-fno-common",
+    "-fcommon",
+    "-fpack-struct",
+];
+
+/// The flag of `arg` in [`ARG_WITH_VALUE`] and its attached value (`-Iinc`, `-std=c11`,
+/// `--target=x`; empty when the value is the next argument).
+fn with_value(arg: &str) -> Option<(&'static str, &str)> {
+    // No entry is a prefix of another (flags are case-sensitive: `-I` is not `-i...`).
+    ARG_WITH_VALUE.into_iter().find_map(|f| {
+        let rest = arg.strip_prefix(f)?;
+        match rest.strip_prefix('=') {
+            Some(v) => Some((f, v)),
+            // `-std` and `--target` take their value only after `=`; `-Dx`, `-Iinc` attached.
+            None if matches!(f, "-std" | "--target" | "--sysroot") => {
+                rest.is_empty().then_some((f, rest))
+            }
+            None => Some((f, rest)),
+        }
+    })
+}
+
+/// Whether `arg` is one of [`ARG_ALONE`] (`-fno-builtin-memcpy` included).
+fn alone(arg: &str) -> bool {
+    ARG_ALONE.contains(&arg)
+        || arg.starts_with("-fno-builtin-")
+        || arg.starts_with("-fpack-struct=")
+}
+
+/// Checks the clang arguments of a witness file before anything runs: files watts reads are
+/// untrusted, so a witness may only carry the flags that change what the program means
+/// ([`ARG_WITH_VALUE`], [`ARG_ALONE`]); anything else (`-o FILE`, `-fplugin=`, `-Xclang -load`,
+/// `-B DIR`, `--config FILE`, `@FILE`, `-Wl,...`, `-mllvm`, a stray input file) would make
+/// `watts replay` run or write more than the user asked for, and is refused with its name.
+pub fn check_clang_args(args: &[String]) -> Result<(), String> {
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if alone(a) {
+            continue;
+        }
+        match with_value(a) {
+            Some((_, "")) => {
+                if args
+                    .get(i)
+                    .is_none_or(|v| v.starts_with('-') || v.starts_with('@'))
+                {
+                    return Err(format!("the clang argument `{a}` has no value"));
+                }
+                i += 1;
+            }
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "the clang argument `{a}` is not allowed in a witness (only include paths, \
+                     macros, the standard, the target and flags that change the meaning of C \
+                     are: a witness file must not make watts run or write anything)"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The clang arguments of `args` that a witness keeps, with relative path values made
+/// absolute against `cwd` (where watts runs): those [`check_clang_args`] accepts. The others
+/// (warnings, optimisation, debug flags...) do not change what the program means, or would be
+/// refused on replay.
+pub fn witness_clang_args(args: &[String], cwd: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let abs = |flag: &str, v: &str| {
+        if PATH_VALUED.contains(&flag) {
+            crate::project::compile_commands::absolute(cwd, std::path::Path::new(v))
+                .to_string_lossy()
+                .into_owned()
+        } else {
+            v.to_string()
+        }
+    };
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        if alone(a) {
+            out.push(a.to_string());
+            continue;
+        }
+        match with_value(a) {
+            Some((flag, "")) => {
+                let Some(v) = args.get(i) else { break };
+                i += 1;
+                if v.starts_with('-') || v.starts_with('@') {
+                    continue;
+                }
+                out.push(flag.to_string());
+                out.push(abs(flag, v));
+            }
+            Some((flag, v)) if matches!(flag, "-std" | "--target" | "--sysroot") => {
+                out.push(format!("{flag}={}", abs(flag, v)));
+            }
+            Some((flag, v)) => {
+                out.push(flag.to_string());
+                out.push(abs(flag, v));
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// The input file `i` of a witness read from `witness`: relative to the witness file first
+/// (a tree moved with its witnesses), then the absolute path it was written with; a version 1
+/// relative path is tried against the witness's directory, then the current directory.
+pub fn resolve_input(
+    program: &ProgramRef,
+    i: usize,
+    witness: &std::path::Path,
+) -> Result<std::path::PathBuf, String> {
+    use std::path::{Path, PathBuf};
+    let dir = witness.parent().unwrap_or(Path::new("."));
+    let stored = Path::new(&program.inputs[i]);
+    let mut tried: Vec<PathBuf> = Vec::new();
+    if let Some(rel) = program.inputs_from_witness.get(i) {
+        tried.push(dir.join(rel));
+    }
+    if stored.is_absolute() {
+        tried.push(stored.to_path_buf());
+    } else {
+        tried.push(dir.join(stored));
+        tried.push(stored.to_path_buf());
+    }
+    if let Some(found) = tried.iter().find(|p| p.is_file()) {
+        return Ok(found.clone());
+    }
+    let shown: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+    Err(format!(
+        "the program's file {} is not found (looked for {})",
+        program.inputs[i],
+        shown.join(", ")
+    ))
+}
+
+/// `path` relative to the directory `base` (both absolute), with `..` where needed; `None`
+/// when they share no prefix (other drives).
+pub fn relative_to(path: &std::path::Path, base: &std::path::Path) -> Option<String> {
+    let p: Vec<_> = path.components().collect();
+    let b: Vec<_> = base.components().collect();
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return None;
+    }
+    let mut out = std::path::PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c);
+    }
+    Some(out.to_string_lossy().into_owned())
 }

@@ -130,6 +130,63 @@ pub fn read(path: &Path, cwd: &Path) -> Result<Vec<Unit>, InputError> {
     Ok(units)
 }
 
+/// Drops from every unit the flags that `clang` rejects ("unknown argument", "unsupported
+/// option ... for target"), and returns them, sorted, each once. A GCC build's database carries
+/// GCC-only machine and tuning flags (`-mindirect-branch=thunk-extern`,
+/// `-mpreferred-stack-boundary=3`, `-mrecord-mcount`) that the filter of [`analysis_flags`] keeps
+/// with the `-m` family (which holds `-m32`, and must reach clang), and clang would stop with
+/// exit 2 on them. clang is asked, once for all units (`-fsyntax-only` on an empty C input,
+/// nothing written), rather than trusting a list, so that exactly the flags this clang cannot
+/// honour are dropped.
+///
+/// Soundness: a flag clang rejects is one it cannot apply, so no compilation by this clang
+/// can follow it; dropping it loses nothing clang could model. The flags that change what a C
+/// program means (`-D`, `-I`, `-std`, `-m32`, `-funsigned-char`...) are all known to clang and
+/// are never dropped. The caller shows the dropped flags in a note.
+/// `None` when `clang` cannot be run (the front end then says why).
+pub fn drop_unknown_flags(units: &mut [Unit], clang: &Path) -> Option<Vec<String>> {
+    let mut distinct: Vec<&String> = units.iter().flat_map(|u| &u.flags.args).collect();
+    distinct.sort();
+    distinct.dedup();
+    // Only single flags can be unknown: values of `-I DIR`, `-D X` are kept with theirs.
+    let candidates: Vec<String> = (distinct.into_iter())
+        .filter(|a| a.starts_with("-m") || a.starts_with("-f"))
+        .cloned()
+        .collect();
+    if candidates.is_empty() {
+        return Some(Vec::new());
+    }
+    let out = std::process::Command::new(clang)
+        .args(["-fsyntax-only", "-x", "c", "/dev/null"])
+        .args(&candidates)
+        .output()
+        .ok()?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut rejected: Vec<String> = (stderr.lines())
+        .filter_map(|l| {
+            // `unknown argument: '-x'`, or `unknown argument '-x'; did you mean '-y'?`.
+            let rest = l
+                .split_once("error: unknown argument")
+                .or_else(|| l.split_once("error: unsupported option"))?
+                .1;
+            let rest = &rest[rest.find('\'')? + 1..];
+            let flag = &rest[..rest.find('\'')?];
+            // `unsupported option '-mrecord-mcount' for target`; `'-mfoo='` names the flag
+            // with its value cut.
+            candidates
+                .iter()
+                .find(|c| *c == flag || c.starts_with(flag) && flag.ends_with('='))
+                .cloned()
+        })
+        .collect();
+    rejected.sort();
+    rejected.dedup();
+    for u in units.iter_mut() {
+        u.flags.args.retain(|a| !rejected.contains(a));
+    }
+    Some(rejected)
+}
+
 /// `p` made absolute against `base` (without touching the file system), with `.` and `..`
 /// components resolved lexically.
 pub fn absolute(base: &Path, p: &Path) -> PathBuf {

@@ -27,8 +27,12 @@ pub struct Finding<'a> {
     pub path: String,
     /// 1-based line, when known.
     pub line: Option<u32>,
-    /// 1-based column, when known.
+    /// 1-based column in characters, when known (recovered from the source when debug info
+    /// has none): the same in every format.
     pub column: Option<u32>,
+    /// The end of the assertion call: line and the column after its `)`, when the source is
+    /// there.
+    pub end: Option<(u32, u32)>,
     /// For a may-fail assertion in a flow-sensitive mode: the store each relevant load read.
     pub explanation: &'a [Flow],
     /// For a violated assertion: the execution that fails it.
@@ -82,6 +86,7 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
             } else {
                 format!("{function}:{}#{k}", info.condition)
             };
+            let region = report.region(info.span);
             Finding {
                 id: AssertId::from(i),
                 info,
@@ -95,7 +100,8 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
                     .map_or("?", |f| f.name.as_str()),
                 path: report.span_path(info.span),
                 line: info.span.map(|s| s.line).filter(|&l| l > 0),
-                column: info.span.map(|s| s.col).filter(|&c| c > 0),
+                column: region.and_then(|r| r.column()),
+                end: region.and_then(|r| r.end()),
                 explanation: verdict.map_or(&[][..], |v| &v.explanation[..]),
                 witness: verdict.and_then(|v| v.witness.as_ref()),
                 found_by: verdict.and_then(|v| v.found_by.as_deref()),

@@ -35,15 +35,17 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     for s in report.unused_suppressions() {
-        let path = report.span_path(Some(crate::ir::Span {
+        let span = Some(crate::ir::Span {
             file: s.file,
             line: s.line,
             col: s.column,
-        }));
+        });
+        let path = report.span_path(span);
+        let column = report.region(span).and_then(|r| r.column());
         writeln!(
             out,
             "{}: warning: `{}` suppresses nothing [{UNUSED_CODE}]",
-            position(&path, Some(s.line), Some(s.column)),
+            position(&path, Some(s.line), column.or(Some(s.column))),
             s.text
         )?;
     }

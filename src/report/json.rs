@@ -53,6 +53,11 @@ struct Assertion<'a> {
     file: String,
     line: Option<u32>,
     column: Option<u32>,
+    /// The end of the assertion call (the column after its `)`), as SARIF's region.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_column: Option<u32>,
     function: &'a str,
     condition: &'a str,
     status: &'static str,
@@ -222,7 +227,13 @@ fn document(report: &Report) -> Document<'_> {
                     col: s.column,
                 })),
                 line: s.line,
-                column: s.column,
+                column: (report.region(Some(crate::ir::Span {
+                    file: s.file,
+                    line: s.line,
+                    col: s.column,
+                })))
+                .and_then(|r| r.column())
+                .unwrap_or(s.column),
                 codes: &s.codes,
                 message: format!("`{}` suppresses nothing", s.text),
             })
@@ -234,7 +245,7 @@ fn position(report: &Report, span: Option<crate::ir::Span>) -> Option<PositionOu
     span.map(|s| PositionOut {
         file: report.span_path(Some(s)),
         line: Some(s.line).filter(|&l| l > 0),
-        column: Some(s.col).filter(|&c| c > 0),
+        column: report.region(Some(s)).and_then(|r| r.column()),
     })
 }
 
@@ -244,6 +255,8 @@ fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
         file: f.path.clone(),
         line: f.line,
         column: f.column,
+        end_line: f.end.map(|e| e.0),
+        end_column: f.end.map(|e| e.1),
         function: f.function,
         condition: &f.info.condition,
         status: f.status.name(),
@@ -274,7 +287,7 @@ fn note<'a>(report: &Report, n: &'a Note) -> NoteOut<'a> {
     NoteOut {
         file: span.map(|s| report.span_path(Some(s))),
         line: span.map(|s| s.line).filter(|&l| l > 0),
-        column: span.map(|s| s.col).filter(|&c| c > 0),
+        column: report.region(span).and_then(|r| r.column()),
         message: &n.message,
     }
 }

@@ -19,7 +19,7 @@ pub use baseline::Baseline;
 pub use finding::Finding;
 pub use invariants::render as render_invariants;
 pub use progress::Progress;
-pub use source::call_range;
+pub use source::{call_range, Region};
 pub use suppress::Suppression;
 
 use crate::analysis::{Note, Outcome, Status};
@@ -122,6 +122,8 @@ impl Report {
         frontend_ms: u64,
         analysis_ms: u64,
     ) -> Report {
+        let mut outcome = outcome;
+        outcome.notes = group_notes(std::mem::take(&mut outcome.notes));
         let mut report = Report {
             config: config.clone(),
             suppressions: suppress::scan(&program),
@@ -230,9 +232,26 @@ impl Report {
         w: &crate::explore::witness::Witness,
     ) -> crate::explore::witness::WitnessFile {
         let c = &self.config;
+        let cwd = std::env::current_dir().unwrap_or_default();
+        // Absolute paths, so that `watts replay` works from any directory.
+        let absolute = |p: &std::path::Path| {
+            (std::fs::canonicalize(p).ok())
+                .unwrap_or_else(|| crate::project::compile_commands::absolute(&cwd, p))
+        };
+        let input_args: Vec<Vec<String>> = (c.inputs.iter())
+            .map(|p| c.units.get(p).map(|u| u.args.clone()).unwrap_or_default())
+            .collect();
         let program_ref = crate::explore::witness::ProgramRef {
-            inputs: c.inputs.iter().map(|p| p.display().to_string()).collect(),
-            clang_args: c.clang_args.clone(),
+            inputs: (c.inputs.iter())
+                .map(|p| absolute(p).display().to_string())
+                .collect(),
+            inputs_from_witness: Vec::new(),
+            input_args: if input_args.iter().all(Vec::is_empty) {
+                Vec::new()
+            } else {
+                input_args
+            },
+            clang_args: crate::explore::witness::witness_clang_args(&c.clang_args, &cwd),
             init: c.harness.as_ref().and_then(|h| h.init.clone()),
             entries: (c.harness.as_ref())
                 .map(|h| h.entries.iter().map(|e| e.to_string()).collect())
@@ -241,6 +260,22 @@ impl Report {
         crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, &|s| {
             self.span_path(Some(s))
         })
+    }
+
+    /// Where `span` is, as every format shows it ([`source::region`]): columns in characters,
+    /// recovered from the source when debug info has none (LLVM drops columns past 65535),
+    /// with the end of the statement or call. Without the source text: the line and the
+    /// column as recorded (bytes), no end. `None` without a span or a line.
+    pub fn region(&self, span: Option<Span>) -> Option<Region> {
+        let s = span.filter(|s| s.line > 0)?;
+        let text = (self.program.files.get(s.file.0 as usize)).and_then(|f| f.text.as_deref());
+        text.and_then(|t| source::region(t, s.line, s.col))
+            .or(Some(Region {
+                line: s.line,
+                column: s.col,
+                end_line: 0,
+                end_column: 0,
+            }))
     }
 
     /// The file `span` points into; without a span (or with a bad file id), the first input.
@@ -255,6 +290,87 @@ impl Report {
                 .unwrap_or_default(),
         }
     }
+}
+
+/// How many names a grouped note lists before "and N more".
+const NOTE_NAMES: usize = 10;
+
+/// The notes, each once, with the notes that differ only in the function they name
+/// (`` `f` has no definition ...``, `` `g` is not inlined ...``) made one note per kind with
+/// a count and a bounded list of names, in first-seen order: a driver with forty undefined
+/// kernel functions gets one note, not forty.
+pub(crate) fn group_notes(notes: Vec<Note>) -> Vec<Note> {
+    /// The function a note names first, and the rest of its message.
+    fn named(message: &str) -> Option<(&str, &str)> {
+        let rest = message.strip_prefix('`')?;
+        let end = rest.find('`')?;
+        Some((&rest[..end], rest[end + 1..].strip_prefix(' ')?))
+    }
+    let mut distinct: Vec<Note> = Vec::new();
+    for mut n in notes {
+        n.message = unwrapped(&n.message);
+        if !distinct.contains(&n) {
+            distinct.push(n);
+        }
+    }
+    let mut names_of: Vec<(String, Vec<String>)> = Vec::new();
+    for n in &distinct {
+        if let Some((name, rest)) = named(&n.message) {
+            match names_of.iter_mut().find(|(r, _)| r == rest) {
+                Some((_, names)) => names.push(name.to_string()),
+                None => names_of.push((rest.to_string(), vec![name.to_string()])),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut done: Vec<&str> = Vec::new();
+    for n in &distinct {
+        let Some((_, rest)) = named(&n.message) else {
+            out.push(n.clone());
+            continue;
+        };
+        let Some((_, names)) = names_of.iter().find(|(r, _)| r == rest) else {
+            continue;
+        };
+        if names.len() < 2 {
+            out.push(n.clone());
+            continue;
+        }
+        if done.contains(&rest) {
+            continue;
+        }
+        done.push(rest);
+        let mut shown: Vec<String> = (names.iter().take(NOTE_NAMES))
+            .map(|f| format!("`{f}`"))
+            .collect();
+        if names.len() > NOTE_NAMES {
+            shown.push(format!("and {} more", names.len() - NOTE_NAMES));
+        }
+        out.push(Note {
+            span: None,
+            message: format!(
+                "{} functions ({}): each {rest}",
+                names.len(),
+                shown.join(", ")
+            ),
+        });
+    }
+    out
+}
+
+/// `message` on one line: a backslash, a line break and the indentation after it (a string
+/// continuation written `\\` in the source, which keeps the backslash and the break) become
+/// one space, so that no note reaches the user hard-wrapped with a trailing ` \`.
+fn unwrapped(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("\\\n") {
+        out.push_str(rest[..at].trim_end());
+        out.push(' ');
+        rest = rest[at + 2..].trim_start();
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The modelling notes, each once, in first-seen order.

@@ -140,6 +140,8 @@ pub(super) fn document(report: &Report) -> Value {
                 "toolExecutionNotifications": notifications,
             }],
             "originalUriBaseIds": {SRCROOT: {"uri": dir_uri(&cwd)}},
+            // Columns count characters, as in every other format (`report::Region`).
+            "columnKind": "unicodeCodePoints",
             "results": results,
             "properties": {
                 "mode": report.config.mode.name(),
@@ -272,10 +274,14 @@ fn physical(report: &Report, span: Option<Span>, cwd: &std::path::Path) -> Value
         artifact = json!({"uri": "unknown"});
     }
     let mut loc = json!({"artifactLocation": artifact});
-    if let Some(s) = span.filter(|s| s.line > 0) {
-        let mut region = json!({"startLine": s.line});
-        if s.col > 0 {
-            region["startColumn"] = json!(s.col);
+    if let Some(r) = report.region(span) {
+        let mut region = json!({"startLine": r.line});
+        if let Some(c) = r.column() {
+            region["startColumn"] = json!(c);
+        }
+        if let Some((line, column)) = r.end().filter(|_| r.column().is_some()) {
+            region["endLine"] = json!(line);
+            region["endColumn"] = json!(column);
         }
         loc["region"] = region;
     }

@@ -156,3 +156,93 @@ fn assertion_on_line(
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
+
+/// Where a finding is, as every format shows it: 1-based line and column, columns counted in
+/// characters (Unicode code points, as the human format and SARIF's `unicodeCodePoints` count
+/// them), and the end, exclusive (the character after the last one), as SARIF's `endColumn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters (0: unknown).
+    pub column: u32,
+    /// The line of the region's end (0: unknown, when the source text is not there).
+    pub end_line: u32,
+    /// The column after the region's last character (0: unknown).
+    pub end_column: u32,
+}
+
+/// The region of the span at `line`:`col` (byte column, 1-based, from debug info; 0 is
+/// unknown, as LLVM records any column past 65535): it starts at the column when known, else
+/// at the [`call_range`] on the line, and ends with the call that starts there (an assertion:
+/// through its `)`), else at the end of the line. `None` when the text has no such line.
+pub fn region(text: &str, line: u32, col: u32) -> Option<Region> {
+    let (line_start, line_end) = line_bounds(text, line)?;
+    let call = call_range(text, line, col)?;
+    let start = if col == 0 {
+        call.start
+    } else {
+        let mut at = line_start.saturating_add(col as usize - 1).min(line_end);
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    let end = if call.start == start {
+        call.end
+    } else {
+        start + text[start..line_end].trim_end().len()
+    };
+    let chars = |from: usize, to: usize| text[from..to].chars().count() as u32;
+    let column = chars(line_start, start) + 1;
+    let (end_line, end_column) = if end <= start {
+        (line, column + 1)
+    } else {
+        let newlines = text[start..end].matches('\n').count() as u32;
+        let end_line_start = text[..end].rfind('\n').map_or(0, |n| n + 1).max(line_start);
+        (line + newlines, chars(end_line_start, end) + 1)
+    };
+    Some(Region {
+        line,
+        column,
+        end_line,
+        end_column,
+    })
+}
+
+impl Region {
+    /// The column, when known.
+    pub fn column(&self) -> Option<u32> {
+        Some(self.column).filter(|&c| c > 0)
+    }
+
+    /// The end (line, exclusive column), when known.
+    pub fn end(&self) -> Option<(u32, u32)> {
+        Some((self.end_line, self.end_column)).filter(|&(l, c)| l > 0 && c > 0)
+    }
+}
+
+#[cfg(test)]
+mod region_tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_characters_and_ends_are_exclusive() {
+        let text = "int main(void) {\n  x = 1; assert(x == 1);\n}\n";
+        let r = region(text, 2, 10).expect("region");
+        assert_eq!((r.line, r.column, r.end_line, r.end_column), (2, 10, 2, 24));
+        // Column unknown (LLVM drops columns past 65535): the assertion on the line.
+        assert_eq!(region(text, 2, 0), Some(r));
+        // A statement that is not a call: to the end of the line.
+        let r = region(text, 2, 3).expect("region");
+        assert_eq!((r.column, r.end_column), (3, 25));
+        // Multi-byte characters count once.
+        let text = "/* é */ assert(ok(\n  1));\n";
+        let r = region(text, 1, 10).expect("region");
+        assert_eq!((r.line, r.column, r.end_line, r.end_column), (1, 9, 2, 6));
+        let far = format!("{}assert(g);\n", " ".repeat(80_000));
+        let r = region(&far, 1, 0).expect("region");
+        assert_eq!((r.column, r.end_column), (80_001, 80_010));
+        assert_eq!(region(text, 9, 1), None);
+    }
+}

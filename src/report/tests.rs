@@ -360,7 +360,7 @@ fn sarif_results() {
     assert_eq!(loc["artifactLocation"]["uri"], "t.c");
     assert_eq!(
         loc["region"],
-        serde_json::json!({"startLine": 4, "startColumn": 3})
+        serde_json::json!({"startLine": 4, "startColumn": 3, "endLine": 4, "endColumn": 38})
     );
 }
 
@@ -412,4 +412,37 @@ fn label_range_missing_text() {
     assert_eq!(pick("a\nb\n", 3, 1), Some(""));
     // A column in the middle of a multi-byte character stays on a boundary.
     assert_eq!(pick("é assert(1);", 1, 2), Some("assert(1)"));
+}
+
+#[test]
+fn notes_that_differ_only_in_the_function_are_one_note_per_kind() {
+    let note = |m: String| Note {
+        span: None,
+        message: m,
+    };
+    let mut notes: Vec<Note> = (0..12)
+        .map(|i| {
+            note(format!(
+                "`f{i}` has no definition in the analysed program: a call may do anything"
+            ))
+        })
+        .collect();
+    notes.push(note(
+        "`g` is not inlined: it is \\\n          analysed once".to_string(),
+    ));
+    notes.push(note(
+        "thread t has more interference combinations".to_string(),
+    ));
+    notes.push(notes[0].clone());
+    let grouped = super::group_notes(notes);
+    let messages: Vec<&str> = grouped.iter().map(|n| n.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "12 functions (`f0`, `f1`, `f2`, `f3`, `f4`, `f5`, `f6`, `f7`, `f8`, `f9`, and 2 more): \
+             each has no definition in the analysed program: a call may do anything",
+            "`g` is not inlined: it is analysed once",
+            "thread t has more interference combinations",
+        ]
+    );
 }
