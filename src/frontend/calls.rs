@@ -51,13 +51,16 @@ const ALLOCATORS: [&str; 8] = [
 /// Functions that may return a second time, when a `longjmp` jumps to the buffer they filled
 /// (besides every function LLVM marks `returns_twice`, which clang does for these when it knows
 /// them as builtins).
-pub(super) const SETJMPS: [&str; 6] = [
+pub(super) const SETJMPS: [&str; 8] = [
     "setjmp",
     "_setjmp",
     "sigsetjmp",
     "__sigsetjmp",
     "savectx",
     "llvm.eh.sjlj.setjmp",
+    // `setcontext` or `swapcontext` of a context they saved continues after them again.
+    "getcontext",
+    "swapcontext",
 ];
 
 /// Functions that jump to the second return of a `setjmp` (`__longjmp_chk` is what
