@@ -58,6 +58,14 @@ impl PtsSet {
         })
     }
 
+    /// The objects it names, with their offsets.
+    pub fn objects_at(&self) -> impl Iterator<Item = (ObjId, Option<u64>)> + '_ {
+        self.targets.iter().filter_map(|t| match t {
+            Target::Obj(o, off) => Some((*o, *off)),
+            Target::Func(_) => None,
+        })
+    }
+
     /// The objects it names, with their offsets (collected, so that the set may be changed).
     fn objects_with_offsets(&self) -> Vec<(ObjId, Option<u64>)> {
         self.targets
@@ -244,7 +252,15 @@ impl PointsTo {
                                 u64::try_from(off).ok(),
                             )),
                             InitValue::FuncAddr(f) => Some(Target::Func(f)),
-                            _ => None,
+                            // Soundness: an untracked constant (`(long)&x`) may hold an address
+                            // that a pointer load reads back: its bytes count as written by a
+                            // non-pointer store (`laundered_load`).
+                            InitValue::Unknown => {
+                                pt.int_written[g.obj.index()]
+                                    .insert((Some(c.offset), u64::from(c.size)));
+                                None
+                            }
+                            InitValue::Int(_) => None,
                         };
                         if let Some(t) = t {
                             pt.contents[g.obj.index()].targets.insert(t);
@@ -440,6 +456,33 @@ impl PointsTo {
             }
         }
         changed
+    }
+
+    /// A pointer store: its value is exposed where it lands outside a pointer scalar of a typed
+    /// object (a `long` cell written through `*(int **)&l`), since integer loads of typed bytes
+    /// do not look for pointers. Untyped objects are left to `expose_bytes_read`.
+    fn expose_if_untyped_store(
+        &mut self,
+        program: &Program,
+        ptr: &PtsSet,
+        val: &PtsSet,
+        size: u64,
+    ) -> bool {
+        if val.targets.is_empty() {
+            return false;
+        }
+        let misplaced = ptr.objects_at().any(|(o, off)| {
+            match (program.objects[o.index()].layout.as_ref(), off) {
+                (None, _) => false,
+                (Some(l), Some(off)) => !is_ptr_scalar_at(l, off, size),
+                (Some(_), None) => true,
+            }
+        });
+        if misplaced {
+            self.expose(val)
+        } else {
+            false
+        }
     }
 
     fn load_from(&self, ptr: &PtsSet) -> PtsSet {
@@ -648,6 +691,9 @@ impl PointsTo {
                 if *ty != Ty::Ptr && !is_constant(val) {
                     changed |= self.int_write(&p, u64::from(*size));
                 }
+                if *ty == Ty::Ptr {
+                    changed |= self.expose_if_untyped_store(program, &p, &v, u64::from(*size));
+                }
             }
             InstKind::AtomicRmw {
                 dst,
@@ -693,6 +739,13 @@ impl PointsTo {
                 let d = self.of(program, f, dst);
                 let s = self.of(program, f, src);
                 changed |= self.copy_bytes(&d, &s);
+                let moved = self.load_from(&s);
+                if !moved.targets.is_empty() && !copy_keeps_types(program, &d, &s) {
+                    // Soundness: pointer bytes copied where the layout does not put a pointer
+                    // (`memcpy(&l, &p, 8)` into a `long`) may be read back as an integer, which
+                    // a later integer load does not see: they are exposed here.
+                    changed |= self.expose(&moved);
+                }
             }
             InstKind::Cast { dst, op, src, .. } => match op {
                 crate::ir::CastOp::PtrToInt => {
@@ -790,6 +843,40 @@ fn has_ptr(layout: &Layout) -> bool {
         Layout::Struct { fields, .. } => fields.iter().any(|(_, l)| has_ptr(l)),
         Layout::Array { elem, .. } => has_ptr(elem),
     }
+}
+
+/// Whether a pointer scalar of `size` bytes starts exactly at `off`.
+fn is_ptr_scalar_at(layout: &Layout, off: u64, size: u64) -> bool {
+    match layout {
+        Layout::Scalar { size: s, kind } => {
+            off == 0 && u64::from(*s) == size && *kind == ScalarKind::Ptr
+        }
+        Layout::Struct { fields, .. } => fields.iter().any(|(fo, fl)| {
+            off >= *fo && off < fo + fl.size().max(1) && is_ptr_scalar_at(fl, off - fo, size)
+        }),
+        Layout::Array { elem, stride, .. } => {
+            *stride > 0 && is_ptr_scalar_at(elem, off % stride, size)
+        }
+    }
+}
+
+/// Whether a copy from `src` to `dst` keeps pointer bytes where integer loads look for them:
+/// into untyped memory only (whose integer loads `expose_bytes_read` checks), or between
+/// places of one layout at one offset (a struct assignment), where pointer bytes stay in
+/// pointer scalars.
+fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
+    if dst.unknown || src.unknown {
+        return false;
+    }
+    let layout = |o: ObjId| program.objects[o.index()].layout.as_ref();
+    if dst.objects_at().all(|(o, _)| layout(o).is_none()) {
+        return true;
+    }
+    let mut all = (dst.objects_at().chain(src.objects_at())).map(|(o, off)| (layout(o), off));
+    let Some(first) = all.next() else {
+        return true;
+    };
+    first.0.is_some() && first.1.is_some() && all.all(|p| p == first)
 }
 
 /// The size of a pointer in bytes (the targets are 64-bit).
