@@ -11,7 +11,7 @@
 use super::modular::Thread;
 use super::program_facts::Facts;
 use crate::ir::{Callee, FuncId, InstKind, ObjectKind, Operand};
-use crate::memory::points_to::{writes_only_args, Target};
+use crate::memory::points_to::Target;
 use crate::memory::CellId;
 use crate::threads::NodeId;
 use rustc_hash::FxHashMap as HashMap;
@@ -126,7 +126,8 @@ impl LockNames {
                     // locks alone, except the synchronisation ones (`pthread_cond_wait`
                     // releases its mutex while it waits).
                     let sync = f.name.starts_with("pthread_") || f.name.starts_with("sem_");
-                    let known = !f.is_defined && writes_only_args(&f.name) && !sync;
+                    let known =
+                        !f.is_defined && facts.memory.pts.writes_only_args(&f.name) && !sync;
                     if known && !opaque.contains(g) {
                         Effect::None
                     } else {

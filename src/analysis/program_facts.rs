@@ -257,7 +257,7 @@ impl Facts<'_> {
             InstKind::Call { callee, args, .. } => match callee {
                 crate::ir::Callee::Direct(g) if !program.funcs[g.index()].is_defined => {
                     let mut v = memory.reachable(program, func, args);
-                    if !crate::memory::points_to::writes_only_args(&program.funcs[g.index()].name) {
+                    if !memory.pts.writes_only_args(&program.funcs[g.index()].name) {
                         v.extend(memory.exposed_cells.iter().copied());
                         v.sort();
                         v.dedup();

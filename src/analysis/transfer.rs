@@ -513,7 +513,7 @@ impl<'a> Transfer<'a> {
             let gf = &program.funcs[g.index()];
             if !gf.is_defined {
                 unknown_code = false;
-                if crate::memory::points_to::writes_only_args(&gf.name) {
+                if self.facts.memory.pts.writes_only_args(&gf.name) {
                     let cells = self.facts.memory.reachable(program, func, args);
                     self.clobber(s, &cells, rec);
                 } else {

@@ -52,9 +52,23 @@ impl MemoryModel {
         }
     }
 
+    /// The points-to set of an address operand that is dereferenced.
+    ///
+    /// Soundness: an empty set on a variable means null only if the analysis saw every flow of
+    /// addresses; a pointer it missed (bytes the front end does not track) would then be
+    /// dereferenced without touching any cell. As a defence in depth such an access is taken to
+    /// reach every exposed object (`unknown`); a dereference of a real null crashes anyway.
+    fn deref_pts(&self, program: &Program, f: FuncId, ptr: &Operand) -> PtsSet {
+        let mut pts = self.pts.of(program, f, ptr);
+        if pts.targets.is_empty() && matches!(ptr, Operand::Var(_)) {
+            pts.unknown = true;
+        }
+        pts
+    }
+
     /// The cells an access of `size` bytes through `ptr` (an operand of function `f`) touches.
     pub fn access(&self, program: &Program, f: FuncId, ptr: &Operand, size: u32) -> Access {
-        let pts = self.pts.of(program, f, ptr);
+        let pts = self.deref_pts(program, f, ptr);
         let mut exact = BTreeSet::new();
         let mut clobber = BTreeSet::new();
         let mut read_unknown = pts.unknown;
@@ -101,8 +115,8 @@ impl MemoryModel {
             }
         }
         if pts.targets.is_empty() && !pts.unknown {
-            // Soundness: only null (or a pointer the analysis never saw) reaches here; the access
-            // would crash, but reading any value is the safe answer if the analysis missed a flow.
+            // Soundness: only a constant (null) address reaches here (`deref_pts`); the access
+            // would crash, and reading any value is the safe answer.
             read_unknown = true;
         }
         for c in &exact {
@@ -124,7 +138,7 @@ impl MemoryModel {
 
     /// Every cell of every object `ptr` may point into (for `memset`, `memcpy`).
     pub fn region(&self, program: &Program, f: FuncId, ptr: &Operand) -> Vec<CellId> {
-        let pts = self.pts.of(program, f, ptr);
+        let pts = self.deref_pts(program, f, ptr);
         let mut out: BTreeSet<CellId> = pts.objects().flat_map(|o| self.cells.of(o)).collect();
         if pts.unknown {
             out.extend(self.exposed_cells.iter().copied());

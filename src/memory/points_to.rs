@@ -66,6 +66,17 @@ impl PtsSet {
         })
     }
 
+    /// The objects it names, with their offsets (collected, so that the set may be changed).
+    fn objects_with_offsets(&self) -> Vec<(ObjId, Option<u64>)> {
+        self.targets
+            .iter()
+            .filter_map(|t| match t {
+                Target::Obj(o, off) => Some((*o, *off)),
+                Target::Func(_) => None,
+            })
+            .collect()
+    }
+
     /// The functions it names.
     pub fn funcs(&self) -> impl Iterator<Item = FuncId> + '_ {
         self.targets.iter().filter_map(|t| match t {
@@ -76,8 +87,17 @@ impl PtsSet {
 }
 
 /// Library functions whose effect on memory is known: they write at most what their pointer
-/// arguments point to, and keep no pointer. Everything else that is only declared is an unknown
-/// function, which may read and write every exposed object.
+/// arguments point to, keep no pointer, call no program code and turn no address into data that
+/// comes back later (the printf family's variadic pointers and the `str*cpy` copies are handled
+/// in `PointsTo::call`). Everything else that is only declared is an unknown function, which may
+/// read and write every exposed object.
+///
+/// Soundness: `pthread_once` (runs its init routine), `pthread_key_create` (its destructor runs
+/// at thread exit) and `pthread_setspecific`/`pthread_getspecific` (keep a pointer and hand it
+/// back) are not in the list: as unknown functions they expose their arguments, so the routines
+/// are analysed as detached roots and the kept pointers are `unknown` when they come back.
+/// Output functions write into a buffer the program may own (`setvbuf`, `fmemopen`): use
+/// [`PointsTo::writes_only_args`], which drops them from the list in such programs.
 pub fn writes_only_args(name: &str) -> bool {
     const KNOWN: &[&str] = &[
         "printf",
@@ -143,10 +163,6 @@ pub fn writes_only_args(name: &str) -> bool {
         "pthread_barrier_init",
         "pthread_barrier_destroy",
         "pthread_barrier_wait",
-        "pthread_once",
-        "pthread_key_create",
-        "pthread_setspecific",
-        "pthread_getspecific",
         "pthread_yield",
         "sem_init",
         "sem_wait",
@@ -162,6 +178,27 @@ pub fn writes_only_args(name: &str) -> bool {
     KNOWN.contains(&name)
 }
 
+/// Known output functions: they write into the stdio buffer of their stream.
+const OUTPUT: &[&str] = &[
+    "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "perror", "vprintf", "fflush",
+];
+
+/// Functions that hand program memory to stdio, which later output writes into.
+const STDIO_BUFFERS: &[&str] = &[
+    "setvbuf",
+    "setbuf",
+    "setbuffer",
+    "setlinebuf",
+    "fmemopen",
+    "open_memstream",
+    "open_wmemstream",
+    "fopencookie",
+    "funopen",
+];
+
+/// Known functions that copy bytes from their second argument into their first.
+const BYTE_COPIES: &[&str] = &["strcpy", "strncpy", "strcat", "strncat"];
+
 /// The points-to facts of a program.
 #[derive(Clone, Debug, Default)]
 pub struct PointsTo {
@@ -175,6 +212,12 @@ pub struct PointsTo {
     pub exposed: BTreeSet<ObjId>,
     /// Defined functions whose address is exposed.
     pub exposed_funcs: BTreeSet<FuncId>,
+    /// `int_written[o]`: the byte ranges (offset, or anywhere, and size) of `o` that a
+    /// non-pointer store may have written.
+    /// Invariant: a pointer load that overlaps one of them gets `unknown` (see `laundered_load`).
+    int_written: Vec<BTreeSet<(Option<u64>, u64)>>,
+    /// Whether the program may hand its own memory to stdio (`setvbuf`, `fmemopen`).
+    stdio_buffers: bool,
 }
 
 impl PointsTo {
@@ -188,6 +231,11 @@ impl PointsTo {
                 .collect(),
             contents: vec![PtsSet::default(); program.objects.len()],
             rets: vec![PtsSet::default(); program.funcs.len()],
+            int_written: vec![BTreeSet::new(); program.objects.len()],
+            stdio_buffers: program
+                .funcs
+                .iter()
+                .any(|f| !f.is_defined && STDIO_BUFFERS.contains(&f.name.as_str())),
             ..PointsTo::default()
         };
         for g in &program.globals {
@@ -204,7 +252,15 @@ impl PointsTo {
                                 u64::try_from(off).ok(),
                             )),
                             InitValue::FuncAddr(f) => Some(Target::Func(f)),
-                            _ => None,
+                            // Soundness: an untracked constant (`(long)&x`) may hold an address
+                            // that a pointer load reads back: its bytes count as written by a
+                            // non-pointer store (`laundered_load`).
+                            InitValue::Unknown => {
+                                pt.int_written[g.obj.index()]
+                                    .insert((Some(c.offset), u64::from(c.size)));
+                                None
+                            }
+                            InitValue::Int(_) => None,
                         };
                         if let Some(t) = t {
                             pt.contents[g.obj.index()].targets.insert(t);
@@ -268,6 +324,79 @@ impl PointsTo {
             out.extend(self.exposed_funcs.iter().copied());
         }
         (out.into_iter().collect(), pts.unknown)
+    }
+
+    /// Whether the declared function `name` writes only what its pointer arguments reach, in
+    /// this program ([`writes_only_args`]).
+    ///
+    /// Soundness: once the program may have handed a buffer of its own to stdio (a call of, or
+    /// a pointer to, `setvbuf`, `fmemopen`...), an output function may write that buffer, which
+    /// none of its arguments reaches: output functions are then unknown functions, which may
+    /// write every exposed object (the buffer reached an unknown function, so it is exposed).
+    pub fn writes_only_args(&self, name: &str) -> bool {
+        writes_only_args(name) && !(self.stdio_buffers && OUTPUT.contains(&name))
+    }
+
+    /// Records that a non-pointer write of `size` bytes through `ptr` may put pointer bytes
+    /// into the objects it names.
+    fn int_write(&mut self, ptr: &PtsSet, size: u64) -> bool {
+        let mut changed = false;
+        for (o, off) in ptr.objects_with_offsets() {
+            changed |= self.int_written[o.index()].insert((off, size));
+        }
+        changed
+    }
+
+    /// The points-to set of a pointer load of `size` bytes through `ptr`.
+    ///
+    /// Soundness: bytes written by a non-pointer store (an integer holding an address, a union
+    /// member, a byte-by-byte copy) may form a pointer the contents do not name. Such an
+    /// integer carries an exposed address (`ptrtoint` and integer reads of pointer bytes expose
+    /// their targets), so a load that overlaps those bytes also gets `unknown`. Integer
+    /// constants are not recorded as such writes: an address forged from a constant is outside
+    /// what the analysis proves.
+    fn laundered_load(&self, ptr: &PtsSet, size: u64) -> PtsSet {
+        let mut out = self.load_from(ptr);
+        let overlaps = |&(w_off, w_size): &(Option<u64>, u64), off: Option<u64>| match (w_off, off)
+        {
+            (Some(a), Some(b)) => a < b + size && b < a + w_size,
+            _ => true,
+        };
+        if ptr
+            .objects_with_offsets()
+            .into_iter()
+            .any(|(o, off)| self.int_written[o.index()].iter().any(|w| overlaps(w, off)))
+        {
+            out.unknown = true;
+        }
+        out
+    }
+
+    /// A copy of bytes from `src` to `dst` (`memcpy`, `strcpy`, `realloc`): the pointers it
+    /// moves and the integer-written ranges it carries.
+    fn copy_bytes(&mut self, dst: &PtsSet, src: &PtsSet) -> bool {
+        let moved = self.load_from(src);
+        let mut changed = self.store_into(dst, &moved);
+        let mut shifted = BTreeSet::new();
+        for (s, s_off) in src.objects_with_offsets() {
+            for &(w_off, w_size) in &self.int_written[s.index()] {
+                for (_, d_off) in dst.objects_with_offsets() {
+                    // Soundness: a range is moved by the distance between the two offsets when
+                    // both are known, and becomes "anywhere" otherwise.
+                    let off = match (w_off, s_off, d_off) {
+                        (Some(w), Some(so), Some(d)) if w >= so => Some(d + (w - so)),
+                        _ => None,
+                    };
+                    shifted.insert((off, w_size));
+                }
+            }
+        }
+        for (d, _) in dst.objects_with_offsets() {
+            for w in &shifted {
+                changed |= self.int_written[d.index()].insert(*w);
+            }
+        }
+        changed
     }
 
     fn add(&mut self, f: FuncId, dst: VarId, set: &PtsSet) -> bool {
@@ -462,11 +591,26 @@ impl PointsTo {
                 changed |= self.add(f, d, &r);
             }
         } else {
-            let known = writes_only_args(&target.name);
-            for a in args {
+            let known = self.writes_only_args(&target.name);
+            for (i, a) in args.iter().enumerate() {
                 let s = self.of(program, f, a);
-                if !known {
+                // Soundness: a variadic argument of a known function (`printf("%p", &x)`,
+                // `sprintf`) may be turned into data (text) that comes back as a pointer the
+                // analysis sees as `unknown` (`sscanf("%p")`): its targets are exposed.
+                if !known || (target.is_variadic && i >= target.params.len()) {
                     changed |= self.expose(&s);
+                }
+            }
+            if known && BYTE_COPIES.contains(&target.name.as_str()) {
+                if let [d, s, ..] = args {
+                    // Soundness: `strcpy` and friends copy bytes, which may be a pointer's
+                    // (`strncpy((char *)&q, (char *)&p, 8)`): they move points-to contents like
+                    // `MemCopy`. The copied bytes may also be read back as an integer of a
+                    // character array, which no pointer scalar marks: they are exposed.
+                    let (d, s) = (self.of(program, f, d), self.of(program, f, s));
+                    changed |= self.copy_bytes(&d, &s);
+                    let moved = self.load_from(&s);
+                    changed |= self.expose(&moved);
                 }
             }
             if let Some(d) = dst {
@@ -532,15 +676,14 @@ impl PointsTo {
                 };
                 changed |= self.add(f, *dst, &s);
                 let old = self.of(program, f, old);
-                let moved = self.load_from(&old);
-                changed |= self.contents[obj.index()].union_with(&moved);
+                changed |= self.copy_bytes(&s, &old);
             }
             InstKind::Load {
                 dst, ptr, ty, size, ..
             } => {
                 let p = self.of(program, f, ptr);
                 if *ty == Ty::Ptr {
-                    let s = self.load_from(&p);
+                    let s = self.laundered_load(&p, u64::from(*size));
                     changed |= self.add(f, *dst, &s);
                 } else {
                     changed |= self.expose_bytes_read(program, &p, u64::from(*size));
@@ -552,6 +695,9 @@ impl PointsTo {
                 let p = self.of(program, f, ptr);
                 let v = self.of(program, f, val);
                 changed |= self.store_into(&p, &v);
+                if *ty != Ty::Ptr && !is_constant(val) {
+                    changed |= self.int_write(&p, u64::from(*size));
+                }
                 if *ty == Ty::Ptr {
                     changed |= self.expose_if_untyped_store(program, &p, &v, u64::from(*size));
                 }
@@ -564,12 +710,19 @@ impl PointsTo {
                 ..
             } => {
                 let p = self.of(program, f, ptr);
-                let old = self.load_from(&p);
+                let size = u64::from(bits.div_ceil(8));
+                let old = match bits {
+                    0 => self.laundered_load(&p, POINTER_SIZE),
+                    _ => self.load_from(&p),
+                };
                 changed |= self.add(f, *dst, &old);
                 let v = self.of(program, f, val);
                 changed |= self.store_into(&p, &v);
                 if *bits != 0 {
-                    changed |= self.expose_bytes_read(program, &p, u64::from(bits.div_ceil(8)));
+                    changed |= self.expose_bytes_read(program, &p, size);
+                    if !is_constant(val) {
+                        changed |= self.int_write(&p, size);
+                    }
                 }
             }
             InstKind::CmpXchg {
@@ -580,19 +733,26 @@ impl PointsTo {
                 ..
             } => {
                 let p = self.of(program, f, ptr);
-                let o = self.load_from(&p);
+                let size = u64::from(bits.div_ceil(8));
+                let o = match bits {
+                    0 => self.laundered_load(&p, POINTER_SIZE),
+                    _ => self.load_from(&p),
+                };
                 changed |= self.add(f, *old, &o);
                 let v = self.of(program, f, new);
                 changed |= self.store_into(&p, &v);
                 if *bits != 0 {
-                    changed |= self.expose_bytes_read(program, &p, u64::from(bits.div_ceil(8)));
+                    changed |= self.expose_bytes_read(program, &p, size);
+                    if !is_constant(new) {
+                        changed |= self.int_write(&p, size);
+                    }
                 }
             }
             InstKind::MemCopy { dst, src, .. } => {
                 let d = self.of(program, f, dst);
                 let s = self.of(program, f, src);
+                changed |= self.copy_bytes(&d, &s);
                 let moved = self.load_from(&s);
-                changed |= self.store_into(&d, &moved);
                 if !moved.targets.is_empty() && !copy_keeps_types(program, &d, &s) {
                     // Soundness: pointer bytes copied where the layout does not put a pointer
                     // (`memcpy(&l, &p, 8)` into a `long`) may be read back as an integer, which
@@ -748,6 +908,14 @@ fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
         return true;
     };
     first.0.is_some() && first.1.is_some() && all.all(|p| p == first)
+}
+
+/// The size of a pointer in bytes (the targets are 64-bit).
+const POINTER_SIZE: u64 = 8;
+
+/// Whether a stored operand is a constant, which carries no address.
+fn is_constant(op: &Operand) -> bool {
+    matches!(op, Operand::Int { .. } | Operand::Null)
 }
 
 fn func_returns_ptr(program: &Program, f: FuncId) -> bool {
