@@ -20,7 +20,32 @@
 //! Invariant: after [`compose`], no function is called by the start-up code that `main` does
 //! not call at its start, and every exit-time function is exposed.
 
-use crate::ir::{FuncId, InitValue, Program};
+use crate::ir::{
+    BlockId, FuncId, Function, InitValue, Inst, InstKind, Operand, Program, Terminator, Ty,
+};
+
+/// The name of the function that stands for code outside the program running concurrently
+/// with it: a thread whose entry function the program does not define (found with `dlsym`, a
+/// library function), or a library that writes memory after the call that handed it over
+/// returned (asynchronous I/O). No C identifier has a space, so it names nothing else.
+pub const UNKNOWN_CODE: &str = "unknown code";
+
+/// Library functions after whose call code outside the program may run concurrently with it:
+/// `dlsym` and `dlopen` hand out functions (and constructors) the analysis does not see,
+/// asynchronous I/O writes its buffer after the call returns.
+const ASYNC_APIS: [&str; 11] = [
+    "dlopen",
+    "dlmopen",
+    "dlsym",
+    "dlvsym",
+    "aio_read",
+    "aio_write",
+    "aio_fsync",
+    "aio_read64",
+    "aio_write64",
+    "lio_listio",
+    "lio_listio64",
+];
 
 /// The default priority of a constructor (clang's `llvm.global_ctors` entry of a
 /// `__attribute__((constructor))` without a number; `.init_array` without a suffix).
@@ -45,7 +70,24 @@ pub fn compose(program: &mut Program) {
         return;
     };
     let ctors = constructors(program);
-    if ctors.is_empty() {
+    let unknown = unknown_code(program);
+    let mut starts = Vec::new();
+    if let Some(u) = unknown.filter(|_| calls_async_api(program)) {
+        // Soundness: the program calls a library function after which code it cannot see may
+        // run concurrently (`dlsym`, asynchronous I/O); that code starts with `main` (it is
+        // created first, before anything the program does) and writes any memory whose
+        // address escaped, again and again, until the process ends.
+        starts.push(Inst {
+            kind: InstKind::ThreadCreate {
+                dst: None,
+                handle: Operand::Null,
+                entry: Operand::FuncAddr(u),
+                arg: Operand::Unknown(Ty::Ptr),
+            },
+            span: None,
+        });
+    }
+    if ctors.is_empty() && starts.is_empty() {
         return;
     }
     let mut vars = program.funcs[main.index()].vars.clone();
@@ -57,7 +99,69 @@ pub fn compose(program: &mut Program) {
     func.vars = vars;
     // Soundness: the entry block has no phis (LLVM), so the calls run first on every path.
     let entry = &mut func.blocks[0].insts;
-    entry.splice(0..0, calls);
+    entry.splice(0..0, starts.into_iter().chain(calls));
+}
+
+/// Whether the program calls one of [`ASYNC_APIS`].
+fn calls_async_api(program: &Program) -> bool {
+    program
+        .funcs
+        .iter()
+        .any(|f| !f.is_defined && ASYNC_APIS.contains(&f.name.as_str()))
+}
+
+/// Adds the function [`UNKNOWN_CODE`] when code outside the program may run as a thread: a
+/// thread creation whose entry is not a function the program defines (the analysis starts
+/// this function instead, `modular::spawn`), or a call of [`ASYNC_APIS`] (`compose` starts
+/// it). Its body writes any memory whose address escaped, in a loop that may run any number
+/// of times.
+fn unknown_code(program: &mut Program) -> Option<FuncId> {
+    let defined =
+        |o: &Operand| matches!(o, Operand::FuncAddr(f) if program.funcs[f.index()].is_defined);
+    let foreign_entry = program.funcs.iter().any(|f| {
+        f.blocks.iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| matches!(&i.kind, InstKind::ThreadCreate { entry, .. } if !defined(entry)))
+        })
+    });
+    if !foreign_entry && !calls_async_api(program) {
+        return None;
+    }
+    let write_anything = Inst {
+        kind: InstKind::Havoc {
+            dst: None,
+            clobbers_memory: true,
+            reason: "code outside the program runs concurrently with it (a thread whose entry \
+                     function is not in the program, or asynchronous I/O)"
+                .to_string(),
+        },
+        span: None,
+    };
+    let blocks = vec![
+        super::block(Vec::new(), Terminator::Br(BlockId(1))),
+        super::block(
+            vec![write_anything],
+            Terminator::CondBr {
+                cond: Operand::Unknown(Ty::Int(1)),
+                then_: BlockId(1),
+                else_: BlockId(2),
+            },
+        ),
+        super::block(Vec::new(), Terminator::Ret(Some(Operand::Null))),
+    ];
+    program.funcs.push(Function {
+        name: UNKNOWN_CODE.to_string(),
+        params: Vec::new(),
+        vars: Vec::new(),
+        blocks,
+        ret: Some(Ty::Ptr),
+        is_defined: true,
+        is_internal: true,
+        is_variadic: false,
+        span: None,
+    });
+    Some(FuncId::from(program.funcs.len() - 1))
 }
 
 /// The constructors in the order the runtime calls them. Those of `llvm.global_ctors` are

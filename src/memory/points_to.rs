@@ -238,6 +238,19 @@ impl PointsTo {
                 .any(|f| !f.is_defined && STDIO_BUFFERS.contains(&f.name.as_str())),
             ..PointsTo::default()
         };
+        // Soundness: `dlsym` hands out any function of external linkage by its name, so code
+        // the analysis does not see may call every one of them.
+        let by_name = program
+            .funcs
+            .iter()
+            .any(|f| !f.is_defined && DLSYM.contains(&f.name.as_str()));
+        if by_name {
+            for (i, f) in program.funcs.iter().enumerate() {
+                if f.is_defined && !f.is_internal {
+                    pt.exposed_funcs.insert(FuncId::from(i));
+                }
+            }
+        }
         for g in &program.globals {
             if !g.is_internal {
                 pt.exposed.insert(g.obj);
@@ -909,6 +922,9 @@ fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
     };
     first.0.is_some() && first.1.is_some() && all.all(|p| p == first)
 }
+
+/// Functions that find a function of the program by its name.
+const DLSYM: [&str; 2] = ["dlsym", "dlvsym"];
 
 /// The size of a pointer in bytes (the targets are 64-bit).
 const POINTER_SIZE: u64 = 8;
