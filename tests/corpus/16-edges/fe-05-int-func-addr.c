@@ -18,6 +18,6 @@ int main(void) {
     g = 1;
     pthread_create(&t, 0, (void *(*)(void *))entry, 0);
     pthread_join(t, 0);
-    assert(g == 1); // PROVED
+    assert(g == 1); // MAY-FAIL: an entry read from an integer may be any function, one outside the program too (its stand-in writes g)
     return 0;
 }
