@@ -1,9 +1,10 @@
 //! A persistent vector of small `Copy` values (the per-variable part of the environments): a
-//! radix tree of `W`-wide nodes behind `Arc`, so that a clone is one reference count, `set`
-//! copies one path (copy on write), and the pointwise operations (join, meet, widening,
-//! inclusion, equality) skip the subtrees two states still share since a common ancestor.
+//! radix tree of `W`-wide inner nodes over leaves of `LW` values, behind `Arc`, so that a clone
+//! is one reference count, `set` copies one path (copy on write), and the pointwise operations
+//! (join, meet, widening, inclusion, equality) skip the subtrees two states still share since a
+//! common ancestor.
 //!
-//! Invariant: a missing subtree (`None`) stands for `W^(level+1)` copies of `T::DEFAULT`, and so
+//! Invariant: a missing subtree (`None`) stands for `span(level)` copies of `T::DEFAULT`, and so
 //! does every index at or beyond the root's capacity; the tree shape is not part of the meaning
 //! (two vectors are equal when they agree on every index).
 
@@ -17,13 +18,22 @@ pub(crate) trait Elem: Copy + PartialEq + fmt::Debug {
 }
 
 const BITS: u32 = 5;
-/// Children of an inner node and elements of a leaf.
+/// Children of an inner node.
 const W: usize = 1 << BITS;
 const MASK: usize = W - 1;
+const LEAF_BITS: u32 = 3;
+/// Elements of a leaf: 8 intervals (256 bytes) are as big as an inner node's 32 pointers, so
+/// that neither kind of node wastes the room of the other; a `set` copies a leaf and one inner
+/// node per level (4 levels cover 2^18 variables).
+const LW: usize = 1 << LEAF_BITS;
+const LEAF_MASK: usize = LW - 1;
 
+// The variants are equal in size for intervals (8 × 32 bytes, 32 × 8 bytes); the `u32` leaves
+// of `pack_of` waste room, but only packed variables have one.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Node<T> {
-    Leaf([T; W]),
+    Leaf([T; LW]),
     Inner([Option<Arc<Node<T>>>; W]),
 }
 
@@ -32,14 +42,21 @@ type Slot<T> = Option<Arc<Node<T>>>;
 /// `usize → T`, `T::DEFAULT` wherever nothing was set.
 #[derive(Clone)]
 pub(crate) struct PVec<T> {
-    /// Invariant: the root covers the indices `0 .. W^(height+1)`; a root of height 0 is a leaf.
+    /// Invariant: the root covers the indices `0 .. span(height)`; a root of height 0 is a leaf.
     height: u32,
     root: Slot<T>,
 }
 
-/// The number of indices a node of `level` covers.
+/// The number of indices a node of `level` covers (level 0: a leaf).
 fn span(level: u32) -> usize {
-    1usize.checked_shl(BITS * (level + 1)).unwrap_or(usize::MAX)
+    1usize
+        .checked_shl(LEAF_BITS + BITS * level)
+        .unwrap_or(usize::MAX)
+}
+
+/// The child of an inner node of `level` (at least 1) that holds index `i`.
+fn slot(i: usize, level: u32) -> usize {
+    (i >> (LEAF_BITS + BITS * (level - 1))) & MASK
 }
 
 fn empty_inner<T>() -> Node<T> {
@@ -83,8 +100,8 @@ impl<T: Elem> PVec<T> {
         let mut level = self.height;
         loop {
             match &**node {
-                Node::Leaf(a) => return a[i & MASK],
-                Node::Inner(c) => match &c[(i >> (BITS * level)) & MASK] {
+                Node::Leaf(a) => return a[i & LEAF_MASK],
+                Node::Inner(c) => match &c[slot(i, level)] {
                     Some(n) => {
                         node = n;
                         level -= 1;
@@ -117,23 +134,23 @@ impl<T: Elem> PVec<T> {
             h += 1;
         }
         self.grow(h);
-        let mut slot = &mut self.root;
+        let mut cur = &mut self.root;
         let mut level = self.height;
         loop {
-            let node = slot.get_or_insert_with(|| {
+            let node = cur.get_or_insert_with(|| {
                 Arc::new(if level == 0 {
-                    Node::Leaf([T::DEFAULT; W])
+                    Node::Leaf([T::DEFAULT; LW])
                 } else {
                     empty_inner()
                 })
             });
             match Arc::make_mut(node) {
                 Node::Leaf(a) => {
-                    a[i & MASK] = v;
+                    a[i & LEAF_MASK] = v;
                     return;
                 }
                 Node::Inner(c) => {
-                    slot = &mut c[(i >> (BITS * level)) & MASK];
+                    cur = &mut c[slot(i, level)];
                     level -= 1;
                 }
             }
@@ -233,7 +250,7 @@ fn all2<T: Elem>(
             Some(Node::Leaf(x)) => x[k],
             _ => T::DEFAULT,
         };
-        return (0..W).all(|k| pred(base + k, leaf(a, k), leaf(b, k)));
+        return (0..LW).all(|k| pred(base + k, leaf(a, k), leaf(b, k)));
     }
     (0..W).all(|k| {
         all2(
@@ -263,7 +280,7 @@ fn zip<T: Elem>(
     if la == 0 {
         let mut x = match a.map(|n| &**n) {
             Some(Node::Leaf(x)) => *x,
-            _ => [T::DEFAULT; W],
+            _ => [T::DEFAULT; LW],
         };
         let y = match b.map(|n| &**n) {
             Some(Node::Leaf(y)) => Some(y),
