@@ -55,14 +55,14 @@ impl IntervalEnv {
 
     /// `self[i] := self[i] op o[i]` everywhere, bottom as soon as one variable is (meet and
     /// narrowing); true iff `self` changed.
-    fn pointwise(
+    fn pointwise<F: FnMut(&mut Interval, &Interval) -> bool>(
         &mut self,
         o: &Self,
-        op: &mut dyn FnMut(usize, &mut Interval, &Interval) -> bool,
+        mut op: F,
     ) -> bool {
         let mut empty = false;
-        let changed = self.vals.zip_with(&o.vals, &mut |i, a, b| {
-            let c = op(i, a, &b);
+        let changed = self.vals.zip_with(&o.vals, &mut |_, a, b| {
+            let c = op(a, &b);
             empty |= a.is_bottom();
             c
         });
@@ -122,7 +122,7 @@ impl Lattice for IntervalEnv {
             *self = Self::bottom();
             return true;
         }
-        self.pointwise(o, &mut |_, a, b| a.meet_with(b))
+        self.pointwise(o, |a, b| a.meet_with(b))
     }
 
     fn widen_with(&mut self, newer: &Self) -> bool {
@@ -137,7 +137,7 @@ impl Lattice for IntervalEnv {
             *self = Self::bottom();
             return true;
         }
-        self.pointwise(newer, &mut |_, a, b| a.narrow_with(b))
+        self.pointwise(newer, |a, b| a.narrow_with(b))
     }
 }
 

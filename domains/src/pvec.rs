@@ -167,7 +167,7 @@ impl<T: Elem> PVec<T> {
 
     /// Whether `pred(i, self[i], o[i])` holds at every index; `pred` must hold on equal values
     /// (it is not called on the subtrees both share, nor where both are `T::DEFAULT` by absence).
-    pub(crate) fn all2(&self, o: &Self, pred: &mut dyn FnMut(usize, T, T) -> bool) -> bool {
+    pub(crate) fn all2<P: FnMut(usize, T, T) -> bool>(&self, o: &Self, pred: &mut P) -> bool {
         all2(
             self.root.as_ref(),
             self.height,
@@ -187,10 +187,10 @@ impl<T: Elem> PVec<T> {
     /// returns whether it changed it; true iff some call did. `f` must leave an element alone
     /// when both sides are equal (join, meet, widening and narrowing are idempotent), so shared
     /// subtrees are skipped, and so are the indices where both sides are `T::DEFAULT` by absence.
-    pub(crate) fn zip_with(
+    pub(crate) fn zip_with<F: FnMut(usize, &mut T, T) -> bool>(
         &mut self,
         o: &Self,
-        f: &mut dyn FnMut(usize, &mut T, T) -> bool,
+        f: &mut F,
     ) -> bool {
         self.grow(o.height);
         let mut changed = false;
@@ -221,13 +221,13 @@ fn collect<T: Elem>(n: Option<&Arc<Node<T>>>, level: u32, base: usize, out: &mut
     }
 }
 
-fn all2<T: Elem>(
+fn all2<T: Elem, P: FnMut(usize, T, T) -> bool>(
     a: Option<&Arc<Node<T>>>,
     la: u32,
     b: Option<&Arc<Node<T>>>,
     lb: u32,
     base: usize,
-    pred: &mut dyn FnMut(usize, T, T) -> bool,
+    pred: &mut P,
 ) -> bool {
     // The lower root lies at child 0 of the higher one (its other children are absent).
     if la > lb {
@@ -265,13 +265,13 @@ fn all2<T: Elem>(
 }
 
 /// The new node for `a` (`None` when it stays as it is), after `f` with `b` (`la >= lb`).
-fn zip<T: Elem>(
+fn zip<T: Elem, F: FnMut(usize, &mut T, T) -> bool>(
     a: Option<&Arc<Node<T>>>,
     la: u32,
     b: Option<&Arc<Node<T>>>,
     lb: u32,
     base: usize,
-    f: &mut dyn FnMut(usize, &mut T, T) -> bool,
+    f: &mut F,
     changed: &mut bool,
 ) -> Option<Slot<T>> {
     if la == lb && ptr_eq(a, b) {
@@ -305,7 +305,8 @@ fn zip<T: Elem>(
         }
         return Some(Some(Arc::new(Node::Leaf(x))));
     }
-    let mut repl: Vec<(usize, Slot<T>)> = Vec::new();
+    // The children of the new node, made on the first child that changes.
+    let mut new: Option<[Slot<T>; W]> = None;
     for k in 0..W {
         // Below `a`'s level, `b`'s root is child 0 while its level is lower.
         let (bk, lbk) = if lb == la {
@@ -327,19 +328,14 @@ fn zip<T: Elem>(
             f,
             changed,
         ) {
-            repl.push((k, r));
+            let c = new.get_or_insert_with(|| match a.map(|n| &**n) {
+                Some(Node::Inner(c)) => c.clone(),
+                _ => std::array::from_fn(|_| None),
+            });
+            c[k] = r;
         }
     }
-    if repl.is_empty() {
-        return None;
-    }
-    let mut c: [Slot<T>; W] = match a.map(|n| &**n) {
-        Some(Node::Inner(c)) => c.clone(),
-        _ => std::array::from_fn(|_| None),
-    };
-    for (k, r) in repl {
-        c[k] = r;
-    }
+    let c = new?;
     if c.iter().all(Option::is_none) {
         return Some(None);
     }
