@@ -71,6 +71,14 @@ fn ptr_eq<T>(a: Option<&Arc<Node<T>>>, b: Option<&Arc<Node<T>>>) -> bool {
     }
 }
 
+/// The children of an inner node (`None` for a missing node or a leaf).
+fn children<T>(n: Option<&Arc<Node<T>>>) -> Option<&[Slot<T>; W]> {
+    match n.map(|n| &**n) {
+        Some(Node::Inner(c)) => Some(c),
+        _ => None,
+    }
+}
+
 /// Child `k` of an inner node (`None` for a missing node).
 fn child<T>(n: Option<&Arc<Node<T>>>, k: usize) -> Option<&Arc<Node<T>>> {
     match n.map(|n| &**n) {
@@ -252,15 +260,14 @@ fn all2<T: Elem, P: FnMut(usize, T, T) -> bool>(
         };
         return (0..LW).all(|k| pred(base + k, leaf(a, k), leaf(b, k)));
     }
+    let (ac, bc) = (children(a), children(b));
     (0..W).all(|k| {
-        all2(
-            child(a, k),
-            la - 1,
-            child(b, k),
-            lb - 1,
-            base + k * span(la - 1),
-            pred,
-        )
+        let (ak, bk) = (
+            ac.and_then(|c| c[k].as_ref()),
+            bc.and_then(|c| c[k].as_ref()),
+        );
+        (ak.is_none() && bk.is_none())
+            || all2(ak, la - 1, bk, lb - 1, base + k * span(la - 1), pred)
     })
 }
 
@@ -286,9 +293,10 @@ fn zip<T: Elem, F: FnMut(usize, &mut T, T) -> bool>(
             Some(Node::Leaf(y)) => Some(y),
             _ => None,
         };
+        let yv = y.copied().unwrap_or([T::DEFAULT; LW]);
         let mut any = false;
-        for (k, e) in x.iter_mut().enumerate() {
-            any |= f(base + k, e, y.map_or(T::DEFAULT, |y| y[k]));
+        for (k, (e, o)) in x.iter_mut().zip(yv).enumerate() {
+            any |= f(base + k, e, o);
         }
         if !any {
             return None;
@@ -307,27 +315,21 @@ fn zip<T: Elem, F: FnMut(usize, &mut T, T) -> bool>(
     }
     // The children of the new node, made on the first child that changes.
     let mut new: Option<[Slot<T>; W]> = None;
+    let (ac, bc) = (children(a), if lb == la { children(b) } else { None });
     for k in 0..W {
+        let ak = ac.and_then(|c| c[k].as_ref());
         // Below `a`'s level, `b`'s root is child 0 while its level is lower.
         let (bk, lbk) = if lb == la {
-            (child(b, k), lb - 1)
+            (bc.and_then(|c| c[k].as_ref()), lb - 1)
         } else if k == 0 {
             (b, lb)
         } else {
             (None, lb)
         };
-        if bk.is_none() && child(a, k).is_none() {
+        if bk.is_none() && ak.is_none() {
             continue;
         }
-        if let Some(r) = zip(
-            child(a, k),
-            la - 1,
-            bk,
-            lbk,
-            base + k * span(la - 1),
-            f,
-            changed,
-        ) {
+        if let Some(r) = zip(ak, la - 1, bk, lbk, base + k * span(la - 1), f, changed) {
             let c = new.get_or_insert_with(|| match a.map(|n| &**n) {
                 Some(Node::Inner(c)) => c.clone(),
                 _ => std::array::from_fn(|_| None),
