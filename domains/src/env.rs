@@ -1,48 +1,42 @@
-//! A non-relational environment of intervals, dense over `Var`.
+//! A non-relational environment of intervals over `Var`, stored in a persistent vector that
+//! states share until they differ (see `pvec`).
 //!
-//! Invariant: a bottom environment stores no values; a variable beyond `vals` is top, so two
+//! Invariant: a bottom environment stores no values; a variable never set is top, so two
 //! environments are equal when they agree on every variable.
 
 use crate::interval::Interval;
 use crate::machine::{self, BinOp, CastOp, CmpPred, IntTy};
+use crate::pvec::{Elem, PVec};
 use crate::{Lattice, NumDomain, Operand, Truth, Var};
 
+impl Elem for Interval {
+    const DEFAULT: Interval = Interval::top();
+}
+
 /// `Var → Interval`, or bottom.
-#[derive(Clone, Debug, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IntervalEnv {
     bottom: bool,
-    vals: Vec<Interval>,
+    vals: PVec<Interval>,
 }
 
-impl PartialEq for IntervalEnv {
-    fn eq(&self, o: &Self) -> bool {
-        if self.bottom || o.bottom {
-            return self.bottom == o.bottom;
-        }
-        let n = self.vals.len().max(o.vals.len());
-        (0..n).all(|i| self.get(i) == o.get(i))
-    }
-}
+impl Eq for PVec<Interval> {}
 
 impl IntervalEnv {
-    /// The top environment with room for `n` variables.
+    /// The top environment (`n` is a hint of the number of variables, unused since the
+    /// environment grows as variables are set).
     pub fn with_capacity(n: usize) -> IntervalEnv {
-        IntervalEnv {
-            bottom: false,
-            vals: Vec::with_capacity(n),
-        }
+        let _ = n;
+        IntervalEnv::top()
     }
 
-    /// The explicitly stored variables.
+    /// The stored variables (every variable not listed is top).
     pub fn iter(&self) -> impl Iterator<Item = (Var, Interval)> + '_ {
-        self.vals
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (Var(i as u32), *v))
+        self.vals.iter().map(|(i, v)| (Var(i as u32), v))
     }
 
     fn get(&self, i: usize) -> Interval {
-        self.vals.get(i).copied().unwrap_or_else(Interval::top)
+        self.vals.get(i)
     }
 
     fn value(&self, o: Operand) -> Interval {
@@ -58,20 +52,40 @@ impl IntervalEnv {
             self.set(x, m);
         }
     }
+
+    /// `self[i] := self[i] op o[i]` everywhere, bottom as soon as one variable is (meet and
+    /// narrowing); true iff `self` changed.
+    fn pointwise<F: FnMut(&mut Interval, &Interval) -> bool>(
+        &mut self,
+        o: &Self,
+        mut op: F,
+    ) -> bool {
+        let mut empty = false;
+        let changed = self.vals.zip_with(&o.vals, &mut |_, a, b| {
+            let c = op(a, &b);
+            empty |= a.is_bottom();
+            c
+        });
+        if empty {
+            self.set_bottom();
+            return true;
+        }
+        changed
+    }
 }
 
 impl Lattice for IntervalEnv {
     fn bottom() -> Self {
         IntervalEnv {
             bottom: true,
-            vals: Vec::new(),
+            vals: PVec::new(),
         }
     }
 
     fn top() -> Self {
         IntervalEnv {
             bottom: false,
-            vals: Vec::new(),
+            vals: PVec::new(),
         }
     }
 
@@ -86,7 +100,7 @@ impl Lattice for IntervalEnv {
         if o.bottom {
             return false;
         }
-        (0..o.vals.len()).all(|i| self.get(i).is_subset(&o.vals[i]))
+        self.vals.all2(&o.vals, &mut |_, a, b| a.is_subset(&b))
     }
 
     fn join_with(&mut self, o: &Self) -> bool {
@@ -97,18 +111,7 @@ impl Lattice for IntervalEnv {
             *self = o.clone();
             return true;
         }
-        let mut changed = false;
-        let n = self.vals.len().min(o.vals.len());
-        for i in n..self.vals.len() {
-            if self.vals[i] != Interval::top() {
-                changed = true;
-            }
-        }
-        self.vals.truncate(n);
-        for (a, b) in self.vals.iter_mut().zip(&o.vals) {
-            changed |= a.join_with(b);
-        }
-        changed
+        self.vals.zip_with(&o.vals, &mut |_, a, b| a.join_with(&b))
     }
 
     fn meet_with(&mut self, o: &Self) -> bool {
@@ -119,40 +122,11 @@ impl Lattice for IntervalEnv {
             *self = Self::bottom();
             return true;
         }
-        let mut changed = false;
-        if self.vals.len() < o.vals.len() {
-            self.vals.resize(o.vals.len(), Interval::top());
-        }
-        for (a, b) in self.vals.iter_mut().zip(&o.vals) {
-            changed |= a.meet_with(b);
-            if a.is_bottom() {
-                *self = Self::bottom();
-                return true;
-            }
-        }
-        changed
+        self.pointwise(o, |a, b| a.meet_with(b))
     }
 
     fn widen_with(&mut self, newer: &Self) -> bool {
-        if newer.bottom {
-            return false;
-        }
-        if self.bottom {
-            *self = newer.clone();
-            return true;
-        }
-        let mut changed = false;
-        let n = self.vals.len().min(newer.vals.len());
-        for i in n..self.vals.len() {
-            if self.vals[i] != Interval::top() {
-                changed = true;
-            }
-        }
-        self.vals.truncate(n);
-        for (a, b) in self.vals.iter_mut().zip(&newer.vals) {
-            changed |= a.widen_with(b);
-        }
-        changed
+        self.widen_selected(newer, &|_| true)
     }
 
     fn narrow_with(&mut self, newer: &Self) -> bool {
@@ -163,18 +137,7 @@ impl Lattice for IntervalEnv {
             *self = Self::bottom();
             return true;
         }
-        let mut changed = false;
-        if self.vals.len() < newer.vals.len() {
-            self.vals.resize(newer.vals.len(), Interval::top());
-        }
-        for (a, b) in self.vals.iter_mut().zip(&newer.vals) {
-            changed |= a.narrow_with(b);
-            if a.is_bottom() {
-                *self = Self::bottom();
-                return true;
-            }
-        }
-        changed
+        self.pointwise(newer, |a, b| a.narrow_with(b))
     }
 }
 
@@ -194,14 +157,7 @@ impl NumDomain for IntervalEnv {
             self.set_bottom();
             return;
         }
-        let i = x.0 as usize;
-        if i >= self.vals.len() {
-            if v == Interval::top() {
-                return;
-            }
-            self.vals.resize(i + 1, Interval::top());
-        }
-        self.vals[i] = v;
+        self.vals.set(x.0 as usize, v);
     }
 
     fn set_weak(&mut self, x: Var, v: Interval) {
@@ -250,14 +206,14 @@ impl NumDomain for IntervalEnv {
     }
 
     fn forget(&mut self, x: Var) {
-        if let Some(v) = self.vals.get_mut(x.0 as usize) {
-            *v = Interval::top();
+        if !self.bottom {
+            self.vals.set(x.0 as usize, Interval::top());
         }
     }
 
     fn set_bottom(&mut self) {
         self.bottom = true;
-        self.vals = Vec::new();
+        self.vals = PVec::new();
     }
 
     fn widen_selected(&mut self, newer: &Self, widen: &dyn Fn(Var) -> bool) -> bool {
@@ -268,21 +224,12 @@ impl NumDomain for IntervalEnv {
             *self = newer.clone();
             return true;
         }
-        let mut changed = false;
-        let n = self.vals.len().min(newer.vals.len());
-        for i in n..self.vals.len() {
-            if self.vals[i] != Interval::top() {
-                changed = true;
-            }
-        }
-        self.vals.truncate(n);
-        for (i, (a, b)) in self.vals.iter_mut().zip(&newer.vals).enumerate() {
-            changed |= if widen(Var(i as u32)) {
-                a.widen_with(b)
+        self.vals.zip_with(&newer.vals, &mut |i, a, b| {
+            if widen(Var(i as u32)) {
+                a.widen_with(&b)
             } else {
-                a.join_with(b)
-            };
-        }
-        changed
+                a.join_with(&b)
+            }
+        })
     }
 }

@@ -8,6 +8,7 @@ mod env;
 mod interval;
 pub mod machine;
 pub mod octagon;
+mod pvec;
 
 pub use env::IntervalEnv;
 pub use interval::Interval;

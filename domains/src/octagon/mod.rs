@@ -17,6 +17,7 @@ pub mod dbm;
 
 use crate::interval::Interval;
 use crate::machine::{self, BinOp, CastOp, CmpPred, IntTy};
+use crate::pvec::{Elem, PVec};
 use crate::{Lattice, NumDomain, Operand, Truth, Var};
 use dbm::{to_i128, ub2, Bound, Dbm, INF};
 use std::sync::Arc;
@@ -29,6 +30,11 @@ pub const MAX_PACK: usize = 12;
 const MAX_BITS: u32 = 64;
 
 const NONE: u32 = u32::MAX;
+
+/// A pack index in `pack_of`; a variable never packed is in none.
+impl Elem for u32 {
+    const DEFAULT: u32 = NONE;
+}
 
 /// One octagon over a few variables.
 #[derive(Clone, Debug)]
@@ -55,10 +61,10 @@ impl Pack {
 #[derive(Clone, Debug)]
 pub struct OctagonEnv {
     bottom: bool,
-    /// A variable beyond the end is top.
-    itv: Vec<Interval>,
-    /// Index into `packs`, or `NONE`; beyond the end is `NONE`.
-    pack_of: Vec<u32>,
+    /// A variable never set is top; shared between states until they differ.
+    itv: PVec<Interval>,
+    /// Index into `packs`, or `NONE` (the default).
+    pack_of: PVec<u32>,
     /// Shared between states until one of them changes a pack (copy on write).
     packs: Vec<Arc<Pack>>,
     /// Logical time of the last relating transfer (eviction order; not part of the meaning).
@@ -80,10 +86,6 @@ enum Merge<'a> {
     Meet,
     Widen(&'a dyn Fn(Var) -> bool),
     Narrow,
-}
-
-fn itv_top() -> Interval {
-    Interval::top()
 }
 
 /// Upper bound of literal `(x, s)` (`s == 0`: `+x`, `1`: `-x`) from an interval.
@@ -116,12 +118,14 @@ fn entry(c: i128) -> Option<Bound> {
 }
 
 impl OctagonEnv {
-    /// The top state with room for `n` variables.
+    /// The top state (`n` is a hint of the number of variables, unused since the state grows
+    /// as variables are set).
     pub fn with_capacity(n: usize) -> OctagonEnv {
+        let _ = n;
         OctagonEnv {
             bottom: false,
-            itv: Vec::with_capacity(n),
-            pack_of: Vec::new(),
+            itv: PVec::new(),
+            pack_of: PVec::new(),
             packs: Vec::new(),
             clock: 0,
         }
@@ -164,36 +168,22 @@ impl OctagonEnv {
     }
 
     fn get(&self, x: Var) -> Interval {
-        self.itv.get(x.0 as usize).copied().unwrap_or_else(itv_top)
+        self.itv.get(x.0 as usize)
     }
 
     fn put(&mut self, x: Var, v: Interval) {
-        let i = x.0 as usize;
-        if i >= self.itv.len() {
-            if v == Interval::top() {
-                return;
-            }
-            self.itv.resize(i + 1, Interval::top());
-        }
-        self.itv[i] = v;
+        self.itv.set(x.0 as usize, v);
     }
 
     fn pack_idx(&self, x: Var) -> Option<usize> {
         match self.pack_of.get(x.0 as usize) {
-            Some(&p) if p != NONE => Some(p as usize),
-            _ => None,
+            NONE => None,
+            p => Some(p as usize),
         }
     }
 
     fn set_pack_of(&mut self, x: Var, p: u32) {
-        let i = x.0 as usize;
-        if i >= self.pack_of.len() {
-            if p == NONE {
-                return;
-            }
-            self.pack_of.resize(i + 1, NONE);
-        }
-        self.pack_of[i] = p;
+        self.pack_of.set(x.0 as usize, p);
     }
 
     fn value(&self, o: Operand) -> Interval {
@@ -654,43 +644,34 @@ impl OctagonEnv {
     /// `self ⊔ o`, `self ⊓ o`, `self ∇ o` or `self Δ o` (both non-bottom; both closed except
     /// `self` for widening): intervals pointwise, octagons over the merged packs.
     fn combine(&self, o: &Self, how: Merge<'_>) -> OctagonEnv {
-        let itv: Vec<Interval> = match how {
+        let mut itv = self.itv.clone();
+        match how {
             Merge::Join | Merge::Widen(_) => {
-                let n = self.itv.len().min(o.itv.len());
-                (0..n)
-                    .map(|i| {
-                        let mut a = self.itv[i];
-                        match how {
-                            Merge::Widen(sel) if sel(Var(i as u32)) => a.widen_with(&o.itv[i]),
-                            _ => a.join_with(&o.itv[i]),
-                        };
-                        a
-                    })
-                    .collect()
+                itv.zip_with(&o.itv, &mut |i, a, b| match how {
+                    Merge::Widen(sel) if sel(Var(i as u32)) => a.widen_with(&b),
+                    _ => a.join_with(&b),
+                });
             }
             Merge::Meet | Merge::Narrow => {
-                let n = self.itv.len().max(o.itv.len());
-                let mut v = Vec::with_capacity(n);
-                for i in 0..n {
-                    let mut a = self.get(Var(i as u32));
-                    let b = o.get(Var(i as u32));
-                    if matches!(how, Merge::Meet) {
-                        a.meet_with(&b);
+                let mut empty = false;
+                itv.zip_with(&o.itv, &mut |_, a, b| {
+                    let c = if matches!(how, Merge::Meet) {
+                        a.meet_with(&b)
                     } else {
-                        a.narrow_with(&b);
-                    }
-                    if a.is_bottom() {
-                        return OctagonEnv::bottom();
-                    }
-                    v.push(a);
+                        a.narrow_with(&b)
+                    };
+                    empty |= a.is_bottom();
+                    c
+                });
+                if empty {
+                    return OctagonEnv::bottom();
                 }
-                v
             }
-        };
+        }
         let mut out = OctagonEnv {
             bottom: false,
             itv,
-            pack_of: Vec::new(),
+            pack_of: PVec::new(),
             packs: Vec::new(),
             clock: self.clock.max(o.clock),
         };
@@ -846,8 +827,8 @@ impl Lattice for OctagonEnv {
     fn bottom() -> Self {
         OctagonEnv {
             bottom: true,
-            itv: Vec::new(),
-            pack_of: Vec::new(),
+            itv: PVec::new(),
+            pack_of: PVec::new(),
             packs: Vec::new(),
             clock: 0,
         }
@@ -874,10 +855,8 @@ impl Lattice for OctagonEnv {
         if a.bottom {
             return true;
         }
-        for (i, v) in o.itv.iter().enumerate() {
-            if !a.get(Var(i as u32)).is_subset(v) {
-                return false;
-            }
+        if !a.itv.all2(&o.itv, &mut |_, x, y| x.is_subset(&y)) {
+            return false;
         }
         for pk in &o.packs {
             // The same pack (shared since a common ancestor state) holds in `a` too.
@@ -1232,9 +1211,7 @@ impl NumDomain for OctagonEnv {
             return;
         }
         self.unpack(x);
-        if let Some(v) = self.itv.get_mut(x.0 as usize) {
-            *v = Interval::top();
-        }
+        self.put(x, Interval::top());
     }
 
     fn set_bottom(&mut self) {
