@@ -535,7 +535,9 @@ fn huge_jobs_is_capped_at_the_cores() {
 /// SIGABRT (status 134 through the shell).
 #[test]
 fn out_of_memory_is_reported_not_aborted() {
-    let n = 1200;
+    // 4,000 of these lines need about 600 MB (1,200 needed 2.8 GB before states shared
+    // structure, and fit in 120 MB since).
+    let n = 4000;
     let mut c = format!("#include <assert.h>\nint g[{n}];\nint main(void) {{\n");
     for i in 0..n {
         c.push_str(&format!(
@@ -559,7 +561,7 @@ fn out_of_memory_is_reported_not_aborted() {
         .env_remove("WATTS_CLANG")
         .output()
         .expect("run sh");
-    // Needs well over 400 MB (2.8 GB at n = 3000): it must not succeed either.
+    // Needs well over 400 MB: it must not succeed either.
     assert_status(&o, 3);
     assert!(
         stderr(&o).contains("error: out of memory"),
