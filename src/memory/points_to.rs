@@ -355,9 +355,23 @@ impl PointsTo {
     fn int_write(&mut self, ptr: &PtsSet, size: u64) -> bool {
         let mut changed = false;
         for (o, off) in ptr.objects_with_offsets() {
-            changed |= self.int_written[o.index()].insert((off, size));
+            changed |= self.add_int_range(o, off, size);
         }
         changed
+    }
+
+    /// Records that a non-pointer store may have written `size` bytes of `o` at `off`.
+    /// Termination: a copy inside an object in a loop (`memmove(b + 1, b, n)`) shifts a range
+    /// again on every visit; once an object has `MAX_INT_RANGES` ranges, new ones are recorded
+    /// at "anywhere" (which covers them), so the set stays finite and only grows.
+    fn add_int_range(&mut self, o: ObjId, off: Option<u64>, size: u64) -> bool {
+        let ranges = &mut self.int_written[o.index()];
+        let off = if ranges.len() >= MAX_INT_RANGES {
+            None
+        } else {
+            off
+        };
+        ranges.insert((off, size))
     }
 
     /// The points-to set of a pointer load of `size` bytes through `ptr`.
@@ -391,22 +405,23 @@ impl PointsTo {
         let moved = self.load_from(src);
         let mut changed = self.store_into(dst, &moved);
         let mut shifted = BTreeSet::new();
+        let dsts = dst.objects_with_offsets();
         for (s, s_off) in src.objects_with_offsets() {
             for &(w_off, w_size) in &self.int_written[s.index()] {
-                for (_, d_off) in dst.objects_with_offsets() {
+                for &(_, d_off) in &dsts {
                     // Soundness: a range is moved by the distance between the two offsets when
                     // both are known, and becomes "anywhere" otherwise.
                     let off = match (w_off, s_off, d_off) {
-                        (Some(w), Some(so), Some(d)) if w >= so => Some(d + (w - so)),
+                        (Some(w), Some(so), Some(d)) if w >= so => d.checked_add(w - so),
                         _ => None,
                     };
                     shifted.insert((off, w_size));
                 }
             }
         }
-        for (d, _) in dst.objects_with_offsets() {
-            for w in &shifted {
-                changed |= self.int_written[d.index()].insert(*w);
+        for &(d, _) in &dsts {
+            for &(off, size) in &shifted {
+                changed |= self.add_int_range(d, off, size);
             }
         }
         changed
@@ -922,6 +937,9 @@ fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
     };
     first.0.is_some() && first.1.is_some() && all.all(|p| p == first)
 }
+
+/// The most byte ranges with a known offset recorded per object in `int_written`.
+const MAX_INT_RANGES: usize = 16;
 
 /// Functions that find a function of the program by its name.
 const DLSYM: [&str; 2] = ["dlsym", "dlvsym"];
