@@ -31,6 +31,8 @@ pub const ATOMIC_LOCK: u32 = 0;
 #[derive(Default)]
 pub struct LockNames {
     ids: HashMap<(crate::ir::ObjId, u64), u32>,
+    /// Whether the program makes a mutex robust (looked up once, at the first name).
+    robust: Option<bool>,
 }
 
 /// What an instruction does to the locks its thread holds.
@@ -66,12 +68,10 @@ impl LockNames {
         // that releases what it acquired. A robust mutex breaks both (a lock may fail to
         // acquire, an owner may end without releasing), so a program that makes any mutex
         // robust names no lock at all: every lock fact and every protected cell is dropped.
-        if facts
-            .program
-            .funcs
-            .iter()
-            .any(|f| ROBUST.contains(&f.name.as_str()))
-        {
+        let robust = *self.robust.get_or_insert_with(|| {
+            (facts.program.funcs.iter()).any(|f| ROBUST.contains(&f.name.as_str()))
+        });
+        if robust {
             return None;
         }
         let pts = facts.memory.pts.of(facts.program, func, op);
