@@ -216,6 +216,13 @@ impl NumDomain for IntervalEnv {
         self.vals = PVec::new();
     }
 
+    fn forget_many(&mut self, xs: &[Var]) {
+        if !self.bottom {
+            let idx: Vec<usize> = xs.iter().map(|x| x.0 as usize).collect();
+            self.vals.reset_many(&idx);
+        }
+    }
+
     fn widen_selected(&mut self, newer: &Self, widen: &dyn Fn(Var) -> bool) -> bool {
         if newer.bottom {
             return false;

@@ -89,6 +89,13 @@ pub trait NumDomain: Lattice + Send + Sync {
     fn entails(&self, pred: CmpPred, a: Operand, b: Operand, ty: IntTy) -> Truth;
     /// Forget everything about `x` (top).
     fn forget(&mut self, x: Var);
+    /// `forget` of each of `xs` (strictly increasing); environments that share structure do it
+    /// in one walk (a call to unknown code forgets thousands of cells).
+    fn forget_many(&mut self, xs: &[Var]) {
+        for x in xs {
+            self.forget(*x);
+        }
+    }
     /// Make the state bottom (the path ends).
     fn set_bottom(&mut self);
 

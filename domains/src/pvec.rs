@@ -165,6 +165,18 @@ impl<T: Elem> PVec<T> {
         }
     }
 
+    /// Sets every index of `idx` (strictly increasing) to `T::DEFAULT` in one walk: each node
+    /// on the way is copied at most once, and a subtree whose every index is reset is dropped,
+    /// so two vectors reset over the same range share it again (`zip` skips it).
+    pub(crate) fn reset_many(&mut self, idx: &[usize]) {
+        debug_assert!(idx.windows(2).all(|w| w[0] < w[1]));
+        let cap = span(self.height);
+        let end = idx.partition_point(|&i| i < cap);
+        if let Some(r) = reset(self.root.as_ref(), self.height, 0, &idx[..end]) {
+            self.root = r;
+        }
+    }
+
     /// The indices of the stored leaves with their values (every index not listed is
     /// `T::DEFAULT`), in increasing order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
@@ -214,6 +226,59 @@ impl<T: Elem> PVec<T> {
             self.root = r;
         }
         changed
+    }
+}
+
+/// `reset_many` below a node of `level` whose first index is `base`; `idx` lies in its span.
+/// `Some(new)` when the node changed.
+fn reset<T: Elem>(
+    n: Option<&Arc<Node<T>>>,
+    level: u32,
+    base: usize,
+    idx: &[usize],
+) -> Option<Slot<T>> {
+    let node = n?;
+    if idx.is_empty() {
+        return None;
+    }
+    if idx.len() >= span(level) {
+        return Some(None);
+    }
+    match &**node {
+        Node::Leaf(a) => {
+            if idx.iter().all(|&i| a[i - base] == T::DEFAULT) {
+                return None;
+            }
+            let mut a = *a;
+            for &i in idx {
+                a[i - base] = T::DEFAULT;
+            }
+            Some(if a.iter().all(|x| *x == T::DEFAULT) {
+                None
+            } else {
+                Some(Arc::new(Node::Leaf(a)))
+            })
+        }
+        Node::Inner(c) => {
+            let mut new: Option<[Slot<T>; W]> = None;
+            let child_span = span(level - 1);
+            let mut rest = idx;
+            while let Some(&first) = rest.first() {
+                let k = slot(first, level);
+                let lo = base + k * child_span;
+                let n = rest.partition_point(|&i| i < lo + child_span);
+                if let Some(r) = reset(c[k].as_ref(), level - 1, lo, &rest[..n]) {
+                    new.get_or_insert_with(|| c.clone())[k] = r;
+                }
+                rest = &rest[n..];
+            }
+            let c = new?;
+            Some(if c.iter().all(Option::is_none) {
+                None
+            } else {
+                Some(Arc::new(Node::Inner(c)))
+            })
+        }
     }
 }
 
@@ -449,6 +514,39 @@ mod tests {
                 assert_eq!(grew, any);
                 assert_eq!(x.get(0), dense_get(dx, 0), "the source is unchanged");
             }
+            // reset_many: runs of indices (whole leaves and subtrees) and scattered ones.
+            let start = next() % range;
+            let mut idx: Vec<usize> = (start..start + next() % 600).collect();
+            idx.extend((0..n).map(|_| next() % (range + 100)));
+            idx.sort_unstable();
+            idx.dedup();
+            let mut r = b.clone();
+            r.reset_many(&idx);
+            for i in 0..top + 700 {
+                let want = if idx.binary_search(&i).is_ok() { -1 } else { dense_get(&db, i) };
+                assert_eq!(r.get(i), want, "round {round} index {i}");
+            }
+            assert_eq!(b.get(start), dense_get(&db, start), "the source is unchanged");
+            // Resetting the same indices of two vectors leaves them equal where they agreed.
+            let mut r2 = a.clone();
+            r2.reset_many(&idx);
+            let agree = (0..top + 700).all(|i| r.get(i) == r2.get(i));
+            assert_eq!(r == r2, agree);
         }
+    }
+
+    #[test]
+    fn resetting_a_whole_subtree_drops_it() {
+        let mut a: PVec<i64> = PVec::new();
+        for i in 0..600 {
+            a.set(i, 7);
+        }
+        let mut b = a.clone();
+        b.set(5, 3);
+        let idx: Vec<usize> = (0..600).collect();
+        a.reset_many(&idx);
+        b.reset_many(&idx);
+        assert!(a.root.is_none() && b.root.is_none(), "nothing left but defaults");
+        assert!(a == b);
     }
 }

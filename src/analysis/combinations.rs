@@ -1049,7 +1049,12 @@ mod tests {
                 return 0; }
         "#;
         use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
-        with_fixpoint(src, FLOW_INSENSITIVE, |_, facts, fix| {
+        // Store events are kept by the flow-sensitive modes only.
+        let how = crate::analysis::modular::Composition {
+            flow_sensitive: true,
+            ..FLOW_INSENSITIVE
+        };
+        with_fixpoint(src, how, |_, facts, fix| {
             let threads = &fix.threads;
             assert!(threads.iter().any(|t| t.multi), "b has several instances");
             let key = |v: Vec<Candidate>| -> Vec<_> {

@@ -254,6 +254,9 @@ pub(crate) struct Sink<D> {
     pub(crate) events: BTreeMap<(NodeId, u32), StoreEv>,
     pub(crate) creates: Vec<(NodeId, u32, D)>,
     pub(crate) at: (NodeId, u32),
+    /// Whether store events are kept: only the flow-sensitive modes read them (a store through
+    /// an unknown pointer writes thousands of cells, so keeping them costs).
+    pub(crate) record_events: bool,
 }
 
 impl<D> Sink<D> {
@@ -264,6 +267,7 @@ impl<D> Sink<D> {
             events: BTreeMap::new(),
             creates: Vec::new(),
             at: (NodeId(0), 0),
+            record_events: true,
         }
     }
 
@@ -308,6 +312,9 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
 
     fn store(&mut self, c: CellId, value: Interval) {
         self.sink.stores[c.index()].join_with(&value);
+        if !self.sink.record_events {
+            return;
+        }
         self.sink
             .events
             .entry(self.sink.at)
@@ -522,6 +529,7 @@ pub fn run<D: NumDomain>(
                 let (states, sink) = {
                     let t = &threads[i];
                     let mut sink = Sink::new(ncells);
+                    sink.record_events = how.flow_sensitive;
                     let single = [super::program_facts::Choices::default()];
                     let no_flows = [Vec::new()];
                     let (choice_sets, flow_sets): (&[_], &[_]) = match &plan {

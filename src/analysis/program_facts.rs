@@ -25,6 +25,16 @@ pub struct Facts<'a> {
     may_end: std::sync::OnceLock<super::feasibility::MayEnd>,
     /// Per cell, how many instructions of the program may write it, computed when first needed.
     write_counts: std::sync::OnceLock<Vec<u32>>,
+    /// The cells each library call may change, by call site, computed at its first transfer;
+    /// equal sets are shared (most unknown calls clobber exactly the exposed cells).
+    call_clobbers: std::sync::Mutex<CallClobbers>,
+}
+
+/// The memo of [`Facts::call_clobbers`].
+#[derive(Default)]
+struct CallClobbers {
+    by_site: HashMap<(FuncId, BlockId, u32), std::sync::Arc<[CellId]>>,
+    interned: std::collections::HashSet<std::sync::Arc<[CellId]>>,
 }
 
 impl<'a> Facts<'a> {
@@ -81,7 +91,50 @@ impl<'a> Facts<'a> {
             last_writer,
             may_end: std::sync::OnceLock::new(),
             write_counts: std::sync::OnceLock::new(),
+            call_clobbers: Default::default(),
         }
+    }
+
+    /// The cells a call of a declared function at instruction `idx` of `block` of `func` may
+    /// change: what its pointer arguments reach, and every exposed cell unless it writes only
+    /// through its arguments. Static, so computed once per call site (a call's transfer runs on
+    /// every visit of every inlined copy).
+    pub fn call_clobbers(
+        &self,
+        func: FuncId,
+        block: BlockId,
+        idx: u32,
+        args: &[crate::ir::Operand],
+        only_args: bool,
+    ) -> std::sync::Arc<[CellId]> {
+        let key = (func, block, idx);
+        if let Some(c) = self.lock_clobbers().by_site.get(&key) {
+            return c.clone();
+        }
+        let mut cells = self.memory.reachable(self.program, func, args);
+        if !only_args {
+            cells.extend(self.memory.exposed_cells.iter().copied());
+            cells.sort_unstable();
+            cells.dedup();
+        }
+        let mut memo = self.lock_clobbers();
+        let shared: std::sync::Arc<[CellId]> = match memo.interned.get(cells.as_slice()) {
+            Some(c) => c.clone(),
+            None => {
+                let c: std::sync::Arc<[CellId]> = cells.into();
+                memo.interned.insert(c.clone());
+                c
+            }
+        };
+        memo.by_site.insert(key, shared.clone());
+        shared
+    }
+
+    fn lock_clobbers(&self) -> std::sync::MutexGuard<'_, CallClobbers> {
+        // A panic while holding the lock leaves a consistent memo (inserts are single steps).
+        self.call_clobbers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The cells instruction `idx` of `block` of `func` reads or writes.

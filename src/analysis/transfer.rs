@@ -185,8 +185,13 @@ impl<'a> Transfer<'a> {
 
     /// Forgets cells after an unmodelled write, recording the write as a store of any value.
     fn clobber<D: NumDomain, R: Recorder<D>>(&self, s: &mut D, cells: &[CellId], rec: &mut R) {
+        let mut vars: Vec<Var> = cells.iter().map(|c| self.cell_var(*c)).collect();
+        if !vars.is_sorted_by(|a, b| a.0 < b.0) {
+            vars.sort_unstable_by_key(|v| v.0);
+            vars.dedup();
+        }
+        s.forget_many(&vars);
         for c in cells {
-            s.forget(self.cell_var(*c));
             rec.store(*c, Interval::top());
         }
     }
@@ -450,7 +455,7 @@ impl<'a> Transfer<'a> {
                 self.clobber(s, &cells, rec);
             }
             InstKind::Call { dst, callee, args } => {
-                self.call(s, ctx, func, *dst, callee, args, rec);
+                self.call(s, ctx, (func, block, idx), *dst, callee, args, rec);
             }
             InstKind::ThreadCreate { dst, handle, .. } => {
                 rec.create(node, idx, s);
@@ -501,7 +506,7 @@ impl<'a> Transfer<'a> {
         &self,
         s: &mut D,
         ctx: CtxId,
-        func: FuncId,
+        (func, block, idx): (FuncId, crate::ir::BlockId, u32),
         dst: Option<VarId>,
         callee: &Callee,
         args: &[Operand],
@@ -513,15 +518,12 @@ impl<'a> Transfer<'a> {
             let gf = &program.funcs[g.index()];
             if !gf.is_defined {
                 unknown_code = false;
-                if self.facts.memory.pts.writes_only_args(&gf.name) {
-                    let cells = self.facts.memory.reachable(program, func, args);
-                    self.clobber(s, &cells, rec);
-                } else {
+                let only_args = self.facts.memory.pts.writes_only_args(&gf.name);
+                if !only_args {
                     rec.unknown_call(*g);
-                    let mut cells = self.facts.memory.reachable(program, func, args);
-                    cells.extend(self.facts.memory.exposed_cells.iter().copied());
-                    self.clobber(s, &cells, rec);
                 }
+                let cells = self.facts.call_clobbers(func, block, idx, args, only_args);
+                self.clobber(s, &cells, rec);
             }
         }
         if unknown_code {

@@ -15,12 +15,20 @@ pub fn analyze_with<D: NumDomain>(
     config: &crate::config::Config,
 ) -> Result<Outcome, InputError> {
     use crate::config::Mode;
+    // Without an assertion, the verdicts are empty and only the notes remain, which the
+    // flow-insensitive fixpoint finds as well (it reaches at least every node a flow-sensitive
+    // mode reaches): the combinations and the lock-protection run would be work for nothing.
+    let mode = if program.asserts.is_empty() {
+        Mode::FlowInsensitive
+    } else {
+        config.mode
+    };
     let how = modular::Composition {
-        flow_sensitive: config.mode != Mode::FlowInsensitive,
-        constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
+        flow_sensitive: mode != Mode::FlowInsensitive,
+        constraints: matches!(mode, Mode::Constraints | Mode::Optimized),
         max_combinations: config.max_combinations.max(1),
         protection: false,
-        optimized: config.mode == Mode::Optimized,
+        optimized: mode == Mode::Optimized,
         jobs: config.jobs,
     };
     let main = program
@@ -36,7 +44,7 @@ pub fn analyze_with<D: NumDomain>(
     // Lock protection hands protected cells over as joined values at lock operations, which is
     // more precise for values guarded by locks and less precise than the store-by-store
     // combinations elsewhere: both runs are sound, so each assertion takes the stronger verdict.
-    let guarded = fix.protectable.then(|| {
+    let guarded = (fix.protectable && !program.asserts.is_empty()).then(|| {
         let how = modular::Composition {
             protection: true,
             ..how

@@ -10,9 +10,10 @@
 //!   a phi also depends on the terms of the predecessors (which edge was taken);
 //! - data (SSA): a use of a variable -> its definition (inlined parameters are defined by the
 //!   call, an inlined call's result by the callee's returns);
-//! - data (memory): a read of a cell -> every write of that cell in the thread (no reaching
-//!   definitions: more edges, larger slices, never a missing one); a load counts as a write of
-//!   the cells it reads, since the analysis keeps the value read as the thread's view of them.
+//! - data (memory): a read of a cell -> the cell's vertex -> every write of that cell in the
+//!   thread (no reaching definitions: larger slices, never a missing one); a load counts as a
+//!   write of the cells it reads, since the analysis keeps the value read as the thread's view
+//!   of them.
 
 use super::control::control_dependence;
 use crate::analysis::program_facts::Facts;
@@ -20,7 +21,8 @@ use crate::ir::{InstKind, Operand, Terminator};
 use crate::threads::{CtxId, Exit, NodeId, Shape, ThreadCfg};
 use std::collections::HashMap;
 
-/// The dependence graph of one thread.
+/// The dependence graph of one thread. After the instruction vertices of every node come the
+/// vertex of "every write" and one vertex per cell that is read and written (no instruction).
 pub struct Pdg {
     /// First vertex (the head) of every node.
     offset: Vec<u32>,
@@ -182,10 +184,18 @@ impl Pdg {
                 }
             }
         }
+        // A read depends on the writers of each cell it reads through one vertex per cell,
+        // which has the same slices as edges to every writer, with edges linear in the code
+        // instead of reads times writes.
+        let mut cell_vertex: HashMap<u32, u32> = HashMap::new();
         for (v, cells) in reads {
             for c in cells {
                 if let Some(ws) = writers.get(&c) {
-                    deps[v as usize].extend(ws.iter().copied());
+                    let cv = *cell_vertex.entry(c).or_insert_with(|| {
+                        deps.push(ws.clone());
+                        deps.len() as u32 - 1
+                    });
+                    deps[v as usize].push(cv);
                 }
             }
         }

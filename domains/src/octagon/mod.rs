@@ -1218,6 +1218,19 @@ impl NumDomain for OctagonEnv {
         *self = OctagonEnv::bottom();
     }
 
+    fn forget_many(&mut self, xs: &[Var]) {
+        if self.bottom {
+            return;
+        }
+        for &x in xs {
+            if self.pack_idx(x).is_some() {
+                self.unpack(x);
+            }
+        }
+        let idx: Vec<usize> = xs.iter().map(|x| x.0 as usize).collect();
+        self.itv.reset_many(&idx);
+    }
+
     fn meet_interval(&mut self, x: Var, v: Interval) {
         self.close_all();
         self.refine_var(x, v);
