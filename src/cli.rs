@@ -202,6 +202,12 @@ pub struct InputArgs {
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = parse_seconds, help_heading = "Analysis")]
     pub timeout: Option<Duration>,
 
+    /// Heap budget of the analysis (`512M`, `4G`, or bytes); past it a flow-sensitive mode
+    /// falls back to the flow-insensitive one (coarser, noted in the report) and that one to
+    /// may-fail [default: a quarter of the memory, at most 1.5G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Analysis")]
+    pub max_memory: Option<u64>,
+
     /// The clang binary to use [env: WATTS_CLANG; default: clang-19, then clang].
     #[arg(long, value_name = "PATH")]
     pub clang: Option<PathBuf>,
@@ -682,6 +688,9 @@ impl InputArgs {
             .unwrap_or(crate::config::DEFAULT_MAX_COMBINATIONS);
         config.jobs = self.jobs.map_or(0, cap_jobs);
         config.timeout = timeout;
+        if let Some(m) = self.max_memory {
+            config.max_memory = m;
+        }
         if init.is_some() || !entries.is_empty() {
             config.harness = Some(HarnessSpec { init, entries });
         }
@@ -703,6 +712,36 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(bound());
     }
     Ok(Duration::from_secs_f64(t))
+}
+
+/// A size in bytes: a number with an optional `K`, `M`, `G` or `T` (powers of 1024, with or
+/// without `iB`/`B`), at least 1 KiB.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let bad = || format!("expected a size such as 512M or 4G (at least 1K), not `{s}`");
+    let t = s.trim();
+    let digits = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let n: f64 = num.parse().map_err(|_| bad())?;
+    let shift = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches('B')
+        .trim_end_matches('I')
+    {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = n * f64::from(1u32 << (shift.min(30))) * f64::from(1u32 << (shift - shift.min(30)));
+    if !(1024.0..1.8e19).contains(&bytes) {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
 }
 
 /// `--jobs N` as the pool gets it: 0 stays 0 (one worker per core), and more workers than

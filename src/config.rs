@@ -104,6 +104,9 @@ pub struct Config {
     pub baseline: Option<PathBuf>,
     /// Wall-time budget of the analysis; past it every assertion not yet decided is may-fail.
     pub timeout: Option<Duration>,
+    /// Heap budget of the analysis in bytes (`--max-memory`); past it a flow-sensitive mode
+    /// falls back to the flow-insensitive one, and that one to may-fail for everything.
+    pub max_memory: u64,
     /// Print findings only: no notes, no summary, no progress.
     pub quiet: bool,
     /// Show a progress indicator on stderr (only when stderr is a terminal).
@@ -290,10 +293,23 @@ impl Config {
             harness: None,
             baseline: None,
             timeout: None,
+            max_memory: default_max_memory(),
             quiet: false,
             progress: false,
             confirm: None,
             notes: Vec::new(),
         }
     }
+}
+
+/// The default `--max-memory`: a quarter of the physical memory, at most 1.5 GiB (a pre-commit
+/// hook shares the machine; a larger budget is one option away).
+pub fn default_max_memory() -> u64 {
+    const CAP: u64 = 3 << 29;
+    let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb.saturating_mul(1024))
+    });
+    total.map_or(CAP, |t| (t / 4).min(CAP))
 }

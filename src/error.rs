@@ -147,6 +147,35 @@ fn bounded_list(message: &str) -> String {
 /// another thread holds.
 pub struct OutOfMemory;
 
+/// Bytes the process has allocated through [`OutOfMemory`] and not freed yet.
+static LIVE_BYTES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+/// The memory budget of the analysis (`--max-memory`), in bytes.
+static MEMORY_BUDGET: std::sync::atomic::AtomicUsize =
+    std::sync::atomic::AtomicUsize::new(usize::MAX);
+
+/// Sets the memory budget that [`over_memory_budget`] compares with.
+pub fn set_memory_budget(bytes: u64) {
+    let b = usize::try_from(bytes).unwrap_or(usize::MAX);
+    MEMORY_BUDGET.store(b, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the heap has grown past the budget. Only a binary that installs [`OutOfMemory`] as
+/// its global allocator counts its bytes; elsewhere this is always false.
+pub fn over_memory_budget() -> bool {
+    use std::sync::atomic::Ordering::Relaxed;
+    LIVE_BYTES.load(Relaxed) > MEMORY_BUDGET.load(Relaxed)
+}
+
+/// The memory budget in bytes (`usize::MAX`: none).
+pub fn memory_budget() -> usize {
+    MEMORY_BUDGET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Bytes allocated and not yet freed (0 without [`OutOfMemory`] as the allocator).
+pub fn live_bytes() -> usize {
+    LIVE_BYTES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The message and exit status of running out of memory.
 const OOM_MESSAGE: &[u8] = b"error: out of memory: the analysis needs more memory than the \
 system allows (see `ulimit -v`); analyse fewer files at once, lower --max-combinations, or \
@@ -215,6 +244,7 @@ unsafe impl std::alloc::GlobalAlloc for OutOfMemory {
         if p.is_null() {
             out_of_memory()
         }
+        LIVE_BYTES.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
         p
     }
 
@@ -223,6 +253,7 @@ unsafe impl std::alloc::GlobalAlloc for OutOfMemory {
         if p.is_null() {
             out_of_memory()
         }
+        LIVE_BYTES.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
         p
     }
 
@@ -231,10 +262,13 @@ unsafe impl std::alloc::GlobalAlloc for OutOfMemory {
         if p.is_null() {
             out_of_memory()
         }
+        LIVE_BYTES.fetch_add(new, std::sync::atomic::Ordering::Relaxed);
+        LIVE_BYTES.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
         p
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        LIVE_BYTES.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
         std::alloc::System.dealloc(ptr, layout)
     }
 }

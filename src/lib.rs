@@ -55,6 +55,7 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
             })?;
         }
     }
+    error::set_memory_budget(config.max_memory);
     let progress = report::Progress::start(config);
     let t0 = Instant::now();
     progress.stage(format!(

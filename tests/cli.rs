@@ -126,6 +126,7 @@ fn long_help_documents_workflow_options() {
         "--config <FILE>",
         "--baseline <FILE>",
         "--timeout <SECS>",
+        "--max-memory <SIZE>",
         "--quiet",
         "EXIT STATUS:",
         "EXAMPLES:",
@@ -381,6 +382,35 @@ fn timeout_degrades_to_may_fail() {
     // A generous timeout changes nothing.
     assert_status(&analyze("ok.c", SAFE, &["--timeout", "600"]), 0);
     assert_status(&analyze("ok.c", SAFE, &["--timeout", "-1"]), 2);
+}
+
+/// A memory budget too small for anything degrades to may-fail with a reason and a complete
+/// report in every format, never to a proof or a crash.
+#[test]
+fn a_tiny_memory_budget_degrades_to_may_fail() {
+    let o = analyze("ok.c", SAFE, &["--max-memory", "1K", "--format", "json"]);
+    assert_status(&o, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let a = &doc["assertions"][0];
+    assert_eq!(a["status"], "may-fail", "{doc}");
+    assert!(
+        a["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("--max-memory")),
+        "{doc}"
+    );
+    for format in ["human", "gnu", "sarif"] {
+        let o = analyze("ok.c", SAFE, &["--max-memory", "1K", "--format", format]);
+        assert_status(&o, 1);
+        assert!(stdout(&o).contains("may"), "{format}: {}", stdout(&o));
+    }
+    let o = analyze("ok.c", SAFE, &["--max-memory", "1K", "--format", "sarif"]);
+    let _: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif is json");
+    // A budget that fits changes nothing; sizes are checked.
+    assert_status(&analyze("ok.c", SAFE, &["--max-memory", "8G"]), 0);
+    for bad in ["0", "12X", "-1G", "100", ""] {
+        assert_status(&analyze("ok.c", SAFE, &["--max-memory", bad]), 2);
+    }
 }
 
 /// Runs `watts ARGS` under `script`, so that stderr is a terminal.

@@ -523,10 +523,18 @@ mod tests {
             let mut r = b.clone();
             r.reset_many(&idx);
             for i in 0..top + 700 {
-                let want = if idx.binary_search(&i).is_ok() { -1 } else { dense_get(&db, i) };
+                let want = if idx.binary_search(&i).is_ok() {
+                    -1
+                } else {
+                    dense_get(&db, i)
+                };
                 assert_eq!(r.get(i), want, "round {round} index {i}");
             }
-            assert_eq!(b.get(start), dense_get(&db, start), "the source is unchanged");
+            assert_eq!(
+                b.get(start),
+                dense_get(&db, start),
+                "the source is unchanged"
+            );
             // Resetting the same indices of two vectors leaves them equal where they agreed.
             let mut r2 = a.clone();
             r2.reset_many(&idx);
@@ -546,7 +554,10 @@ mod tests {
         let idx: Vec<usize> = (0..600).collect();
         a.reset_many(&idx);
         b.reset_many(&idx);
-        assert!(a.root.is_none() && b.root.is_none(), "nothing left but defaults");
+        assert!(
+            a.root.is_none() && b.root.is_none(),
+            "nothing left but defaults"
+        );
         assert!(a == b);
     }
 }

@@ -236,6 +236,8 @@ pub struct Fixpoint<D> {
     pub rounds: usize,
     /// Whether the round budget ran out (results are then not trustworthy).
     pub gave_up: bool,
+    /// Whether the heap grew past `--max-memory` (then `gave_up` too).
+    pub over_memory: bool,
     /// Per assertion.
     pub asserts: Vec<AssertObs>,
     /// Declared functions called somewhere reachable.
@@ -380,6 +382,7 @@ pub fn run<D: NumDomain>(
     let mut detached_done: BTreeSet<FuncId> = BTreeSet::new();
     let mut rounds = 0;
     let mut gave_up = false;
+    let mut over_memory = false;
     let mut combos = ComboStats::default();
     // A clock of changes (see `Thread::quiet_since`): when the structure last changed (threads,
     // instances, protection, the oracle's facts), and when each cell's stores last changed.
@@ -443,6 +446,10 @@ pub fn run<D: NumDomain>(
         }
         let mut i = 0;
         while i < threads.len() {
+            if crate::error::over_memory_budget() {
+                over_memory = true;
+                break;
+            }
             if threads[i].reads.is_none() {
                 threads[i].reads = Some(cells_read(facts, &threads[i]));
             }
@@ -631,6 +638,11 @@ pub fn run<D: NumDomain>(
             changed |= next != protection;
             next_protection = Some(next);
         }
+        if over_memory || crate::error::over_memory_budget() {
+            over_memory = true;
+            gave_up = true;
+            break;
+        }
         if !changed {
             break;
         }
@@ -655,6 +667,7 @@ pub fn run<D: NumDomain>(
         threads,
         rounds,
         gave_up,
+        over_memory,
         asserts,
         unknown_calls,
         combos,

@@ -40,11 +40,26 @@ pub fn analyze_with<D: NumDomain>(
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
-    let fix = modular::run::<D>(&facts, main, &detached, how);
+    let mut fix = modular::run::<D>(&facts, main, &detached, how);
+    let mut how = how;
+    let mut degraded = false;
+    if fix.over_memory && how.flow_sensitive {
+        // Degrades soundly: the flow-insensitive fixpoint over-approximates every mode and
+        // needs far less memory (no combinations, no store events).
+        drop(fix);
+        how = modular::Composition {
+            flow_sensitive: false,
+            constraints: false,
+            optimized: false,
+            ..how
+        };
+        fix = modular::run::<D>(&facts, main, &detached, how);
+        degraded = true;
+    }
     // Lock protection hands protected cells over as joined values at lock operations, which is
     // more precise for values guarded by locks and less precise than the store-by-store
     // combinations elsewhere: both runs are sound, so each assertion takes the stronger verdict.
-    let guarded = (fix.protectable && !program.asserts.is_empty()).then(|| {
+    let guarded = (fix.protectable && !program.asserts.is_empty() && !fix.over_memory).then(|| {
         let how = modular::Composition {
             protection: true,
             ..how
@@ -66,7 +81,21 @@ pub fn analyze_with<D: NumDomain>(
             None => plain,
         });
     }
-    let notes = notes(program, &fix);
+    let mut notes = notes(program, &fix);
+    if degraded {
+        notes.insert(
+            0,
+            Note {
+                span: None,
+                message: format!(
+                    "the {} mode went past the memory budget ({}, --max-memory): the verdicts are \
+                     those of the flow-insensitive mode, which is coarser and needs less memory",
+                    config.mode.name(),
+                    budget_text()
+                ),
+            },
+        );
+    }
     let stats = Stats {
         threads: fix
             .threads
@@ -89,6 +118,16 @@ pub fn analyze_with<D: NumDomain>(
     })
 }
 
+/// The memory budget for messages (`1.5 GiB`, `512 MiB`).
+fn budget_text() -> String {
+    let b = crate::error::memory_budget() as f64;
+    match b {
+        _ if b >= f64::from(1u32 << 30) => format!("{:.1} GiB", b / f64::from(1u32 << 30)),
+        _ if b >= f64::from(1u32 << 20) => format!("{:.0} MiB", b / f64::from(1u32 << 20)),
+        _ => format!("{:.0} KiB", b / 1024.0),
+    }
+}
+
 /// How strong a verdict is: unreachable > proved > may fail.
 fn rank(s: Status) -> u8 {
     match s {
@@ -106,7 +145,15 @@ fn verdict_of<D>(program: &Program, fix: &modular::Fixpoint<D>, i: usize) -> Ass
         set.iter().map(|t| fix.threads[*t].name.clone()).collect()
     };
     let reached = names(&obs.reached_in);
-    let (status, reason) = if fix.gave_up {
+    let (status, reason) = if fix.over_memory {
+        (
+            Status::MayFail,
+            format!(
+                "the analysis went past its memory budget ({}, --max-memory) before its fixpoint",
+                budget_text()
+            ),
+        )
+    } else if fix.gave_up {
         (
             Status::MayFail,
             "the analysis stopped before its fixpoint (round budget exhausted)".to_string(),

@@ -30,6 +30,14 @@ pub struct PtsSet {
     pub unknown: bool,
 }
 
+/// Most known offsets into one object that a set keeps before it says "anywhere in it".
+///
+/// Termination and cost: a pointer walked through an array (`p++` over a 64 KB buffer) or a
+/// struct gains one offset per visit of its loop; without a limit the fixpoint takes one round
+/// of the whole program per byte (fzy and EasyLogger never finished). "Anywhere" covers every
+/// offset, and a walk to the end of its object reaches it anyway.
+const MAX_OFFSETS: usize = 8;
+
 impl PtsSet {
     fn union_with(&mut self, other: &PtsSet) -> bool {
         let mut changed = false;
@@ -38,9 +46,34 @@ impl PtsSet {
             changed = true;
         }
         for t in &other.targets {
-            changed |= self.targets.insert(*t);
+            changed |= self.insert(*t);
         }
         changed
+    }
+
+    /// Adds a target; whether the set grew. A set holds `Obj(o, None)` or offsets into `o`,
+    /// never both, and at most `MAX_OFFSETS` of those.
+    fn insert(&mut self, t: Target) -> bool {
+        let Target::Obj(o, off) = t else {
+            return self.targets.insert(t);
+        };
+        if self.targets.contains(&Target::Obj(o, None)) {
+            return false;
+        }
+        let known = Target::Obj(o, Some(0))..=Target::Obj(o, Some(u64::MAX));
+        if off.is_some() {
+            if self.targets.contains(&t) {
+                return false;
+            }
+            if self.targets.range(known.clone()).count() < MAX_OFFSETS {
+                return self.targets.insert(t);
+            }
+        }
+        let offsets: Vec<Target> = self.targets.range(known).copied().collect();
+        for k in offsets {
+            self.targets.remove(&k);
+        }
+        self.targets.insert(Target::Obj(o, None))
     }
 
     fn unknown() -> PtsSet {
@@ -218,6 +251,29 @@ pub struct PointsTo {
     int_written: Vec<BTreeSet<(Option<u64>, u64)>>,
     /// Whether the program may hand its own memory to stdio (`setvbuf`, `fmemopen`).
     stdio_buffers: bool,
+    /// Which functions to visit again (empty after `compute`).
+    sched: Schedule,
+}
+
+/// The worklist of the fixpoint: a function is visited again only when something it read
+/// changed. Cost: a round over the whole program per new fact made large programs take
+/// minutes (kona, 830 KB); most rounds change a few functions.
+///
+/// Soundness (the fixpoint is the same): a visit of `f` reads only `f`'s variables, the
+/// contents and integer-written ranges of the objects its accesses name (`readers`), the
+/// results of its callees (`callers`), and the exposed functions when it calls through an
+/// unknown pointer (`unknown_callers`); each of those marks its readers dirty when it grows.
+/// Exposed objects are closed again (`close_exposed`) whenever one is added or the contents of
+/// one grow.
+#[derive(Clone, Debug, Default)]
+struct Schedule {
+    dirty: Vec<bool>,
+    cur: usize,
+    readers: Vec<BTreeSet<u32>>,
+    callers: Vec<BTreeSet<u32>>,
+    unknown_callers: BTreeSet<u32>,
+    exposed_funcs_changed: bool,
+    reclose: bool,
 }
 
 impl PointsTo {
@@ -276,7 +332,7 @@ impl PointsTo {
                             InitValue::Int(_) => None,
                         };
                         if let Some(t) = t {
-                            pt.contents[g.obj.index()].targets.insert(t);
+                            pt.contents[g.obj.index()].insert(t);
                         }
                     }
                 }
@@ -297,14 +353,36 @@ impl PointsTo {
                 }
             }
         }
-        let mut changed = true;
-        while changed {
-            changed = false;
+        pt.sched = Schedule {
+            dirty: vec![true; program.funcs.len()],
+            readers: vec![BTreeSet::new(); program.objects.len()],
+            callers: vec![BTreeSet::new(); program.funcs.len()],
+            reclose: true,
+            ..Schedule::default()
+        };
+        loop {
+            let mut visited = false;
             for fi in 0..program.funcs.len() {
-                changed |= pt.visit_function(program, FuncId(fi as u32));
+                if std::mem::take(&mut pt.sched.dirty[fi]) {
+                    pt.sched.cur = fi;
+                    pt.visit_function(program, FuncId(fi as u32));
+                    visited = true;
+                }
             }
-            changed |= pt.close_exposed(program);
+            if std::mem::take(&mut pt.sched.reclose) {
+                pt.close_exposed(program);
+                pt.sched.reclose = false;
+            }
+            if std::mem::take(&mut pt.sched.exposed_funcs_changed) {
+                for f in std::mem::take(&mut pt.sched.unknown_callers) {
+                    pt.sched.dirty[f as usize] = true;
+                }
+            }
+            if !visited && !pt.sched.dirty.iter().any(|d| *d) {
+                break;
+            }
         }
+        pt.sched = Schedule::default();
         pt
     }
 
@@ -331,7 +409,11 @@ impl PointsTo {
 
     /// The functions a call through `op` in `f` may reach (exposed functions when unknown).
     pub fn callees(&self, program: &Program, f: FuncId, op: &Operand) -> (Vec<FuncId>, bool) {
-        let pts = self.of(program, f, op);
+        self.callees_of(&self.of(program, f, op))
+    }
+
+    /// The functions a call through a pointer with points-to set `pts` may reach.
+    fn callees_of(&self, pts: &PtsSet) -> (Vec<FuncId>, bool) {
         let mut out: BTreeSet<FuncId> = pts.funcs().collect();
         if pts.unknown {
             out.extend(self.exposed_funcs.iter().copied());
@@ -371,7 +453,11 @@ impl PointsTo {
         } else {
             off
         };
-        ranges.insert((off, size))
+        let new = ranges.insert((off, size));
+        if new {
+            self.touch(o);
+        }
+        new
     }
 
     /// The points-to set of a pointer load of `size` bytes through `ptr`.
@@ -428,15 +514,64 @@ impl PointsTo {
     }
 
     fn add(&mut self, f: FuncId, dst: VarId, set: &PtsSet) -> bool {
-        self.vars[f.index()][dst.index()].union_with(set)
+        let changed = self.vars[f.index()][dst.index()].union_with(set);
+        if changed {
+            self.mark(f.index());
+        }
+        changed
+    }
+
+    fn mark(&mut self, f: usize) {
+        if let Some(d) = self.sched.dirty.get_mut(f) {
+            *d = true;
+        }
+    }
+
+    /// The contents or integer-written ranges of `o` grew: its readers run again.
+    fn touch(&mut self, o: ObjId) {
+        if self.sched.readers.is_empty() {
+            return;
+        }
+        for &f in &self.sched.readers[o.index()] {
+            self.sched.dirty[f as usize] = true;
+        }
+        if self.exposed.contains(&o) {
+            self.sched.reclose = true;
+        }
+    }
+
+    /// The function being visited reads the contents of the objects `p` names.
+    fn reads(&mut self, p: &PtsSet) {
+        if self.sched.readers.is_empty() {
+            return;
+        }
+        let cur = self.sched.cur as u32;
+        for o in p.objects() {
+            self.sched.readers[o.index()].insert(cur);
+        }
+    }
+
+    /// The function being visited reads the result of `callee`.
+    fn reads_result_of(&mut self, callee: FuncId) {
+        if let Some(c) = self.sched.callers.get_mut(callee.index()) {
+            c.insert(self.sched.cur as u32);
+        }
     }
 
     fn expose(&mut self, set: &PtsSet) -> bool {
         let mut changed = false;
         for t in &set.targets {
             changed |= match t {
-                Target::Obj(o, _) => self.exposed.insert(*o),
-                Target::Func(func) => self.exposed_funcs.insert(*func),
+                Target::Obj(o, _) => {
+                    let new = self.exposed.insert(*o);
+                    self.sched.reclose |= new;
+                    new
+                }
+                Target::Func(func) => {
+                    let new = self.exposed_funcs.insert(*func);
+                    self.sched.exposed_funcs_changed |= new;
+                    new
+                }
             };
         }
         changed
@@ -453,6 +588,7 @@ impl PointsTo {
                 round |= self.expose(&c);
                 if !self.contents[o.index()].unknown {
                     self.contents[o.index()].unknown = true;
+                    self.touch(o);
                     round = true;
                 }
             }
@@ -537,7 +673,10 @@ impl PointsTo {
             changed |= self.expose(val);
         }
         for o in ptr.objects().collect::<Vec<_>>() {
-            changed |= self.contents[o.index()].union_with(val);
+            if self.contents[o.index()].union_with(val) {
+                self.touch(o);
+                changed = true;
+            }
         }
         changed
     }
@@ -567,7 +706,7 @@ impl PointsTo {
                     }
                     _ => None,
                 };
-                out.targets.insert(Target::Obj(*o, new_off));
+                out.insert(Target::Obj(*o, new_off));
             }
         }
         out
@@ -588,7 +727,13 @@ impl PointsTo {
             }
             if let Terminator::Ret(Some(op)) = &block.term {
                 let s = self.of(program, f, op);
-                changed |= self.rets[f.index()].union_with(&s);
+                if self.rets[f.index()].union_with(&s) {
+                    changed = true;
+                    let callers: Vec<u32> = self.sched.callers[f.index()].iter().copied().collect();
+                    for c in callers {
+                        self.mark(c as usize);
+                    }
+                }
             }
         }
         changed
@@ -615,6 +760,7 @@ impl PointsTo {
                 }
             }
             if let Some(d) = dst {
+                self.reads_result_of(callee);
                 let r = self.rets[callee.index()].clone();
                 changed |= self.add(f, d, &r);
             }
@@ -636,6 +782,7 @@ impl PointsTo {
                     // `MemCopy`. The copied bytes may also be read back as an integer of a
                     // character array, which no pointer scalar marks: they are exposed.
                     let (d, s) = (self.of(program, f, d), self.of(program, f, s));
+                    self.reads(&s);
                     changed |= self.copy_bytes(&d, &s);
                     let moved = self.load_from(&s);
                     changed |= self.expose(&moved);
@@ -704,12 +851,14 @@ impl PointsTo {
                 };
                 changed |= self.add(f, *dst, &s);
                 let old = self.of(program, f, old);
+                self.reads(&old);
                 changed |= self.copy_bytes(&s, &old);
             }
             InstKind::Load {
                 dst, ptr, ty, size, ..
             } => {
                 let p = self.of(program, f, ptr);
+                self.reads(&p);
                 if *ty == Ty::Ptr {
                     let s = self.laundered_load(&p, u64::from(*size));
                     changed |= self.add(f, *dst, &s);
@@ -738,6 +887,7 @@ impl PointsTo {
                 ..
             } => {
                 let p = self.of(program, f, ptr);
+                self.reads(&p);
                 let size = u64::from(bits.div_ceil(8));
                 let old = match bits {
                     0 => self.laundered_load(&p, POINTER_SIZE),
@@ -761,6 +911,7 @@ impl PointsTo {
                 ..
             } => {
                 let p = self.of(program, f, ptr);
+                self.reads(&p);
                 let size = u64::from(bits.div_ceil(8));
                 let o = match bits {
                     0 => self.laundered_load(&p, POINTER_SIZE),
@@ -779,6 +930,7 @@ impl PointsTo {
             InstKind::MemCopy { dst, src, .. } => {
                 let d = self.of(program, f, dst);
                 let s = self.of(program, f, src);
+                self.reads(&s);
                 changed |= self.copy_bytes(&d, &s);
                 let moved = self.load_from(&s);
                 if !moved.targets.is_empty() && !copy_keeps_types(program, &d, &s) {
@@ -807,6 +959,9 @@ impl PointsTo {
                 Callee::Direct(g) => changed |= self.call(program, f, *g, *dst, args),
                 Callee::Indirect(op) => {
                     let (targets, unknown) = self.callees(program, f, op);
+                    if unknown {
+                        self.sched.unknown_callers.insert(self.sched.cur as u32);
+                    }
                     for g in targets {
                         changed |= self.call(program, f, g, *dst, args);
                     }
@@ -823,6 +978,9 @@ impl PointsTo {
             },
             InstKind::ThreadCreate { entry, arg, .. } => {
                 let (targets, unknown) = self.callees(program, f, entry);
+                if unknown {
+                    self.sched.unknown_callers.insert(self.sched.cur as u32);
+                }
                 let a = self.of(program, f, arg);
                 // Soundness: an entry the analysis does not see (declared only, or an unknown
                 // pointer that may name one) gets the argument as unknown code does.
@@ -839,6 +997,7 @@ impl PointsTo {
                     // sees as `unknown` (below); exposing it puts it in what `unknown` covers.
                     // The argument of `pthread_exit`, the other way a thread's result leaves it,
                     // is exposed by the front end (a `ptrtoint` before the thread's end).
+                    self.reads_result_of(g);
                     let r = self.rets[g.index()].clone();
                     changed |= self.expose(&r);
                 }
