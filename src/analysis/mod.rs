@@ -13,6 +13,7 @@ pub mod join_loops;
 pub mod locks;
 pub mod modular;
 pub mod program_facts;
+pub mod progress;
 pub mod protection;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -450,6 +450,12 @@ pub fn run<D: NumDomain>(
                 over_memory = true;
                 break;
             }
+            super::progress::set(Some(super::progress::Position {
+                round: rounds,
+                thread: i + 1,
+                threads: threads.len(),
+                name: threads[i].name.clone(),
+            }));
             if threads[i].reads.is_none() {
                 threads[i].reads = Some(cells_read(facts, &threads[i]));
             }
@@ -651,6 +657,7 @@ pub fn run<D: NumDomain>(
             break;
         }
     }
+    super::progress::set(None);
     // The observations of the last analysis of every thread, in thread order (the first
     // explanation found wins, as when every thread ran in the last round).
     let mut asserts = vec![AssertObs::default(); program.asserts.len()];

@@ -309,13 +309,9 @@ impl Facts<'_> {
             InstKind::ThreadJoin { retval, .. } => memory.region(program, func, retval),
             InstKind::Call { callee, args, .. } => match callee {
                 crate::ir::Callee::Direct(g) if !program.funcs[g.index()].is_defined => {
-                    let mut v = memory.reachable(program, func, args);
-                    if !memory.pts.writes_only_args(&program.funcs[g.index()].name) {
-                        v.extend(memory.exposed_cells.iter().copied());
-                        v.sort();
-                        v.dedup();
-                    }
-                    v
+                    let only_args = memory.pts.writes_only_args(&program.funcs[g.index()].name);
+                    self.call_clobbers(func, block, idx, args, only_args)
+                        .to_vec()
                 }
                 _ => self.all_cells.clone(),
             },

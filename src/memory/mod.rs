@@ -82,7 +82,7 @@ impl MemoryModel {
                 }
             }
         };
-        for t in &pts.targets {
+        for t in pts.targets.iter() {
             match t {
                 Target::Obj(o, Some(off)) => {
                     let layout = program.objects[o.index()].layout.as_ref();

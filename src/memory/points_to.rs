@@ -11,6 +11,7 @@ use crate::ir::{
     Ty, VarId,
 };
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// What a pointer may point to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24,8 +25,9 @@ pub enum Target {
 /// A points-to set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PtsSet {
-    /// Known targets.
-    pub targets: BTreeSet<Target>,
+    /// Known targets, shared between the sets a propagation copies until one of them grows
+    /// (most of the fixpoint passes sets along unchanged: copies, phis, arguments, loads).
+    pub targets: Arc<BTreeSet<Target>>,
     /// Whether it may also point to any exposed object or function.
     pub unknown: bool,
 }
@@ -45,17 +47,66 @@ impl PtsSet {
             self.unknown = true;
             changed = true;
         }
-        for t in &other.targets {
-            changed |= self.insert(*t);
+        if Arc::ptr_eq(&self.targets, &other.targets) || other.targets.is_empty() {
+            return changed;
+        }
+        if self.targets.is_empty() {
+            self.targets = Arc::clone(&other.targets);
+            return true;
+        }
+        let missing = self.missing(other);
+        for t in missing {
+            changed |= self.insert(t);
         }
         changed
+    }
+
+    /// The targets of `other` that this set does not cover, found by one merge of the two
+    /// sorted sets (or by lookups when `other` is much smaller).
+    fn missing(&self, other: &PtsSet) -> Vec<Target> {
+        if other.targets.len().saturating_mul(8) < self.targets.len() {
+            return (other.targets.iter())
+                .filter(|t| !self.contains(**t))
+                .copied()
+                .collect();
+        }
+        let mut out = Vec::new();
+        let mut mine = self.targets.iter().peekable();
+        // The last object this set holds "anywhere in" that the merge went past.
+        let mut anywhere: Option<ObjId> = None;
+        for &t in other.targets.iter() {
+            while let Some(&&x) = mine.peek() {
+                if x >= t {
+                    break;
+                }
+                if let Target::Obj(o, None) = x {
+                    anywhere = Some(o);
+                }
+                mine.next();
+            }
+            let covered = mine.peek() == Some(&&t)
+                || matches!(t, Target::Obj(o, Some(_)) if anywhere == Some(o));
+            if !covered {
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    /// Whether `t` is in the set, or covered by "anywhere in its object".
+    fn contains(&self, t: Target) -> bool {
+        self.targets.contains(&t)
+            || matches!(t, Target::Obj(o, Some(_)) if self.targets.contains(&Target::Obj(o, None)))
     }
 
     /// Adds a target; whether the set grew. A set holds `Obj(o, None)` or offsets into `o`,
     /// never both, and at most `MAX_OFFSETS` of those.
     fn insert(&mut self, t: Target) -> bool {
         let Target::Obj(o, off) = t else {
-            return self.targets.insert(t);
+            if self.targets.contains(&t) {
+                return false;
+            }
+            return Arc::make_mut(&mut self.targets).insert(t);
         };
         if self.targets.contains(&Target::Obj(o, None)) {
             return false;
@@ -66,19 +117,20 @@ impl PtsSet {
                 return false;
             }
             if self.targets.range(known.clone()).count() < MAX_OFFSETS {
-                return self.targets.insert(t);
+                return Arc::make_mut(&mut self.targets).insert(t);
             }
         }
         let offsets: Vec<Target> = self.targets.range(known).copied().collect();
+        let targets = Arc::make_mut(&mut self.targets);
         for k in offsets {
-            self.targets.remove(&k);
+            targets.remove(&k);
         }
-        self.targets.insert(Target::Obj(o, None))
+        targets.insert(Target::Obj(o, None))
     }
 
     fn unknown() -> PtsSet {
         PtsSet {
-            targets: BTreeSet::new(),
+            targets: Arc::default(),
             unknown: true,
         }
     }
@@ -394,12 +446,12 @@ impl PointsTo {
                 let obj = program.globals[g.index()].obj;
                 let t = Target::Obj(obj, u64::try_from(*off).ok());
                 PtsSet {
-                    targets: [t].into_iter().collect(),
+                    targets: Arc::new([t].into_iter().collect()),
                     unknown: false,
                 }
             }
             Operand::FuncAddr(func) => PtsSet {
-                targets: [Target::Func(*func)].into_iter().collect(),
+                targets: Arc::new([Target::Func(*func)].into_iter().collect()),
                 unknown: false,
             },
             Operand::Null | Operand::Int { .. } => PtsSet::default(),
@@ -560,7 +612,7 @@ impl PointsTo {
 
     fn expose(&mut self, set: &PtsSet) -> bool {
         let mut changed = false;
-        for t in &set.targets {
+        for t in set.targets.iter() {
             changed |= match t {
                 Target::Obj(o, _) => {
                     let new = self.exposed.insert(*o);
@@ -611,7 +663,7 @@ impl PointsTo {
     /// the object may hold.
     fn expose_bytes_read(&mut self, program: &Program, ptr: &PtsSet, size: u64) -> bool {
         let mut changed = false;
-        for t in ptr.targets.clone() {
+        for t in ptr.targets.iter().copied().collect::<Vec<_>>() {
             let Target::Obj(o, off) = t else { continue };
             if self.contents[o.index()].targets.is_empty() {
                 continue;
@@ -686,7 +738,7 @@ impl PointsTo {
             unknown: base.unknown,
             ..PtsSet::default()
         };
-        for t in &base.targets {
+        for t in base.targets.iter() {
             if let Target::Obj(o, off) = t {
                 let layout = program.objects[o.index()].layout.as_ref();
                 let new_off = match (off, layout) {
@@ -834,7 +886,7 @@ impl PointsTo {
                 ..
             } => {
                 let s = PtsSet {
-                    targets: [Target::Obj(*obj, Some(0))].into_iter().collect(),
+                    targets: Arc::new([Target::Obj(*obj, Some(0))].into_iter().collect()),
                     unknown: false,
                 };
                 changed |= self.add(f, *dst, &s);
@@ -846,7 +898,7 @@ impl PointsTo {
                 ..
             } => {
                 let s = PtsSet {
-                    targets: [Target::Obj(*obj, Some(0))].into_iter().collect(),
+                    targets: Arc::new([Target::Obj(*obj, Some(0))].into_iter().collect()),
                     unknown: false,
                 };
                 changed |= self.add(f, *dst, &s);

@@ -8,12 +8,14 @@
 use crate::config::Config;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// A handle on the indicator; dropping it clears the line.
 pub struct Progress {
     bar: Option<ProgressBar>,
     stop: Option<Sender<()>>,
+    stage: Arc<Mutex<String>>,
 }
 
 impl Progress {
@@ -23,6 +25,7 @@ impl Progress {
             return Progress {
                 bar: None,
                 stop: None,
+                stage: Arc::default(),
             };
         }
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
@@ -31,27 +34,42 @@ impl Progress {
         }
         // The first stage; set before the bar can be shown, so that its first frame says it.
         bar.set_message("compiling");
+        let stage = Arc::new(Mutex::new("compiling".to_string()));
         let (tx, rx) = mpsc::channel::<()>();
         let shown = bar.clone();
         let after = crate::cli::progress_after();
+        let current = Arc::clone(&stage);
         std::thread::spawn(move || {
-            if rx.recv_timeout(after) == Err(mpsc::RecvTimeoutError::Timeout)
-                && !shown.is_finished()
+            if rx.recv_timeout(after) != Err(mpsc::RecvTimeoutError::Timeout) || shown.is_finished()
             {
-                shown.set_draw_target(ProgressDrawTarget::stderr());
-                shown.enable_steady_tick(Duration::from_millis(120));
-                shown.tick();
+                return;
+            }
+            shown.set_draw_target(ProgressDrawTarget::stderr());
+            shown.enable_steady_tick(Duration::from_millis(120));
+            shown.tick();
+            // While the fixpoint runs: which round and thread, how many threads.
+            while rx.recv_timeout(Duration::from_millis(250))
+                == Err(mpsc::RecvTimeoutError::Timeout)
+            {
+                if let Some(p) = crate::analysis::progress::current() {
+                    let stage = current.lock().map(|s| s.clone()).unwrap_or_default();
+                    shown.set_message(format!("{stage}: {p}"));
+                }
             }
         });
         Progress {
             bar: Some(bar),
             stop: Some(tx),
+            stage,
         }
     }
 
     /// Shows `what` as the current stage.
     pub fn stage(&self, what: String) {
         if let Some(bar) = &self.bar {
+            if let Ok(mut s) = self.stage.lock() {
+                s.clone_from(&what);
+            }
             bar.set_message(what);
         }
     }
