@@ -24,7 +24,7 @@ for n in $sizes; do
   growth=""
   if [ -n "$prev" ]; then
     read -r pl ps pm <<< "$prev"
-    growth=$(python3 -c "import math; d=math.log2($lines/$pl); print('per doubling: time %.2fx, memory %.2fx' % (max($secs,0.01)/max($ps,0.01))**(1/d), ($mb/$pm)**(1/d)))")
+    growth=$(python3 -c "import math; d=math.log2($lines/$pl); print('per doubling: time %.2fx, memory %.2fx' % ((max($secs,0.01)/max($ps,0.01))**(1/d), ($mb/$pm)**(1/d)))")
   fi
   printf '%7d lines  rc=%-3s %7.2f s %6d MB  %s\n' "$lines" "$rc" "$secs" "$mb" "$growth"
   prev="$lines $secs $mb"
