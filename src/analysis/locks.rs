@@ -149,6 +149,17 @@ pub struct ThreadLocks {
     /// Per lock and cell: per node, whether every path from its start overwrites the cell
     /// before it may release the lock.
     overwrites: HashMap<(u32, CellId), Vec<bool>>,
+    /// Per node, the instructions that release a lock or store strongly to one cell, in
+    /// order: all that `overwritten_before_release` looks at (built when first asked).
+    events: Option<Vec<Vec<(u32, Event)>>>,
+}
+
+/// What an instruction does for `overwritten_before_release`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    Release(u32),
+    ReleaseAll,
+    StrongStore(CellId),
 }
 
 impl ThreadLocks {
@@ -177,6 +188,7 @@ impl ThreadLocks {
                 held: HashMap::default(),
                 effects,
                 overwrites: HashMap::default(),
+                events: None,
             };
         }
         let apply = |set: &mut BTreeSet<u32>, n: usize, idx: u32| match effects
@@ -270,6 +282,7 @@ impl ThreadLocks {
             held,
             effects,
             overwrites: HashMap::default(),
+            events: None,
         }
     }
 
@@ -293,61 +306,81 @@ impl ThreadLocks {
         cell: CellId,
     ) -> bool {
         let cfg = &t.cfg;
-        // What one instruction decides: Some(true) overwrites, Some(false) may release.
-        let decide = |n: usize, idx: u32| -> Option<bool> {
-            match self.effects.get(&(NodeId(n as u32), idx)) {
-                Some(Effect::Release(m)) if *m == lock => return Some(false),
-                Some(Effect::ReleaseAll) => return Some(false),
-                _ => {}
-            }
-            let nd = &cfg.nodes[n];
-            let func = cfg.contexts[nd.ctx.0 as usize].func;
-            let inst =
-                &facts.program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
-            if let InstKind::Store { .. } = inst.kind {
-                let a = facts.access(func, nd.block, idx);
-                if a.strong && a.exact == [cell] {
-                    return Some(true);
-                }
-            }
-            None
-        };
-        // Greatest fixpoint of "from the start of node n, every path overwrites first".
         let nodes = cfg.nodes.len();
-        let cached = self.overwrites.get(&(lock, cell)).cloned();
-        let mut w = cached.clone().unwrap_or_else(|| vec![true; nodes]);
-        let mut changed = cached.is_none();
-        while changed {
-            changed = false;
-            for n in 0..nodes {
-                if !w[n] {
-                    continue;
-                }
-                let nd = &cfg.nodes[n];
-                let v = (nd.start..nd.end)
-                    .find_map(|idx| decide(n, idx))
-                    .unwrap_or_else(|| {
-                        let succ = &t.shape.succ[n];
-                        !succ.is_empty() && succ.iter().all(|s| w[s.index()])
-                    });
-                if !v {
-                    w[n] = false;
-                    changed = true;
+        if self.events.is_none() {
+            let mut events = vec![Vec::new(); nodes];
+            for (n, nd) in cfg.nodes.iter().enumerate() {
+                let func = cfg.contexts[nd.ctx.0 as usize].func;
+                let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
+                for idx in nd.start..nd.end {
+                    match self.effects.get(&(NodeId(n as u32), idx)) {
+                        Some(Effect::Release(m)) => events[n].push((idx, Event::Release(*m))),
+                        Some(Effect::ReleaseAll) => events[n].push((idx, Event::ReleaseAll)),
+                        _ => {}
+                    }
+                    if let InstKind::Store { .. } = insts[idx as usize].kind {
+                        let a = facts.access(func, nd.block, idx);
+                        if let (true, [c]) = (a.strong, a.exact.as_slice()) {
+                            events[n].push((idx, Event::StrongStore(*c)));
+                        }
+                    }
                 }
             }
+            self.events = Some(events);
         }
-        if cached.is_none() {
-            self.overwrites.insert((lock, cell), w.clone());
+        let events = self.events.as_ref().expect("built above");
+        // What node n decides from instruction `from` on: Some(true) overwrites first,
+        // Some(false) may release first, None neither.
+        let decide = |n: usize, from: u32| -> Option<bool> {
+            events[n]
+                .iter()
+                .filter(|(i, _)| *i >= from)
+                .find_map(|(_, e)| match *e {
+                    Event::Release(m) if m == lock => Some(false),
+                    Event::ReleaseAll => Some(false),
+                    Event::StrongStore(c) if c == cell => Some(true),
+                    _ => None,
+                })
+        };
+        let succ = &t.shape.succ;
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.overwrites.entry((lock, cell))
+        {
+            // Greatest fixpoint of "from the start of node n, every path overwrites first": its
+            // complement is the least set closed under "releases first, or decides nothing and
+            // ends the thread or has a successor in the set", found backwards in linear time.
+            let decided: Vec<Option<bool>> =
+                (0..nodes).map(|n| decide(n, cfg.nodes[n].start)).collect();
+            let mut pred: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+            for (n, ss) in succ.iter().enumerate() {
+                for s in ss {
+                    pred[s.index()].push(n);
+                }
+            }
+            let mut w = vec![true; nodes];
+            let mut stack: Vec<usize> = Vec::new();
+            for n in 0..nodes {
+                if decided[n] == Some(false) || (decided[n].is_none() && succ[n].is_empty()) {
+                    w[n] = false;
+                    stack.push(n);
+                }
+            }
+            while let Some(s) = stack.pop() {
+                for &p in &pred[s] {
+                    if w[p] && decided[p].is_none() {
+                        w[p] = false;
+                        stack.push(p);
+                    }
+                }
+            }
+            slot.insert(w);
         }
+        let w = &self.overwrites[&(lock, cell)];
         let (node, idx) = at;
         let n = node.index();
-        let nd = &cfg.nodes[n];
-        (idx + 1..nd.end)
-            .find_map(|k| decide(n, k))
-            .unwrap_or_else(|| {
-                let succ = &t.shape.succ[n];
-                !succ.is_empty() && succ.iter().all(|s| w[s.index()])
-            })
+        decide(n, idx + 1).unwrap_or_else(|| {
+            let succ = &succ[n];
+            !succ.is_empty() && succ.iter().all(|s| w[s.index()])
+        })
     }
 }
 
