@@ -9,7 +9,7 @@ use crate::memory::MemoryModel;
 use std::collections::BTreeSet;
 use watts_domains::NumDomain;
 
-/// Runs the flow-insensitive analysis in domain `D` and computes the verdicts.
+/// Runs the analysis of `config`'s mode in domain `D` and computes the verdicts.
 pub fn analyze_with<D: NumDomain>(
     program: &Program,
     config: &crate::config::Config,
@@ -23,7 +23,7 @@ pub fn analyze_with<D: NumDomain>(
     } else {
         config.mode
     };
-    let how = modular::Composition {
+    let composition = |mode: Mode| modular::Composition {
         flow_sensitive: mode != Mode::FlowInsensitive,
         constraints: matches!(mode, Mode::Constraints | Mode::Optimized),
         max_combinations: config.max_combinations.max(1),
@@ -31,6 +31,7 @@ pub fn analyze_with<D: NumDomain>(
         optimized: mode == Mode::Optimized,
         jobs: config.jobs,
     };
+    let mut how = composition(mode);
     let main = program
         .funcs
         .iter()
@@ -41,18 +42,12 @@ pub fn analyze_with<D: NumDomain>(
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
     let mut fix = modular::run::<D>(&facts, main, &detached, how);
-    let mut how = how;
     let mut degraded = false;
     if fix.over_memory && how.flow_sensitive {
         // Degrades soundly: the flow-insensitive fixpoint over-approximates every mode and
         // needs far less memory (no combinations, no store events).
         drop(fix);
-        how = modular::Composition {
-            flow_sensitive: false,
-            constraints: false,
-            optimized: false,
-            ..how
-        };
+        how = composition(Mode::FlowInsensitive);
         fix = modular::run::<D>(&facts, main, &detached, how);
         degraded = true;
     }

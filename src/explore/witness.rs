@@ -327,17 +327,9 @@ const ARG_WITH_VALUE: [&str; 13] = [
     "--target",
 ];
 
-/// Which of [`ARG_WITH_VALUE`] take a path (made absolute when a witness is written).
-const PATH_VALUED: [&str; 8] = [
-    "-I",
-    "-isystem",
-    "-iquote",
-    "-idirafter",
-    "-include",
-    "-imacros",
-    "-isysroot",
-    "--sysroot",
-];
+/// Which of [`ARG_WITH_VALUE`] take a path (made absolute when a witness is written): the first
+/// eight.
+const PATH_VALUED: &[&str] = ARG_WITH_VALUE.split_at(8).0;
 
 /// Clang flags without a value that a witness may carry: each changes what the C program means
 /// (sizes, the signedness of `char`, overflow, builtins, dialect) and nothing else.

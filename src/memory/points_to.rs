@@ -461,11 +461,7 @@ impl PointsTo {
 
     /// The functions a call through `op` in `f` may reach (exposed functions when unknown).
     pub fn callees(&self, program: &Program, f: FuncId, op: &Operand) -> (Vec<FuncId>, bool) {
-        self.callees_of(&self.of(program, f, op))
-    }
-
-    /// The functions a call through a pointer with points-to set `pts` may reach.
-    fn callees_of(&self, pts: &PtsSet) -> (Vec<FuncId>, bool) {
+        let pts = self.of(program, f, op);
         let mut out: BTreeSet<FuncId> = pts.funcs().collect();
         if pts.unknown {
             out.extend(self.exposed_funcs.iter().copied());
