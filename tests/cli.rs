@@ -406,6 +406,14 @@ fn a_tiny_memory_budget_degrades_to_may_fail() {
     }
     let o = analyze("ok.c", SAFE, &["--max-memory", "1K", "--format", "sarif"]);
     let _: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif is json");
+    // A failing assertion stays unproved under any budget.
+    let o = analyze(
+        "unsafe.c",
+        UNSAFE,
+        &["--max-memory", "1K", "--format", "gnu"],
+    );
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("may fail"), "{}", stdout(&o));
     // A budget that fits changes nothing; sizes are checked.
     assert_status(&analyze("ok.c", SAFE, &["--max-memory", "8G"]), 0);
     for bad in ["0", "12X", "-1G", "100", ""] {
