@@ -492,6 +492,7 @@ impl AnalyzeArgs {
         config.color = color;
         config.baseline = self.baseline;
         config.progress = !self.quiet && std::io::stderr().is_terminal();
+        config.progress_after = progress_after();
         if self.confirm {
             let mut c = ConfirmOptions::default();
             if let Some(k) = self.bound {
@@ -544,7 +545,7 @@ impl InvariantsArgs {
 }
 
 /// After how long the progress indicator appears.
-pub fn progress_after() -> std::time::Duration {
+fn progress_after() -> std::time::Duration {
     let ms = std::env::var(PROGRESS_AFTER_ENV)
         .ok()
         .and_then(|v| v.parse().ok())

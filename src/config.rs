@@ -111,6 +111,9 @@ pub struct Config {
     pub quiet: bool,
     /// Show a progress indicator on stderr (only when stderr is a terminal).
     pub progress: bool,
+    /// After how long the progress indicator appears (`WATTS_PROGRESS_AFTER_MS`, a second by
+    /// default).
+    pub progress_after: std::time::Duration,
     /// Confirm may-fail assertions by executing the program (`--confirm`, `watts confirm`).
     pub confirm: Option<ConfirmOptions>,
     /// What resolving the inputs changed, in words (compilation-database flags clang does not
@@ -296,6 +299,7 @@ impl Config {
             max_memory: default_max_memory(),
             quiet: false,
             progress: false,
+            progress_after: std::time::Duration::from_secs(1),
             confirm: None,
             notes: Vec::new(),
         }

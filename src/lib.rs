@@ -21,6 +21,7 @@ pub mod commands;
 pub mod config;
 pub mod error;
 pub mod explore;
+pub mod facts;
 pub mod frontend;
 pub mod harness;
 pub mod ir;

@@ -22,7 +22,7 @@ const CONFIGS: &[(&str, &str)] = &[
 const PROVED: &[(&str, &str)] = &[
     ("pthread/indexer.i", "flow-insensitive"),
     ("pthread-ext/45_monabsex1_vs.i", "constraints"),
-    // Lock protection (analysis::protection).
+    // Lock protection (analysis::sync::protection).
     (
         "goblint-regression/28-race_reach_02-simple_racefree.i",
         "flow-insensitive",

@@ -1,7 +1,7 @@
 //! The invariants of `watts invariants`: for every thread and every source line it reaches,
 //! the ranges of the named variables before the line runs (FSE'16's primary output).
 //!
-//! The thread-modular fixpoint gives a state at every node entry (`Fixpoint::threads[i].states`);
+//! The thread-modular fixpoint gives a state at every node entry (`Fixpoint::results[i].states`);
 //! inside a node, the instructions are replayed from it with the flow-insensitive interference
 //! (every load may also read what the other threads store), which over-approximates the
 //! joined states of the flow-sensitive modes. A line's invariant joins the states before its
@@ -11,14 +11,15 @@
 //! are post-fixpoints, and the replay only over-approximates them); unreached lines are not
 //! listed.
 
-use crate::analysis::modular::{self, interference_for, Thread};
-use crate::analysis::program_facts::{Facts, ThreadView};
-use crate::analysis::transfer::{NoRecord, Transfer};
+use crate::analysis::compose::{self, interference_for, Composition, Fixpoint, Threads};
+use crate::analysis::engine::{NoRecord, ThreadView, Transfer};
 use crate::analysis::verdict::detached_roots;
-use crate::config::{Config, DomainKind, Mode};
+use crate::config::{Config, DomainKind};
 use crate::error::InputError;
+use crate::facts::Facts;
 use crate::ir::{FuncId, InstKind, ObjectKind, Program, Terminator, Ty, VarId};
 use crate::memory::{CellId, MemoryModel};
+use crate::threads::Thread;
 use crate::threads::{CtxId, Exit, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
 use watts_domains::{Interval, Lattice, NumDomain};
@@ -77,15 +78,8 @@ fn compute_with<D: NumDomain>(
     program: &Program,
     config: &Config,
 ) -> Result<Invariants, InputError> {
-    let how = modular::Composition {
-        flow_sensitive: config.mode != Mode::FlowInsensitive,
-        constraints: matches!(config.mode, Mode::Constraints | Mode::Optimized),
-        max_combinations: config.max_combinations.max(1),
-        // The invariants of the store-by-store run (the protected run only adds proofs).
-        protection: false,
-        optimized: config.mode == Mode::Optimized,
-        jobs: config.jobs,
-    };
+    // The invariants of the store-by-store run (the protected run only adds proofs).
+    let how = Composition::of(config.mode, config.max_combinations, config.jobs);
     let main = (program.funcs.iter())
         .position(|f| f.name == "main" && f.is_defined)
         .map(FuncId::from)
@@ -93,9 +87,9 @@ fn compute_with<D: NumDomain>(
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
-    let fix = modular::run::<D>(&facts, main, &detached, how);
+    let fix = compose::run::<D>(&facts, main, &detached, how);
     let threads = (0..fix.threads.len())
-        .map(|i| thread_invariants(&facts, &fix.threads, i))
+        .map(|i| thread_invariants(&facts, &fix, i))
         .collect();
     Ok(Invariants {
         inputs: (config.inputs.iter())
@@ -117,11 +111,15 @@ struct LineAcc {
 
 fn thread_invariants<D: NumDomain>(
     facts: &Facts<'_>,
-    threads: &[Thread<D>],
+    fix: &Fixpoint<D>,
     i: usize,
 ) -> ThreadInvariants {
     let program = facts.program;
-    let t = &threads[i];
+    let t = &fix.threads[i];
+    let threads = Threads {
+        info: &fix.threads,
+        results: &fix.results,
+    };
     let interference = interference_for(threads, i, facts.ncells as usize);
     let view = ThreadView {
         protection: None,
@@ -133,7 +131,7 @@ fn thread_invariants<D: NumDomain>(
     let transfer = Transfer { facts, view: &view };
     let defs = DefPoints::new(program, t);
     let mut lines: BTreeMap<(u32, u32), LineAcc> = BTreeMap::new();
-    for (n, entry_state) in t.states.iter().enumerate() {
+    for (n, entry_state) in fix.results[i].states.iter().enumerate() {
         if entry_state.is_bottom() {
             continue;
         }
@@ -267,7 +265,7 @@ struct DefPoints {
 }
 
 impl DefPoints {
-    fn new<D>(program: &Program, t: &Thread<D>) -> DefPoints {
+    fn new(program: &Program, t: &Thread) -> DefPoints {
         let cfg = &t.cfg;
         let mut by_ctx: Vec<Vec<(String, VarId, NodeId, u32)>> =
             vec![Vec::new(); cfg.contexts.len()];
@@ -299,7 +297,7 @@ impl DefPoints {
             }
             for idx in nd.start..nd.end {
                 let inst = &block.insts[idx as usize];
-                if let Some(v) = inst.kind.defined() {
+                for v in inst.kind.defs() {
                     if let Some(name) = named(v) {
                         out.push((name, v, NodeId(n as u32), idx + 1));
                     }
@@ -322,9 +320,9 @@ impl DefPoints {
     /// For each source name, the latest named value of context `ctx` available before
     /// instruction `idx` of `node` (the one whose definition dominates the point and is
     /// dominated by the others').
-    fn named_in_scope<D>(
+    fn named_in_scope(
         &self,
-        t: &Thread<D>,
+        t: &Thread,
         node: NodeId,
         ctx: CtxId,
         idx: u32,

@@ -4,20 +4,13 @@
 //! Invariant: `proved` is reported only when no abstract state of any thread reaches the
 //! assertion's failure; whatever is not modelled was over-approximated, never skipped.
 
-pub mod combinations;
+pub mod compose;
 pub mod engine;
-pub mod families;
-pub mod feasibility;
 pub mod invariants;
-pub mod join_loops;
-pub mod locks;
-pub mod modular;
-pub mod program_facts;
 pub mod progress;
-pub mod protection;
+pub mod sync;
 #[cfg(test)]
 pub(crate) mod testing;
-pub mod transfer;
 mod verdict;
 
 use crate::config::{Config, DomainKind};

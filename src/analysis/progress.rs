@@ -1,5 +1,5 @@
 //! Where the fixpoint is, for the progress indicator of long runs (`report::progress`): the
-//! round, the thread being analysed and how many there are. Written by `modular::run`, read by
+//! round, the thread being analysed and how many there are. Written by `compose::run`, read by
 //! the indicator's thread; nothing else depends on it.
 
 use std::sync::Mutex;

@@ -1,11 +1,12 @@
 //! From the fixpoint to one verdict per assertion, with the notes a user needs to trust it.
 
-use super::modular::{self, Origin};
-use super::program_facts::Facts;
+use super::compose::{self, Composition};
 use super::{AssertVerdict, Note, Outcome, Stats, Status};
 use crate::error::InputError;
+use crate::facts::Facts;
 use crate::ir::{AssertId, AssertKind, Callee, FuncId, InstKind, Program};
 use crate::memory::MemoryModel;
+use crate::threads::Origin;
 use std::collections::BTreeSet;
 use watts_domains::NumDomain;
 
@@ -15,23 +16,6 @@ pub fn analyze_with<D: NumDomain>(
     config: &crate::config::Config,
 ) -> Result<Outcome, InputError> {
     use crate::config::Mode;
-    // Without an assertion, the verdicts are empty and only the notes remain, which the
-    // flow-insensitive fixpoint finds as well (it reaches at least every node a flow-sensitive
-    // mode reaches): the combinations and the lock-protection run would be work for nothing.
-    let mode = if program.asserts.is_empty() {
-        Mode::FlowInsensitive
-    } else {
-        config.mode
-    };
-    let composition = |mode: Mode| modular::Composition {
-        flow_sensitive: mode != Mode::FlowInsensitive,
-        constraints: matches!(mode, Mode::Constraints | Mode::Optimized),
-        max_combinations: config.max_combinations.max(1),
-        protection: false,
-        optimized: mode == Mode::Optimized,
-        jobs: config.jobs,
-    };
-    let mut how = composition(mode);
     let main = program
         .funcs
         .iter()
@@ -41,25 +25,36 @@ pub fn analyze_with<D: NumDomain>(
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
-    let mut fix = modular::run::<D>(&facts, main, &detached, how);
+    // Without an assertion, the verdicts are empty and only the notes remain, which the
+    // flow-insensitive fixpoint finds as well (it reaches at least every node a flow-sensitive
+    // mode reaches): the combinations and the lock-protection run would be work for nothing.
+    let checks = !program.asserts.is_empty();
+    let mode = if checks {
+        config.mode
+    } else {
+        Mode::FlowInsensitive
+    };
+    let composition = |mode: Mode| Composition::of(mode, config.max_combinations, config.jobs);
+    let mut how = composition(mode);
+    let mut fix = compose::run::<D>(&facts, main, &detached, how);
     let mut degraded = false;
-    if fix.over_memory && how.flow_sensitive {
+    if fix.over_memory && how.flow_sensitive() {
         // Degrades soundly: the flow-insensitive fixpoint over-approximates every mode and
         // needs far less memory (no combinations, no store events).
         drop(fix);
         how = composition(Mode::FlowInsensitive);
-        fix = modular::run::<D>(&facts, main, &detached, how);
+        fix = compose::run::<D>(&facts, main, &detached, how);
         degraded = true;
     }
     // Lock protection hands protected cells over as joined values at lock operations, which is
     // more precise for values guarded by locks and less precise than the store-by-store
     // combinations elsewhere: both runs are sound, so each assertion takes the stronger verdict.
-    let guarded = (fix.protectable && !program.asserts.is_empty() && !fix.over_memory).then(|| {
-        let how = modular::Composition {
+    let guarded = (fix.protectable && checks && !fix.over_memory).then(|| {
+        let how = Composition {
             protection: true,
             ..how
         };
-        modular::run::<D>(&facts, main, &detached, how)
+        compose::run::<D>(&facts, main, &detached, how)
     });
     let mut verdicts = Vec::with_capacity(program.asserts.len());
     for i in 0..program.asserts.len() {
@@ -133,7 +128,7 @@ fn rank(s: Status) -> u8 {
 }
 
 /// The verdict of assertion `i` from one fixpoint.
-fn verdict_of<D>(program: &Program, fix: &modular::Fixpoint<D>, i: usize) -> AssertVerdict {
+fn verdict_of<D>(program: &Program, fix: &compose::Fixpoint<D>, i: usize) -> AssertVerdict {
     let info = &program.asserts[i];
     let obs = &fix.asserts[i];
     let names = |set: &BTreeSet<usize>| -> Vec<String> {
@@ -191,7 +186,7 @@ fn verdict_of<D>(program: &Program, fix: &modular::Fixpoint<D>, i: usize) -> Ass
         } else {
             Vec::new()
         },
-        pruned: obs.reached_in.iter().map(|t| fix.threads[*t].pruned).sum(),
+        pruned: obs.reached_in.iter().map(|t| fix.results[*t].pruned).sum(),
         witness: None,
         found_by: None,
     }
@@ -229,7 +224,7 @@ pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<Fun
         .collect()
 }
 
-fn notes<D>(program: &Program, fix: &modular::Fixpoint<D>) -> Vec<Note> {
+fn notes<D>(program: &Program, fix: &compose::Fixpoint<D>) -> Vec<Note> {
     let mut notes = Vec::new();
     for f in &fix.unknown_calls {
         let func = &program.funcs[f.index()];

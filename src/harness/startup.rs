@@ -7,7 +7,7 @@
 //! analysed `main` call them, in that order, at its start: so a thread a constructor creates
 //! is discovered like any other (its creation is one of `main`'s), `main`'s entry state is
 //! the initial contents of memory, and `main`'s single-threaded phase (see
-//! `analysis::protection`) ends at the first creation of a constructor.
+//! `analysis::sync::protection`) ends at the first creation of a constructor.
 //!
 //! Destructors (`llvm.global_dtors`, `.fini_array`, `.dtors`) and `atexit` handlers run when
 //! `main` returns or any thread calls `exit`, while other threads may still run. They stay
@@ -112,7 +112,7 @@ fn calls_async_api(program: &Program) -> bool {
 
 /// Adds the function [`UNKNOWN_CODE`] when code outside the program may run as a thread: a
 /// thread creation whose entry is not a function the program defines (the analysis starts
-/// this function instead, `modular::spawn`), or a call of [`ASYNC_APIS`] (`compose` starts
+/// this function instead, `compose::fixpoint::spawn`), or a call of [`ASYNC_APIS`] (`compose` starts
 /// it). Its body writes any memory whose address escaped, in a loop that may run any number
 /// of times.
 fn unknown_code(program: &mut Program) -> Option<FuncId> {

@@ -415,85 +415,102 @@ pub enum StopReason {
 }
 
 impl InstKind {
-    /// The variables the instruction defines and the operands it uses (every operand).
-    pub fn defs_uses(&self) -> (Vec<VarId>, Vec<Operand>) {
+    /// The variables the instruction defines: the one description of its definitions, which
+    /// the facts (`Facts::def`), the dependence graph and the abstract interpreter all read.
+    pub fn defs(&self) -> impl Iterator<Item = VarId> {
         use InstKind::*;
-        match self {
-            Bin { dst, a, b, .. } | Cmp { dst, a, b, .. } => (vec![*dst], vec![*a, *b]),
-            Cast { dst, src, .. } | Copy { dst, src } => (vec![*dst], vec![*src]),
-            Select { dst, cond, t, f } => (vec![*dst], vec![*cond, *t, *f]),
-            Gep {
-                dst, base, indices, ..
-            } => {
-                let mut ops = vec![*base];
-                ops.extend(indices.iter().map(|(o, _)| *o));
-                (vec![*dst], ops)
-            }
-            Alloca { dst, .. } | Nondet { dst, .. } => (vec![*dst], vec![]),
-            HeapAlloc { dst, from, .. } => (vec![*dst], from.iter().copied().collect()),
-            Load { dst, ptr, .. } => (vec![*dst], vec![*ptr]),
-            Store { ptr, val, .. } => (vec![], vec![*ptr, *val]),
-            AtomicRmw { dst, ptr, val, .. } => (vec![*dst], vec![*ptr, *val]),
-            CmpXchg {
-                old,
-                ok,
-                ptr,
-                expected,
-                new,
-                ..
-            } => (vec![*old, *ok], vec![*ptr, *expected, *new]),
-            MemSet { ptr, val, len } => (vec![], vec![*ptr, *val, *len]),
-            MemCopy { dst, src, len } => (vec![], vec![*dst, *src, *len]),
-            Call { dst, callee, args } => {
-                let mut ops = args.clone();
-                if let Callee::Indirect(o) = callee {
-                    ops.push(*o);
-                }
-                (dst.iter().copied().collect(), ops)
-            }
-            ThreadCreate {
-                dst,
-                handle,
-                entry,
-                arg,
-            } => (dst.iter().copied().collect(), vec![*handle, *entry, *arg]),
-            ThreadJoin {
-                dst,
-                handle,
-                retval,
-            } => (dst.iter().copied().collect(), vec![*handle, *retval]),
-            Lock { dst, lock, .. } | Unlock { dst, lock } => {
-                (dst.iter().copied().collect(), vec![*lock])
-            }
-            AtomicBegin | AtomicEnd => (vec![], vec![]),
-            Assert { cond, .. } => (vec![], cond.iter().copied().collect()),
-            Assume { cond } => (vec![], vec![*cond]),
-            Havoc { dst, .. } => (dst.iter().copied().collect(), vec![]),
-        }
+        let (a, b) = match self {
+            Bin { dst, .. }
+            | Cmp { dst, .. }
+            | Cast { dst, .. }
+            | Select { dst, .. }
+            | Copy { dst, .. }
+            | Gep { dst, .. }
+            | Alloca { dst, .. }
+            | HeapAlloc { dst, .. }
+            | Load { dst, .. }
+            | AtomicRmw { dst, .. }
+            | Nondet { dst, .. } => (Some(*dst), None),
+            CmpXchg { old, ok, .. } => (Some(*old), Some(*ok)),
+            Call { dst, .. }
+            | ThreadCreate { dst, .. }
+            | ThreadJoin { dst, .. }
+            | Lock { dst, .. }
+            | Unlock { dst, .. }
+            | Havoc { dst, .. } => (*dst, None),
+            Store { .. }
+            | MemSet { .. }
+            | MemCopy { .. }
+            | AtomicBegin
+            | AtomicEnd
+            | Assert { .. }
+            | Assume { .. } => (None, None),
+        };
+        a.into_iter().chain(b)
     }
 
-    /// The SSA value the instruction defines, if any.
-    pub fn defined(&self) -> Option<VarId> {
+    /// Calls `f` on every operand the instruction uses: the one description of its uses.
+    pub fn for_each_use(&self, mut f: impl FnMut(&Operand)) {
+        use InstKind::*;
         match self {
-            Self::Bin { dst, .. }
-            | Self::Cmp { dst, .. }
-            | Self::Cast { dst, .. }
-            | Self::Select { dst, .. }
-            | Self::Copy { dst, .. }
-            | Self::Gep { dst, .. }
-            | Self::Alloca { dst, .. }
-            | Self::HeapAlloc { dst, .. }
-            | Self::Load { dst, .. }
-            | Self::AtomicRmw { dst, .. }
-            | Self::Nondet { dst, .. } => Some(*dst),
-            Self::CmpXchg { old, .. } => Some(*old),
-            Self::Call { dst, .. }
-            | Self::ThreadCreate { dst, .. }
-            | Self::ThreadJoin { dst, .. }
-            | Self::Lock { dst, .. }
-            | Self::Unlock { dst, .. }
-            | Self::Havoc { dst, .. } => *dst,
-            _ => None,
+            Bin { a, b, .. } | Cmp { a, b, .. } => {
+                f(a);
+                f(b);
+            }
+            Cast { src, .. } | Copy { src, .. } => f(src),
+            Select { cond, t, f: e, .. } => {
+                f(cond);
+                f(t);
+                f(e);
+            }
+            Gep { base, indices, .. } => {
+                f(base);
+                indices.iter().for_each(|(o, _)| f(o));
+            }
+            Alloca { .. } | Nondet { .. } | AtomicBegin | AtomicEnd | Havoc { .. } => {}
+            HeapAlloc { from, .. } => from.iter().for_each(f),
+            Load { ptr, .. } => f(ptr),
+            Store { ptr, val, .. } | AtomicRmw { ptr, val, .. } => {
+                f(ptr);
+                f(val);
+            }
+            CmpXchg {
+                ptr, expected, new, ..
+            } => {
+                f(ptr);
+                f(expected);
+                f(new);
+            }
+            MemSet { ptr, val, len } => {
+                f(ptr);
+                f(val);
+                f(len);
+            }
+            MemCopy { dst, src, len } => {
+                f(dst);
+                f(src);
+                f(len);
+            }
+            Call { callee, args, .. } => {
+                args.iter().for_each(&mut f);
+                if let Callee::Indirect(o) = callee {
+                    f(o);
+                }
+            }
+            ThreadCreate {
+                handle, entry, arg, ..
+            } => {
+                f(handle);
+                f(entry);
+                f(arg);
+            }
+            ThreadJoin { handle, retval, .. } => {
+                f(handle);
+                f(retval);
+            }
+            Lock { lock, .. } | Unlock { lock, .. } => f(lock),
+            Assert { cond, .. } => cond.iter().for_each(f),
+            Assume { cond } => f(cond),
         }
     }
 }

@@ -1172,7 +1172,7 @@ impl PointsTo {
 
 #[cfg(test)]
 mod tests {
-    use crate::analysis::testing::{func, with_facts};
+    use crate::facts::testing::{func, with_facts};
     use crate::ir::{BlockId, InstKind, Operand};
     use crate::memory::CellId;
 

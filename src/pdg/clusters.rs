@@ -7,7 +7,7 @@
 //! gives it no choices (it reads the join of its candidates).
 
 use super::graph::Pdg;
-use crate::analysis::program_facts::Facts;
+use crate::facts::Facts;
 use crate::ir::InstKind;
 use crate::threads::{CtxId, NodeId, Shape, ThreadCfg};
 use ena::unify::{InPlaceUnificationTable, UnifyKey};
@@ -238,7 +238,7 @@ mod tests {
 
     /// Compiles `SRC` and runs `f` on the inlined CFG of its `reader` function.
     fn with_reader<R>(run: impl FnOnce(&Facts<'_>, &ThreadCfg, &Shape) -> R) -> R {
-        use crate::analysis::testing::{func, with_facts};
+        use crate::facts::testing::{func, with_facts};
         with_facts(SRC, |program, facts| {
             let cfg = ThreadCfg::build(program, func(program, "reader"), InlineBudget::default());
             let shape = Shape::of(&cfg, program);

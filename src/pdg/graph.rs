@@ -16,7 +16,7 @@
 //!   of them.
 
 use super::control::control_dependence;
-use crate::analysis::program_facts::Facts;
+use crate::facts::Facts;
 use crate::ir::{InstKind, Operand, Terminator};
 use crate::threads::{CtxId, Exit, NodeId, Shape, ThreadCfg};
 use std::collections::HashMap;
@@ -103,11 +103,10 @@ impl Pdg {
                 let v = g.inst(node, nd.start, idx);
                 deps[v as usize].push(head);
                 let kind = &block.insts[idx as usize].kind;
-                let (dst, ops) = kind.defs_uses();
-                for d in dst {
+                for d in kind.defs() {
                     defs.entry(cfg.var(nd.ctx, d)).or_default().push(v);
                 }
-                uses.extend(ops.into_iter().map(|o| (v, nd.ctx, o)));
+                kind.for_each_use(|o| uses.push((v, nd.ctx, *o)));
                 for c in facts.written_cells(ctx.func, nd.block, idx) {
                     writers.entry(c.0).or_default().push(v);
                 }
@@ -155,11 +154,10 @@ impl Pdg {
                 }
                 Exit::InlinedCall { callee, .. } => {
                     let kind = &block.insts[nd.end as usize].kind;
-                    let (dst, ops) = kind.defs_uses();
-                    for d in dst {
+                    for d in kind.defs() {
                         defs.entry(cfg.var(nd.ctx, d)).or_default().push(t);
                     }
-                    uses.extend(ops.into_iter().map(|o| (t, nd.ctx, o)));
+                    kind.for_each_use(|o| uses.push((t, nd.ctx, *o)));
                     let callee_ctx = &cfg.contexts[callee.0 as usize];
                     for p in &program.funcs[callee_ctx.func.index()].params {
                         defs.entry(cfg.var(*callee, *p)).or_default().push(t);

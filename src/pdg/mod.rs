@@ -6,7 +6,7 @@
 //! slice of each target (assertion, shared store, thread creation), unioned per target.
 //!
 //! The result only decides how the optimized mode groups loads into families of combinations;
-//! any grouping is sound (see `analysis::families`), so a dependence missed here costs
+//! any grouping is sound (see `analysis::compose::families`), so a dependence missed here costs
 //! precision, never soundness. Where in doubt, the graph has an edge.
 
 pub mod clusters;

@@ -1,6 +1,6 @@
 //! A progress indicator on stderr for long runs: a spinner with the current stage and the
 //! elapsed time, shown only when stderr is a terminal (`Config::progress`) and only once the
-//! run has taken longer than [`crate::cli::progress_after`] (a second by default).
+//! run has taken longer than `Config::progress_after` (a second by default).
 //!
 //! Invariant: writes nothing to stdout, and nothing at all when disabled; the line is cleared
 //! before the report is printed.
@@ -37,7 +37,7 @@ impl Progress {
         let stage = Arc::new(Mutex::new("compiling".to_string()));
         let (tx, rx) = mpsc::channel::<()>();
         let shown = bar.clone();
-        let after = crate::cli::progress_after();
+        let after = config.progress_after;
         let current = Arc::clone(&stage);
         std::thread::spawn(move || {
             if rx.recv_timeout(after) != Err(mpsc::RecvTimeoutError::Timeout) || shown.is_finished()

@@ -5,7 +5,7 @@
 //! Invariant: a context's variables are `var_base .. var_base + callee.vars.len()` and belong to
 //! no other context; recursion and oversized expansions are never inlined: the call stays an
 //! instruction of its node, its callee is listed in `ThreadCfg::opaque_callees`, and the
-//! analysis runs that callee on its own from an unknown state (`analysis::modular`, detached
+//! analysis runs that callee on its own from an unknown state (`analysis::compose`, detached
 //! threads; the callee's effects on memory are havocked at the call).
 //!
 //! Invariant: a `longjmp` is a jump, not an end: every node that may jump (a `longjmp`, a call
@@ -433,9 +433,11 @@ fn may_jump_asynchronously(program: &Program, may: &[bool]) -> bool {
             b.phis
                 .iter()
                 .any(|p| p.incoming.iter().any(|(_, o)| in_op(o)))
-                || b.insts
-                    .iter()
-                    .any(|i| i.kind.defs_uses().1.iter().any(in_op))
+                || b.insts.iter().any(|i| {
+                    let mut found = false;
+                    i.kind.for_each_use(|o| found |= in_op(o));
+                    found
+                })
                 || matches!(&b.term, Terminator::Ret(Some(o)) if in_op(o))
         })
 }
@@ -670,7 +672,7 @@ fn cyclic_nodes(succ: &[Vec<NodeId>]) -> (Vec<bool>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::testing::{func, with_facts};
+    use crate::facts::testing::{func, with_facts};
 
     /// `longjmp` in an inlined callee and a call of a recursive (not inlined) function both
     /// jump to the node after `setjmp`, which then lies on a cycle with them.

@@ -1,8 +1,11 @@
-//! Threads: per-thread inlined CFGs and their shapes (orderings, loops).
+//! Threads: per-thread inlined CFGs and their shapes (orderings, loops), and the static facts
+//! of one thread (`Thread`: name, origin, entry, CFG).
 //!
 //! Which threads exist is discovered by the analysis as it reaches `pthread_create` calls
-//! (`analysis::modular`); this module only builds the graphs they run on.
+//! (`analysis::compose`); this module only builds the graphs they run on.
 
 pub mod cfg;
+mod thread;
 
 pub use cfg::{Context, CtxId, Exit, InlineBudget, Node, NodeId, Shape, ThreadCfg};
+pub use thread::{Origin, Thread};

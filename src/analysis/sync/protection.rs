@@ -27,11 +27,11 @@
 //! the fixpoint does not end until a round ran under the final protection.
 
 use super::locks::{Effect, LockNames, ThreadLocks};
-use super::modular::{Origin, Thread};
-use super::program_facts::Facts;
+use crate::facts::Facts;
 use crate::ir::InstKind;
 use crate::memory::CellId;
 use crate::threads::NodeId;
+use crate::threads::{Origin, Thread};
 use std::collections::{BTreeSet, HashMap};
 
 /// Which cells are protected, and what each thread's instructions do to locks.
@@ -77,7 +77,7 @@ impl PartialEq for Protection {
 
 impl Protection {
     /// Computes protection over `threads`.
-    pub fn compute<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Protection {
+    pub fn compute(facts: &Facts<'_>, threads: &[Thread]) -> Protection {
         let ncells = facts.ncells as usize;
         let mut names = LockNames::default();
         // Per cell: the locks held at every multi-threaded access so far (`None`: none yet).
@@ -251,7 +251,7 @@ fn accessed(
 }
 
 /// Whether thread `i` descends from a detached function (a function analysed on its own).
-fn created_by_detached<D>(threads: &[Thread<D>], mut i: usize) -> bool {
+fn created_by_detached(threads: &[Thread], mut i: usize) -> bool {
     // The parent chain is acyclic (a parent is known before its child); bounded anyway.
     for _ in 0..=threads.len() {
         match threads[i].origin {
@@ -279,7 +279,7 @@ type Phases = (
 /// from the entry to them passes a creation), and those that some path reaches after a
 /// creation and some path without one (`mixed`), and the first creation (or call) of a node
 /// that some path reaches without one (`ends`). All are empty for other threads.
-fn single_threaded<D>(facts: &Facts<'_>, t: &Thread<D>) -> Phases {
+fn single_threaded(facts: &Facts<'_>, t: &Thread) -> Phases {
     let mut single = BTreeSet::new();
     let mut mixed = BTreeSet::new();
     let mut ends = BTreeSet::new();

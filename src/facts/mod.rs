@@ -1,11 +1,17 @@
 //! Facts about the program computed once and shared by every thread's analysis: memory
-//! accesses of every load and store, the definition of every SSA value.
+//! accesses of every load and store, the definition of every SSA value, the writers of every
+//! cell, where threads may end.
+//!
+//! Invariant: every fact holds of the whole program, whatever threads exist and whatever the
+//! analysis later finds; nothing here depends on an abstract domain or on the fixpoint.
 
-use crate::ir::{BlockId, FuncId, InstKind, Program, VarId};
+pub mod ends;
+#[cfg(test)]
+pub(crate) mod testing;
+
+use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, VarId};
 use crate::memory::{Access, CellId, MemoryModel};
-use crate::threads::ThreadCfg;
-use std::collections::HashMap;
-use watts_domains::Interval;
+use std::collections::{BTreeSet, HashMap};
 
 /// Program-wide facts.
 pub struct Facts<'a> {
@@ -22,7 +28,7 @@ pub struct Facts<'a> {
     /// Per function and block: the index of the last instruction that may write memory.
     last_writer: Vec<Vec<Option<u32>>>,
     /// Where threads may end out of sight, computed when the oracle first needs it.
-    may_end: std::sync::OnceLock<super::feasibility::MayEnd>,
+    may_end: std::sync::OnceLock<ends::MayEnd>,
     /// Per cell, how many instructions of the program may write it, computed when first needed.
     write_counts: std::sync::OnceLock<Vec<u32>>,
     /// The cells each library call may change, by call site, computed at its first transfer;
@@ -50,7 +56,7 @@ impl<'a> Facts<'a> {
             for (bi, b) in f.blocks.iter().enumerate() {
                 for (ii, inst) in b.insts.iter().enumerate() {
                     let key = (fid, BlockId(bi as u32), ii as u32);
-                    if let Some(dst) = inst.kind.defined() {
+                    for dst in inst.kind.defs() {
                         if let Some(slot) = d.get_mut(dst.index()) {
                             *slot = Some((BlockId(bi as u32), ii as u32));
                         }
@@ -148,17 +154,15 @@ impl<'a> Facts<'a> {
         })
     }
 
-    /// Where threads may end besides their visible exits (see `feasibility::MayEnd`).
-    pub(crate) fn may_end(&self) -> &super::feasibility::MayEnd {
-        self.may_end
-            .get_or_init(|| super::feasibility::MayEnd::of(self))
+    /// Where threads may end besides their visible exits (see `ends::MayEnd`).
+    pub(crate) fn may_end(&self) -> &ends::MayEnd {
+        self.may_end.get_or_init(|| ends::MayEnd::of(self))
     }
 
     /// Per cell, how many instructions of the whole program may write it (see
-    /// `join_loops::write_counts`).
+    /// [`write_counts`]).
     pub fn write_counts(&self) -> &[u32] {
-        self.write_counts
-            .get_or_init(|| super::join_loops::write_counts(self))
+        self.write_counts.get_or_init(|| write_counts(self))
     }
 
     /// The instruction that defines `v` in `func`, if any.
@@ -224,54 +228,6 @@ impl<'a> Facts<'a> {
     }
 }
 
-/// The loads of one combination and what each reads, by `(node, instruction)`. Looked up at
-/// every load the analysis of a combination visits: a fast hash (keys are small integers that
-/// no input chooses adversarially; iteration order is never observed).
-pub type Choices = rustc_hash::FxHashMap<(crate::threads::NodeId, u32), LoadRead>;
-
-/// What one load reads in one interference combination (FSE'16, Alg. 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LoadRead {
-    /// Whether it may read the thread's own view of memory.
-    pub own: bool,
-    /// What it may read from stores of other threads (bottom: none).
-    pub others: Interval,
-    /// Whether this combination stands for executions that never reach the load.
-    pub cut: bool,
-}
-
-/// What one thread sees of the others.
-pub struct ThreadView<'a> {
-    /// Its CFG.
-    pub cfg: &'a ThreadCfg,
-    /// For each cell, the join of what other threads may store into it (bottom: nothing).
-    pub interference: &'a [Interval],
-    /// Per load `(node, instruction)`, what it reads in the current combination; loads not in
-    /// the map read their own view joined with `interference`.
-    pub choices: Option<&'a Choices>,
-    /// The lock-protected cells and this thread's index among the fixpoint's threads; for
-    /// protected cells, `interference` holds what was published (see `analysis::protection`).
-    pub protection: Option<(&'a super::protection::Protection, usize)>,
-    /// Register computations no target depends on (optimized mode, `pdg::Clusters`): their
-    /// result becomes any value instead of being computed.
-    pub skip: Option<&'a std::collections::BTreeSet<(crate::threads::NodeId, u32)>>,
-}
-
-impl ThreadView<'_> {
-    /// The choice of the current combination for a load, if any.
-    pub fn choice(&self, node: crate::threads::NodeId, inst: u32) -> Option<&LoadRead> {
-        self.choices.and_then(|m| m.get(&(node, inst)))
-    }
-
-    /// What other threads may have stored into `c`.
-    pub fn interference(&self, c: CellId) -> Interval {
-        self.interference
-            .get(c.index())
-            .copied()
-            .unwrap_or_else(Interval::bottom)
-    }
-}
-
 fn may_write(k: &InstKind) -> bool {
     match k {
         InstKind::Store { .. }
@@ -321,5 +277,152 @@ impl Facts<'_> {
             } => memory.exposed_cells.clone(),
             _ => Vec::new(),
         }
+    }
+}
+
+/// How many instructions of the whole program may write each cell, whether or not a thread
+/// reaches them: stores, atomics, `memset`/`memcpy` (struct copies), thread creations and
+/// joins, lock operations, writes through unknown pointers (`clobber`), inline assembly and
+/// unknown calls (what their arguments reach, and every exposed cell unless the function is
+/// known to write only through its arguments).
+///
+/// Soundness: every write of a cell in an execution is made by one of these instructions. A
+/// call of a defined function writes nothing itself: its body's instructions are counted
+/// (in every function, inlined or not, reached or not), and so are the bodies of the
+/// defined targets of a call through a pointer; the pointer may also name a library
+/// function (or be unknown), so such a call counts as an unknown call. Exposed cells are
+/// written by unknown code only through these calls and `Havoc`s, which count them.
+fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
+    let program = facts.program;
+    let memory = facts.memory;
+    let mut count = vec![0u32; facts.ncells as usize];
+    for (fi, f) in program.funcs.iter().enumerate() {
+        let func = FuncId(fi as u32);
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (idx, inst) in b.insts.iter().enumerate() {
+                let cells: BTreeSet<CellId> = match &inst.kind {
+                    InstKind::Call {
+                        callee: Callee::Direct(g),
+                        ..
+                    } if program.funcs[g.index()].is_defined => BTreeSet::new(),
+                    InstKind::Call {
+                        callee: Callee::Indirect(_),
+                        args,
+                        ..
+                    } => {
+                        let mut v: BTreeSet<CellId> =
+                            memory.reachable(program, func, args).into_iter().collect();
+                        v.extend(memory.exposed_cells.iter().copied());
+                        v
+                    }
+                    // Soundness: a lock operation writes its lock object; a handle that shares
+                    // its bytes with one (a union) is overwritten by it.
+                    InstKind::Lock { lock, .. } | InstKind::Unlock { lock, .. } => {
+                        memory.region(program, func, lock).into_iter().collect()
+                    }
+                    _ => facts
+                        .written_cells(func, BlockId(bi as u32), idx as u32)
+                        .into_iter()
+                        .collect(),
+                };
+                for c in cells {
+                    count[c.index()] += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::testing::with_facts;
+
+    /// The count of writers of the (one-cell) global `name`.
+    fn writers(program: &crate::ir::Program, facts: &Facts<'_>, name: &str) -> u32 {
+        let g = (program.globals.iter())
+            .find(|g| g.name == name)
+            .unwrap_or_else(|| panic!("no global {name}"));
+        let cells: Vec<CellId> = facts.memory.cells.of(g.obj).collect();
+        assert_eq!(cells.len(), 1, "{name} is one cell");
+        facts.write_counts()[cells[0].index()]
+    }
+
+    const HEADER: &str = "#include <pthread.h>\n#include <string.h>\n\
+        static void *f(void *a) { return a; }\n";
+
+    #[test]
+    fn every_writer_of_a_handle_counts() {
+        let src = format!(
+            "{HEADER}pthread_t a, b, c, d, e, u, v;\n\
+             static void put(pthread_t *p, pthread_t q) {{ *p = q; }}\n\
+             static void only_reads(pthread_t q) {{ (void)q; }}\n\
+             int main(void) {{\n\
+               pthread_create(&a, 0, f, 0); pthread_create(&b, 0, f, 0);\n\
+               pthread_create(&c, 0, f, 0); c = b;\n\
+               pthread_create(&d, 0, f, 0); memcpy(&d, &b, sizeof d);\n\
+               pthread_create(&e, 0, f, 0); put(&e, b);\n\
+               pthread_create(&u, 0, f, 0); only_reads(u);\n\
+               pthread_create(&v, 0, f, 0); pthread_create(&v, 0, f, 0);\n\
+               return 0; }}\n"
+        );
+        with_facts(&src, |program, facts| {
+            // A call of a defined function writes nothing itself; its body counts.
+            assert_eq!(writers(program, facts, "a"), 1);
+            assert_eq!(writers(program, facts, "u"), 1);
+            for copied in ["c", "d", "e", "v"] {
+                assert_eq!(writers(program, facts, copied), 2, "{copied}");
+            }
+        });
+    }
+
+    /// `InstKind::defs` and `for_each_use` are the one def/use description: every variable an
+    /// instruction uses is a parameter, a phi or defined by an instruction, and every defined
+    /// variable has its definition in `Facts::def` (a compare-and-swap defines two).
+    #[test]
+    fn every_used_variable_has_a_definition() {
+        let src = "#include <pthread.h>\n#include <stdatomic.h>\n\
+            atomic_int a; int g[4]; pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+            static void *f(void *p) { int e = 0; _Bool ok = atomic_compare_exchange_strong(&a, &e, 1);\n\
+              pthread_mutex_lock(&m); g[ok] += *(int *)p; pthread_mutex_unlock(&m); return p; }\n\
+            int main(void) { pthread_t t; int x = 1; pthread_create(&t, 0, f, &x);\n\
+              void *r; pthread_join(t, &r); return g[1] > 0 ? 0 : (int)(long)r; }\n";
+        with_facts(src, |program, facts| {
+            let mut cas = 0;
+            for (fi, f) in program
+                .funcs
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.is_defined)
+            {
+                let func = FuncId(fi as u32);
+                let mut defined: BTreeSet<VarId> = f.params.iter().copied().collect();
+                for b in &f.blocks {
+                    defined.extend(b.phis.iter().map(|p| p.dst));
+                    for i in &b.insts {
+                        for d in i.kind.defs() {
+                            assert!(facts.def(func, d).is_some(), "{}: {d:?}", f.name);
+                            defined.insert(d);
+                        }
+                        cas += usize::from(matches!(i.kind, InstKind::CmpXchg { .. }));
+                    }
+                }
+                for b in &f.blocks {
+                    for i in &b.insts {
+                        i.kind.for_each_use(|o| {
+                            if let crate::ir::Operand::Var(v) = o {
+                                assert!(
+                                    defined.contains(v),
+                                    "{}: {v:?} used, never defined",
+                                    f.name
+                                );
+                            }
+                        });
+                    }
+                }
+            }
+            assert!(cas > 0, "the program has a compare-and-swap");
+        });
     }
 }

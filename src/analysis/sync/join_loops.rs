@@ -13,14 +13,10 @@
 //! run to its end by then. Anything that does not fit the pattern exactly is not reported,
 //! which only loses precision.
 
-use super::modular::{Origin, Thread};
-use super::program_facts::Facts;
-use crate::ir::{
-    BinOp, BlockId, Callee, CastOp, CmpPred, FuncId, InstKind, Operand, Terminator, VarId,
-};
-use crate::memory::CellId;
+use crate::facts::Facts;
+use crate::ir::{BinOp, BlockId, CastOp, CmpPred, FuncId, InstKind, Operand, Terminator, VarId};
 use crate::threads::{CtxId, NodeId, Shape, ThreadCfg};
-use std::collections::BTreeSet;
+use crate::threads::{Origin, Thread};
 
 /// A join loop of `parent` that waits for every instance of the multi-instance `child`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +56,7 @@ pub struct JoinLoop {
 /// `all_ended`), and a store counts as done by some instance (`AnyInstance`, with
 /// `at_least_one`) only through the program-order fact "store before the thread's end", which
 /// `feasibility` gives only to events before every point where the thread may end (`MayEnd`).
-pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
+pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<JoinLoop> {
     let mut found = Vec::new();
     for (child, t) in threads.iter().enumerate() {
         let Origin::Created { parent, node, inst } = t.origin else {
@@ -76,60 +72,6 @@ pub fn find<D>(facts: &Facts<'_>, threads: &[Thread<D>]) -> Vec<JoinLoop> {
         }
     }
     found
-}
-
-/// How many instructions of the whole program may write each cell, whether or not a thread
-/// reaches them: stores, atomics, `memset`/`memcpy` (struct copies), thread creations and
-/// joins, lock operations, writes through unknown pointers (`clobber`), inline assembly and
-/// unknown calls (what their arguments reach, and every exposed cell unless the function is
-/// known to write only through its arguments).
-///
-/// Soundness: every write of a cell in an execution is made by one of these instructions. A
-/// call of a defined function writes nothing itself: its body's instructions are counted
-/// (in every function, inlined or not, reached or not), and so are the bodies of the
-/// defined targets of a call through a pointer; the pointer may also name a library
-/// function (or be unknown), so such a call counts as an unknown call. Exposed cells are
-/// written by unknown code only through these calls and `Havoc`s, which count them.
-pub(super) fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
-    let program = facts.program;
-    let memory = facts.memory;
-    let mut count = vec![0u32; facts.ncells as usize];
-    for (fi, f) in program.funcs.iter().enumerate() {
-        let func = FuncId(fi as u32);
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for (idx, inst) in b.insts.iter().enumerate() {
-                let cells: BTreeSet<CellId> = match &inst.kind {
-                    InstKind::Call {
-                        callee: Callee::Direct(g),
-                        ..
-                    } if program.funcs[g.index()].is_defined => BTreeSet::new(),
-                    InstKind::Call {
-                        callee: Callee::Indirect(_),
-                        args,
-                        ..
-                    } => {
-                        let mut v: BTreeSet<CellId> =
-                            memory.reachable(program, func, args).into_iter().collect();
-                        v.extend(memory.exposed_cells.iter().copied());
-                        v
-                    }
-                    // Soundness: a lock operation writes its lock object; a handle that shares
-                    // its bytes with one (a union) is overwritten by it.
-                    InstKind::Lock { lock, .. } | InstKind::Unlock { lock, .. } => {
-                        memory.region(program, func, lock).into_iter().collect()
-                    }
-                    _ => facts
-                        .written_cells(func, BlockId(bi as u32), idx as u32)
-                        .into_iter()
-                        .collect(),
-                };
-                for c in cells {
-                    count[c.index()] += 1;
-                }
-            }
-        }
-    }
-    count
 }
 
 /// `&base[i]`: one variable index over a fixed base.
@@ -150,9 +92,9 @@ struct CountedLoop {
     latches: Vec<NodeId>,
 }
 
-fn join_loop_of<D>(
+fn join_loop_of(
     facts: &Facts<'_>,
-    p: &Thread<D>,
+    p: &Thread,
     create_node: NodeId,
     create_inst: u32,
     writers: &[u32],

@@ -13,32 +13,21 @@
 //! the result (and the first explanation) does not depend on the number of jobs.
 
 use super::combinations::Plan;
-use super::engine;
-use super::modular::{mark_guards, AssertObs, Observer, Sink, StoreEv, Thread};
-use super::program_facts::{Facts, ThreadView};
-use super::protection::Protection;
-use super::transfer::Transfer;
+use super::replay::{mark_guards, solve_and_replay, AssertObs, Inputs, Records, Sink};
+use super::StoreEv;
+use crate::analysis::engine::Choices;
+use crate::analysis::Flow;
+use crate::facts::Facts;
 use crate::ir::FuncId;
 use crate::threads::NodeId;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
-use watts_domains::{Interval, Lattice, NumDomain};
+use watts_domains::{Lattice, NumDomain};
 
 /// Combinations analysed at once (bounds the states held in memory).
 const CHUNK: usize = 32;
 /// Fewest combinations in a chunk worth analysing in parallel.
 const PARALLEL_FROM: usize = 4;
-
-/// What every combination of a thread reads besides its own choices.
-#[derive(Clone, Copy)]
-pub(crate) struct Inputs<'a> {
-    /// Per cell, what other threads store (or published, for protected cells).
-    pub interference: &'a [Interval],
-    /// The lock-protected cells, if any.
-    pub protection: Option<&'a Protection>,
-    /// Register computations in no slice (`pdg::Clusters::irrelevant`).
-    pub skip: Option<&'a BTreeSet<(NodeId, u32)>>,
-}
 
 /// What the analysis of a thread's families yields.
 pub(crate) struct Outcome<D> {
@@ -78,12 +67,11 @@ pub(crate) fn pool(jobs: usize) -> std::sync::Arc<rayon::ThreadPool> {
 /// Analyses every combination of every family of thread `tid` and combines the results.
 pub(crate) fn analyse<D: NumDomain>(
     facts: &Facts<'_>,
-    t: &Thread<D>,
-    tid: usize,
-    inputs: Inputs<'_>,
+    inputs: Inputs<'_, D>,
     families: &[Plan],
     pool: &rayon::ThreadPool,
 ) -> Outcome<D> {
+    let (t, tid) = (inputs.thread, inputs.tid);
     let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
     let mut analysed = 0;
     // With one worker (`--jobs 1`) the pool would run the combinations one after another
@@ -103,8 +91,8 @@ pub(crate) fn analyse<D: NumDomain>(
         };
         let work: Vec<_> = plan.combos.iter().zip(&plan.flows).collect();
         for chunk in work.chunks(CHUNK) {
-            type Work<'w> = (&'w super::program_facts::Choices, &'w Vec<super::Flow>);
-            let run = |w: &Work<'_>| one(facts, t, tid, inputs, w.0, w.1);
+            type Work<'w> = (&'w Choices, &'w Vec<Flow>);
+            let run = |w: &Work<'_>| one(facts, inputs, w.0, w.1);
             // Handing a few small analyses to the pool costs more than it saves: they replay
             // straight into the family's result, as the constraints mode does (the same fold,
             // without a sink and observation vector per combination; the result is the same as
@@ -116,8 +104,7 @@ pub(crate) fn analyse<D: NumDomain>(
                         observed: &mut acc.observed,
                         called: &mut acc.called,
                     };
-                    let states =
-                        solve_and_replay(facts, t, tid, inputs, Some(choices), flows, records);
+                    let states = solve_and_replay(facts, inputs, Some(choices), flows, records);
                     if acc.analysed == 0 {
                         acc.states = states;
                     } else {
@@ -170,11 +157,9 @@ pub(crate) fn analyse<D: NumDomain>(
 /// Analyses one combination and replays it into a fresh sink.
 fn one<D: NumDomain>(
     facts: &Facts<'_>,
-    t: &Thread<D>,
-    tid: usize,
-    inputs: Inputs<'_>,
-    choices: &super::program_facts::Choices,
-    flows: &[super::Flow],
+    inputs: Inputs<'_, D>,
+    choices: &Choices,
+    flows: &[Flow],
 ) -> One<D> {
     let mut sink = Sink::new(facts.ncells as usize);
     let mut observed = vec![AssertObs::default(); facts.program.asserts.len()];
@@ -184,53 +169,13 @@ fn one<D: NumDomain>(
         observed: &mut observed,
         called: &mut called,
     };
-    let states = solve_and_replay(facts, t, tid, inputs, Some(choices), flows, records);
+    let states = solve_and_replay(facts, inputs, Some(choices), flows, records);
     One {
         states,
         sink,
         observed,
         called,
     }
-}
-
-/// Where a replay records what it observes: a running result, or a fresh one.
-pub(crate) struct Records<'a, D> {
-    pub sink: &'a mut Sink<D>,
-    pub observed: &'a mut Vec<AssertObs>,
-    pub called: &'a mut BTreeSet<FuncId>,
-}
-
-/// Analyses thread `tid` under one combination (`None`: every load reads its own view joined
-/// with the interference) and replays its states into `records`; returns the states.
-pub(crate) fn solve_and_replay<D: NumDomain>(
-    facts: &Facts<'_>,
-    t: &Thread<D>,
-    tid: usize,
-    inputs: Inputs<'_>,
-    choices: Option<&super::program_facts::Choices>,
-    flows: &[super::Flow],
-    records: Records<'_, D>,
-) -> Vec<D> {
-    let view = ThreadView {
-        cfg: &t.cfg,
-        interference: inputs.interference,
-        choices,
-        protection: inputs.protection.map(|p| (p, tid)),
-        skip: inputs.skip,
-    };
-    let transfer = Transfer { facts, view: &view };
-    let states = engine::solve(&transfer, &t.shape, t.entry_state.clone());
-    let mut obs = Observer {
-        facts,
-        transfer: &transfer,
-        tid,
-        sink: records.sink,
-        flows,
-        asserts: records.observed,
-        unknown_calls: records.called,
-    };
-    engine::replay(&transfer, &states, &mut obs);
-    states
 }
 
 /// `acc := acc ⊓ o` (see the module comment for why the meet is sound).

@@ -6,7 +6,12 @@
 //! its entry state, under the interference the `Transfer` supplies; so they over-approximate
 //! every state the thread can reach.
 
-use super::transfer::{NoRecord, Recorder, Transfer};
+mod transfer;
+mod view;
+
+pub use transfer::{clamp_kept, NoRecord, Recorder, Transfer};
+pub use view::{Choices, LoadRead, ThreadView};
+
 use crate::ir::{InstKind, Operand, Terminator};
 use crate::threads::{Exit, NodeId, Shape};
 use std::cmp::Reverse;
@@ -35,7 +40,7 @@ pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> 
     queued[entry_node.index()] = true;
     let mut steps = 0u32;
     while let Some(Reverse((_, node))) = work.pop() {
-        // Past the memory budget the fixpoint stops; `modular::run` sees the same budget and
+        // Past the memory budget the fixpoint stops; `compose::run` sees the same budget and
         // gives up, so these partial states never yield a verdict.
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(256) && crate::error::over_memory_budget() {
@@ -206,11 +211,7 @@ fn successors<D: NumDomain>(
                     crate::ir::Ty::Int(bits) => match t.op(ctx, a) {
                         watts_domains::Operand::Var(y) => {
                             s.assign(var, y);
-                            super::transfer::clamp_kept(
-                                &mut s,
-                                var,
-                                watts_domains::IntTy::new(bits),
-                            );
+                            clamp_kept(&mut s, var, watts_domains::IntTy::new(bits));
                         }
                         _ => s.set(
                             var,

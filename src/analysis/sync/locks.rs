@@ -8,12 +8,12 @@
 //! anything that may release a lock (an unlock through a pointer that may name it, the end of
 //! an atomic section, a call that is not inlined and not known to leave locks alone) ends it.
 
-use super::modular::Thread;
-use super::program_facts::Facts;
+use crate::facts::Facts;
 use crate::ir::{Callee, FuncId, InstKind, ObjectKind, Operand};
 use crate::memory::points_to::Target;
 use crate::memory::CellId;
 use crate::threads::NodeId;
+use crate::threads::Thread;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
@@ -164,7 +164,7 @@ enum Event {
 
 impl ThreadLocks {
     /// Runs the must-held analysis of thread `t`.
-    pub fn of<D>(facts: &Facts<'_>, t: &Thread<D>, names: &mut LockNames) -> ThreadLocks {
+    pub fn of(facts: &Facts<'_>, t: &Thread, names: &mut LockNames) -> ThreadLocks {
         let cfg = &t.cfg;
         let mut effects = HashMap::default();
         for (n, nd) in cfg.nodes.iter().enumerate() {
@@ -297,10 +297,10 @@ impl ThreadLocks {
     /// Whether the thread, right after instruction `at`, stores strongly to `cell` again on
     /// every path before anything may release `lock` (paths that never release it count, a
     /// thread's end does not).
-    pub fn overwritten_before_release<D>(
+    pub fn overwritten_before_release(
         &mut self,
         facts: &Facts<'_>,
-        t: &Thread<D>,
+        t: &Thread,
         at: (NodeId, u32),
         lock: u32,
         cell: CellId,
@@ -391,9 +391,9 @@ impl ThreadLocks {
 ///
 /// Soundness: the trylock returned 0 on that edge, so the thread holds `m` there; the other
 /// edge gains nothing. Anything less recognisable gains nothing either.
-fn trylock_edges<D>(
+fn trylock_edges(
     facts: &Facts<'_>,
-    t: &Thread<D>,
+    t: &Thread,
     effects: &HashMap<(NodeId, u32), Effect>,
 ) -> HashMap<usize, (usize, u32)> {
     use crate::ir::{Operand, Terminator};

@@ -5,11 +5,11 @@
 //! consistency); what cannot be established (a join whose handle may denote several threads,
 //! a store into a summary cell) is left out, which only makes combinations more often feasible.
 
-use super::modular::{Origin, Thread};
-use super::program_facts::Facts;
-use crate::ir::{Callee, InstKind, Operand, StopReason, Terminator};
+use crate::facts::Facts;
+use crate::ir::{InstKind, Operand};
 use crate::memory::CellId;
 use crate::threads::NodeId;
+use crate::threads::{Origin, Thread};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 use watts_rules::{Event, Loc, LockId, Oracle, StaticFacts, ThreadId};
@@ -38,9 +38,9 @@ impl Feasibility {
     /// Collects the facts of every thread analysed so far and closes them; keeps `previous`
     /// (and the verdicts its oracle cached) when the facts and event numbering are the same.
     /// The flag says whether it did.
-    pub fn build<D>(
+    pub fn build(
         facts: &Facts<'_>,
-        threads: &[Thread<D>],
+        threads: &[Thread],
         previous: Option<Feasibility>,
     ) -> (Feasibility, bool) {
         let program = facts.program;
@@ -240,7 +240,7 @@ impl Feasibility {
 
 /// Whether the (singular) cell is one concrete cell for the whole run: a global, or a local of
 /// a function that runs in exactly one inlined context of one single-instance thread.
-fn single_slot<D>(facts: &Facts<'_>, threads: &[Thread<D>], c: CellId) -> bool {
+fn single_slot(facts: &Facts<'_>, threads: &[Thread], c: CellId) -> bool {
     let info = facts.memory.cells.info(c);
     if !info.singular {
         return false;
@@ -265,11 +265,11 @@ fn single_slot<D>(facts: &Facts<'_>, threads: &[Thread<D>], c: CellId) -> bool {
 /// Program order inside one thread: a chain along the dominator tree, skipping pairs that a
 /// cycle could reorder, and every event that precedes each point where the thread may end
 /// before the thread's end.
-fn program_order<D>(
+fn program_order(
     facts: &Facts<'_>,
-    ends_at: &MayEnd,
+    ends_at: &crate::facts::ends::MayEnd,
     sf: &mut StaticFacts,
-    t: &Thread<D>,
+    t: &Thread,
     per_node: &[Vec<(u32, Event)>],
     end: Event,
 ) {
@@ -353,210 +353,6 @@ fn program_order<D>(
     }
 }
 
-/// Library functions that end the process, never the calling thread alone (the front end
-/// lowers `noreturn` library calls as process stops; the others of them, such as `thrd_exit`
-/// or `longjmp`, may leave the thread or the function).
-const PROCESS_EXITS: &[&str] = &[
-    "exit",
-    "quick_exit",
-    "_exit",
-    "_Exit",
-    "abort",
-    "err",
-    "errx",
-    "verr",
-    "verrx",
-    "__stack_chk_fail",
-    "__assert_fail",
-    "__assert_rtn",
-    "__assert",
-];
-
-/// Library functions that may end the calling thread alone: `pthread_exit` (also when called
-/// through a pointer), C11's `thrd_exit`, the raw `syscall(SYS_exit, ..)`, glibc's internals.
-const THREAD_EXITS: &[&str] = &[
-    "pthread_exit",
-    "thrd_exit",
-    "syscall",
-    "__pthread_exit",
-    "__pthread_unwind",
-    "__pthread_unwind_next",
-];
-
-/// Where a thread may end besides the returns of its entry function and its visible
-/// `pthread_exit`s: the facts about "the thread's end" hold only if every such point counts.
-///
-/// Soundness: a thread ends by returning from its entry function, by `pthread_exit` (or
-/// `thrd_exit`, or the raw exit system call), or by cancellation; `exit` and its kin end the
-/// process, after which no joiner runs, so they need not count. A call ends the thread inside
-/// when its callee may (transitively): a defined function not inlined here (recursion, the
-/// inline budget) whose body may, a call through a pointer that may reach such a function or
-/// a thread-ending library function (or an unknown pointer), a `noreturn` library function
-/// that is not a known process exit (the front end lowers it as a process stop). An unknown
-/// library function runs no code of the program except callbacks it was given, so it ends
-/// the thread only if a function whose address reached unknown code (`exposed_funcs`) may end
-/// it; then a signal handler may also run at any instruction, so the thread may end anywhere.
-/// When the program calls `pthread_cancel`, every unknown library call and every
-/// `pthread_join` is a possible cancellation point (POSIX lists `pthread_join`,
-/// `pthread_cond_wait`, `sleep`, `read`, `write`, `pthread_testcancel` and many more; locks
-/// are not), and with `pthread_setcanceltype` cancellation may be asynchronous: anywhere.
-/// Inline assembly may make the exit system call.
-pub(crate) struct MayEnd {
-    /// Per function: whether a call of it may end the calling thread.
-    func: Vec<bool>,
-    /// Whether the program may cancel threads (deferred cancellation).
-    pub cancel: bool,
-    /// Whether an unknown library call may call back a function that ends the thread.
-    callbacks: bool,
-    /// Whether a thread may end at any instruction.
-    pub anywhere: bool,
-}
-
-impl MayEnd {
-    /// Computes where threads may end, for the whole program.
-    pub(crate) fn of(facts: &Facts<'_>) -> MayEnd {
-        let program = facts.program;
-        let named = |n: &str| program.funcs.iter().any(|f| f.name == n);
-        let cancel = named("pthread_cancel");
-        let mut me = MayEnd {
-            func: vec![false; program.funcs.len()],
-            cancel,
-            callbacks: false,
-            anywhere: false,
-        };
-        // Least fixpoint: a function may end the thread if one of its instructions or
-        // terminators may; callbacks may end it if an exposed function may.
-        loop {
-            let mut changed = false;
-            for (fi, f) in program.funcs.iter().enumerate() {
-                if me.func[fi] {
-                    continue;
-                }
-                let func = crate::ir::FuncId(fi as u32);
-                let may = if f.is_defined {
-                    f.blocks.iter().any(|b| {
-                        b.insts.iter().any(|i| me.inst(facts, func, &i.kind)) || me.term(facts, b)
-                    })
-                } else {
-                    THREAD_EXITS.contains(&f.name.as_str())
-                };
-                if may {
-                    me.func[fi] = true;
-                    changed = true;
-                }
-            }
-            let callbacks = facts
-                .memory
-                .pts
-                .exposed_funcs
-                .iter()
-                .any(|f| me.func[f.index()]);
-            changed |= callbacks != me.callbacks;
-            me.callbacks = callbacks;
-            if !changed {
-                break;
-            }
-        }
-        me.anywhere = me.callbacks || (cancel && named("pthread_setcanceltype"));
-        me
-    }
-
-    /// Whether a call of the library function `g` may end the calling thread.
-    fn library(&self, facts: &Facts<'_>, g: crate::ir::FuncId) -> bool {
-        let name = facts.program.funcs[g.index()].name.as_str();
-        if PROCESS_EXITS.contains(&name) {
-            return false;
-        }
-        THREAD_EXITS.contains(&name) || self.cancel || self.callbacks
-    }
-
-    /// Whether executing `inst` (not inlined) may end the thread before it completes.
-    fn inst(&self, facts: &Facts<'_>, func: crate::ir::FuncId, inst: &InstKind) -> bool {
-        let program = facts.program;
-        match inst {
-            InstKind::Call {
-                callee: Callee::Direct(g),
-                ..
-            } => {
-                if program.funcs[g.index()].is_defined {
-                    self.func[g.index()]
-                } else {
-                    self.library(facts, *g)
-                }
-            }
-            InstKind::Call {
-                callee: Callee::Indirect(op),
-                ..
-            } => {
-                let (targets, unknown) = facts.memory.pts.callees(program, func, op);
-                unknown
-                    || targets.iter().any(|g| {
-                        if program.funcs[g.index()].is_defined {
-                            self.func[g.index()]
-                        } else {
-                            self.library(facts, *g)
-                        }
-                    })
-            }
-            InstKind::ThreadJoin { .. } => self.cancel,
-            InstKind::Havoc {
-                clobbers_memory, ..
-            } => *clobbers_memory,
-            _ => false,
-        }
-    }
-
-    /// Whether the block's terminator ends the thread inside a callee (so not counting the
-    /// return of an entry function): `pthread_exit`, or a `noreturn` library call that is not
-    /// a known process exit.
-    fn term(&self, facts: &Facts<'_>, b: &crate::ir::Block) -> bool {
-        match &b.term {
-            Terminator::Stop { reason } if *reason == StopReason::ThreadExit => true,
-            Terminator::Stop { reason } if *reason == StopReason::ProcessExit => {
-                matches!(
-                    b.insts.last().map(|i| &i.kind),
-                    Some(InstKind::Call { callee: Callee::Direct(g), .. })
-                        if !facts.program.funcs[g.index()].is_defined
-                            && !PROCESS_EXITS.contains(&facts.program.funcs[g.index()].name.as_str())
-                ) || matches!(
-                    b.insts.last().map(|i| &i.kind),
-                    Some(InstKind::Call {
-                        callee: Callee::Indirect(_),
-                        ..
-                    })
-                )
-            }
-            _ => false,
-        }
-    }
-
-    /// The first point of node `n` where the thread may end: the index of an instruction
-    /// that may end it, or the node's end when its terminator does.
-    fn node_exit<D>(&self, facts: &Facts<'_>, t: &Thread<D>, n: usize) -> Option<u32> {
-        let nd = &t.cfg.nodes[n];
-        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
-        let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
-        if let Some(i) =
-            (nd.start..nd.end).find(|i| self.inst(facts, func, &block.insts[*i as usize].kind))
-        {
-            return Some(i);
-        }
-        if nd.exit != crate::threads::Exit::Term {
-            return None;
-        }
-        (ends_thread(&block.term, nd.ctx.0 == 0) || self.term(facts, block)).then_some(nd.end)
-    }
-}
-
-/// Whether the terminator ends the thread (a return of its entry function, `pthread_exit`).
-pub fn ends_thread(term: &Terminator, in_entry_context: bool) -> bool {
-    match term {
-        Terminator::Ret(_) => in_entry_context,
-        Terminator::Stop { reason } => *reason == StopReason::ThreadExit,
-        _ => false,
-    }
-}
-
 /// `pthread_join(h)` waits for the one thread whose handle `h` must hold: `h` is loaded from a
 /// single cell, one slot for the whole run, that no instruction of the program but one
 /// `pthread_create` may write, and that site starts exactly one single-instance thread.
@@ -570,12 +366,12 @@ pub fn ends_thread(term: &Terminator, in_entry_context: bool) -> bool {
 /// undefined behaviour: no thread has that id) or the id the create wrote. The create starts
 /// one single-instance thread only if it runs at most once per execution: a create reached in
 /// two inlined contexts, by two threads, or in a multi-instance or detached (not inlined)
-/// function gives two thread classes or a multi-instance one (`modular::create`), which get
+/// function gives two thread classes or a multi-instance one (`compose::fixpoint::spawn`), which get
 /// no fact. The thread's end pseudo-event stands for its termination however it happens
 /// (return, `pthread_exit` anywhere, cancellation), which is what the join waits for.
-fn join_order<D>(
+fn join_order(
     facts: &Facts<'_>,
-    threads: &[Thread<D>],
+    threads: &[Thread],
     events: &HashMap<(usize, NodeId, u32), Event>,
     ends: &[Event],
     sf: &mut StaticFacts,
@@ -672,7 +468,7 @@ pub struct LazyOracle {
 impl LazyOracle {
     /// The oracle of `threads`, (re)built when their number or instance counts changed since
     /// the last build (keeping the old one, and its verdict cache, when the facts are equal).
-    pub fn get<D>(&mut self, facts: &Facts<'_>, threads: &[Thread<D>]) -> &Feasibility {
+    pub fn get(&mut self, facts: &Facts<'_>, threads: &[Thread]) -> &Feasibility {
         self.used = true;
         let shape = (threads.len(), threads.iter().filter(|t| t.multi).count());
         if self.built_for != Some(shape) || self.current.is_none() {
@@ -692,104 +488,5 @@ impl LazyOracle {
     /// Whether the facts changed since the last call.
     pub fn take_rebuilt(&mut self) -> bool {
         std::mem::take(&mut self.rebuilt)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::testing::{func, with_facts};
-    use super::*;
-
-    /// The count of writers of the (one-cell) global `name`.
-    fn writers(program: &crate::ir::Program, facts: &Facts<'_>, name: &str) -> u32 {
-        let g = (program.globals.iter())
-            .find(|g| g.name == name)
-            .unwrap_or_else(|| panic!("no global {name}"));
-        let cells: Vec<CellId> = facts.memory.cells.of(g.obj).collect();
-        assert_eq!(cells.len(), 1, "{name} is one cell");
-        facts.write_counts()[cells[0].index()]
-    }
-
-    const HEADER: &str = "#include <pthread.h>\n#include <string.h>\n\
-        static void *f(void *a) { return a; }\n";
-
-    #[test]
-    fn every_writer_of_a_handle_counts() {
-        let src = format!(
-            "{HEADER}pthread_t a, b, c, d, e, u, v;\n\
-             static void put(pthread_t *p, pthread_t q) {{ *p = q; }}\n\
-             static void only_reads(pthread_t q) {{ (void)q; }}\n\
-             int main(void) {{\n\
-               pthread_create(&a, 0, f, 0); pthread_create(&b, 0, f, 0);\n\
-               pthread_create(&c, 0, f, 0); c = b;\n\
-               pthread_create(&d, 0, f, 0); memcpy(&d, &b, sizeof d);\n\
-               pthread_create(&e, 0, f, 0); put(&e, b);\n\
-               pthread_create(&u, 0, f, 0); only_reads(u);\n\
-               pthread_create(&v, 0, f, 0); pthread_create(&v, 0, f, 0);\n\
-               return 0; }}\n"
-        );
-        with_facts(&src, |program, facts| {
-            // A call of a defined function writes nothing itself; its body counts.
-            assert_eq!(writers(program, facts, "a"), 1);
-            assert_eq!(writers(program, facts, "u"), 1);
-            for copied in ["c", "d", "e", "v"] {
-                assert_eq!(writers(program, facts, copied), 2, "{copied}");
-            }
-        });
-    }
-
-    #[test]
-    fn threads_may_end_inside_calls() {
-        let src = format!(
-            "{HEADER}#include <threads.h>\n#include <unistd.h>\n\
-             static void leave(void) {{ pthread_exit(0); }}\n\
-             static void via(void) {{ leave(); }}\n\
-             static void c11(void) {{ thrd_exit(0); }}\n\
-             static void quiet(void) {{ sleep(1); }}\n\
-             static void (*ptr)(void) = via;\n\
-             static void indirect(void) {{ ptr(); }}\n\
-             int main(void) {{ via(); c11(); quiet(); indirect(); return 0; }}\n"
-        );
-        with_facts(&src, |program, facts| {
-            let me = facts.may_end();
-            assert!(!me.cancel && !me.anywhere);
-            for f in ["leave", "via", "c11", "indirect"] {
-                assert!(me.func[func(program, f).index()], "{f} may end the thread");
-            }
-            assert!(!me.func[func(program, "quiet").index()]);
-            assert!(
-                !me.func[func(program, "main").index()] || me.func[func(program, "via").index()]
-            );
-        });
-    }
-
-    #[test]
-    fn cancellation_and_callbacks_widen_the_ends() {
-        let cancel = format!(
-            "{HEADER}#include <unistd.h>\n\
-             static void quiet(void) {{ sleep(1); }}\n\
-             int main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0);\n\
-               quiet(); pthread_cancel(t); pthread_join(t, 0); return 0; }}\n"
-        );
-        with_facts(&cancel, |program, facts| {
-            let me = facts.may_end();
-            assert!(me.cancel && !me.anywhere);
-            assert!(
-                me.func[func(program, "quiet").index()],
-                "sleep is a cancellation point"
-            );
-        });
-        let asynchronous = format!(
-            "{HEADER}int main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0);\n\
-               pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, 0);\n\
-               pthread_cancel(t); pthread_join(t, 0); return 0; }}\n"
-        );
-        with_facts(&asynchronous, |_, facts| assert!(facts.may_end().anywhere));
-        let handler = format!(
-            "{HEADER}#include <signal.h>\n\
-             static void on_signal(int s) {{ (void)s; pthread_exit(0); }}\n\
-             int main(void) {{ signal(SIGUSR1, on_signal); return 0; }}\n"
-        );
-        with_facts(&handler, |_, facts| assert!(facts.may_end().anywhere));
     }
 }

@@ -8,13 +8,15 @@
 //! choice (the combination stands for executions that stop before the load), so a rule that
 //! refutes every other choice of such a load drops nothing real.
 
-use super::feasibility::{Feasibility, LazyOracle};
-use super::modular::{Origin, Thread};
-use super::program_facts::{Facts, LoadRead};
-use super::Flow;
+use super::Threads;
+use crate::analysis::engine::LoadRead;
+use crate::analysis::sync::feasibility::{Feasibility, LazyOracle};
+use crate::analysis::sync::protection::Protection;
+use crate::analysis::Flow;
+use crate::facts::Facts;
 use crate::ir::{InstKind, Ty};
 use crate::memory::CellId;
-use crate::threads::NodeId;
+use crate::threads::{NodeId, Origin, Thread};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use watts_domains::{Interval, Lattice};
 use watts_rules::{Combination, Event, Verdict};
@@ -97,17 +99,17 @@ pub struct Plan {
 /// reads the join of its candidates (flow-insensitively), which is sound.
 pub fn plan<D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
-    threads: &[Thread<D>],
+    threads: Threads<'_, D>,
     i: usize,
     oracle: Option<&mut LazyOracle>,
     max: usize,
     cache: &mut SourceCache,
-    protection: &super::protection::Protection,
+    protection: &Protection,
 ) -> Plan {
     let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
     let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
-        drop_redundant_own(&mut loads, &threads[i], &mut sources);
+        drop_redundant_own(&mut loads, &threads.info[i], &mut sources);
     }
     enumerate(facts, threads, i, feas, max, fixed, &loads, &mut sources)
 }
@@ -125,18 +127,18 @@ pub fn plan<D: watts_domains::NumDomain>(
 #[allow(clippy::too_many_arguments)]
 pub fn plan_families<D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
-    threads: &[Thread<D>],
+    threads: Threads<'_, D>,
     i: usize,
     oracle: Option<&mut LazyOracle>,
     max: usize,
     cache: &mut SourceCache,
     clusters: &mut Option<crate::pdg::Clusters>,
-    protection: &super::protection::Protection,
+    protection: &Protection,
 ) -> Vec<Plan> {
     let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
     let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
-        drop_redundant_own(&mut loads, &threads[i], &mut sources);
+        drop_redundant_own(&mut loads, &threads.info[i], &mut sources);
     }
     // With one load, or at most two reading combinations in all, no partition analyses fewer
     // combinations than the plain plan (which is as precise: every load keeps its choices), so
@@ -162,7 +164,7 @@ pub fn plan_families<D: watts_domains::NumDomain>(
             &mut sources,
         )];
     }
-    let t = &threads[i];
+    let t = &threads.info[i];
     let clusters =
         &*clusters.get_or_insert_with(|| crate::pdg::clusters_of(facts, &t.cfg, &t.shape));
     let mut parts: std::collections::BTreeMap<usize, Vec<SharedLoad>> = Default::default();
@@ -268,16 +270,17 @@ fn joined(l: &SharedLoad) -> LoadRead {
 /// that its plan does not depend on the oracle (`LazyOracle::take_used` is false).
 fn collect<'o, D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
-    threads: &[Thread<D>],
+    threads: Threads<'_, D>,
     i: usize,
     oracle: Option<&'o mut LazyOracle>,
-    protection: &super::protection::Protection,
+    protection: &Protection,
 ) -> (
     HashMap<Key, LoadRead>,
     Vec<SharedLoad>,
     Option<&'o Feasibility>,
 ) {
-    let t = &threads[i];
+    let t = &threads.info[i];
+    let states = &threads.results[i].states;
     let program = facts.program;
     let constraints = oracle.is_some();
     let mut fixed: HashMap<Key, LoadRead> = HashMap::default();
@@ -290,7 +293,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
             continue;
         }
         // Soundness: a load left out reads its own view joined with all interference.
-        if t.states.get(n).is_some_and(|s| s.is_bottom()) {
+        if states.get(n).is_some_and(|s| s.is_bottom()) {
             continue;
         }
         let func = t.cfg.contexts[nd.ctx.0 as usize].func;
@@ -303,7 +306,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
             if a.exact.is_empty() || a.read_unknown {
                 continue;
             }
-            // A lock-protected cell reads the thread's own view (see `analysis::protection`).
+            // A lock-protected cell reads the thread's own view (see `analysis::sync::protection`).
             if a.exact.iter().all(|c| protection.is_protected(*c)) {
                 continue;
             }
@@ -356,7 +359,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
         }
     }
     let feas = match oracle {
-        Some(o) if !loads.is_empty() || !looped.is_empty() => Some(o.get(facts, threads)),
+        Some(o) if !loads.is_empty() || !looped.is_empty() => Some(o.get(facts, threads.info)),
         _ => None,
     };
     for ((node, idx), candidates) in looped {
@@ -391,7 +394,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
 #[allow(clippy::too_many_arguments)]
 fn enumerate<D: watts_domains::NumDomain>(
     facts: &Facts<'_>,
-    threads: &[Thread<D>],
+    threads: Threads<'_, D>,
     i: usize,
     feas: Option<&Feasibility>,
     max: usize,
@@ -592,7 +595,7 @@ fn covered_by_kept(loads: &[SharedLoad], digits: &[usize], kept: &HashSet<Vec<us
 /// (it keeps the thread's relations); otherwise `Own` goes.
 fn drop_redundant_own<D>(
     loads: &mut [SharedLoad],
-    t: &Thread<D>,
+    t: &Thread,
     sources: &mut SourceFinder<'_, '_, D>,
 ) {
     let mut order: Vec<usize> = (0..loads.len()).collect();
@@ -676,19 +679,19 @@ fn combination<D>(
 /// happen: some ancestor of `k` was created by thread `i` at a create call from which the load
 /// cannot be reached in `i`'s CFG. Then the load cannot follow that create in one instance of
 /// `i`; `i` must be single-instance, or another instance could create `k` earlier.
-fn created_after<D>(threads: &[Thread<D>], i: usize, at: Key, k: usize) -> bool {
-    if threads[i].multi || threads[i].origin == Origin::Detached {
+fn created_after<D>(threads: Threads<'_, D>, i: usize, at: Key, k: usize) -> bool {
+    if threads.info[i].multi || threads.info[i].origin == Origin::Detached {
         return false;
     }
     let mut cur = k;
     let mut guard = 0;
-    while let Origin::Created { parent, node, inst } = threads[cur].origin {
+    while let Origin::Created { parent, node, inst } = threads.info[cur].origin {
         guard += 1;
         if guard > threads.len() {
             return false;
         }
         if parent == i {
-            let t = &threads[i];
+            let t = &threads.info[i];
             if node == at.0 {
                 // Same node: program order within it, unless the node repeats.
                 return !t.shape.in_cycle[node.index()] && inst > at.1;
@@ -718,14 +721,14 @@ fn reaches(succ: &[Vec<NodeId>], from: NodeId, to: NodeId) -> bool {
 
 /// Stores of other threads (and of other instances of this one) into any of `cells`, by
 /// thread, then in the order of the thread's `events`.
-fn candidates_for<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<Candidate> {
+fn candidates_for<D>(threads: Threads<'_, D>, i: usize, cells: &[CellId]) -> Vec<Candidate> {
     let [c] = cells else {
         return candidates_scan(threads, i, cells);
     };
     // One cell (the common case): each thread's stores by cell, instead of all its stores.
     let mut out = Vec::new();
-    for (j, u) in threads.iter().enumerate() {
-        if j == i && !threads[i].multi {
+    for (j, u) in threads.results.iter().enumerate() {
+        if j == i && !threads.info[i].multi {
             continue;
         }
         out.extend(u.stores_to(*c).iter().map(|&(at, value)| Candidate {
@@ -738,10 +741,10 @@ fn candidates_for<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<C
 }
 
 /// `candidates_for` by scanning every store of every thread.
-fn candidates_scan<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<Candidate> {
+fn candidates_scan<D>(threads: Threads<'_, D>, i: usize, cells: &[CellId]) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for (j, u) in threads.iter().enumerate() {
-        if j == i && !threads[i].multi {
+    for (j, u) in threads.results.iter().enumerate() {
+        if j == i && !threads.info[i].multi {
             continue;
         }
         for (at, ev) in &u.events {
@@ -761,13 +764,13 @@ fn candidates_scan<D>(threads: &[Thread<D>], i: usize, cells: &[CellId]) -> Vec<
 
 fn flow<D>(
     facts: &Facts<'_>,
-    threads: &[Thread<D>],
+    threads: Threads<'_, D>,
     i: usize,
     l: &SharedLoad,
     c: &Candidate,
 ) -> Flow {
     let span_of = |t: usize, at: Key| {
-        let th = &threads[t];
+        let th = &threads.info[t];
         let nd = &th.cfg.nodes[at.0.index()];
         let func = th.cfg.contexts[nd.ctx.0 as usize].func;
         facts.program.funcs[func.index()].blocks[nd.block.index()].insts[at.1 as usize].span
@@ -775,7 +778,7 @@ fn flow<D>(
     Flow {
         load: span_of(i, l.at),
         store: span_of(c.thread, c.at),
-        store_thread: Some(threads[c.thread].name.clone()),
+        store_thread: Some(threads.info[c.thread].name.clone()),
         location: l
             .cell
             .map(|c| facts.memory.cells.info(c).name.clone())
@@ -796,7 +799,7 @@ pub struct SourceCache {
 /// Finds where a thread's own view of a cell comes from, by walking its CFG backwards.
 struct SourceFinder<'a, 'f, D> {
     facts: &'a Facts<'f>,
-    threads: &'a [Thread<D>],
+    threads: Threads<'a, D>,
     i: usize,
     cache: &'a mut SourceCache,
 }
@@ -804,7 +807,7 @@ struct SourceFinder<'a, 'f, D> {
 impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
     fn new(
         facts: &'a Facts<'f>,
-        threads: &'a [Thread<D>],
+        threads: Threads<'a, D>,
         i: usize,
         cache: &'a mut SourceCache,
     ) -> Self {
@@ -820,7 +823,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
     /// for which `classify` is not `None`), ascending.
     fn touching(&mut self, t: usize, n: NodeId, cell: CellId) -> Vec<u32> {
         let facts = self.facts;
-        let th = &self.threads[t];
+        let th = &self.threads.info[t];
         let per_cell = self.cache.touched.entry((t, n)).or_insert_with(|| {
             let nd = &th.cfg.nodes[n.index()];
             let func = th.cfg.contexts[nd.ctx.0 as usize].func;
@@ -867,7 +870,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
                 }
                 Some(Pick::Own) => self.own_source(f, k, cell, chosen, loads, depth + 1),
                 // A load that no other thread's store can reach reads the own view too.
-                None if !self.threads[self.i].shape.in_cycle[k.0.index()]
+                None if !self.threads.info[self.i].shape.in_cycle[k.0.index()]
                     && candidates_for(self.threads, self.i, &[cell]).is_empty() =>
                 {
                     self.own_source(f, k, cell, chosen, loads, depth + 1)
@@ -885,7 +888,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         if depth > 8 {
             return None;
         }
-        match self.threads[t].origin {
+        match self.threads.info[t].origin {
             Origin::Created { parent, node, inst } => match self.walk(parent, (node, inst), cell) {
                 Source::Store(k) => Some((parent, k)),
                 Source::Entry => self.inherited_store(parent, cell, depth + 1),
@@ -907,7 +910,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         if depth > 8 {
             return None;
         }
-        match self.threads[t].origin {
+        match self.threads.info[t].origin {
             Origin::Main => f.init(cell),
             Origin::Created { parent, node, inst } => match self.walk(parent, (node, inst), cell) {
                 Source::Store(k) => f.event(parent, k.0, k.1),
@@ -924,7 +927,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         if let Some(s) = self.cache.memo.get(&(t, at, cell)) {
             return *s;
         }
-        let th = &self.threads[t];
+        let th = &self.threads.info[t];
         let entry = th.cfg.contexts[0].entry;
         let mut result: Option<Source> = None;
         let mut visited = vec![false; th.cfg.nodes.len()];
@@ -987,7 +990,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
                 if !a.exact.contains(&cell) {
                     return None;
                 }
-                let in_loop = self.threads[t].shape.in_cycle[n.index()];
+                let in_loop = self.threads.info[t].shape.in_cycle[n.index()];
                 Some(if a.exact.len() == 1 && !a.read_unknown && !in_loop {
                     Source::LoadOf((n, idx))
                 } else {
@@ -1050,13 +1053,19 @@ mod tests {
         "#;
         use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
         // Store events are kept by the flow-sensitive modes only.
-        let how = crate::analysis::modular::Composition {
-            flow_sensitive: true,
+        let how = super::super::Composition {
+            mode: crate::config::Mode::FlowSensitive,
             ..FLOW_INSENSITIVE
         };
         with_fixpoint(src, how, |_, facts, fix| {
-            let threads = &fix.threads;
-            assert!(threads.iter().any(|t| t.multi), "b has several instances");
+            let threads = Threads {
+                info: &fix.threads,
+                results: &fix.results,
+            };
+            assert!(
+                fix.threads.iter().any(|t| t.multi),
+                "b has several instances"
+            );
             let key = |v: Vec<Candidate>| -> Vec<_> {
                 v.into_iter().map(|c| (c.thread, c.at, c.value)).collect()
             };

@@ -3,7 +3,8 @@
 //! Invariant: every function here over-approximates the concrete semantics of the instruction;
 //! memory reads also see every value the `Interference` may supply.
 
-use super::program_facts::{Facts, ThreadView};
+use super::ThreadView;
+use crate::facts::Facts;
 use crate::ir::{
     AssertId, Callee, CastOp, FuncId, InstKind, Operand, RmwOp, Terminator, Ty, VarId,
 };
@@ -26,7 +27,7 @@ pub trait Recorder<D> {
     /// A call to a function that is only declared.
     fn unknown_call(&mut self, f: FuncId);
     /// The thread's view of a lock-protected cell where it releases the lock or creates a
-    /// thread (see `analysis::protection`).
+    /// thread (see `analysis::sync::protection`).
     fn publish(&mut self, _c: CellId, _value: Interval) {}
 }
 
@@ -157,7 +158,7 @@ impl<'a> Transfer<'a> {
         access: &crate::memory::Access,
         d: Var,
         ty: IntTy,
-        choice: &super::program_facts::LoadRead,
+        choice: &super::LoadRead,
     ) {
         if choice.cut {
             // This combination stands for the executions that do not reach the load.
@@ -231,7 +232,7 @@ impl<'a> Transfer<'a> {
                 let var = self.cell_var(*c);
                 let mut v = self.view.interference(*c);
                 // Soundness: `main` may not have created a thread yet on this path; then its
-                // own view is the value (see `analysis::protection`).
+                // own view is the value (see `analysis::sync::protection`).
                 if hand.keep_own {
                     v.join_with(&s.interval(var));
                 }
@@ -259,7 +260,7 @@ impl<'a> Transfer<'a> {
             let kind = &self.facts.program.funcs[func.index()].blocks[block.index()].insts
                 [idx as usize]
                 .kind;
-            if let Some(d) = kind.defined() {
+            for d in kind.defs() {
                 s.forget(self.ssa_var(ctx, d));
             }
             return;

@@ -1,0 +1,247 @@
+//! One analysis of a thread under one combination (or under joined interference): solve its
+//! states, then replay them to record what it does: its stores, the threads it creates, the
+//! assertions it reaches and may fail, the library functions it calls.
+
+use super::StoreEv;
+use crate::analysis::engine::{self, Choices, Recorder, ThreadView, Transfer};
+use crate::analysis::sync::protection::Protection;
+use crate::analysis::Flow;
+use crate::facts::Facts;
+use crate::ir::{AssertId, FuncId, Operand};
+use crate::memory::CellId;
+use crate::threads::{CtxId, NodeId, Thread, ThreadCfg};
+use std::collections::{BTreeMap, BTreeSet};
+use watts_domains::{Interval, Lattice, NumDomain, Truth};
+
+/// What one assertion looked like in the final round.
+#[derive(Clone, Debug, Default)]
+pub struct AssertObs {
+    /// Threads that reach it.
+    pub reached_in: BTreeSet<usize>,
+    /// Threads where it may fail.
+    pub fails_in: BTreeSet<usize>,
+    /// Values of the condition's named variables where it may fail.
+    pub values: BTreeMap<String, Interval>,
+    /// The remote reads of the first combination in which it may fail.
+    pub explanation: Option<Vec<Flow>>,
+}
+
+impl AssertObs {
+    /// Adds what `other` observed.
+    pub(crate) fn merge(&mut self, other: &AssertObs) {
+        self.reached_in.extend(other.reached_in.iter().copied());
+        self.fails_in.extend(other.fails_in.iter().copied());
+        for (name, v) in &other.values {
+            self.values
+                .entry(name.clone())
+                .and_modify(|x| {
+                    x.join_with(v);
+                })
+                .or_insert(*v);
+        }
+        if self.explanation.is_none() {
+            self.explanation.clone_from(&other.explanation);
+        }
+    }
+}
+
+/// What the replays of one thread in one round observed.
+pub(crate) struct Sink<D> {
+    pub(crate) stores: Vec<Interval>,
+    pub(crate) published: Vec<Interval>,
+    pub(crate) events: BTreeMap<(NodeId, u32), StoreEv>,
+    pub(crate) creates: Vec<(NodeId, u32, D)>,
+    pub(crate) at: (NodeId, u32),
+    /// Whether store events are kept: only the flow-sensitive modes read them (a store through
+    /// an unknown pointer writes thousands of cells, so keeping them costs).
+    pub(crate) record_events: bool,
+}
+
+impl<D> Sink<D> {
+    pub(crate) fn new(ncells: usize) -> Self {
+        Sink {
+            stores: vec![Interval::bottom(); ncells],
+            published: vec![Interval::bottom(); ncells],
+            events: BTreeMap::new(),
+            creates: Vec::new(),
+            at: (NodeId(0), 0),
+            record_events: true,
+        }
+    }
+
+    /// Adds what another replay observed (as if it had replayed into `self`).
+    pub(crate) fn absorb(&mut self, other: Sink<D>) {
+        for (a, b) in self.stores.iter_mut().zip(&other.stores) {
+            a.join_with(b);
+        }
+        for (a, b) in self.published.iter_mut().zip(&other.published) {
+            a.join_with(b);
+        }
+        for (k, ev) in other.events {
+            match self.events.get_mut(&k) {
+                None => {
+                    self.events.insert(k, ev);
+                }
+                Some(old) => {
+                    for (c, v) in ev.cells {
+                        old.add(c, v);
+                    }
+                }
+            }
+        }
+        self.creates.extend(other.creates);
+    }
+}
+
+pub(crate) struct Observer<'a, 'f, D> {
+    pub(crate) facts: &'a Facts<'f>,
+    pub(crate) transfer: &'a Transfer<'a>,
+    pub(crate) tid: usize,
+    pub(crate) sink: &'a mut Sink<D>,
+    pub(crate) flows: &'a [Flow],
+    pub(crate) asserts: &'a mut Vec<AssertObs>,
+    pub(crate) unknown_calls: &'a mut BTreeSet<FuncId>,
+}
+
+impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
+    fn at(&mut self, node: NodeId, inst: u32) {
+        self.sink.at = (node, inst);
+    }
+
+    fn store(&mut self, c: CellId, value: Interval) {
+        self.sink.stores[c.index()].join_with(&value);
+        if !self.sink.record_events {
+            return;
+        }
+        self.sink
+            .events
+            .entry(self.sink.at)
+            .or_default()
+            .add(c, value);
+    }
+
+    fn create(&mut self, node: NodeId, inst: u32, state: &D) {
+        self.sink.creates.push((node, inst, state.clone()));
+    }
+
+    fn assertion(&mut self, id: AssertId, ctx: CtxId, cond: Option<&Operand>, state: &D) {
+        let obs = &mut self.asserts[id.index()];
+        obs.reached_in.insert(self.tid);
+        if self.transfer.holds(state, ctx, cond) != Truth::True {
+            obs.fails_in.insert(self.tid);
+            if obs.explanation.is_none() {
+                obs.explanation = Some(self.flows.to_vec());
+            }
+            let info = &self.facts.program.asserts[id.index()];
+            for (name, v) in &info.cond_vars {
+                let iv = state.interval(self.transfer.ssa_var(ctx, *v));
+                obs.values
+                    .entry(name.clone())
+                    .and_modify(|x| {
+                        x.join_with(&iv);
+                    })
+                    .or_insert(iv);
+            }
+        }
+    }
+
+    fn unknown_call(&mut self, f: FuncId) {
+        self.unknown_calls.insert(f);
+    }
+
+    fn publish(&mut self, c: CellId, value: Interval) {
+        self.sink.published[c.index()].join_with(&value);
+    }
+}
+
+/// `assert()` is reached when one of its guard blocks is (in any context of its function).
+pub(crate) fn mark_guards<D: NumDomain>(
+    facts: &Facts<'_>,
+    cfg: &ThreadCfg,
+    states: &[D],
+    tid: usize,
+    asserts: &mut [AssertObs],
+) {
+    for (id, info) in facts.program.asserts.iter().enumerate() {
+        if info.guard_blocks.is_empty() {
+            continue;
+        }
+        for (ci, ctx) in cfg.contexts.iter().enumerate() {
+            if ctx.func != info.func {
+                continue;
+            }
+            let reached = info.guard_blocks.iter().any(|b| {
+                // The check is the block's terminator: the node that ends the block must be
+                // reached, and its instructions must not all stop (an inlined call may not
+                // return).
+                let n = cfg.block_end_node(CtxId(ci as u32), *b);
+                states.get(n.index()).is_some_and(|s| !s.is_bottom())
+            });
+            if reached {
+                asserts[id].reached_in.insert(tid);
+            }
+        }
+    }
+}
+
+/// What every combination of a thread reads besides its own choices.
+pub(crate) struct Inputs<'a, D> {
+    /// The thread, its index and its entry state.
+    pub thread: &'a Thread,
+    pub tid: usize,
+    pub entry_state: &'a D,
+    /// Per cell, what other threads store (or published, for protected cells).
+    pub interference: &'a [Interval],
+    /// The lock-protected cells, if any.
+    pub protection: Option<&'a Protection>,
+    /// Register computations in no slice (`pdg::Clusters::irrelevant`).
+    pub skip: Option<&'a BTreeSet<(NodeId, u32)>>,
+}
+
+impl<D> Clone for Inputs<'_, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D> Copy for Inputs<'_, D> {}
+
+/// Where a replay records what it observes: a running result, or a fresh one.
+pub(crate) struct Records<'a, D> {
+    pub sink: &'a mut Sink<D>,
+    pub observed: &'a mut Vec<AssertObs>,
+    pub called: &'a mut BTreeSet<FuncId>,
+}
+
+/// Analyses thread `tid` under one combination (`None`: every load reads its own view joined
+/// with the interference) and replays its states into `records`; returns the states.
+pub(crate) fn solve_and_replay<D: NumDomain>(
+    facts: &Facts<'_>,
+    inputs: Inputs<'_, D>,
+    choices: Option<&Choices>,
+    flows: &[Flow],
+    records: Records<'_, D>,
+) -> Vec<D> {
+    let t = inputs.thread;
+    let tid = inputs.tid;
+    let view = ThreadView {
+        cfg: &t.cfg,
+        interference: inputs.interference,
+        choices,
+        protection: inputs.protection.map(|p| (p, inputs.tid)),
+        skip: inputs.skip,
+    };
+    let transfer = Transfer { facts, view: &view };
+    let states = engine::solve(&transfer, &t.shape, inputs.entry_state.clone());
+    let mut obs = Observer {
+        facts,
+        transfer: &transfer,
+        tid,
+        sink: records.sink,
+        flows,
+        asserts: records.observed,
+        unknown_calls: records.called,
+    };
+    engine::replay(&transfer, &states, &mut obs);
+    states
+}

@@ -1,0 +1,152 @@
+//! What the fixpoint finds of each thread: its entry state, its states, what it stores (per
+//! cell, and per store instruction for the flow-sensitive modes).
+
+use super::AssertObs;
+use crate::ir::FuncId;
+use crate::memory::CellId;
+use crate::threads::{NodeId, Thread};
+use std::collections::{BTreeMap, BTreeSet};
+use watts_domains::{Interval, Lattice};
+
+/// What the fixpoint found of one thread (`Fixpoint::threads` has its static facts, at the
+/// same index).
+pub struct ThreadResults<D> {
+    /// Entry state (joined over every time the create site is reached).
+    pub entry_state: D,
+    /// Per cell, what this thread may store (bottom: nothing).
+    pub stores: Vec<Interval>,
+    /// Per cell, the views of lock-protected cells it published (see `analysis::sync::protection`).
+    pub published: Vec<Interval>,
+    /// The cells whose entry in `stores` is not bottom, ascending: interference is joined over
+    /// these only, so a round costs the written cells, not every cell, per pair of threads.
+    pub written: Vec<usize>,
+    /// Per store instruction `(node, instruction)`: the cells it writes and the values it
+    /// writes into each (flow-sensitive modes only).
+    pub events: BTreeMap<(NodeId, u32), StoreEv>,
+    /// The state at every node entry, from the last round.
+    pub states: Vec<D>,
+    /// Combinations pruned as infeasible in the last round.
+    pub pruned: usize,
+    /// What its last analysis observed of the assertions and unknown calls.
+    pub observed: Vec<AssertObs>,
+    /// Declared functions its last analysis called.
+    pub unknown_calls: BTreeSet<FuncId>,
+    /// Whether its last analysis fell back to joining (over the combination budget).
+    pub fell_back: bool,
+    /// Whether its last plan read the oracle (constraint modes: it had a load with candidate
+    /// stores); a plan that did not is the same under other facts.
+    pub reads_oracle: bool,
+    /// `events` by cell, built when first asked for (`stores_to`) and dropped whenever
+    /// `events` changes.
+    pub(crate) events_by_cell: std::sync::OnceLock<EventsByCell>,
+}
+
+impl<D> ThreadResults<D> {
+    /// Nothing found yet, from `entry_state`.
+    pub(crate) fn new(entry_state: D, ncells: usize) -> Self {
+        ThreadResults {
+            entry_state,
+            stores: vec![Interval::bottom(); ncells],
+            published: vec![Interval::bottom(); ncells],
+            written: Vec::new(),
+            events: BTreeMap::new(),
+            states: Vec::new(),
+            pruned: 0,
+            observed: Vec::new(),
+            unknown_calls: BTreeSet::new(),
+            fell_back: false,
+            reads_oracle: false,
+            events_by_cell: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+/// Each store instruction of a thread under every cell it may write, with its value, in the
+/// order of `ThreadResults::events`.
+pub(crate) type EventsByCell = rustc_hash::FxHashMap<CellId, Vec<((NodeId, u32), Interval)>>;
+
+impl<D> ThreadResults<D> {
+    /// The stores (instruction and value) of this thread that may write `c`, in the order of
+    /// `events`.
+    pub(crate) fn stores_to(&self, c: CellId) -> &[((NodeId, u32), Interval)] {
+        let by_cell = self.events_by_cell.get_or_init(|| {
+            let mut m = EventsByCell::default();
+            for (at, ev) in &self.events {
+                // `ev.cells` has no duplicates: a store appears once under each cell, with the
+                // values it writes into that cell.
+                for (c, value) in &ev.cells {
+                    m.entry(*c).or_default().push((*at, *value));
+                }
+            }
+            m
+        });
+        by_cell.get(&c).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// What one store instruction of a thread writes.
+///
+/// Soundness: one instruction may write different values into different cells: through an
+/// unknown pointer, a cell of the store's size gets the stored value and a cell it overlaps
+/// only in part (a pointer, a `long`) gets any value (`MemoryModel::access`, `clobber`). A load
+/// of a cell that reads this store reads what it wrote into *that* cell; that value is what the
+/// flow-insensitive interference (`ThreadResults::stores`) holds for the cell too, so every mode reads
+/// the same values from a store (joining the values over the cells, as this type once did,
+/// made the flow-sensitive modes read any value where flow-insensitive reads the stored one).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoreEv {
+    /// The cells it may write, each with the values it may write there.
+    pub cells: BTreeMap<CellId, Interval>,
+}
+
+impl StoreEv {
+    /// Joins `value` into what the store writes to `c`; true iff that grew (or `c` is new).
+    pub(crate) fn add(&mut self, c: CellId, value: Interval) -> bool {
+        match self.cells.get_mut(&c) {
+            Some(v) => v.join_with(&value),
+            None => {
+                self.cells.insert(c, value);
+                true
+            }
+        }
+    }
+
+    /// What the store may write into any of `cells` (bottom: none of them).
+    pub(crate) fn value_into(&self, cells: &[CellId]) -> Interval {
+        let mut v = Interval::bottom();
+        for c in cells {
+            if let Some(x) = self.cells.get(c) {
+                v.join_with(x);
+            }
+        }
+        v
+    }
+}
+
+/// The threads found so far with what the fixpoint found of each, at the same indices.
+pub struct Threads<'a, D> {
+    /// Their static facts.
+    pub info: &'a [Thread],
+    /// Their results.
+    pub results: &'a [ThreadResults<D>],
+}
+
+impl<D> Clone for Threads<'_, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D> Copy for Threads<'_, D> {}
+
+impl<D> Threads<'_, D> {
+    /// How many threads.
+    pub fn len(&self) -> usize {
+        self.info.len()
+    }
+
+    /// Whether there is none (never, once `main` is in).
+    pub fn is_empty(&self) -> bool {
+        self.info.is_empty()
+    }
+}

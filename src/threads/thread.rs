@@ -1,0 +1,67 @@
+//! A thread of the program as the analysis found it: how it came to be, its entry function
+//! and its inlined CFG. These facts do not depend on any abstract domain; the fixpoint keeps
+//! its per-thread results beside them (`analysis::compose::ThreadResults`).
+//!
+//! Invariant: `cfg` and `shape` never change once the thread exists; `multi` only goes from
+//! `false` to `true` (a create site found to run more than once).
+
+use super::{InlineBudget, Shape, ThreadCfg};
+use crate::ir::{FuncId, Program};
+
+/// How a thread came to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The program's `main`.
+    Main,
+    /// A `pthread_create` in thread `parent`, at instruction `inst` of `node`.
+    Created {
+        /// The creating thread.
+        parent: usize,
+        /// Node of the call in the parent's CFG.
+        node: super::NodeId,
+        /// Instruction index in the node's block.
+        inst: u32,
+    },
+    /// A function analysed on its own from an unknown state: a call that was not inlined
+    /// (recursion, size budget, call through a pointer) or a function unknown code may call.
+    Detached,
+}
+
+/// One thread (or class of thread instances) of the program.
+pub struct Thread {
+    /// A readable name (`main`, `reader`, `reader#2`).
+    pub name: String,
+    /// How it came to be.
+    pub origin: Origin,
+    /// Its entry function.
+    pub entry: FuncId,
+    /// Its inlined CFG.
+    pub cfg: ThreadCfg,
+    /// Orderings of the CFG.
+    pub shape: Shape,
+    /// Whether it stands for several instances running at once.
+    pub multi: bool,
+}
+
+impl Thread {
+    /// Builds the CFG of `entry` (inlining within `budget`) and its shape.
+    pub fn new(
+        program: &Program,
+        name: String,
+        origin: Origin,
+        entry: FuncId,
+        multi: bool,
+        budget: InlineBudget,
+    ) -> Thread {
+        let cfg = ThreadCfg::build(program, entry, budget);
+        let shape = Shape::of(&cfg, program);
+        Thread {
+            name,
+            origin,
+            entry,
+            cfg,
+            shape,
+            multi,
+        }
+    }
+}
