@@ -607,3 +607,28 @@ fn out_of_memory_is_reported_not_aborted() {
         stderr(&o)
     );
 }
+
+/// Issue 16: a program whose assertions no call or creation reaches needs no flow-sensitive
+/// work (nothing enumerated), and one whose assertion runs only in a thread started from an
+/// ops table still gets it (the shortcut must not fire there).
+#[test]
+fn no_flow_sensitive_work_when_no_assertion_may_run() {
+    let enumerated = |file: &str, status: &str| {
+        let path = format!("tests/corpus/16-edges/{file}");
+        let o = watts(&[
+            "analyze",
+            &path,
+            "--mode",
+            "constraints",
+            "--format",
+            "json",
+        ]);
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+        assert_eq!(doc["assertions"][0]["status"], status, "{file}: {doc}");
+        doc["stats"]["enumerated"]
+            .as_u64()
+            .expect("stats.enumerated")
+    };
+    assert_eq!(enumerated("mp-11-no-assertion-runs.c", "unreachable"), 0);
+    assert!(enumerated("mp-12-assertion-runs-through-a-table.c", "may-fail") > 0);
+}

@@ -25,10 +25,12 @@ pub fn analyze_with<D: NumDomain>(
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
-    // Without an assertion, the verdicts are empty and only the notes remain, which the
-    // flow-insensitive fixpoint finds as well (it reaches at least every node a flow-sensitive
-    // mode reaches): the combinations and the lock-protection run would be work for nothing.
-    let checks = !program.asserts.is_empty();
+    // Without an assertion that may run, the verdicts are all "unreachable" in every mode
+    // (no mode's thread CFGs hold a function that no call or creation reaches) and the notes
+    // remain, which the flow-insensitive fixpoint finds as well (it reaches at least every
+    // node a flow-sensitive mode reaches): the combinations and the lock-protection run would
+    // be work for nothing.
+    let checks = assertion_may_run(program, &memory, main, &detached);
     let mode = if checks {
         config.mode
     } else {
@@ -222,6 +224,56 @@ pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<Fun
     out.into_iter()
         .filter(|f| program.funcs[f.index()].is_defined)
         .collect()
+}
+
+/// Whether some assertion lies in a function that may run: one that calls and thread
+/// creations reach from `main` or from a function analysed on its own (`detached`, which holds
+/// every target of a call through a pointer and every function unknown code may call).
+///
+/// Soundness (of skipping the flow-sensitive modes when false): a thread CFG holds only the
+/// functions its entry reaches by calls; entries are `main`, detached roots, functions that a
+/// CFG calls without inlining them, and created entries, all followed here. A creation whose
+/// entry may be unknown or undefined starts the stand-in for unknown code, so every function
+/// counts then.
+fn assertion_may_run(
+    program: &Program,
+    memory: &MemoryModel,
+    main: FuncId,
+    detached: &[FuncId],
+) -> bool {
+    if program.asserts.is_empty() {
+        return false;
+    }
+    let mut seen = vec![false; program.funcs.len()];
+    let mut stack: Vec<FuncId> = std::iter::once(main)
+        .chain(detached.iter().copied())
+        .collect();
+    while let Some(f) = stack.pop() {
+        if std::mem::replace(&mut seen[f.index()], true) {
+            continue;
+        }
+        for inst in program.funcs[f.index()]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+        {
+            match &inst.kind {
+                InstKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } if program.funcs[g.index()].is_defined => stack.push(*g),
+                InstKind::ThreadCreate { entry, .. } => {
+                    let (entries, unknown) = memory.pts.callees(program, f, entry);
+                    if unknown || entries.iter().any(|g| !program.funcs[g.index()].is_defined) {
+                        return true;
+                    }
+                    stack.extend(entries);
+                }
+                _ => {}
+            }
+        }
+    }
+    program.asserts.iter().any(|a| seen[a.func.index()])
 }
 
 fn notes<D>(program: &Program, fix: &compose::Fixpoint<D>) -> Vec<Note> {
