@@ -303,6 +303,17 @@ fn notes<D>(program: &Program, fix: &compose::Fixpoint<D>) -> Vec<Note> {
             });
         }
     }
+    if let Some(events) = fix.combos.oracle_too_big {
+        notes.push(Note {
+            span: None,
+            message: format!(
+                "the threads perform {events} memory and thread operations, more than the \
+                 happens-before rules are checked on ({}): no interference combination was \
+                 ruled out by them (sound, less precise)",
+                crate::analysis::sync::feasibility::MAX_ORACLE_EVENTS
+            ),
+        });
+    }
     for name in &fix.combos.fallback_threads {
         notes.push(Note {
             span: None,

@@ -310,7 +310,12 @@ fn collect<'o, D: watts_domains::NumDomain>(
             if a.exact.iter().all(|c| protection.is_protected(*c)) {
                 continue;
             }
-            let mut candidates = candidates_for(threads, i, &a.exact);
+            // Soundness: a load left out (no candidates, or a wide store among them) reads its
+            // own view joined with the whole interference of its cells, which holds every
+            // store of every other thread.
+            let Some(mut candidates) = candidates_for(threads, i, &a.exact) else {
+                continue;
+            };
             if candidates.is_empty() {
                 continue;
             }
@@ -359,7 +364,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
         }
     }
     let feas = match oracle {
-        Some(o) if !loads.is_empty() || !looped.is_empty() => Some(o.get(facts, threads.info)),
+        Some(o) if !loads.is_empty() || !looped.is_empty() => o.get(facts, threads.info),
         _ => None,
     };
     for ((node, idx), candidates) in looped {
@@ -720,8 +725,13 @@ fn reaches(succ: &[Vec<NodeId>], from: NodeId, to: NodeId) -> bool {
 }
 
 /// Stores of other threads (and of other instances of this one) into any of `cells`, by
-/// thread, then in the order of the thread's `events`.
-fn candidates_for<D>(threads: Threads<'_, D>, i: usize, cells: &[CellId]) -> Vec<Candidate> {
+/// thread, then in the order of the thread's `events`; `None` when one of them is a wide store
+/// (`ThreadResults::wide`), which has no event to list.
+fn candidates_for<D>(
+    threads: Threads<'_, D>,
+    i: usize,
+    cells: &[CellId],
+) -> Option<Vec<Candidate>> {
     let [c] = cells else {
         return candidates_scan(threads, i, cells);
     };
@@ -731,21 +741,31 @@ fn candidates_for<D>(threads: Threads<'_, D>, i: usize, cells: &[CellId]) -> Vec
         if j == i && !threads.info[i].multi {
             continue;
         }
+        if u.wide.contains(*c) {
+            return None;
+        }
         out.extend(u.stores_to(*c).iter().map(|&(at, value)| Candidate {
             thread: j,
             at,
             value,
         }));
     }
-    out
+    Some(out)
 }
 
 /// `candidates_for` by scanning every store of every thread.
-fn candidates_scan<D>(threads: Threads<'_, D>, i: usize, cells: &[CellId]) -> Vec<Candidate> {
+fn candidates_scan<D>(
+    threads: Threads<'_, D>,
+    i: usize,
+    cells: &[CellId],
+) -> Option<Vec<Candidate>> {
     let mut out = Vec::new();
     for (j, u) in threads.results.iter().enumerate() {
         if j == i && !threads.info[i].multi {
             continue;
+        }
+        if cells.iter().any(|c| u.wide.contains(*c)) {
+            return None;
         }
         for (at, ev) in &u.events {
             if cells.iter().any(|c| ev.cells.contains_key(c)) {
@@ -759,7 +779,7 @@ fn candidates_scan<D>(threads: Threads<'_, D>, i: usize, cells: &[CellId]) -> Ve
             }
         }
     }
-    out
+    Some(out)
 }
 
 fn flow<D>(
@@ -871,7 +891,8 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
                 Some(Pick::Own) => self.own_source(f, k, cell, chosen, loads, depth + 1),
                 // A load that no other thread's store can reach reads the own view too.
                 None if !self.threads.info[self.i].shape.in_cycle[k.0.index()]
-                    && candidates_for(self.threads, self.i, &[cell]).is_empty() =>
+                    && candidates_for(self.threads, self.i, &[cell])
+                        .is_some_and(|c| c.is_empty()) =>
                 {
                     self.own_source(f, k, cell, chosen, loads, depth + 1)
                 }
@@ -1073,9 +1094,9 @@ mod tests {
             for i in 0..threads.len() {
                 for c in 0..facts.ncells {
                     let cell = [CellId(c)];
-                    let scanned = candidates_scan(threads, i, &cell);
+                    let scanned = candidates_scan(threads, i, &cell).expect("no wide store");
                     seen += scanned.len();
-                    let indexed = candidates_for(threads, i, &cell);
+                    let indexed = candidates_for(threads, i, &cell).expect("no wide store");
                     assert_eq!(key(indexed), key(scanned), "thread {i}, cell {c}");
                 }
             }
@@ -1114,5 +1135,39 @@ mod tests {
         assert!(!covered_by_kept(&loads, &[2, 2], &kept));
         kept.insert(vec![2, 0]);
         assert!(covered_by_kept(&loads, &[2, 2], &kept));
+    }
+
+    /// A store through a pointer made from an integer writes every exposed cell (more than
+    /// `WIDE_STORE` here): it is kept as wide, and the loads of its cells get no candidate list,
+    /// so they read the joined interference (tests/corpus/16-edges/mo-04-wide-store.c).
+    #[test]
+    fn a_wide_store_leaves_its_loads_to_the_joined_interference() {
+        let src = include_str!("../../../tests/corpus/16-edges/mo-04-wide-store.c");
+        use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+        let how = super::super::Composition {
+            mode: crate::config::Mode::FlowSensitive,
+            ..FLOW_INSENSITIVE
+        };
+        with_fixpoint(src, how, |program, facts, fix| {
+            let threads = Threads {
+                info: &fix.threads,
+                results: &fix.results,
+            };
+            let writer = (fix.threads.iter()).position(|t| t.name == "writer");
+            let writer = &fix.results[writer.expect("writer")];
+            assert!(
+                !writer.wide.is_empty(),
+                "the store through the integer is wide"
+            );
+            assert!(writer
+                .events
+                .values()
+                .all(|e| e.cells.len() <= super::super::replay::WIDE_STORE));
+            let x = (program.globals.iter()).find(|g| g.name == "x").expect("x");
+            let x = facts.memory.cells.of(x.obj).next().expect("a cell");
+            assert!(writer.wide.contains(x));
+            assert!(candidates_for(threads, 0, &[x]).is_none());
+            assert!(candidates_scan(threads, 0, &[x]).is_none());
+        })
     }
 }

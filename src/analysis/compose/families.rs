@@ -208,6 +208,8 @@ fn meet_into<D: NumDomain>(acc: &mut Outcome<D>, o: Outcome<D>) {
         }
     }
     acc.sink.events = events;
+    // Soundness: a cell marked wide only makes its loads read the joined interference.
+    acc.sink.wide.union_with(&o.sink.wide);
     let mine = by_site(std::mem::take(&mut acc.sink.creates));
     let theirs = by_site(o.sink.creates);
     for (k, mut s) in mine {

@@ -218,6 +218,8 @@ pub fn run<D: NumDomain>(
                 &r.stores,
             ));
             r.events_by_cell = std::sync::OnceLock::new();
+            // A cell newly written by a wide store changes how its loads are planned.
+            changed_cells.extend(r.wide.union_with(&sink.wide));
             // What of its own result a thread reads in the next round: its stores if it has
             // several instances, the oracle's facts (built from every thread's store events),
             // and the plan skips loads at nodes unreachable in this round.
@@ -274,6 +276,7 @@ pub fn run<D: NumDomain>(
         }
     }
     progress::set(None);
+    combos.oracle_too_big = step.oracle().and_then(|o| o.too_big());
     // The observations of the last analysis of every thread, in thread order (the first
     // explanation found wins, as when every thread ran in the last round).
     let mut asserts = vec![AssertObs::default(); program.asserts.len()];

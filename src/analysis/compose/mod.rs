@@ -20,7 +20,7 @@ mod step;
 
 pub use fixpoint::{initial_state, interference_for, run};
 pub use replay::AssertObs;
-pub use results::{StoreEv, ThreadResults, Threads};
+pub use results::{CellBits, StoreEv, ThreadResults, Threads};
 
 use crate::config::Mode;
 use crate::ir::FuncId;
@@ -44,6 +44,9 @@ pub struct ComboStats {
     pub datalog_ms: u64,
     /// Threads whose budget was exceeded in the last round.
     pub fallback_threads: BTreeSet<String>,
+    /// The events of the threads, when they were too many for the oracle (which then pruned
+    /// nothing).
+    pub oracle_too_big: Option<usize>,
 }
 
 /// How interference is composed.

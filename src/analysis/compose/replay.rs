@@ -2,7 +2,7 @@
 //! states, then replay them to record what it does: its stores, the threads it creates, the
 //! assertions it reaches and may fail, the library functions it calls.
 
-use super::StoreEv;
+use super::{CellBits, StoreEv};
 use crate::analysis::engine::{self, Choices, Recorder, ThreadView, Transfer};
 use crate::analysis::sync::protection::Protection;
 use crate::analysis::Flow;
@@ -46,10 +46,19 @@ impl AssertObs {
 }
 
 /// What the replays of one thread in one round observed.
+/// Most cells one store instruction's event keeps. A store through an unknown pointer (in a
+/// function analysed on its own, every store through a parameter) or an unknown call writes
+/// every exposed cell: thousands per event, per combination, per thread. Past this, the store
+/// goes into `Sink::wide` instead (its values still go into `stores`).
+pub(crate) const WIDE_STORE: usize = 256;
+
 pub(crate) struct Sink<D> {
     pub(crate) stores: Vec<Interval>,
     pub(crate) published: Vec<Interval>,
     pub(crate) events: BTreeMap<(NodeId, u32), StoreEv>,
+    /// The cells of stores wider than `WIDE_STORE` (not in `events`), and those stores.
+    pub(crate) wide: CellBits,
+    wide_at: rustc_hash::FxHashSet<(NodeId, u32)>,
     pub(crate) creates: Vec<(NodeId, u32, D)>,
     pub(crate) at: (NodeId, u32),
     /// Whether store events are kept: only the flow-sensitive modes read them (a store through
@@ -63,6 +72,8 @@ impl<D> Sink<D> {
             stores: vec![Interval::bottom(); ncells],
             published: vec![Interval::bottom(); ncells],
             events: BTreeMap::new(),
+            wide: CellBits::default(),
+            wide_at: Default::default(),
             creates: Vec::new(),
             at: (NodeId(0), 0),
             record_events: true,
@@ -77,7 +88,24 @@ impl<D> Sink<D> {
         for (a, b) in self.published.iter_mut().zip(&other.published) {
             a.join_with(b);
         }
+        self.wide.union_with(&other.wide);
+        // A store wide in one replay is wide in both (its cells are static); should one
+        // replay have kept it, its cells go to `wide` all the same.
+        for k in &other.wide_at {
+            if let Some(ev) = self.events.remove(k) {
+                ev.cells.into_keys().for_each(|c| {
+                    self.wide.insert(c);
+                });
+            }
+        }
+        self.wide_at.extend(other.wide_at);
         for (k, ev) in other.events {
+            if self.wide_at.contains(&k) {
+                ev.cells.into_keys().for_each(|c| {
+                    self.wide.insert(c);
+                });
+                continue;
+            }
             match self.events.get_mut(&k) {
                 None => {
                     self.events.insert(k, ev);
@@ -113,11 +141,23 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
         if !self.sink.record_events {
             return;
         }
-        self.sink
-            .events
-            .entry(self.sink.at)
-            .or_default()
-            .add(c, value);
+        let sink = &mut *self.sink;
+        if sink.wide_at.contains(&sink.at) {
+            sink.wide.insert(c);
+            return;
+        }
+        let ev = sink.events.entry(sink.at).or_default();
+        ev.add(c, value);
+        // Soundness: the store's values are in `stores`; a load that may read one of its
+        // cells is left out of the combinations (`combinations::candidates_for` says so) and
+        // reads the joined interference, which holds them.
+        if ev.cells.len() > WIDE_STORE {
+            let ev = sink.events.remove(&sink.at).unwrap_or_default();
+            for c in ev.cells.into_keys() {
+                sink.wide.insert(c);
+            }
+            sink.wide_at.insert(sink.at);
+        }
     }
 
     fn create(&mut self, node: NodeId, inst: u32, state: &D) {

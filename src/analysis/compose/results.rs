@@ -36,6 +36,9 @@ pub struct ThreadResults<D> {
     /// Whether its last plan read the oracle (constraint modes: it had a load with candidate
     /// stores); a plan that did not is the same under other facts.
     pub reads_oracle: bool,
+    /// The cells written by stores too wide to keep as events (see `replay::WIDE_STORE`):
+    /// a load of one of them has no list of candidate stores and reads the joined interference.
+    pub wide: CellBits,
     /// `events` by cell, built when first asked for (`stores_to`) and dropped whenever
     /// `events` changes.
     pub(crate) events_by_cell: std::sync::OnceLock<EventsByCell>,
@@ -56,6 +59,7 @@ impl<D> ThreadResults<D> {
             unknown_calls: BTreeSet::new(),
             fell_back: false,
             reads_oracle: false,
+            wide: CellBits::default(),
             events_by_cell: std::sync::OnceLock::new(),
         }
     }
@@ -120,6 +124,51 @@ impl StoreEv {
             }
         }
         v
+    }
+}
+
+/// A set of cells as one bit per cell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellBits(Vec<u64>);
+
+impl CellBits {
+    /// Adds `c`; true iff it was not in.
+    pub fn insert(&mut self, c: CellId) -> bool {
+        let (w, b) = (c.index() / 64, c.index() % 64);
+        if self.0.len() <= w {
+            self.0.resize(w + 1, 0);
+        }
+        let new = self.0[w] & (1 << b) == 0;
+        self.0[w] |= 1 << b;
+        new
+    }
+
+    /// Whether `c` is in.
+    pub fn contains(&self, c: CellId) -> bool {
+        let (w, b) = (c.index() / 64, c.index() % 64);
+        self.0.get(w).is_some_and(|x| x & (1 << b) != 0)
+    }
+
+    /// Adds every cell of `other`; returns the cells that were not in.
+    pub fn union_with(&mut self, other: &CellBits) -> Vec<usize> {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), 0);
+        }
+        let mut added = Vec::new();
+        for (w, (a, b)) in self.0.iter_mut().zip(&other.0).enumerate() {
+            let mut new = *b & !*a;
+            *a |= b;
+            while new != 0 {
+                added.push(w * 64 + new.trailing_zeros() as usize);
+                new &= new - 1;
+            }
+        }
+        added
+    }
+
+    /// Whether no cell is in.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| *w == 0)
     }
 }
 

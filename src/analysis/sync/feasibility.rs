@@ -14,6 +14,13 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 use watts_rules::{Event, Loc, LockId, Oracle, StaticFacts, ThreadId};
 
+/// Most events the oracle is built for. Its closures take a bit per pair of events (and
+/// event classes): 40,000 events take 200 MB each; pigz's 180 threads had 125,000 (1.9 GB each).
+///
+/// Soundness: without the oracle, the constraint modes prune nothing (as the flow-sensitive
+/// mode), which only costs precision.
+pub const MAX_ORACLE_EVENTS: usize = 40_000;
+
 /// Events of one round and the oracle over them.
 pub struct Feasibility {
     /// The oracle.
@@ -37,12 +44,14 @@ impl Feasibility {
 
     /// Collects the facts of every thread analysed so far and closes them; keeps `previous`
     /// (and the verdicts its oracle cached) when the facts and event numbering are the same.
-    /// The flag says whether it did.
+    /// The flag says whether it did. `Err(events)` when there are more than
+    /// `MAX_ORACLE_EVENTS` events.
     pub fn build(
         facts: &Facts<'_>,
         threads: &[Thread],
         previous: Option<Feasibility>,
-    ) -> (Feasibility, bool) {
+        max_events: usize,
+    ) -> Result<(Feasibility, bool), usize> {
         let program = facts.program;
         let mut sf = StaticFacts::new();
         let mut next = 0u32;
@@ -225,8 +234,11 @@ impl Feasibility {
         }
         if let Some(p) = previous {
             if p.facts == sf && p.events == events && p.init == init {
-                return (p, true);
+                return Ok((p, true));
             }
+        }
+        if next as usize > max_events {
+            return Err(next as usize);
         }
         let f = Feasibility {
             oracle: Oracle::new(&sf),
@@ -234,7 +246,7 @@ impl Feasibility {
             init,
             facts: sf,
         };
-        (f, false)
+        Ok((f, false))
     }
 }
 
@@ -453,8 +465,9 @@ fn loaded_from(facts: &Facts<'_>, func: crate::ir::FuncId, v: crate::ir::VarId) 
 /// have no candidate store asks nothing, so `main`, analysed before any other thread exists,
 /// does not make the fixpoint build an oracle for itself alone and rebuild it once its threads
 /// are known.
-#[derive(Default)]
 pub struct LazyOracle {
+    /// Most events it builds an oracle for (`MAX_ORACLE_EVENTS`).
+    max_events: usize,
     current: Option<Feasibility>,
     /// `(threads, multi-instance threads)` when `current` was built: the facts depend only
     /// on the threads' CFGs and instance counts.
@@ -463,21 +476,56 @@ pub struct LazyOracle {
     used: bool,
     /// Whether a build since the last `take_rebuilt` gave new facts.
     rebuilt: bool,
+    /// The events of the last build, when there were too many for the oracle.
+    too_big: Option<usize>,
+}
+
+impl Default for LazyOracle {
+    fn default() -> Self {
+        LazyOracle::with_max_events(MAX_ORACLE_EVENTS)
+    }
 }
 
 impl LazyOracle {
+    /// No oracle yet; at most `max_events` events.
+    pub fn with_max_events(max_events: usize) -> LazyOracle {
+        LazyOracle {
+            max_events,
+            current: None,
+            built_for: None,
+            used: false,
+            rebuilt: false,
+            too_big: None,
+        }
+    }
+
     /// The oracle of `threads`, (re)built when their number or instance counts changed since
-    /// the last build (keeping the old one, and its verdict cache, when the facts are equal).
-    pub fn get(&mut self, facts: &Facts<'_>, threads: &[Thread]) -> &Feasibility {
+    /// the last build (keeping the old one, and its verdict cache, when the facts are equal);
+    /// `None` when they have more than `MAX_ORACLE_EVENTS` events.
+    pub fn get(&mut self, facts: &Facts<'_>, threads: &[Thread]) -> Option<&Feasibility> {
         self.used = true;
         let shape = (threads.len(), threads.iter().filter(|t| t.multi).count());
-        if self.built_for != Some(shape) || self.current.is_none() {
-            let (f, kept) = Feasibility::build(facts, threads, self.current.take());
-            self.rebuilt |= !kept;
-            self.current = Some(f);
+        if self.built_for != Some(shape) {
+            match Feasibility::build(facts, threads, self.current.take(), self.max_events) {
+                Ok((f, kept)) => {
+                    self.rebuilt |= !kept;
+                    self.current = Some(f);
+                    self.too_big = None;
+                }
+                Err(events) => {
+                    // No oracle is new facts too: plans that read the old one are redone.
+                    self.rebuilt = true;
+                    self.too_big = Some(events);
+                }
+            }
             self.built_for = Some(shape);
         }
-        self.current.as_ref().expect("built above")
+        self.current.as_ref()
+    }
+
+    /// The events of the threads when they were too many for the oracle (at the last build).
+    pub fn too_big(&self) -> Option<usize> {
+        self.too_big
     }
 
     /// Whether `get` was called since the last call (the plan read the oracle).
@@ -488,5 +536,45 @@ impl LazyOracle {
     /// Whether the facts changed since the last call.
     pub fn take_rebuilt(&mut self) -> bool {
         std::mem::take(&mut self.rebuilt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::testing::{func, with_facts};
+    use crate::threads::{InlineBudget, Origin};
+
+    /// Past its budget of events the lazy oracle gives none (combinations are then not
+    /// pruned), says how many there were, and counts as new facts for the plans that read it.
+    #[test]
+    fn an_oracle_over_its_budget_is_not_built() {
+        let src = "#include <pthread.h>\nint x;\n\
+            static void *f(void *a) { x = 1; return a; }\n\
+            int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); int v = x; return v; }\n";
+        with_facts(src, |program, facts| {
+            let thread = |name: &str, origin| {
+                let entry = func(program, name);
+                Thread::new(
+                    program,
+                    name.into(),
+                    origin,
+                    entry,
+                    false,
+                    InlineBudget::default(),
+                )
+            };
+            let threads = [thread("main", Origin::Main), thread("f", Origin::Detached)];
+            let mut roomy = LazyOracle::default();
+            assert!(roomy.get(facts, &threads).is_some());
+            assert_eq!(roomy.too_big(), None);
+            let mut tight = LazyOracle::with_max_events(2);
+            assert!(tight.get(facts, &threads).is_none());
+            assert!(tight.too_big().is_some_and(|n| n > 2));
+            assert!(tight.take_used() && tight.take_rebuilt());
+            // The same threads: no second build, still none.
+            assert!(tight.get(facts, &threads).is_none());
+            assert!(!tight.take_rebuilt());
+        });
     }
 }
