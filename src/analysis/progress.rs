@@ -7,6 +7,9 @@ use std::sync::Mutex;
 /// The fixpoint's position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
+    /// The mode the fixpoint runs in (the flow-insensitive one when no assertion may run or
+    /// after the memory budget, whatever `--mode` asked).
+    pub mode: crate::config::Mode,
     /// Round of the thread-modular fixpoint (from 1).
     pub round: usize,
     /// The thread being analysed (from 1) and how many threads are known.
@@ -21,8 +24,12 @@ impl std::fmt::Display for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "round {}, thread {} of {} ({})",
-            self.round, self.thread, self.threads, self.name
+            "{} mode, round {}, thread {} of {} ({})",
+            self.mode.name(),
+            self.round,
+            self.thread,
+            self.threads,
+            self.name
         )
     }
 }
@@ -49,13 +56,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_position_reads_as_round_thread_and_name() {
+    fn a_position_reads_as_mode_round_thread_and_name() {
         let p = Position {
+            mode: crate::config::Mode::FlowInsensitive,
             round: 2,
             thread: 5,
             threads: 40,
             name: "worker".to_string(),
         };
-        assert_eq!(p.to_string(), "round 2, thread 5 of 40 (worker)");
+        assert_eq!(
+            p.to_string(),
+            "flow-insensitive mode, round 2, thread 5 of 40 (worker)"
+        );
     }
 }

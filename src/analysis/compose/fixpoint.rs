@@ -145,6 +145,7 @@ pub fn run<D: NumDomain>(
                 break;
             }
             progress::set(Some(progress::Position {
+                mode: how.mode,
                 round: rounds,
                 thread: i + 1,
                 threads: found.threads.len(),
