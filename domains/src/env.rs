@@ -211,6 +211,16 @@ impl NumDomain for IntervalEnv {
         }
     }
 
+    fn intervals_below(&self, n: u32) -> Self {
+        if self.bottom {
+            return if n == 0 { Self::top() } else { Self::bottom() };
+        }
+        // Shares the subtrees below `n` with `self`.
+        let mut out = self.clone();
+        out.vals.reset_from(n as usize);
+        out
+    }
+
     fn set_bottom(&mut self) {
         self.bottom = true;
         self.vals = PVec::new();

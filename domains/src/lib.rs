@@ -96,6 +96,18 @@ pub trait NumDomain: Lattice + Send + Sync {
             self.forget(*x);
         }
     }
+    /// The intervals of the variables below `n`, every other variable top, no relation: what
+    /// setting `Var(i)` of `top()` to `self.interval(Var(i))` for every `i < n` gives.
+    fn intervals_below(&self, n: u32) -> Self
+    where
+        Self: Sized,
+    {
+        let mut out = Self::top();
+        for i in 0..n {
+            out.set(Var(i), self.interval(Var(i)));
+        }
+        out
+    }
     /// Make the state bottom (the path ends).
     fn set_bottom(&mut self);
 

@@ -177,6 +177,14 @@ impl<T: Elem> PVec<T> {
         }
     }
 
+    /// Sets every index from `n` on to `T::DEFAULT`, dropping the subtrees that lie wholly
+    /// there and sharing the others.
+    pub(crate) fn reset_from(&mut self, n: usize) {
+        if let Some(r) = reset_from(self.root.as_ref(), self.height, 0, n) {
+            self.root = r;
+        }
+    }
+
     /// The indices of the stored leaves with their values (every index not listed is
     /// `T::DEFAULT`), in increasing order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
@@ -273,6 +281,50 @@ fn reset<T: Elem>(
                 rest = &rest[n..];
             }
             let c = new?;
+            Some(if c.iter().all(Option::is_none) {
+                None
+            } else {
+                Some(Arc::new(Node::Inner(c)))
+            })
+        }
+    }
+}
+
+/// `reset_from(n)` below a node of `level` whose first index is `base`; `Some(new)` when the
+/// node changed.
+fn reset_from<T: Elem>(
+    node: Option<&Arc<Node<T>>>,
+    level: u32,
+    base: usize,
+    n: usize,
+) -> Option<Slot<T>> {
+    let node = node?;
+    if base >= n {
+        return Some(None);
+    }
+    if base.saturating_add(span(level)) <= n {
+        return None;
+    }
+    match &**node {
+        Node::Leaf(a) => {
+            let mut a = *a;
+            for x in &mut a[n - base..] {
+                *x = T::DEFAULT;
+            }
+            Some(if a.iter().all(|x| *x == T::DEFAULT) {
+                None
+            } else {
+                Some(Arc::new(Node::Leaf(a)))
+            })
+        }
+        Node::Inner(c) => {
+            let mut c = c.clone();
+            let child_span = span(level - 1);
+            for (k, ch) in c.iter_mut().enumerate() {
+                if let Some(r) = reset_from(ch.as_ref(), level - 1, base + k * child_span, n) {
+                    *ch = r;
+                }
+            }
             Some(if c.iter().all(Option::is_none) {
                 None
             } else {
@@ -535,6 +587,14 @@ mod tests {
                 dense_get(&db, start),
                 "the source is unchanged"
             );
+            // reset_from: every index from a cut on.
+            let cut = next() % (range + 50);
+            let mut f = b.clone();
+            f.reset_from(cut);
+            for i in 0..top + 100 {
+                let want = if i >= cut { -1 } else { dense_get(&db, i) };
+                assert_eq!(f.get(i), want, "round {round} index {i} cut {cut}");
+            }
             // Resetting the same indices of two vectors leaves them equal where they agreed.
             let mut r2 = a.clone();
             r2.reset_many(&idx);

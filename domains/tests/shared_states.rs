@@ -71,6 +71,25 @@ fn check<D: NumDomain>(
             prop_assert_eq!(w.interval(Var(i)), want, "widening at {}", i);
         }
     }
+    // The intervals below a cut: as the generic loop sets them, at every cut near the indices.
+    let mut cuts: Vec<u32> = idx.iter().flat_map(|&i| [i, i + 1]).collect();
+    cuts.extend([0, 3]);
+    for &n in &cuts {
+        let p = a.intervals_below(n);
+        let mut want = D::top();
+        for &i in idx.iter().filter(|&&i| i < n) {
+            want.set(Var(i), a.interval(Var(i)));
+        }
+        prop_assert!(p == want, "intervals below {}", n);
+        for &i in &idx {
+            let w = if i < n {
+                a.interval(Var(i))
+            } else {
+                Interval::top()
+            };
+            prop_assert_eq!(p.interval(Var(i)), w, "intervals below {} at {}", n, i);
+        }
+    }
     // The ancestor is unchanged by everything its descendants did.
     let mut again = D::top();
     apply(&mut again, base);

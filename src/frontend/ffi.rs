@@ -7,7 +7,10 @@
 use std::ffi::{c_char, c_uint, CStr};
 
 use llvm_sys::core as c;
-use llvm_sys::prelude::{LLVMBasicBlockRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef};
+use llvm_sys::debuginfo::{self as di, LLVMMetadataKind};
+use llvm_sys::prelude::{
+    LLVMBasicBlockRef, LLVMContextRef, LLVMMetadataRef, LLVMModuleRef, LLVMTypeRef, LLVMValueRef,
+};
 use llvm_sys::target::{self as t, LLVMTargetDataRef};
 use llvm_sys::{LLVMOpcode, LLVMTypeKind, LLVMValueKind};
 
@@ -585,4 +588,213 @@ impl DataLayout {
         // SAFETY: live data layout.
         unsafe { t::LLVMPointerSize(self.0) }
     }
+}
+
+/// A metadata node of the module (an `MDNode`: a tuple or a debug-info node).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Md(LLVMMetadataRef);
+
+/// What [`Md::operands`] finds in one operand of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MdOperand {
+    /// Another node.
+    Node(Md),
+    /// No operand (`null`).
+    Null,
+    /// A string, a value (`i32 1`, `ptr @g`) or an argument list.
+    Other,
+}
+
+/// The metadata an LLVM value wraps, when it is a `MetadataAsValue` of a node.
+fn node_of_value(v: LLVMValueRef) -> MdOperand {
+    if v.is_null() {
+        return MdOperand::Null;
+    }
+    // SAFETY: live value.
+    if unsafe { c::LLVMGetValueKind(v) } != LLVMValueKind::LLVMMetadataAsValueValueKind {
+        // A constant operand (`ConstantAsMetadata`) comes back as the constant itself.
+        return MdOperand::Other;
+    }
+    // SAFETY: live MetadataAsValue; unwrapping creates nothing.
+    let md = unsafe { c::LLVMValueAsMetadata(v) };
+    if md.is_null() {
+        return MdOperand::Null;
+    }
+    match Md::kind_of(md) {
+        Some(_) => MdOperand::Node(Md(md)),
+        None => MdOperand::Other,
+    }
+}
+
+impl Md {
+    /// The kind of `md` when it is a node (an `MDNode`); `None` for strings, values, argument
+    /// lists and placeholders, which have no operands to walk.
+    fn kind_of(md: LLVMMetadataRef) -> Option<LLVMMetadataKind> {
+        use LLVMMetadataKind::*;
+        // SAFETY: live metadata.
+        match unsafe { di::LLVMGetMetadataKind(md) } {
+            LLVMMDStringMetadataKind
+            | LLVMConstantAsMetadataMetadataKind
+            | LLVMLocalAsMetadataMetadataKind
+            | LLVMDistinctMDOperandPlaceholderMetadataKind
+            | LLVMDIArgListMetadataKind => None,
+            k => Some(k),
+        }
+    }
+
+    /// The node's kind.
+    pub fn kind(self) -> LLVMMetadataKind {
+        Md::kind_of(self.0).expect("an Md is a node")
+    }
+
+    /// The DWARF tag of a debug-info type (`DIDerivedType`, `DICompositeType`).
+    pub fn tag(self) -> u16 {
+        // SAFETY: live DINode (callers check the kind).
+        unsafe { di::LLVMGetDINodeTag(self.0) }
+    }
+
+    /// The `name:` of a debug-info type (empty when it has none).
+    pub fn type_name(self) -> String {
+        let mut len = 0usize;
+        // SAFETY: live DIType (callers check the kind).
+        let p = unsafe { di::LLVMDITypeGetName(self.0, &mut len) };
+        if p.is_null() || len == 0 {
+            return String::new();
+        }
+        // SAFETY: LLVM returned `len` readable bytes at `p`.
+        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), len) };
+        escaped(bytes)
+    }
+
+    /// The `offset:` of a debug-info type, in bits.
+    pub fn type_offset_bits(self) -> u64 {
+        // SAFETY: live DIType (callers check the kind).
+        unsafe { di::LLVMDITypeGetOffsetInBits(self.0) }
+    }
+
+    /// Whether a debug-info type has `DIFlagBitField`.
+    pub fn is_bit_field(self) -> bool {
+        // SAFETY: live DIType (callers check the kind).
+        let flags = unsafe { di::LLVMDITypeGetFlags(self.0) };
+        flags & di::LLVMDIFlagBitField != 0
+    }
+
+    /// The operands of the node, in order.
+    pub fn operands(self, ctx: LLVMContextRef) -> Vec<MdOperand> {
+        // SAFETY: live node; the wrapper is owned by the context.
+        let v = unsafe { c::LLVMMetadataAsValue(ctx, self.0) };
+        // SAFETY: a MetadataAsValue of an MDNode.
+        let n = unsafe { c::LLVMGetMDNodeNumOperands(v) };
+        let mut ops = vec![std::ptr::null_mut(); n as usize];
+        // SAFETY: `ops` has room for every operand.
+        unsafe { c::LLVMGetMDNodeOperands(v, ops.as_mut_ptr()) };
+        ops.into_iter().map(node_of_value).collect()
+    }
+}
+
+/// A metadata string as the textual IR prints it between quotes: printable ASCII but `\` and
+/// `"` as it is, every other byte as `\XX` (two upper-case hex digits).
+fn escaped(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (0x20..0x7f).contains(&b) && b != b'\\' && b != b'"' {
+            out.push(b as char);
+        } else {
+            out.push('\\');
+            out.push(char::from(b"0123456789ABCDEF"[(b >> 4) as usize]));
+            out.push(char::from(b"0123456789ABCDEF"[(b & 15) as usize]));
+        }
+    }
+    out
+}
+
+/// Every metadata node the module references, each once: those of named metadata, the
+/// attachments of global variables, functions and instructions (debug locations included),
+/// and the metadata operands of calls (`llvm.dbg.*`), with every node reachable from them
+/// through operands. These are the nodes the textual IR of the module lists.
+pub(crate) fn metadata_nodes(m: LLVMModuleRef) -> Vec<Md> {
+    // SAFETY: `m` is a live module.
+    let ctx = unsafe { c::LLVMGetModuleContext(m) };
+    let mut roots: Vec<Md> = Vec::new();
+    let entries =
+        |list: *mut llvm_sys::prelude::LLVMValueMetadataEntry, n: usize, roots: &mut Vec<Md>| {
+            for i in 0..n {
+                // SAFETY: `i` is below the number of entries LLVM returned.
+                let md = unsafe { c::LLVMValueMetadataEntriesGetMetadata(list, i as c_uint) };
+                if !md.is_null() && Md::kind_of(md).is_some() {
+                    roots.push(Md(md));
+                }
+            }
+            if !list.is_null() {
+                // SAFETY: allocated by LLVM, freed once.
+                unsafe { c::LLVMDisposeValueMetadataEntries(list) };
+            }
+        };
+    // SAFETY: `m` is a live module; the named nodes belong to it.
+    let mut named = unsafe { c::LLVMGetFirstNamedMetadata(m) };
+    while !named.is_null() {
+        let mut len = 0usize;
+        // SAFETY: live named node.
+        let name = unsafe { c::LLVMGetNamedMetadataName(named, &mut len) };
+        // SAFETY: `len` bytes at `name`.
+        let name = unsafe { std::slice::from_raw_parts(name.cast::<u8>(), len) };
+        if let Ok(name) = std::ffi::CString::new(name) {
+            // SAFETY: live module, NUL-terminated name.
+            let n = unsafe { c::LLVMGetNamedMetadataNumOperands(m, name.as_ptr()) };
+            let mut ops = vec![std::ptr::null_mut(); n as usize];
+            // SAFETY: `ops` has room for every operand.
+            unsafe { c::LLVMGetNamedMetadataOperands(m, name.as_ptr(), ops.as_mut_ptr()) };
+            roots.extend(ops.into_iter().filter_map(|v| match node_of_value(v) {
+                MdOperand::Node(n) => Some(n),
+                _ => None,
+            }));
+        }
+        // SAFETY: live named node.
+        named = unsafe { c::LLVMGetNextNamedMetadata(named) };
+    }
+    for g in globals(m).into_iter().chain(functions(m)) {
+        let mut n = 0usize;
+        // SAFETY: a global variable or function is a GlobalObject.
+        let list = unsafe { c::LLVMGlobalCopyAllMetadata(g.0, &mut n) };
+        entries(list, n, &mut roots);
+    }
+    for f in functions(m) {
+        for b in f.blocks() {
+            for i in b.instructions() {
+                let mut n = 0usize;
+                // SAFETY: live instruction.
+                let list =
+                    unsafe { c::LLVMInstructionGetAllMetadataOtherThanDebugLoc(i.0, &mut n) };
+                entries(list, n, &mut roots);
+                // SAFETY: live instruction.
+                let loc = unsafe { di::LLVMInstructionGetDebugLoc(i.0) };
+                if !loc.is_null() && Md::kind_of(loc).is_some() {
+                    roots.push(Md(loc));
+                }
+                if i.opcode() == LLVMOpcode::LLVMCall {
+                    for k in 0..i.num_operands() {
+                        if let MdOperand::Node(n) = node_of_value(i.operand(k).0) {
+                            roots.push(n);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut seen: std::collections::HashSet<Md> = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    while let Some(n) = roots.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        out.push(n);
+        for op in n.operands(ctx) {
+            if let MdOperand::Node(o) = op {
+                if !seen.contains(&o) {
+                    roots.push(o);
+                }
+            }
+        }
+    }
+    out
 }

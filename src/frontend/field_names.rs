@@ -7,15 +7,73 @@
 
 use std::collections::HashMap;
 
+use llvm_sys::prelude::LLVMModuleRef;
+
+use super::ffi::{self, Md, MdOperand};
+
 /// Field names per C struct name (the name after `struct.` in the LLVM type), by byte offset.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, PartialEq)]
 pub(crate) struct FieldNames {
     by_struct: HashMap<String, Option<Vec<(u64, String)>>>,
 }
 
+/// DWARF tags of the debug-info types read here.
+const DW_TAG_MEMBER: u16 = 0x0d;
+const DW_TAG_STRUCTURE_TYPE: u16 = 0x13;
+const DW_TAG_TYPEDEF: u16 = 0x16;
+
+/// `DIDerivedType`'s operand that holds its `baseType`, `DICompositeType`'s that holds its
+/// `elements` (LLVM 19's layout of these nodes).
+const BASE_TYPE_OPERAND: usize = 3;
+const ELEMENTS_OPERAND: usize = 4;
+
 impl FieldNames {
+    /// Reads the `DICompositeType` structs of the module's debug info (their members and the
+    /// members' offsets), and the typedef names of anonymous ones: what
+    /// [`FieldNames::from_module_text`] reads from the module's textual form, without printing
+    /// it (tens of megabytes for a large program).
+    pub fn from_module(m: LLVMModuleRef) -> FieldNames {
+        use llvm_sys::debuginfo::LLVMMetadataKind::*;
+        // SAFETY: `m` is a live module.
+        let ctx = unsafe { llvm_sys::core::LLVMGetModuleContext(m) };
+        let nodes = ffi::metadata_nodes(m);
+        let mut typedefs: HashMap<Md, Vec<String>> = HashMap::new();
+        let mut structs: Vec<(Md, Md)> = Vec::new();
+        for &n in &nodes {
+            match n.kind() {
+                LLVMDIDerivedTypeMetadataKind if n.tag() == DW_TAG_TYPEDEF => {
+                    let name = n.type_name();
+                    let base = n.operands(ctx).get(BASE_TYPE_OPERAND).copied();
+                    if let (false, Some(MdOperand::Node(base))) = (name.is_empty(), base) {
+                        typedefs.entry(base).or_default().push(name);
+                    }
+                }
+                LLVMDICompositeTypeMetadataKind if n.tag() == DW_TAG_STRUCTURE_TYPE => {
+                    if let Some(MdOperand::Node(e)) = n.operands(ctx).get(ELEMENTS_OPERAND) {
+                        structs.push((n, *e));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = FieldNames::default();
+        for (s, elements) in structs {
+            let Some(members) = members_of(ctx, elements) else {
+                continue;
+            };
+            let own = Some(s.type_name()).filter(|n| !n.is_empty());
+            let aliases = typedefs.get(&s).into_iter().flatten().cloned();
+            for n in own.into_iter().chain(aliases) {
+                out.insert(&n, &members);
+            }
+        }
+        out
+    }
+
     /// Reads the `DICompositeType` structs of a module's textual form (its members and their
-    /// offsets), and the typedef names of anonymous ones.
+    /// offsets), and the typedef names of anonymous ones (the reference of
+    /// [`FieldNames::from_module`] in the tests).
+    #[cfg(test)]
     pub fn from_module_text(text: &str) -> FieldNames {
         let nodes: HashMap<&str, &str> = text
             .lines()
@@ -85,8 +143,46 @@ impl FieldNames {
     }
 }
 
+/// The members of an `elements` tuple: (byte offset, name) of each `DW_TAG_member`; `None`
+/// when it is not a tuple of nodes or when a member is a bit-field or unnamed (as [`members`]).
+fn members_of(ctx: llvm_sys::prelude::LLVMContextRef, elements: Md) -> Option<Vec<(u64, String)>> {
+    if !matches!(
+        elements.kind(),
+        llvm_sys::debuginfo::LLVMMetadataKind::LLVMMDTupleMetadataKind
+    ) {
+        return None;
+    }
+    let mut out = Vec::new();
+    for op in elements.operands(ctx) {
+        let MdOperand::Node(m) = op else {
+            return None;
+        };
+        let is_member = matches!(
+            m.kind(),
+            llvm_sys::debuginfo::LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind
+        ) && m.tag() == DW_TAG_MEMBER;
+        if !is_member {
+            continue;
+        }
+        if m.is_bit_field() {
+            return None;
+        }
+        let name = m.type_name();
+        if name.is_empty() {
+            return None;
+        }
+        let bits = m.type_offset_bits();
+        if !bits.is_multiple_of(8) {
+            return None;
+        }
+        out.push((bits / 8, name));
+    }
+    Some(out)
+}
+
 /// The members of an `elements: !N` tuple: (byte offset, name) of each `DW_TAG_member`; `None`
 /// when one is a bit-field or unnamed (the LLVM fields then cannot be matched by offset).
+#[cfg(test)]
 fn members(nodes: &HashMap<&str, &str>, elements: &str) -> Option<Vec<(u64, String)>> {
     let tuple = nodes.get(elements)?.strip_prefix("!{")?.strip_suffix('}')?;
     let mut out = Vec::new();
@@ -108,6 +204,7 @@ fn members(nodes: &HashMap<&str, &str>, elements: &str) -> Option<Vec<(u64, Stri
     Some(out)
 }
 
+#[cfg(test)]
 /// The value of `key: value` in a metadata node's text (up to the next `, ` or `)`).
 fn field<'a>(body: &'a str, key: &str) -> Option<&'a str> {
     let pat = format!("{key}: ");

@@ -49,7 +49,7 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
             funcs,
             func_vals: fvals.clone(),
             globals,
-            field_names: FieldNames::from_module_text(&module.print_to_string().to_string()),
+            field_names: FieldNames::from_module(m),
         },
         files: Files::default(),
         program: Program {

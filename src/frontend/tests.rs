@@ -908,6 +908,42 @@ fn struct_fields_are_named_from_debug_info() {
     assert!(names.contains(&"fl.1"), "{names:?}");
 }
 
+/// The field names read from the module's metadata are those read from its textual form, on
+/// linked files with clashing and renamed structs, typedefs, unions, bit-fields, anonymous
+/// members, nested and non-ASCII names.
+#[test]
+fn field_names_from_metadata_are_those_of_the_text() {
+    let a = "struct dev { int open; struct { short lo, hi; } regs; long count; } d;\n\
+             typedef struct { int a, b; } pair_t;\n\
+             typedef pair_t pair2_t;\n\
+             pair2_t pair;\n\
+             union word { int i; char c[4]; } w;\n\
+             struct flags { unsigned ready : 1; unsigned err : 1; int n; } fl;\n\
+             struct anon { int x; union { int u; float f; }; } an;\n\
+             struct caf\u{e9} { int \u{e9}t\u{e9}; } c;\n\
+             struct empty { } e;\n\
+             static int get(struct dev *p, pair_t *q) { struct local { int z; } l = {1}; return p->open + q->b + l.z; }\n\
+             int main(void) { return get(&d, &pair) + w.i + fl.n + an.x + c.\u{e9}t\u{e9}; }\n";
+    let b = "struct dev { int other; } d2;\n\
+             typedef struct { long a; } pair_t;\n\
+             pair_t p2;\n\
+             int use(void) { return d2.other + (int)p2.a; }\n";
+    let (_dir, paths) = write(&[("a.c", a.as_bytes()), ("b.c", b.as_bytes())]);
+    for inputs in [&paths[..1], &paths[..]] {
+        let config = Config::new(inputs.to_vec());
+        let context = inkwell::context::Context::create();
+        let module = super::load::load_module(&context, &config).expect("load");
+        let text = module.print_to_string().to_string();
+        let from_text = super::field_names::FieldNames::from_module_text(&text);
+        let from_metadata = super::field_names::FieldNames::from_module(module.as_mut_ptr());
+        assert_eq!(from_metadata, from_text);
+        // Not vacuous: structs were found (`dev` clashes once `b.c` is linked).
+        let shown = format!("{from_text:?}");
+        assert!(shown.contains("local") && shown.contains("C3"), "{shown}");
+        assert_eq!(shown.contains("regs"), inputs.len() == 1, "{shown}");
+    }
+}
+
 /// The objects the points-to analysis exposes, by name.
 fn exposed_names(p: &Program) -> Vec<String> {
     let pt = crate::memory::PointsTo::compute(p);

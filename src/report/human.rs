@@ -4,7 +4,7 @@
 //! order; then each distinct modelling note once; then the summary line.
 
 use super::finding::Finding;
-use super::source::call_range;
+use super::source::call_range_indexed;
 use super::{distinct_notes, plural, Report};
 use crate::analysis::{Note, Status};
 use crate::ir::Span;
@@ -29,6 +29,8 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 struct Sources<'a> {
     files: SimpleFiles<&'a str, &'a str>,
     ids: Vec<Option<usize>>,
+    /// The report, for where the lines of each file start.
+    report: &'a Report,
 }
 
 impl<'a> Sources<'a> {
@@ -44,7 +46,7 @@ impl<'a> Sources<'a> {
                     .map(|text| files.add(f.path.as_str(), text))
             })
             .collect();
-        Sources { files, ids }
+        Sources { files, ids, report }
     }
 
     /// A short range at `span`: from its column to the end of the statement (`;`), at most to
@@ -57,15 +59,11 @@ impl<'a> Sources<'a> {
     ) -> Option<(usize, std::ops::Range<usize>)> {
         let span = span?;
         let id = (*self.ids.get(span.file.0 as usize)?)?;
-        let text = self.files.get(id).ok()?.source();
+        let (text, lines) = self.report.source_lines(span.file)?;
         let line_start = if span.line <= 1 {
             0
         } else {
-            let mut at = 0;
-            for _ in 1..span.line {
-                at += text[at..].find('\n')? + 1;
-            }
-            at
+            lines.start(span.line)?
         };
         let line_end = text[line_start..]
             .find('\n')
@@ -93,8 +91,8 @@ impl<'a> Sources<'a> {
     fn locate(&self, span: Option<Span>) -> Option<(usize, std::ops::Range<usize>)> {
         let span = span?;
         let id = (*self.ids.get(span.file.0 as usize)?)?;
-        let text = self.files.get(id).ok()?.source();
-        Some((id, call_range(text, span.line, span.col)?))
+        let (text, lines) = self.report.source_lines(span.file)?;
+        Some((id, call_range_indexed(text, lines, span.line, span.col)?))
     }
 }
 

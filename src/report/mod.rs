@@ -24,7 +24,7 @@ pub use suppress::Suppression;
 
 use crate::analysis::{Note, Outcome, Status};
 use crate::config::{Config, Format};
-use crate::ir::{Program, Span};
+use crate::ir::{FileId, Program, Span};
 use std::io::{self, Write};
 
 /// Everything one run produced: what was asked, what was analysed, what was concluded.
@@ -46,6 +46,9 @@ pub struct Report {
     pub suppressed: Vec<bool>,
     /// Per assertion: matched a finding of the baseline (`None` without `--baseline`).
     pub baselined: Option<Vec<bool>>,
+    /// Per source file (indexed like `Program::files`), where its lines start; built when a
+    /// region is first asked for.
+    lines: std::sync::OnceLock<Vec<Option<source::LineIndex>>>,
 }
 
 /// How many assertions got each verdict.
@@ -129,6 +132,7 @@ impl Report {
             suppressions: suppress::scan(&program),
             suppressed: vec![false; program.asserts.len()],
             baselined: None,
+            lines: std::sync::OnceLock::new(),
             program,
             outcome,
             frontend_ms,
@@ -268,14 +272,25 @@ impl Report {
     /// column as recorded (bytes), no end. `None` without a span or a line.
     pub fn region(&self, span: Option<Span>) -> Option<Region> {
         let s = span.filter(|s| s.line > 0)?;
-        let text = (self.program.files.get(s.file.0 as usize)).and_then(|f| f.text.as_deref());
-        text.and_then(|t| source::region(t, s.line, s.col))
+        self.source_lines(s.file)
+            .and_then(|(t, index)| source::region(t, index, s.line, s.col))
             .or(Some(Region {
                 line: s.line,
                 column: s.col,
                 end_line: 0,
                 end_column: 0,
             }))
+    }
+
+    /// The text of `file` and where its lines start, when the text is there.
+    pub(crate) fn source_lines(&self, file: FileId) -> Option<(&str, &source::LineIndex)> {
+        let text = self.program.files.get(file.0 as usize)?.text.as_deref()?;
+        let lines = self.lines.get_or_init(|| {
+            (self.program.files.iter())
+                .map(|f| f.text.as_deref().map(source::LineIndex::new))
+                .collect()
+        });
+        Some((text, lines.get(file.0 as usize)?.as_ref()?))
     }
 
     /// The file `span` points into; without a span (or with a bad file id), the first input.

@@ -25,7 +25,25 @@ const MAX_CALL_BYTES: usize = 8 * 1024;
 /// is not on a call, an assertion call on that line is used; failing that, the rest of the line.
 /// `None` only when the text has no such line.
 pub fn call_range(text: &str, line: u32, col: u32) -> Option<Range<usize>> {
-    let (line_start, line_end) = line_bounds(text, line)?;
+    call_range_on(text, line_bounds(text, line)?, col)
+}
+
+/// [`call_range`], with the lines of `text` found through `index` (built from `text`).
+pub fn call_range_indexed(
+    text: &str,
+    index: &LineIndex,
+    line: u32,
+    col: u32,
+) -> Option<Range<usize>> {
+    call_range_on(text, index.bounds(text, line)?, col)
+}
+
+/// [`call_range`] on the line with the byte bounds `(line_start, line_end)`.
+fn call_range_on(
+    text: &str,
+    (line_start, line_end): (usize, usize),
+    col: u32,
+) -> Option<Range<usize>> {
     let line_text = &text[line_start..line_end];
     let indent = line_text.len() - line_text.trim_start().len();
     let start = if col == 0 {
@@ -58,13 +76,48 @@ fn line_bounds(text: &str, line: u32) -> Option<(usize, usize)> {
     for _ in 0..index {
         start += text[start..].find('\n')? + 1;
     }
+    Some(bounds_from(text, start))
+}
+
+/// The byte bounds of the line that starts at `start`, without its line terminator.
+fn bounds_from(text: &str, start: usize) -> (usize, usize) {
     let end = text[start..].find('\n').map_or(text.len(), |n| start + n);
     let end = if text[start..end].ends_with('\r') {
         end - 1
     } else {
         end
     };
-    Some((start, end))
+    (start, end)
+}
+
+/// Where each line of a text starts, so that finding a line costs no walk from the start of
+/// the file (a report of many assertions in a long file would be quadratic otherwise).
+#[derive(Clone, Debug, Default)]
+pub struct LineIndex {
+    /// The byte offset of each line's start: 0, then the byte after every `\n`.
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// The index of `text`.
+    pub fn new(text: &str) -> Self {
+        let newlines = text.bytes().enumerate().filter(|&(_, b)| b == b'\n');
+        let starts = std::iter::once(0)
+            .chain(newlines.map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { starts }
+    }
+
+    /// The byte offset where 1-based `line` starts (`None` past the last line).
+    pub fn start(&self, line: u32) -> Option<usize> {
+        self.starts.get((line as usize).checked_sub(1)?).copied()
+    }
+
+    /// The byte bounds of 1-based `line` of `text` (the text this index was built from),
+    /// without its line terminator, as [`line_bounds`] finds them.
+    fn bounds(&self, text: &str, line: u32) -> Option<(usize, usize)> {
+        Some(bounds_from(text, self.start(line)?))
+    }
 }
 
 /// `name ( ... )` starting exactly at `start` (the name may be empty: a bare parenthesis).
@@ -176,9 +229,15 @@ pub struct Region {
 /// unknown, as LLVM records any column past 65535): it starts at the column when known, else
 /// at the [`call_range`] on the line, and ends with the call that starts there (an assertion:
 /// through its `)`), else at the end of the line. `None` when the text has no such line.
-pub fn region(text: &str, line: u32, col: u32) -> Option<Region> {
-    let (line_start, line_end) = line_bounds(text, line)?;
-    let call = call_range(text, line, col)?;
+/// The lines of `text` are found through `lines` (built from `text`).
+pub fn region(text: &str, lines: &LineIndex, line: u32, col: u32) -> Option<Region> {
+    region_on(text, lines.bounds(text, line)?, line, col)
+}
+
+/// [`region`] on `line`, whose byte bounds are `(line_start, line_end)`.
+fn region_on(text: &str, bounds: (usize, usize), line: u32, col: u32) -> Option<Region> {
+    let (line_start, line_end) = bounds;
+    let call = call_range_on(text, bounds, col)?;
     let start = if col == 0 {
         call.start
     } else {
@@ -229,20 +288,45 @@ mod region_tests {
     #[test]
     fn columns_are_characters_and_ends_are_exclusive() {
         let text = "int main(void) {\n  x = 1; assert(x == 1);\n}\n";
-        let r = region(text, 2, 10).expect("region");
+        let r = region(text, &LineIndex::new(text), 2, 10).expect("region");
         assert_eq!((r.line, r.column, r.end_line, r.end_column), (2, 10, 2, 24));
         // Column unknown (LLVM drops columns past 65535): the assertion on the line.
-        assert_eq!(region(text, 2, 0), Some(r));
+        assert_eq!(region(text, &LineIndex::new(text), 2, 0), Some(r));
         // A statement that is not a call: to the end of the line.
-        let r = region(text, 2, 3).expect("region");
+        let r = region(text, &LineIndex::new(text), 2, 3).expect("region");
         assert_eq!((r.column, r.end_column), (3, 25));
         // Multi-byte characters count once.
         let text = "/* é */ assert(ok(\n  1));\n";
-        let r = region(text, 1, 10).expect("region");
+        let r = region(text, &LineIndex::new(text), 1, 10).expect("region");
         assert_eq!((r.line, r.column, r.end_line, r.end_column), (1, 9, 2, 6));
         let far = format!("{}assert(g);\n", " ".repeat(80_000));
-        let r = region(&far, 1, 0).expect("region");
+        let r = region(&far, &LineIndex::new(&far), 1, 0).expect("region");
         assert_eq!((r.column, r.end_column), (80_001, 80_010));
-        assert_eq!(region(text, 9, 1), None);
+        assert_eq!(region(text, &LineIndex::new(text), 9, 1), None);
+    }
+
+    #[test]
+    fn the_line_index_finds_what_the_walk_finds() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "int main(void) {\r\n  x = 1; assert(x == 1);\r\n}\r\n",
+            "/* é */ assert(ok(\n  1));\n\n  assert(y);",
+        ] {
+            let index = LineIndex::new(text);
+            for line in 0..8 {
+                for col in 0..30 {
+                    assert_eq!(
+                        region(text, &index, line, col),
+                        line_bounds(text, line).and_then(|b| region_on(text, b, line, col))
+                    );
+                    assert_eq!(
+                        call_range_indexed(text, &index, line, col),
+                        call_range(text, line, col)
+                    );
+                }
+            }
+        }
     }
 }

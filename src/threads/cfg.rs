@@ -481,6 +481,10 @@ pub struct Shape {
     pub pred: Vec<Vec<NodeId>>,
     /// Immediate dominator of every reachable node (the entry's is itself; `None`: unreachable).
     pub idom: Vec<Option<NodeId>>,
+    /// Where every reachable node's subtree of the dominator tree begins and ends in a
+    /// depth-first numbering (pre-order number, one past the last pre-order number in the
+    /// subtree), so that [`Shape::dominates`] is a comparison, not a walk up the tree.
+    dom_interval: Vec<(u32, u32)>,
 }
 
 impl Shape {
@@ -530,6 +534,7 @@ impl Shape {
         } else {
             Vec::new()
         };
+        let dom_interval = dominator_intervals(&idom);
         Shape {
             succ,
             rpo,
@@ -538,6 +543,7 @@ impl Shape {
             scc,
             pred,
             idom,
+            dom_interval,
         }
     }
 }
@@ -590,9 +596,59 @@ fn dominators(
     idom
 }
 
+/// The interval of every reachable node in a depth-first numbering of the dominator tree
+/// given by `idom` (`(pre, end)`: the subtree of the node holds the numbers `pre..end`);
+/// unreachable nodes get the empty `(0, 0)`.
+fn dominator_intervals(idom: &[Option<NodeId>]) -> Vec<(u32, u32)> {
+    let n = idom.len();
+    let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (v, d) in idom.iter().enumerate() {
+        match d {
+            Some(d) if d.index() == v => roots.push(v as u32),
+            Some(d) => children[d.index()].push(v as u32),
+            None => {}
+        }
+    }
+    let mut interval = vec![(0u32, 0u32); n];
+    let mut next = 0u32;
+    // Iterative DFS: (node, index of the next child to visit).
+    let mut stack: Vec<(u32, usize)> = Vec::new();
+    for root in roots {
+        interval[root as usize].0 = next;
+        next += 1;
+        stack.push((root, 0));
+        while let Some((v, i)) = stack.pop() {
+            if let Some(&c) = children[v as usize].get(i) {
+                stack.push((v, i + 1));
+                interval[c as usize].0 = next;
+                next += 1;
+                stack.push((c, 0));
+            } else {
+                interval[v as usize].1 = next;
+            }
+        }
+    }
+    interval
+}
+
 impl Shape {
-    /// Whether `a` dominates `b` (both reachable).
+    /// Whether `a` dominates `b` (both reachable; a node dominates itself).
     pub fn dominates(&self, a: NodeId, b: NodeId) -> bool {
+        if a == b {
+            return true;
+        }
+        if self.idom[a.index()].is_none() || self.idom[b.index()].is_none() {
+            return false;
+        }
+        let (a_pre, a_end) = self.dom_interval[a.index()];
+        let b_pre = self.dom_interval[b.index()].0;
+        a_pre <= b_pre && b_pre < a_end
+    }
+
+    /// [`Shape::dominates`] by walking `b`'s dominators (the reference of the tests).
+    #[cfg(test)]
+    fn dominates_by_walk(&self, a: NodeId, b: NodeId) -> bool {
         let mut cur = b;
         loop {
             if cur == a {
@@ -701,6 +757,42 @@ mod tests {
             }
             assert!(shape.in_cycle[resume.index()]);
             assert!(cfg.opaque_callees.contains(&func(program, "down")));
+        });
+    }
+
+    /// The dominator tree's numbering answers what the walk up the dominators answers, for
+    /// every pair of nodes (unreachable ones included) of a thread with loops, branches,
+    /// inlined calls, jumps and dead code.
+    #[test]
+    fn dominance_by_intervals_is_dominance_by_walk() {
+        let src = "#include <setjmp.h>\n\
+                   jmp_buf env;\n\
+                   int g;\n\
+                   void bail(void) { longjmp(env, 1); }\n\
+                   int step(int v) { if (v > 3) return v - 1; while (v < 10) v += g; return v; }\n\
+                   int main(void) {\n\
+                     int x = 0;\n\
+                     if (setjmp(env) == 0) { x = step(x); if (x) bail(); }\n\
+                     for (int i = 0; i < 3; i++) { if (g) continue; x = step(i); }\n\
+                     while (1) { if (x > 5) break; x++; }\n\
+                     return x;\n\
+                     x = 7;\n\
+                   }\n";
+        with_facts(src, |program, _| {
+            let cfg = ThreadCfg::build(program, func(program, "main"), InlineBudget::default());
+            let shape = Shape::of(&cfg, program);
+            let n = cfg.nodes.len() as u32;
+            assert!(n > 10);
+            for a in 0..n {
+                for b in 0..n {
+                    let (a, b) = (NodeId(a), NodeId(b));
+                    assert_eq!(
+                        shape.dominates(a, b),
+                        shape.dominates_by_walk(a, b),
+                        "{a:?} {b:?}"
+                    );
+                }
+            }
         });
     }
 
