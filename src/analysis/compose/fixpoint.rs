@@ -551,11 +551,7 @@ fn spawn<D: NumDomain>(
             continue;
         }
         // Child entry: the parent's memory, and the argument in the first parameter.
-        let mut child_state = D::top();
-        for c in 0..facts.ncells {
-            let v = watts_domains::Var(c);
-            child_state.set(v, state.interval(v));
-        }
+        let mut child_state = state.intervals_below(facts.ncells);
         if let Some(p) = gf.params.first() {
             let var = watts_domains::Var(facts.ncells + p.0);
             match gf.vars[p.index()].ty {

@@ -146,9 +146,10 @@ pub struct ThreadLocks {
     /// Per node and instruction index: the locks held for sure before it runs.
     pub held: HashMap<(NodeId, u32), BTreeSet<u32>>,
     effects: HashMap<(NodeId, u32), Effect>,
-    /// Per lock and cell: per node, whether every path from its start overwrites the cell
-    /// before it may release the lock.
-    overwrites: HashMap<(u32, CellId), Vec<bool>>,
+    /// Per node, the search of `overwritten_before_release` that last visited it (`stamp`).
+    visited: Vec<u32>,
+    /// The number of the current search.
+    stamp: u32,
     /// Per node, the instructions that release a lock or store strongly to one cell, in
     /// order: all that `overwritten_before_release` looks at (built when first asked).
     events: Option<Vec<Vec<(u32, Event)>>>,
@@ -187,7 +188,8 @@ impl ThreadLocks {
             return ThreadLocks {
                 held: HashMap::default(),
                 effects,
-                overwrites: HashMap::default(),
+                visited: Vec::new(),
+                stamp: 0,
                 events: None,
             };
         }
@@ -281,7 +283,8 @@ impl ThreadLocks {
         ThreadLocks {
             held,
             effects,
-            overwrites: HashMap::default(),
+            visited: Vec::new(),
+            stamp: 0,
             events: None,
         }
     }
@@ -343,44 +346,50 @@ impl ThreadLocks {
                 })
         };
         let succ = &t.shape.succ;
-        if let std::collections::hash_map::Entry::Vacant(slot) = self.overwrites.entry((lock, cell))
-        {
-            // Greatest fixpoint of "from the start of node n, every path overwrites first": its
-            // complement is the least set closed under "releases first, or decides nothing and
-            // ends the thread or has a successor in the set", found backwards in linear time.
-            let decided: Vec<Option<bool>> =
-                (0..nodes).map(|n| decide(n, cfg.nodes[n].start)).collect();
-            let mut pred: Vec<Vec<usize>> = vec![Vec::new(); nodes];
-            for (n, ss) in succ.iter().enumerate() {
-                for s in ss {
-                    pred[s.index()].push(n);
-                }
-            }
-            let mut w = vec![true; nodes];
-            let mut stack: Vec<usize> = Vec::new();
-            for n in 0..nodes {
-                if decided[n] == Some(false) || (decided[n].is_none() && succ[n].is_empty()) {
-                    w[n] = false;
-                    stack.push(n);
-                }
-            }
-            while let Some(s) = stack.pop() {
-                for &p in &pred[s] {
-                    if w[p] && decided[p].is_none() {
-                        w[p] = false;
-                        stack.push(p);
-                    }
-                }
-            }
-            slot.insert(w);
-        }
-        let w = &self.overwrites[&(lock, cell)];
         let (node, idx) = at;
         let n = node.index();
-        decide(n, idx + 1).unwrap_or_else(|| {
-            let succ = &succ[n];
-            !succ.is_empty() && succ.iter().all(|s| w[s.index()])
-        })
+        if let Some(d) = decide(n, idx + 1) {
+            return d;
+        }
+        if succ[n].is_empty() {
+            return false;
+        }
+        // Every path from the successors overwrites first (greatest fixpoint: cycles that
+        // decide nothing count) unless some path of nodes that decide nothing reaches a node
+        // that releases first or ends the thread: searched forwards from the successors, so
+        // the work is the part of the graph before the next decision, not the whole thread.
+        let visited = &mut self.visited;
+        if visited.len() != nodes {
+            *visited = vec![0; nodes];
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            visited.iter_mut().for_each(|v| *v = 0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        let mut stack: Vec<usize> = Vec::new();
+        for s in &succ[n] {
+            if visited[s.index()] != stamp {
+                visited[s.index()] = stamp;
+                stack.push(s.index());
+            }
+        }
+        while let Some(m) = stack.pop() {
+            match decide(m, cfg.nodes[m].start) {
+                Some(true) => continue,
+                Some(false) => return false,
+                None if succ[m].is_empty() => return false,
+                None => {}
+            }
+            for s in &succ[m] {
+                if visited[s.index()] != stamp {
+                    visited[s.index()] = stamp;
+                    stack.push(s.index());
+                }
+            }
+        }
+        true
     }
 }
 
