@@ -414,6 +414,23 @@ fn a_tiny_memory_budget_degrades_to_may_fail() {
     );
     assert_status(&o, 1);
     assert!(stdout(&o).contains("may fail"), "{}", stdout(&o));
+    // Without an assertion, the report still says the analysis stopped (its notes may be
+    // incomplete).
+    let no_assert = SAFE.replace("assert(x <= 1);", "");
+    let o = analyze(
+        "plain.c",
+        &no_assert,
+        &["--max-memory", "1K", "--format", "json"],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert!(
+        (doc["notes"].as_array().expect("notes").iter()).any(|n| n["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("--max-memory"))),
+        "{doc}"
+    );
+    let o = analyze("plain.c", &no_assert, &["--format", "json"]);
+    assert!(!stdout(&o).contains("--max-memory"), "{}", stdout(&o));
     // A budget that fits changes nothing; sizes are checked.
     assert_status(&analyze("ok.c", SAFE, &["--max-memory", "8G"]), 0);
     for bad in ["0", "12X", "-1G", "100", ""] {

@@ -79,7 +79,10 @@ fn compute_with<D: NumDomain>(
     config: &Config,
 ) -> Result<Invariants, InputError> {
     // The invariants of the store-by-store run (the protected run only adds proofs).
-    let how = Composition::of(config.mode, config.max_combinations, config.jobs);
+    let how = Composition {
+        keep_states: true,
+        ..Composition::of(config.mode, config.max_combinations, config.jobs)
+    };
     let main = (program.funcs.iter())
         .position(|f| f.name == "main" && f.is_defined)
         .map(FuncId::from)

@@ -25,4 +25,5 @@ pub(crate) const FLOW_INSENSITIVE: Composition = Composition {
     max_combinations: 1,
     protection: false,
     jobs: 1,
+    keep_states: true,
 };

@@ -74,6 +74,33 @@ pub fn analyze_with<D: NumDomain>(
         });
     }
     let mut notes = notes(program, &fix);
+    // A fixpoint that stopped early found less than there is: its notes too, so say it even
+    // when no assertion shows it.
+    let stopped = if fix.over_memory {
+        Some(format!(
+            "the analysis went past its memory budget ({}, --max-memory) and stopped before its \
+             fixpoint: every assertion is reported as may fail, and these notes may be \
+             incomplete",
+            budget_text()
+        ))
+    } else if fix.gave_up {
+        Some(format!(
+            "the analysis stopped after {} rounds without reaching its fixpoint: every \
+             assertion is reported as may fail, and these notes may be incomplete",
+            fix.rounds
+        ))
+    } else {
+        None
+    };
+    if let Some(message) = stopped {
+        notes.insert(
+            0,
+            Note {
+                span: None,
+                message,
+            },
+        );
+    }
     if degraded {
         notes.insert(
             0,

@@ -227,7 +227,12 @@ pub fn run<D: NumDomain>(
             let t = &found.threads[i];
             let moved = how.flow_sensitive()
                 && load_reach(facts, t, &r.states) != load_reach(facts, t, &states);
-            r.states = states;
+            // The flow-sensitive plans read the states (which loads are reached).
+            r.states = if how.flow_sensitive() || how.keep_states {
+                states
+            } else {
+                Vec::new()
+            };
             r.observed = observed;
             r.unknown_calls = called;
             // A thread reads what it published itself when it takes the lock again.

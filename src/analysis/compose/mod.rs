@@ -60,6 +60,11 @@ pub struct Composition {
     pub protection: bool,
     /// Worker threads for the combinations of the optimized mode (0: one per core).
     pub jobs: usize,
+    /// Keep every thread's node states in the result (`ThreadResults::states`) even when the
+    /// mode does not read them (the flow-insensitive one): `watts invariants` shows them.
+    /// Otherwise a thread's states are dropped after its replay, so that the peak holds the
+    /// states of one thread, not of all of them.
+    pub keep_states: bool,
 }
 
 impl Composition {
@@ -70,6 +75,7 @@ impl Composition {
             max_combinations: max_combinations.max(1),
             protection: false,
             jobs,
+            keep_states: false,
         }
     }
 

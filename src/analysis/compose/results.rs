@@ -23,7 +23,8 @@ pub struct ThreadResults<D> {
     /// Per store instruction `(node, instruction)`: the cells it writes and the values it
     /// writes into each (flow-sensitive modes only).
     pub events: BTreeMap<(NodeId, u32), StoreEv>,
-    /// The state at every node entry, from the last round.
+    /// The state at every node entry, from the last round (empty in the flow-insensitive mode
+    /// unless `Composition::keep_states`).
     pub states: Vec<D>,
     /// Combinations pruned as infeasible in the last round.
     pub pruned: usize,
