@@ -11,7 +11,7 @@
 //! are post-fixpoints, and the replay only over-approximates them); unreached lines are not
 //! listed.
 
-use crate::analysis::compose::{self, interference_for, Composition, Fixpoint, Threads};
+use crate::analysis::compose::{self, interference_for, Composition, Fixpoint};
 use crate::analysis::engine::{NoRecord, ThreadView, Transfer};
 use crate::analysis::verdict::detached_roots;
 use crate::config::{Config, DomainKind};
@@ -119,11 +119,7 @@ fn thread_invariants<D: NumDomain>(
 ) -> ThreadInvariants {
     let program = facts.program;
     let t = &fix.threads[i];
-    let threads = Threads {
-        info: &fix.threads,
-        results: &fix.results,
-    };
-    let interference = interference_for(threads, i, facts.ncells as usize);
+    let interference = interference_for(fix.view(), i, facts.ncells as usize);
     let view = ThreadView {
         protection: None,
         skip: None,

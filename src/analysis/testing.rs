@@ -19,6 +19,12 @@ pub(crate) fn with_fixpoint<R>(
     })
 }
 
+/// The flow-sensitive composition (store events kept) without protection, one job.
+pub(crate) const FLOW_SENSITIVE: Composition = Composition {
+    mode: Mode::FlowSensitive,
+    ..FLOW_INSENSITIVE
+};
+
 /// The flow-insensitive composition without protection, one job.
 pub(crate) const FLOW_INSENSITIVE: Composition = Composition {
     mode: Mode::FlowInsensitive,

@@ -1072,17 +1072,10 @@ mod tests {
                 x = 8;
                 return 0; }
         "#;
-        use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+        use crate::analysis::testing::{with_fixpoint, FLOW_SENSITIVE};
         // Store events are kept by the flow-sensitive modes only.
-        let how = super::super::Composition {
-            mode: crate::config::Mode::FlowSensitive,
-            ..FLOW_INSENSITIVE
-        };
-        with_fixpoint(src, how, |_, facts, fix| {
-            let threads = Threads {
-                info: &fix.threads,
-                results: &fix.results,
-            };
+        with_fixpoint(src, FLOW_SENSITIVE, |_, facts, fix| {
+            let threads = fix.view();
             assert!(
                 fix.threads.iter().any(|t| t.multi),
                 "b has several instances"
@@ -1143,16 +1136,9 @@ mod tests {
     #[test]
     fn a_wide_store_leaves_its_loads_to_the_joined_interference() {
         let src = include_str!("../../../tests/corpus/16-edges/mo-04-wide-store.c");
-        use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
-        let how = super::super::Composition {
-            mode: crate::config::Mode::FlowSensitive,
-            ..FLOW_INSENSITIVE
-        };
-        with_fixpoint(src, how, |program, facts, fix| {
-            let threads = Threads {
-                info: &fix.threads,
-                results: &fix.results,
-            };
+        use crate::analysis::testing::{with_fixpoint, FLOW_SENSITIVE};
+        with_fixpoint(src, FLOW_SENSITIVE, |program, facts, fix| {
+            let threads = fix.view();
             let writer = (fix.threads.iter()).position(|t| t.name == "writer");
             let writer = &fix.results[writer.expect("writer")];
             assert!(

@@ -86,6 +86,16 @@ impl Composition {
     }
 }
 
+impl<D> Fixpoint<D> {
+    /// The threads with their results.
+    pub fn view(&self) -> Threads<'_, D> {
+        Threads {
+            info: &self.threads,
+            results: &self.results,
+        }
+    }
+}
+
 /// The result of the fixpoint.
 pub struct Fixpoint<D> {
     /// Every thread (detached functions included): its static facts.
