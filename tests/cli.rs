@@ -365,20 +365,24 @@ fn quiet_prints_findings_only() {
     assert_eq!(stdout(&o), "");
 }
 
-/// A timeout degrades to may-fail with a reason, never to proved.
-#[test]
-fn timeout_degrades_to_may_fail() {
-    let o = analyze("ok.c", SAFE, &["--timeout", "0.000001", "--format", "json"]);
+/// `SAFE` under `args` (a budget too small) exits 1 with its assertion may-fail, for a reason
+/// that names `flag`.
+fn may_fail_naming(args: &[&str], flag: &str) {
+    let o = analyze("ok.c", SAFE, &[args, &["--format", "json"]].concat());
     assert_status(&o, 1);
     let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
     let a = &doc["assertions"][0];
     assert_eq!(a["status"], "may-fail", "{doc}");
     assert!(
-        a["reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("--timeout")),
+        a["reason"].as_str().is_some_and(|r| r.contains(flag)),
         "{doc}"
     );
+}
+
+/// A timeout degrades to may-fail with a reason, never to proved.
+#[test]
+fn timeout_degrades_to_may_fail() {
+    may_fail_naming(&["--timeout", "0.000001"], "--timeout");
     // A generous timeout changes nothing.
     assert_status(&analyze("ok.c", SAFE, &["--timeout", "600"]), 0);
     assert_status(&analyze("ok.c", SAFE, &["--timeout", "-1"]), 2);
@@ -388,17 +392,7 @@ fn timeout_degrades_to_may_fail() {
 /// report in every format, never to a proof or a crash.
 #[test]
 fn a_tiny_memory_budget_degrades_to_may_fail() {
-    let o = analyze("ok.c", SAFE, &["--max-memory", "1K", "--format", "json"]);
-    assert_status(&o, 1);
-    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
-    let a = &doc["assertions"][0];
-    assert_eq!(a["status"], "may-fail", "{doc}");
-    assert!(
-        a["reason"]
-            .as_str()
-            .is_some_and(|r| r.contains("--max-memory")),
-        "{doc}"
-    );
+    may_fail_naming(&["--max-memory", "1K"], "--max-memory");
     for format in ["human", "gnu", "sarif"] {
         let o = analyze("ok.c", SAFE, &["--max-memory", "1K", "--format", format]);
         assert_status(&o, 1);

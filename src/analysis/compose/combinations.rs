@@ -106,12 +106,33 @@ pub fn plan<D: watts_domains::NumDomain>(
     cache: &mut SourceCache,
     protection: &Protection,
 ) -> Plan {
+    let (fixed, loads, feas, mut sources) =
+        shared_loads(facts, threads, i, oracle, cache, protection);
+    enumerate(facts, threads, i, feas, max, fixed, &loads, &mut sources)
+}
+
+/// The loads of thread `i` with a fixed reading and those with choices (after
+/// `drop_redundant_own` when there is an oracle), the oracle, and the walker of own views.
+#[allow(clippy::type_complexity)]
+fn shared_loads<'a, 'f, D: watts_domains::NumDomain>(
+    facts: &'a Facts<'f>,
+    threads: Threads<'a, D>,
+    i: usize,
+    oracle: Option<&'a mut LazyOracle>,
+    cache: &'a mut SourceCache,
+    protection: &Protection,
+) -> (
+    HashMap<Key, LoadRead>,
+    Vec<SharedLoad>,
+    Option<&'a Feasibility>,
+    SourceFinder<'a, 'f, D>,
+) {
     let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
     let mut sources = SourceFinder::new(facts, threads, i, cache);
     if feas.is_some() {
         drop_redundant_own(&mut loads, &threads.info[i], &mut sources);
     }
-    enumerate(facts, threads, i, feas, max, fixed, &loads, &mut sources)
+    (fixed, loads, feas, sources)
 }
 
 /// The families of thread `i` for the optimized mode: one per cluster of its shared loads.
@@ -135,11 +156,8 @@ pub fn plan_families<D: watts_domains::NumDomain>(
     clusters: &mut Option<crate::pdg::Clusters>,
     protection: &Protection,
 ) -> Vec<Plan> {
-    let (fixed, mut loads, feas) = collect(facts, threads, i, oracle, protection);
-    let mut sources = SourceFinder::new(facts, threads, i, cache);
-    if feas.is_some() {
-        drop_redundant_own(&mut loads, &threads.info[i], &mut sources);
-    }
+    let (fixed, loads, feas, mut sources) =
+        shared_loads(facts, threads, i, oracle, cache, protection);
     // With one load, or at most two reading combinations in all, no partition analyses fewer
     // combinations than the plain plan (which is as precise: every load keeps its choices), so
     // the dependence graph is not worth building.

@@ -59,6 +59,8 @@ pub(crate) struct Sink<D> {
     /// The cells of stores wider than `WIDE_STORE` (not in `events`), and those stores.
     pub(crate) wide: CellBits,
     wide_at: rustc_hash::FxHashSet<(NodeId, u32)>,
+    /// Whether `at` is in `wide_at`.
+    at_wide: bool,
     pub(crate) creates: Vec<(NodeId, u32, D)>,
     pub(crate) at: (NodeId, u32),
     /// Whether store events are kept: only the flow-sensitive modes read them (a store through
@@ -74,6 +76,7 @@ impl<D> Sink<D> {
             events: BTreeMap::new(),
             wide: CellBits::default(),
             wide_at: Default::default(),
+            at_wide: false,
             creates: Vec::new(),
             at: (NodeId(0), 0),
             record_events: true,
@@ -93,17 +96,13 @@ impl<D> Sink<D> {
         // replay have kept it, its cells go to `wide` all the same.
         for k in &other.wide_at {
             if let Some(ev) = self.events.remove(k) {
-                ev.cells.into_keys().for_each(|c| {
-                    self.wide.insert(c);
-                });
+                self.wide.extend(ev.cells.into_keys());
             }
         }
         self.wide_at.extend(other.wide_at);
         for (k, ev) in other.events {
             if self.wide_at.contains(&k) {
-                ev.cells.into_keys().for_each(|c| {
-                    self.wide.insert(c);
-                });
+                self.wide.extend(ev.cells.into_keys());
                 continue;
             }
             match self.events.get_mut(&k) {
@@ -134,6 +133,8 @@ pub(crate) struct Observer<'a, 'f, D> {
 impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
     fn at(&mut self, node: NodeId, inst: u32) {
         self.sink.at = (node, inst);
+        // Looked up once per instruction, not once per cell it stores.
+        self.sink.at_wide = self.sink.wide_at.contains(&self.sink.at);
     }
 
     fn store(&mut self, c: CellId, value: Interval) {
@@ -142,7 +143,7 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
             return;
         }
         let sink = &mut *self.sink;
-        if sink.wide_at.contains(&sink.at) {
+        if sink.at_wide {
             sink.wide.insert(c);
             return;
         }
@@ -153,10 +154,9 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
         // reads the joined interference, which holds them.
         if ev.cells.len() > WIDE_STORE {
             let ev = sink.events.remove(&sink.at).unwrap_or_default();
-            for c in ev.cells.into_keys() {
-                sink.wide.insert(c);
-            }
+            sink.wide.extend(ev.cells.into_keys());
             sink.wide_at.insert(sink.at);
+            sink.at_wide = true;
         }
     }
 

@@ -167,6 +167,13 @@ impl CellBits {
         added
     }
 
+    /// Adds every cell of `cells`.
+    pub fn extend(&mut self, cells: impl IntoIterator<Item = CellId>) {
+        for c in cells {
+            self.insert(c);
+        }
+    }
+
     /// Whether no cell is in.
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|w| *w == 0)
