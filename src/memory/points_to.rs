@@ -297,6 +297,10 @@ pub struct PointsTo {
     pub exposed: BTreeSet<ObjId>,
     /// Defined functions whose address is exposed.
     pub exposed_funcs: BTreeSet<FuncId>,
+    /// `leaks[o]`: an integer read of `o` exposed what it contains (`expose_bytes_read`).
+    /// Invariant (outside `visit_inst`): what a leaking object contains is exposed;
+    /// `close_exposed` restores it when the contents grow.
+    leaks: Vec<bool>,
     /// `int_written[o]`: the byte ranges (offset, or anywhere, and size) of `o` that a
     /// non-pointer store may have written.
     /// Invariant: a pointer load that overlaps one of them gets `unknown` (see `laundered_load`).
@@ -339,6 +343,7 @@ impl PointsTo {
                 .collect(),
             contents: vec![PtsSet::default(); program.objects.len()],
             rets: vec![PtsSet::default(); program.funcs.len()],
+            leaks: vec![false; program.objects.len()],
             int_written: vec![BTreeSet::new(); program.objects.len()],
             stdio_buffers: program
                 .funcs
@@ -583,7 +588,7 @@ impl PointsTo {
         for &f in &self.sched.readers[o.index()] {
             self.sched.dirty[f as usize] = true;
         }
-        if self.exposed.contains(&o) {
+        if self.leaks[o.index()] || self.exposed.contains(&o) {
             self.sched.reclose = true;
         }
     }
@@ -640,6 +645,12 @@ impl PointsTo {
                     round = true;
                 }
             }
+            for o in 0..self.leaks.len() {
+                if self.leaks[o] {
+                    let c = self.contents[o].clone();
+                    round |= self.expose(&c);
+                }
+            }
             if !round {
                 break;
             }
@@ -669,7 +680,10 @@ impl PointsTo {
                 (Some(l), Some(off)) => !overlaps_ptr(l, i128::from(off), i128::from(size)),
                 _ => false,
             };
-            if !clean {
+            // Cost: an object read as integers on every visit of its readers (kona reads
+            // its big tables so) is exposed once, then again only when its contents grow.
+            if !clean && !self.leaks[o.index()] {
+                self.leaks[o.index()] = true;
                 let c = self.contents[o.index()].clone();
                 changed |= self.expose(&c);
             }

@@ -117,6 +117,8 @@ struct Expansion<'a> {
     budget: InlineBudget,
     /// `may_jump_out`, when the program calls a function that may return twice.
     may_jump: Option<&'a [bool]>,
+    /// Callees left as calls wherever they are called (sorted): see `build_leaving`.
+    apart: &'a [FuncId],
 }
 
 /// Limits of inlining, so that every thread CFG stays finite and small enough.
@@ -140,6 +142,20 @@ impl Default for InlineBudget {
 impl ThreadCfg {
     /// Builds the CFG of a thread that starts in `entry`.
     pub fn build(program: &Program, entry: FuncId, budget: InlineBudget) -> ThreadCfg {
+        Self::build_leaving(program, entry, budget, &[])
+    }
+
+    /// Builds the CFG of a thread that starts in `entry`, leaving every call of a function of
+    /// `apart` (sorted) a call, as if over the budget: the functions analysed on their own
+    /// anyway, whose inlining into a function analysed from an unknown state gains little and
+    /// costs one copy of their callees per caller.
+    pub fn build_leaving(
+        program: &Program,
+        entry: FuncId,
+        budget: InlineBudget,
+        apart: &[FuncId],
+    ) -> ThreadCfg {
+        debug_assert!(apart.is_sorted());
         let mut cfg = ThreadCfg::default();
         let mut insts = 0usize;
         let mut stack = Vec::new();
@@ -148,6 +164,7 @@ impl ThreadCfg {
             program,
             budget,
             may_jump: may_jump.as_deref(),
+            apart,
         };
         cfg.expand(&how, entry, None, &mut stack, &mut insts);
         cfg.opaque_callees.sort();
@@ -254,7 +271,8 @@ impl ThreadCfg {
                     if gf.is_defined {
                         let recursive = stack.contains(g);
                         let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
-                        if recursive || too_big {
+                        let apart = how.apart.binary_search(g).is_ok();
+                        if recursive || too_big || apart {
                             // Soundness: the call stays a call; the engine havocs what it may
                             // change and the callee is analysed on its own from an unknown state.
                             self.opaque_callees.push(*g);

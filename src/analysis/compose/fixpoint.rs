@@ -59,8 +59,8 @@ struct Schedule {
     /// new protected value, and the nodes with loads stayed as reachable). While no input of it
     /// changed after `e` (see `is_quiet`), analysing it again would give the same result.
     quiet_since: Option<u64>,
-    /// The cells its loads may read (`None`: any cell), computed once.
-    reads: Option<Option<Vec<usize>>>,
+    /// The cells its loads may read, computed once.
+    reads: Option<Vec<usize>>,
 }
 
 /// Runs the thread-modular analysis from `main`.
@@ -81,6 +81,14 @@ pub fn run<D: NumDomain>(
     let main_thread = Thread::new(program, "main".into(), Origin::Main, main, false, budget);
     found.push(main_thread, initial_state(facts), ncells);
     let mut detached_queue: Vec<FuncId> = detached.to_vec();
+    // A function analysed on its own leaves the calls of the functions analysed on their own
+    // from the start as calls (`Thread::detached`).
+    let apart: Vec<FuncId> = detached
+        .iter()
+        .copied()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let mut detached_done: BTreeSet<FuncId> = BTreeSet::new();
     let mut rounds = 0;
     let mut gave_up = false;
@@ -117,8 +125,7 @@ pub fn run<D: NumDomain>(
         }
         while let Some(f) = detached_queue.pop() {
             if detached_done.insert(f) {
-                let name = format!("{} (not inlined)", program.funcs[f.index()].name);
-                let t = Thread::new(program, name, Origin::Detached, f, true, budget);
+                let t = Thread::detached(program, f, budget, &apart);
                 found.push(t, D::top(), ncells);
                 changed = true;
             }
@@ -470,19 +477,14 @@ fn is_quiet(t: &Schedule, reads_oracle: bool, epochs: Epochs<'_>, protection: &P
     let protected = (protection.lock_of.iter().enumerate())
         .filter(|(_, l)| l.is_some())
         .map(|(c, _)| c);
-    match t.reads.as_ref().and_then(|r| r.as_ref()) {
-        Some(cells) => cells
-            .iter()
-            .copied()
-            .chain(protected)
-            .all(|c| cell_epoch[c] <= seen),
-        None => cell_epoch.iter().all(|e| *e <= seen),
-    }
+    let reads = t.reads.as_deref().unwrap_or_default();
+    (reads.iter().copied())
+        .chain(protected)
+        .all(|c| cell_epoch[c] <= seen)
 }
 
-/// The cells the loads (and atomic read-modify-writes) of thread `t` may read; `None` when one
-/// may read a cell the points-to analysis cannot name.
-fn cells_read(facts: &Facts<'_>, t: &Thread) -> Option<Vec<usize>> {
+/// The cells whose interference the loads (and atomic read-modify-writes) of thread `t` read.
+fn cells_read(facts: &Facts<'_>, t: &Thread) -> Vec<usize> {
     let mut out = BTreeSet::new();
     for nd in &t.cfg.nodes {
         let func = t.cfg.contexts[nd.ctx.0 as usize].func;
@@ -491,15 +493,14 @@ fn cells_read(facts: &Facts<'_>, t: &Thread) -> Option<Vec<usize>> {
             if let InstKind::Load { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. } =
                 insts[idx as usize].kind
             {
+                // A load of bytes outside the named cells reads any value without looking
+                // at the interference (`Transfer::inst_effect`): only its cells count.
                 let a = facts.access(func, nd.block, idx);
-                if a.read_unknown {
-                    return None;
-                }
                 out.extend(a.exact.iter().map(|c| c.index()));
             }
         }
     }
-    Some(out.into_iter().collect())
+    out.into_iter().collect()
 }
 
 /// Registers (or updates) the threads a `pthread_create` reached by thread `parent` starts.

@@ -1,0 +1,34 @@
+// Issue 16: `check` and `set` are both reached through an ops table, so each is analysed on its
+// own from an unknown state. Analysed on its own, `check` does not inline `set` (which is
+// analysed on its own anyway): the call stays a call, which may change whatever `set` writes.
+#include <assert.h>
+
+struct ops {
+  void (*set)(int *);
+  void (*check)(void);
+};
+
+int x;
+
+static void set(int *p) {
+  x = 1;
+  *p = 3;
+}
+
+static void check(void) {
+  int mine = 5;
+  int other = 0;
+  x = 0;
+  set(&other);
+  int v = x;
+  assert(mine == 5); // PROVED: `set` cannot reach `mine`
+  assert(other == 0); // FAILS! `set` wrote 3 through the pointer
+  assert(v == 0); // FAILS! `set` wrote 1
+}
+
+static struct ops table = {set, check};
+
+int main(void) {
+  table.check();
+  return 0;
+}
