@@ -1190,6 +1190,24 @@ mod tests {
     use crate::ir::{BlockId, InstKind, Operand};
     use crate::memory::CellId;
 
+    /// An object read as integers exposes what it holds then (`a`) and what it gains later
+    /// (`b`, stored after the read's function was visited), though the read is not visited again
+    /// for it.
+    #[test]
+    fn what_an_integer_read_exposes_grows_with_the_contents() {
+        let src = "static int a, b;\n\
+                   static int *box[2] = {&a, 0};\n\
+                   long peek(void) { return *(volatile long *)box; }\n\
+                   void put(void) { box[1] = &b; }\n\
+                   int main(void) { long v = peek(); put(); return (int)v; }\n";
+        with_facts(src, |program, facts| {
+            let obj = |n: &str| program.globals.iter().find(|g| g.name == n).unwrap().obj;
+            assert!(facts.memory.pts.exposed.contains(&obj("a")));
+            assert!(facts.memory.pts.exposed.contains(&obj("b")));
+            assert!(!facts.memory.pts.exposed.contains(&obj("box")));
+        });
+    }
+
     /// The cells that the stores of `size` bytes of a constant in `main` may write.
     fn stores_of_constants(src: &str, size: u32) -> Vec<Vec<String>> {
         with_facts(src, |program, facts| {

@@ -3,7 +3,8 @@
 //! context-sensitive by construction.
 //!
 //! Invariant: a context's variables are `var_base .. var_base + callee.vars.len()` and belong to
-//! no other context; recursion and oversized expansions are never inlined: the call stays an
+//! no other context; recursion, oversized expansions and the callees a caller asks to leave
+//! apart (`build_leaving`) are never inlined: the call stays an
 //! instruction of its node, its callee is listed in `ThreadCfg::opaque_callees`, and the
 //! analysis runs that callee on its own from an unknown state (`analysis::compose`, detached
 //! threads; the callee's effects on memory are havocked at the call).
@@ -823,6 +824,32 @@ mod tests {
             let cfg = ThreadCfg::build(program, func(program, "main"), InlineBudget::default());
             assert!(cfg.resumes.is_empty() && cfg.jumps.is_empty());
             assert!(cfg.nodes.iter().all(|n| n.exit == Exit::Term));
+        });
+    }
+
+    /// A callee left apart is a call wherever it is called; the others are still inlined.
+    #[test]
+    fn callees_left_apart_stay_calls() {
+        let src = "int g;\n\
+                   void set(void) { g = 1; }\n\
+                   void add(void) { g += 2; }\n\
+                   void both(void) { set(); add(); set(); }\n\
+                   int main(void) { both(); return g; }\n";
+        with_facts(src, |program, _| {
+            let (set, add) = (func(program, "set"), func(program, "add"));
+            let inlined = |cfg: &ThreadCfg, f: FuncId| cfg.contexts.iter().any(|c| c.func == f);
+            let whole = ThreadCfg::build(program, func(program, "both"), InlineBudget::default());
+            assert!(inlined(&whole, set) && inlined(&whole, add));
+            assert!(whole.opaque_callees.is_empty());
+            let apart = [set];
+            let cfg = ThreadCfg::build_leaving(
+                program,
+                func(program, "both"),
+                InlineBudget::default(),
+                &apart,
+            );
+            assert!(!inlined(&cfg, set) && inlined(&cfg, add));
+            assert_eq!(cfg.opaque_callees, vec![set]);
         });
     }
 }
