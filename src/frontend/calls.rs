@@ -252,11 +252,12 @@ impl FnLower<'_> {
         let n = name.as_str();
         match n {
             "pthread_create" if ops.len() >= 4 => {
+                let arg = self.int_as_pointer(args[3], out).unwrap_or(ops[3]);
                 out.push(InstKind::ThreadCreate {
                     dst: self.used_result(inst),
                     handle: ops[0],
                     entry: ops[2],
-                    arg: ops[3],
+                    arg,
                 });
                 return Flow::Next;
             }
@@ -382,6 +383,31 @@ impl FnLower<'_> {
             cond_vars: Vec::new(),
             guard_blocks: Vec::new(),
         }
+    }
+
+    /// A constant integer made a pointer (`(void *)5L`, an `inttoptr` constant expression) as
+    /// a cast into a fresh var, so that the analysis sees the integer it carries: as an operand
+    /// it would be an unknown pointer of unknown value. `None` for anything else.
+    fn int_as_pointer(&mut self, v: Val, out: &mut Vec<InstKind>) -> Option<Operand> {
+        let Some(Addr::Null(k)) = self.cx.syms.const_addr(v) else {
+            return None;
+        };
+        if k == 0 || v.ty().kind() != LLVMTypeKind::LLVMPointerTypeKind {
+            return None;
+        }
+        let bits = self.cx.program.pointer_size * 8;
+        let dst = self.fresh_var(Ty::Ptr, None);
+        out.push(InstKind::Cast {
+            dst,
+            op: CastOp::IntToPtr,
+            src: Operand::Int {
+                value: i128::from(k),
+                bits,
+            },
+            from: bits,
+            to: 0,
+        });
+        Some(Operand::Var(dst))
     }
 
     /// `dst := first argument` for libc functions that return their destination.

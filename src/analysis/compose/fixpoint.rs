@@ -14,11 +14,11 @@
 use super::replay::AssertObs;
 use super::step;
 use super::{ComboStats, Composition, Fixpoint, StoreEv, ThreadResults, Threads};
-use crate::analysis::engine::{ThreadView, Transfer};
+use crate::analysis::engine::{set_passed, ThreadView, Transfer};
 use crate::analysis::progress;
 use crate::analysis::sync::protection::Protection;
 use crate::facts::Facts;
-use crate::ir::{FuncId, InitValue, InstKind, ObjectKind, Ty};
+use crate::ir::{FuncId, InitValue, InstKind, ObjectKind};
 use crate::memory::{cells::normalize, CellId, Lookup};
 use crate::threads::{InlineBudget, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
@@ -560,13 +560,13 @@ fn spawn<D: NumDomain>(
         let mut child_state = state.intervals_below(facts.ncells);
         if let Some(p) = gf.params.first() {
             let var = watts_domains::Var(facts.ncells + p.0);
-            match gf.vars[p.index()].ty {
-                Ty::Int(bits) => child_state.set(
-                    var,
-                    watts_domains::machine::clamp(arg_value, watts_domains::IntTy::new(bits)),
-                ),
-                _ => child_state.forget(var),
-            }
+            set_passed(
+                program,
+                &mut child_state,
+                var,
+                gf.vars[p.index()].ty,
+                arg_value,
+            );
         }
         let origin = Origin::Created { parent, node, inst };
         // A thread that (transitively) creates its own kind from the same site is one

@@ -9,7 +9,7 @@
 mod transfer;
 mod view;
 
-pub use transfer::{clamp_kept, NoRecord, Recorder, Transfer};
+pub use transfer::{clamp_kept, set_passed, NoRecord, Recorder, Transfer};
 pub use view::{Choices, LoadRead, ThreadView};
 
 use crate::ir::{InstKind, Operand, Terminator};
@@ -218,7 +218,7 @@ fn successors<D: NumDomain>(
                             watts_domains::machine::clamp(v, watts_domains::IntTy::new(bits)),
                         ),
                     },
-                    _ => s.forget(var),
+                    ty => set_passed(program, &mut s, var, ty, v),
                 }
             }
             emit(callee_ctx.entry, s);
@@ -241,13 +241,8 @@ fn successors<D: NumDomain>(
                         .map(|o| t.value(&s, ctx, o))
                         .unwrap_or_else(watts_domains::Interval::top);
                     let var = t.ssa_var(caller, *d);
-                    match program.funcs[caller_func.index()].vars[d.index()].ty {
-                        crate::ir::Ty::Int(bits) => s.set(
-                            var,
-                            watts_domains::machine::clamp(val, watts_domains::IntTy::new(bits)),
-                        ),
-                        _ => s.forget(var),
-                    }
+                    let ty = program.funcs[caller_func.index()].vars[d.index()].ty;
+                    set_passed(program, &mut s, var, ty, val);
                 }
                 emit(cont, s);
             }

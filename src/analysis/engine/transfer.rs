@@ -101,6 +101,11 @@ impl<'a> Transfer<'a> {
         }
     }
 
+    /// The integer type of an address.
+    pub fn pointer_ty(&self) -> IntTy {
+        pointer_ty(self.facts.program)
+    }
+
     fn forget_result<D: NumDomain>(&self, s: &mut D, ctx: CtxId, dst: Option<VarId>) {
         if let Some(d) = dst {
             s.forget(self.ssa_var(ctx, d));
@@ -308,12 +313,27 @@ impl<'a> Transfer<'a> {
                     CastOp::SExt => Some(watts_domains::CastOp::SExt),
                     _ => None,
                 };
+                // An address as an integer and back keeps its value: `inttoptr` zero-extends
+                // or truncates the integer to the pointer's width, `ptrtoint` truncates or
+                // zero-extends the address to the integer's (a pointer's width is 0 here).
+                let ptr = self.pointer_ty().bits;
+                let resize = |f: u32, t: u32| match f.cmp(&t) {
+                    std::cmp::Ordering::Less => (watts_domains::CastOp::ZExt, f, t),
+                    _ => (watts_domains::CastOp::Trunc, f, t),
+                };
+                let wop = match (op, *from, *to) {
+                    (CastOp::IntToPtr, f, 0) if f > 0 => Some(resize(f, ptr)),
+                    (CastOp::PtrToInt, 0, t) if t > 0 => Some(resize(ptr, t)),
+                    _ => wop
+                        .filter(|_| *from > 0 && *to > 0)
+                        .map(|c| (c, *from, *to)),
+                };
                 match wop {
-                    Some(c) if *from > 0 && *to > 0 => {
+                    Some((c, f, t)) => {
                         let a = self.op(ctx, src);
-                        s.cast(d, c, a, IntTy::new(*from), IntTy::new(*to));
+                        s.cast(d, c, a, IntTy::new(f), IntTy::new(t));
                     }
-                    // Soundness: addresses as integers, and float conversions, are unknown.
+                    // Soundness: float conversions and other casts are unknown.
                     _ => self.set_result(s, ctx, *dst, Interval::top()),
                 }
             }
@@ -775,6 +795,31 @@ impl<'a> Transfer<'a> {
         };
         let zero = DOp::Const(Interval::constant(0));
         s.entails(CmpPred::Ne, self.op(ctx, c), zero, IntTy::new(width))
+    }
+}
+
+/// The integer type of an address.
+pub fn pointer_ty(program: &crate::ir::Program) -> IntTy {
+    IntTy::new(program.pointer_size * 8)
+}
+
+/// `var := value` for a variable of type `ty` passed a value (a parameter, a result):
+/// integers and pointers keep it, other types are forgotten.
+///
+/// Invariant: the interval of a pointer variable holds every address it may hold, as an
+/// integer. Only a pointer made from an integer (`inttoptr`) or the null constant has a bounded
+/// one: addresses of objects are unknown (`Transfer::op`), and loads and calls forget theirs.
+pub fn set_passed<D: NumDomain>(
+    program: &crate::ir::Program,
+    s: &mut D,
+    var: Var,
+    ty: Ty,
+    value: Interval,
+) {
+    match ty {
+        Ty::Int(bits) => s.set(var, machine::clamp(value, IntTy::new(bits))),
+        Ty::Ptr => s.set(var, machine::clamp(value, pointer_ty(program))),
+        _ => s.forget(var),
     }
 }
 
