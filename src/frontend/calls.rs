@@ -8,9 +8,32 @@ use super::ffi::Val;
 use super::layout::ty_of;
 use super::lower::{Flow, FnLower};
 use crate::ir::{
-    AssertInfo, AssertKind, Callee, CastOp, InstKind, ObjId, Object, ObjectKind, Operand,
-    StopReason, Terminator, Ty,
+    AssertInfo, AssertKind, Callee, CastOp, InitValue, InstKind, Layout, ObjId, Object, ObjectKind,
+    Operand, ScalarKind, StopReason, Terminator, Ty,
 };
+
+/// Most scalars a copy of a constant is lowered into (`FnLower::copy_of_constant`); a bigger
+/// constant (a table, a string buffer) stays one copy.
+const MAX_COPIED_SCALARS: usize = 64;
+
+/// Appends the scalars of `layout` (at `base`) as (offset, size, kind); false when there are
+/// more than `MAX_COPIED_SCALARS` or an array of unknown length.
+fn scalar_leaves(layout: &Layout, base: u64, out: &mut Vec<(u64, u32, ScalarKind)>) -> bool {
+    match layout {
+        Layout::Scalar { size, kind } => {
+            out.push((base, *size, *kind));
+            out.len() <= MAX_COPIED_SCALARS
+        }
+        Layout::Struct { fields, .. } => fields
+            .iter()
+            .all(|(off, f)| scalar_leaves(f, base + off, out)),
+        Layout::Array {
+            elem,
+            stride,
+            count,
+        } => *count > 0 && (0..*count).all(|k| scalar_leaves(elem, base + k * stride, out)),
+    }
+}
 
 /// Intrinsics with no effect the analysis cares about.
 const IGNORED_INTRINSICS: [&str; 10] = [
@@ -410,6 +433,97 @@ impl FnLower<'_> {
         Some(Operand::Var(dst))
     }
 
+    /// A copy of constant bytes (`struct job j = {3, 0};`, which clang compiles to a `memcpy`
+    /// from a constant global) as what it writes: a store of each scalar of the constant's
+    /// type, with the value its initialiser gives (zero where it gives none). Every later stage
+    /// then sees the values and the stores. False (nothing emitted) unless the source is a
+    /// typed constant global of at most `MAX_COPIED_SCALARS` scalars, copied whole from its
+    /// start by a constant length, whose initialiser is known scalar by scalar.
+    ///
+    /// Soundness: the stores write the bytes the copy writes, except padding, which keeps what
+    /// it held (C leaves padding unspecified after an initialisation; clang copies zeros). The
+    /// caller copies only into a local of the constant's type, whose typed cells cover no
+    /// padding, so the analysis reads padding as any value either way.
+    fn copy_of_constant(
+        &mut self,
+        dst: Operand,
+        src: Operand,
+        len: Operand,
+        out: &mut Vec<InstKind>,
+    ) -> bool {
+        let (Operand::GlobalAddr(g, 0), Operand::Int { value: n, .. }) = (src, len) else {
+            return false;
+        };
+        let global = &self.cx.program.globals[g.index()];
+        let (Some(init), true) = (&global.init, global.is_constant) else {
+            return false;
+        };
+        let Some(layout) = &self.cx.program.objects[global.obj.index()].layout else {
+            return false;
+        };
+        if u64::try_from(n).ok() != Some(layout.size()) {
+            return false;
+        }
+        let mut leaves = Vec::new();
+        if !scalar_leaves(layout, 0, &mut leaves) {
+            return false;
+        }
+        let ptr_bytes = self.cx.program.pointer_size;
+        let mut stores = Vec::new();
+        for &(offset, size, kind) in &leaves {
+            let end = offset + u64::from(size);
+            let mut given = init
+                .iter()
+                .filter(|c| c.offset < end && offset < c.offset + u64::from(c.size));
+            let value = match (given.next(), given.next()) {
+                (None, _) => InitValue::Int(0),
+                (Some(c), None) if c.offset == offset && c.size == size => c.value.clone(),
+                _ => return false,
+            };
+            let (val, ty) = match (value, kind) {
+                (InitValue::Int(0), ScalarKind::Ptr) => (Operand::Null, Ty::Ptr),
+                (InitValue::Int(v), _) => (
+                    Operand::Int {
+                        value: v,
+                        bits: size * 8,
+                    },
+                    Ty::Int(size * 8),
+                ),
+                (InitValue::GlobalAddr(h, off), _) if size == ptr_bytes => {
+                    (Operand::GlobalAddr(h, off), Ty::Ptr)
+                }
+                (InitValue::FuncAddr(f), _) if size == ptr_bytes => (Operand::FuncAddr(f), Ty::Ptr),
+                _ => return false,
+            };
+            let Ok(at) = i64::try_from(offset) else {
+                return false;
+            };
+            stores.push((at, val, ty, size));
+        }
+        for (at, val, ty, size) in stores {
+            let ptr = if at == 0 {
+                dst
+            } else {
+                let p = self.fresh_var(Ty::Ptr, None);
+                out.push(InstKind::Gep {
+                    dst: p,
+                    base: dst,
+                    offset: at,
+                    indices: Vec::new(),
+                });
+                Operand::Var(p)
+            };
+            out.push(InstKind::Store {
+                ptr,
+                val,
+                ty,
+                size,
+                atomic: false,
+            });
+        }
+        true
+    }
+
     /// `dst := first argument` for libc functions that return their destination.
     /// Converts every pointer argument to an integer (a `ptrtoint` into a fresh var): the
     /// points-to analysis then exposes what each points to, so that a `Havoc` that clobbers
@@ -469,7 +583,15 @@ impl FnLower<'_> {
         }
         if name.starts_with("llvm.memcpy.") || name.starts_with("llvm.memmove.") {
             if let (Some(dst), Some(src), Some(len)) = (op(self, 0), op(self, 1), op(self, 2)) {
-                out.push(InstKind::MemCopy { dst, src, len });
+                // Only into a local of the constant's own type (clang's code for an
+                // initialiser): the stores then write every byte a typed cell covers.
+                let own_type = args[0].is_instruction()
+                    && args[0].opcode() == llvm_sys::LLVMOpcode::LLVMAlloca
+                    && args[1].kind() == LLVMValueKind::LLVMGlobalVariableValueKind
+                    && args[0].allocated_type() == args[1].global_value_type();
+                if !(own_type && self.copy_of_constant(dst, src, len, out)) {
+                    out.push(InstKind::MemCopy { dst, src, len });
+                }
                 return;
             }
         }
