@@ -108,6 +108,13 @@ pub trait NumDomain: Lattice + Send + Sync {
         }
         out
     }
+    /// Keep what the intervals of `a` and `b` imply about `a - b` as a relation between them,
+    /// so that it survives when the intervals grow (`i = 0, j = 0` before a loop that adds one
+    /// to each). The meaning of the state does not change; a non-relational domain does
+    /// nothing.
+    fn relate(&mut self, a: Var, b: Var) {
+        let _ = (a, b);
+    }
     /// Make the state bottom (the path ends).
     fn set_bottom(&mut self);
 

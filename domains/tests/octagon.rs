@@ -155,6 +155,8 @@ enum Step {
     Branch(usize, u32, u32, Box<Step>),
     /// Widen with the join of a changed state.
     Widen(u32, i128),
+    /// Make what the intervals imply about `a - b` a relation (no concrete change).
+    Relate(u32, u32),
 }
 
 fn small(ty: IntTy) -> impl Strategy<Value = i128> {
@@ -177,6 +179,7 @@ fn leaf(ty: IntTy) -> impl Strategy<Value = Step> {
         1 => (v.clone(), small(ty), small(ty)).prop_map(|(x, a, b)| Step::Meet(x, a.min(b), a.max(b))),
         1 => (v.clone(), small(ty)).prop_map(|(x, c)| Step::Widen(x, c)),
         1 => (v.clone(), v.clone(), v.clone(), v.clone()).prop_map(|(a, b, c, d)| Step::Parallel(a, b, c, d)),
+        1 => (v.clone(), v.clone()).prop_map(|(a, b)| Step::Relate(a, b)),
     ];
     let arith = prop_oneof![
         3 => (v.clone(), v.clone()).prop_map(|(x, y)| Step::Assign(x, y)),
@@ -319,6 +322,12 @@ fn run(s: &Step, e: &mut OctagonEnv, pts: &mut Vec<Point>, ty: IntTy, choice: u6
                 p[x(*a)] = vb;
                 p[x(*cc)] = vd;
             }
+        }
+        Step::Relate(a, b) => {
+            let before = e.clone();
+            e.relate(Var(*a), Var(*b));
+            // The meaning does not change.
+            assert!(e.leq(&before) && before.leq(e));
         }
         Step::Branch(pr, a, b, inner) => {
             let mut t = e.clone();

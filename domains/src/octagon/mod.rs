@@ -406,6 +406,12 @@ impl OctagonEnv {
         if self.bottom || self.bound(w, 0, u, 0) <= c {
             return;
         }
+        self.put_difference(u, w, c);
+    }
+
+    /// `u - w <= c` as an entry of the pack of `u` and `w` (united), even when the intervals
+    /// imply it already.
+    fn put_difference(&mut self, u: Var, w: Var, c: i128) {
         let Some(c) = entry(c) else { return };
         let p = self.unite(u, w);
         self.touch(p, u);
@@ -1234,6 +1240,25 @@ impl NumDomain for OctagonEnv {
     fn meet_interval(&mut self, x: Var, v: Interval) {
         self.close_all();
         self.refine_var(x, v);
+    }
+
+    fn relate(&mut self, a: Var, b: Var) {
+        if self.bottom || a == b {
+            return;
+        }
+        self.close_all();
+        if self.bottom {
+            return;
+        }
+        let (up, down) = (self.bound(b, 0, a, 0), self.bound(a, 0, b, 0));
+        // Soundness: both bounds hold in every state (`bound` derives them from the state);
+        // only finite ones that fit an entry are kept (`put_difference`).
+        if up < i128::MAX && down < i128::MAX {
+            self.put_difference(a, b, up);
+            if !self.bottom {
+                self.put_difference(b, a, down);
+            }
+        }
     }
 
     fn assign_parallel(&mut self, moves: &[(Var, Operand)]) {

@@ -41,6 +41,10 @@ impl<D> Recorder<D> for NoRecord {
     fn unknown_call(&mut self, _: FuncId) {}
 }
 
+/// Most phis given constants on one edge that are related to each other (see `phis`): a pack
+/// holds few variables, and a dozen counters set to 0 would evict every other relation.
+const MAX_RELATED_PHIS: usize = 4;
+
 /// Transfer functions of one thread, bound to its CFG and its interference.
 pub struct Transfer<'a> {
     /// Program-wide facts.
@@ -756,12 +760,22 @@ impl<'a> Transfer<'a> {
         }
         let mut moves = Vec::new();
         let mut others = Vec::new();
+        // Phis given constants on this edge (`int i = 0, j = 0;` before a loop) are related
+        // once assigned, while their difference is known: a relational domain keeps `i == j`
+        // through the loop only if the two share a pack where the loop's edges join.
+        let mut constant = Vec::new();
         for p in &block.phis {
             let inc = p.incoming.iter().find(|(b, _)| *b == from).map(|(_, o)| o);
             match self.var_ty(ctx, p.dst) {
                 Ty::Int(_) => {
                     let o = inc.map_or(DOp::Const(Interval::top()), |o| self.op(ctx, o));
-                    moves.push((self.ssa_var(ctx, p.dst), o));
+                    let d = self.ssa_var(ctx, p.dst);
+                    if let DOp::Const(c) = o {
+                        if c.as_const().is_some() {
+                            constant.push(d);
+                        }
+                    }
+                    moves.push((d, o));
                 }
                 _ => others.push(p.dst),
             }
@@ -773,6 +787,11 @@ impl<'a> Transfer<'a> {
         for p in &block.phis {
             if let Ty::Int(bits) = self.var_ty(ctx, p.dst) {
                 clamp_kept(s, self.ssa_var(ctx, p.dst), IntTy::new(bits));
+            }
+        }
+        if let Some(&first) = constant.first() {
+            for &d in constant.iter().skip(1).take(MAX_RELATED_PHIS - 1) {
+                s.relate(first, d);
             }
         }
     }
