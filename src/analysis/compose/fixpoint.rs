@@ -83,12 +83,9 @@ pub fn run<D: NumDomain>(
     let mut detached_queue: Vec<FuncId> = detached.to_vec();
     // A function analysed on its own leaves the calls of the functions analysed on their own
     // from the start as calls (`Thread::detached`).
-    let apart: Vec<FuncId> = detached
-        .iter()
-        .copied()
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let mut apart = detached.to_vec();
+    apart.sort_unstable();
+    apart.dedup();
     let mut detached_done: BTreeSet<FuncId> = BTreeSet::new();
     let mut rounds = 0;
     let mut gave_up = false;

@@ -105,11 +105,6 @@ impl<'a> Transfer<'a> {
         }
     }
 
-    /// The integer type of an address.
-    pub fn pointer_ty(&self) -> IntTy {
-        pointer_ty(self.facts.program)
-    }
-
     fn forget_result<D: NumDomain>(&self, s: &mut D, ctx: CtxId, dst: Option<VarId>) {
         if let Some(d) = dst {
             s.forget(self.ssa_var(ctx, d));
@@ -320,20 +315,21 @@ impl<'a> Transfer<'a> {
                 // An address as an integer and back keeps its value: `inttoptr` zero-extends
                 // or truncates the integer to the pointer's width, `ptrtoint` truncates or
                 // zero-extends the address to the integer's (a pointer's width is 0 here).
-                let ptr = self.pointer_ty().bits;
-                let resize = |f: u32, t: u32| match f.cmp(&t) {
-                    std::cmp::Ordering::Less => (watts_domains::CastOp::ZExt, f, t),
-                    _ => (watts_domains::CastOp::Trunc, f, t),
-                };
                 // Cost: only the value crosses, never a relation: every pointer a library call
                 // is given is cast to an integer (`expose_pointer_args`), and relating each to
                 // its cast filled the octagons' packs (siege with octagons: 48 s -> 69 s).
-                let address = match (op, *from, *to) {
-                    (CastOp::IntToPtr, f, 0) if f > 0 => Some(resize(f, ptr)),
-                    (CastOp::PtrToInt, 0, t) if t > 0 => Some(resize(ptr, t)),
+                let ptr = pointer_ty(self.facts.program).bits;
+                let widths = match (op, *from, *to) {
+                    (CastOp::IntToPtr, f, 0) if f > 0 => Some((f, ptr)),
+                    (CastOp::PtrToInt, 0, t) if t > 0 => Some((ptr, t)),
                     _ => None,
                 };
-                if let Some((c, f, t)) = address {
+                if let Some((f, t)) = widths {
+                    let c = if f < t {
+                        watts_domains::CastOp::ZExt
+                    } else {
+                        watts_domains::CastOp::Trunc
+                    };
                     let a = self.value(s, ctx, src);
                     let v = machine::cast(c, a, IntTy::new(f), IntTy::new(t));
                     set_passed(self.facts.program, s, d, self.var_ty(ctx, *dst), v);
