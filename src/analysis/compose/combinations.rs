@@ -10,7 +10,7 @@
 
 use super::Threads;
 use crate::analysis::engine::LoadRead;
-use crate::analysis::sync::feasibility::{Feasibility, LazyOracle};
+use crate::analysis::sync::feasibility::{single_slot, Feasibility, LazyOracle};
 use crate::analysis::sync::protection::Protection;
 use crate::analysis::Flow;
 use crate::facts::Facts;
@@ -340,6 +340,13 @@ fn collect<'o, D: watts_domains::NumDomain>(
             if constraints {
                 // A store of a thread created (transitively) after the load cannot be read.
                 candidates.retain(|c| !created_after(threads, i, (node, idx), c.thread));
+                // A store an ancestor made before creating this thread is covered by its own
+                // view (rules/README.md, "Reductions of the enumeration", inherited stores).
+                if let [cell] = a.exact[..] {
+                    if single_slot(facts, threads.info, cell) {
+                        candidates.retain(|c| !created_after(threads, c.thread, c.at, i));
+                    }
+                }
                 if candidates.is_empty() {
                     // The load reads its own view only (not the per-cell interference).
                     fixed.insert(
@@ -698,10 +705,11 @@ fn combination<D>(
     comb
 }
 
-/// Whether every instance of thread `k` is created after load `at` of thread `i`, whenever both
-/// happen: some ancestor of `k` was created by thread `i` at a create call from which the load
-/// cannot be reached in `i`'s CFG. Then the load cannot follow that create in one instance of
-/// `i`; `i` must be single-instance, or another instance could create `k` earlier.
+/// Whether every instance of thread `k` is created after instruction `at` of thread `i` (a
+/// load, or a store of an ancestor), whenever both happen: some ancestor of `k` was created by
+/// thread `i` at a create call from which `at` cannot be reached in `i`'s CFG. Then `at` cannot
+/// follow that create in one instance of `i`; `i` must be single-instance, or another instance
+/// could create `k` earlier.
 fn created_after<D>(threads: Threads<'_, D>, i: usize, at: Key, k: usize) -> bool {
     if threads.info[i].multi || threads.info[i].origin == Origin::Detached {
         return false;

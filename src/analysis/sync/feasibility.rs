@@ -252,7 +252,7 @@ impl Feasibility {
 
 /// Whether the (singular) cell is one concrete cell for the whole run: a global, or a local of
 /// a function that runs in exactly one inlined context of one single-instance thread.
-fn single_slot(facts: &Facts<'_>, threads: &[Thread], c: CellId) -> bool {
+pub(crate) fn single_slot(facts: &Facts<'_>, threads: &[Thread], c: CellId) -> bool {
     let info = facts.memory.cells.info(c);
     if !info.singular {
         return false;
