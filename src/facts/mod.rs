@@ -6,6 +6,7 @@
 //! analysis later finds; nothing here depends on an abstract domain or on the fixpoint.
 
 pub mod ends;
+pub mod exit_reads;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -117,7 +118,28 @@ impl<'a> Facts<'a> {
         if let Some(c) = self.lock_clobbers().by_site.get(&key) {
             return c.clone();
         }
-        let mut cells = self.memory.reachable(self.program, func, args);
+        // The pthread synchronisation functions touch only their synchronisation objects
+        // (POSIX), not what else the objects' pointer fields may reach.
+        let sync = match &self.program.funcs[func.index()].blocks[block.index()].insts[idx as usize]
+            .kind
+        {
+            InstKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } => crate::memory::points_to::is_sync_function(&self.program.funcs[g.index()].name),
+            _ => false,
+        };
+        let mut cells = if sync {
+            let mut v: Vec<CellId> = args
+                .iter()
+                .flat_map(|a| self.memory.region(self.program, func, a))
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        } else {
+            self.memory.reachable(self.program, func, args)
+        };
         if !only_args {
             cells.extend(self.memory.exposed_cells.iter().copied());
             cells.sort_unstable();

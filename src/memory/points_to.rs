@@ -171,6 +171,19 @@ impl PtsSet {
     }
 }
 
+/// `pthread_mutex_*`, `pthread_spin_*`, `pthread_rwlock_*` and `pthread_cond_*`: they touch only their
+/// synchronisation objects (POSIX), whatever else the objects' pointer fields may reach.
+pub fn is_sync_function(name: &str) -> bool {
+    [
+        "pthread_mutex_",
+        "pthread_spin_",
+        "pthread_rwlock_",
+        "pthread_cond_",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
 /// Library functions whose effect on memory is known: they write at most what their pointer
 /// arguments point to, keep no pointer, call no program code and turn no address into data that
 /// comes back later (the printf family's variadic pointers and the `str*cpy` copies are handled

@@ -229,8 +229,20 @@ pub fn run<D: NumDomain>(
             // several instances, the oracle's facts (built from every thread's store events),
             // and the plan skips loads at nodes unreachable in this round.
             let t = &found.threads[i];
-            let moved = how.flow_sensitive()
-                && load_reach(facts, t, &r.states) != load_reach(facts, t, &states);
+            let reach = load_reach(facts, t, &states);
+            let moved = how.flow_sensitive() && load_reach(facts, t, &r.states) != reach;
+            // A load reached for the first time gets choices only in the next plan: another
+            // round then (the union of what was reached only grows, so this ends).
+            let reached_more = how.flow_sensitive() && {
+                r.reached_loads.resize(reach.len(), false);
+                let mut grew = false;
+                for (seen, now) in r.reached_loads.iter_mut().zip(&reach) {
+                    grew |= *now && !*seen;
+                    *seen |= *now;
+                }
+                grew
+            };
+            changed |= reached_more;
             // The flow-sensitive plans read the states (which loads are reached).
             r.states = if how.flow_sensitive() || how.keep_states {
                 states
@@ -732,7 +744,8 @@ mod tests {
         assert!(changed.is_empty());
     }
 
-    /// `main` stores and creates a reader, whose loads have `main`'s stores as candidates.
+    /// `main` creates a reader, then stores: the reader's loads have `main`'s stores as
+    /// candidates (stores before the create would be in its entry state instead).
     const SRC: &str = r#"
         #include <assert.h>
         #include <pthread.h>
@@ -743,8 +756,8 @@ mod tests {
             return 0; }
         int main(void) {
             pthread_t t;
-            x = 1; ready = 1;
             pthread_create(&t, 0, reader, 0);
+            x = 1; ready = 1;
             pthread_join(t, 0);
             return 0; }
     "#;

@@ -37,6 +37,8 @@ pub struct ThreadResults<D> {
     /// Whether its last plan read the oracle (constraint modes: it had a load with candidate
     /// stores); a plan that did not is the same under other facts.
     pub reads_oracle: bool,
+    /// Per node with a load (`fixpoint::load_reach`), whether some analysis so far reached it.
+    pub reached_loads: Vec<bool>,
     /// The cells written by stores too wide to keep as events (see `replay::WIDE_STORE`):
     /// a load of one of them has no list of candidate stores and reads the joined interference.
     pub wide: CellBits,
@@ -60,6 +62,7 @@ impl<D> ThreadResults<D> {
             unknown_calls: BTreeSet::new(),
             fell_back: false,
             reads_oracle: false,
+            reached_loads: Vec::new(),
             wide: CellBits::default(),
             events_by_cell: std::sync::OnceLock::new(),
         }

@@ -12,6 +12,7 @@ mod view;
 pub use transfer::{clamp_kept, set_passed, NoRecord, Recorder, Transfer};
 pub use view::{Choices, LoadRead, ThreadView};
 
+use crate::facts::exit_reads::EXIT_READ;
 use crate::ir::{InstKind, Operand, Terminator};
 use crate::threads::{Exit, NodeId, Shape};
 use std::cmp::Reverse;
@@ -48,7 +49,7 @@ pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> 
         }
         queued[node.index()] = false;
         let s = state[node.index()].clone();
-        successors(t, node, s, &mut |to: NodeId, out: D| {
+        successors(t, shape, node, s, &mut |to: NodeId, out: D| {
             if out.is_bottom() {
                 return;
             }
@@ -99,7 +100,7 @@ pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> 
             for &p in &back_preds[v.index()] {
                 let s = state[p.index()].clone();
                 let acc = &mut next[v.index()];
-                successors(t, p, s, &mut |to: NodeId, out: D| {
+                successors(t, shape, p, s, &mut |to: NodeId, out: D| {
                     if to == v {
                         acc.join_with(&out);
                     }
@@ -108,7 +109,7 @@ pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> 
             let incoming = std::mem::replace(&mut next[v.index()], D::bottom());
             changed |= state[v.index()].meet_with(&incoming);
             let s = state[v.index()].clone();
-            successors(t, v, s, &mut |to: NodeId, out: D| {
+            successors(t, shape, v, s, &mut |to: NodeId, out: D| {
                 if shape.rpo[to.index()] > shape.rpo[v.index()] {
                     next[to.index()].join_with(&out);
                 }
@@ -160,6 +161,7 @@ fn run_insts<D: NumDomain, R: Recorder<D>>(t: &Transfer<'_>, node: NodeId, s: &m
 /// Executes a node from `s` and hands the state on each outgoing edge to `emit`.
 fn successors<D: NumDomain>(
     t: &Transfer<'_>,
+    shape: &Shape,
     node: NodeId,
     mut s: D,
     emit: &mut dyn FnMut(NodeId, D),
@@ -249,9 +251,19 @@ fn successors<D: NumDomain>(
             Terminator::Stop { .. } => {}
             term => {
                 let from = nd.block;
+                // What the exit read of a wait loop read, on the edge that leaves the loop
+                // (`facts::exit_reads`: the only edge into a node on no cycle).
+                let exit_read = t.view.choice(node, EXIT_READ).copied();
                 t.branch(&s, node, term, |to, mut out| {
-                    t.phis(&mut out, ctx, from, to);
-                    emit(cfg.block_node(ctx, to), out);
+                    let to = cfg.block_node(ctx, to);
+                    if let Some(read) = exit_read.filter(|_| !shape.in_cycle[to.index()]) {
+                        t.exit_read(&mut out, node, &read);
+                        if out.is_bottom() {
+                            return;
+                        }
+                    }
+                    t.phis(&mut out, ctx, from, cfg.nodes[to.index()].block);
+                    emit(to, out);
                 });
             }
         },

@@ -188,6 +188,44 @@ impl<'a> Transfer<'a> {
         }
     }
 
+    /// On the edge that leaves a wait loop, what the loop's exit read read in this combination
+    /// (`facts::exit_reads`): the load's last execution, the node's last memory access, so its
+    /// result and the thread's view of the cell still hold that value on the edge. `own` reads
+    /// what the thread's view may hold, which the state already covers; a cut drops the edge.
+    pub fn exit_read<D: NumDomain>(&self, s: &mut D, node: NodeId, read: &super::LoadRead) {
+        if read.cut {
+            s.set_bottom();
+            return;
+        }
+        if read.own {
+            return;
+        }
+        let nd = &self.view.cfg.nodes[node.index()];
+        let func = self.view.cfg.contexts[nd.ctx.0 as usize].func;
+        let insts = &self.facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
+        let Some(idx) = (nd.start..nd.end)
+            .rev()
+            .find(|&i| matches!(insts[i as usize].kind, InstKind::Load { .. }))
+        else {
+            return;
+        };
+        let InstKind::Load {
+            dst,
+            ty: Ty::Int(bits),
+            ..
+        } = insts[idx as usize].kind
+        else {
+            return;
+        };
+        let access = self.facts.access(func, nd.block, idx);
+        let [cell] = access.exact[..] else {
+            return;
+        };
+        s.meet_interval(self.cell_var(cell), read.others);
+        let d = self.ssa_var(nd.ctx, dst);
+        s.meet_interval(d, machine::clamp(read.others, IntTy::new(bits)));
+    }
+
     /// Forgets cells after an unmodelled write, recording the write as a store of any value.
     fn clobber<D: NumDomain, R: Recorder<D>>(&self, s: &mut D, cells: &[CellId], rec: &mut R) {
         let mut vars: Vec<Var> = cells.iter().map(|c| self.cell_var(*c)).collect();

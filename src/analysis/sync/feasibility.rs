@@ -5,6 +5,7 @@
 //! consistency); what cannot be established (a join whose handle may denote several threads,
 //! a store into a summary cell) is left out, which only makes combinations more often feasible.
 
+use crate::facts::exit_reads::EXIT_READ;
 use crate::facts::Facts;
 use crate::ir::{InstKind, Operand};
 use crate::memory::CellId;
@@ -197,6 +198,23 @@ impl Feasibility {
                     events.insert((tid, node, idx), e);
                     per_node[n].push((2 * idx + 1, e));
                 }
+            }
+            // The exit read of a wait loop: one event at the start of the exit node, which only
+            // the loop's exit edge enters (`facts::exit_reads`); it holds the load's locks.
+            for x in crate::facts::exit_reads::exit_reads(facts, &t.cfg, &t.shape) {
+                let e = fresh();
+                sf.thread_of(e, th);
+                if loaded.contains(&x.cell) {
+                    sf.load(e, Loc(x.cell.0));
+                }
+                if let Some(l) = locks.as_ref() {
+                    for m in l.held.get(&(x.node, x.load)).cloned().unwrap_or_default() {
+                        sf.held(e, LockId(m));
+                    }
+                }
+                let start = t.cfg.nodes[x.exit.index()].start;
+                per_node[x.exit.index()].insert(0, (2 * start, e));
+                events.insert((tid, x.node, EXIT_READ), e);
             }
             program_order(facts, ends_at, &mut sf, t, &per_node, end);
         }

@@ -234,7 +234,7 @@ fn accessed(
             callee: crate::ir::Callee::Direct(g),
             args,
             ..
-        } if is_sync_function(&program.funcs[g.index()].name) => args
+        } if crate::memory::points_to::is_sync_function(&program.funcs[g.index()].name) => args
             .iter()
             .flat_map(|a| facts.memory.region(program, func, a))
             .collect(),
@@ -360,16 +360,4 @@ fn single_threaded(facts: &Facts<'_>, t: &Thread) -> Phases {
         }
     }
     (single, mixed, ends)
-}
-
-/// `pthread_mutex_*`, `pthread_spin_*`, `pthread_rwlock_*` and `pthread_cond_*`.
-fn is_sync_function(name: &str) -> bool {
-    [
-        "pthread_mutex_",
-        "pthread_spin_",
-        "pthread_rwlock_",
-        "pthread_cond_",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p))
 }

@@ -60,7 +60,7 @@ static void *reads_after(void *arg) {
         int u = y;
         assert(u == 7); // PROVED: only the parent writes y, before the create
         int s = r;
-        assert(s == 0 || s == 8); // MAY-FAIL: true; unreachable in round 1, so r joins all stores
+        assert(s == 0 || s == 8); // PROVED(flow-sensitive): unreachable in round 1, planned again
         assert(s == 8);           // FAILS! `late` may not have run
     }
     return 0;
