@@ -120,6 +120,12 @@ pub struct Global {
     pub is_internal: bool,
     /// Whether it is constant (`const` or a string literal).
     pub is_constant: bool,
+    /// Whether it is a thread-local variable (`__thread`) that only its own thread accesses:
+    /// every instruction reads or writes the copy of the thread that runs it, and its address
+    /// goes nowhere else (the front end checked that every use is the address of a load or a
+    /// store, directly or through `getelementptr`). A thread-local variable whose address may
+    /// go elsewhere is not marked, and its accesses go through unknown pointers.
+    pub thread_local: bool,
     /// The section the source places it in (`.init_array`), if any: the C runtime reads the
     /// start-up and exit sections (see `harness::startup`).
     pub section: Option<String>,
