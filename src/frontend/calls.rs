@@ -284,6 +284,17 @@ impl FnLower<'_> {
                 });
                 return Flow::Next;
             }
+            "pthread_setspecific" if ops.len() >= 2 => {
+                // The value as a cast when it is an integer made a pointer, so that
+                // `harness::keys` keeps the integer the thread's slot receives.
+                let value = self.int_as_pointer(args[1], out).unwrap_or(ops[1]);
+                out.push(InstKind::Call {
+                    dst: self.used_result(inst),
+                    callee: Callee::Direct(fid),
+                    args: vec![ops[0], value],
+                });
+                return Flow::Next;
+            }
             "pthread_join" if ops.len() >= 2 => {
                 let dst = self.used_result(inst);
                 out.push(InstKind::ThreadJoin {

@@ -62,6 +62,9 @@ pub struct Program {
     /// A direct call to one of them is a *resume point*: a `longjmp` may continue there.
     /// Invariant: the functions that call one of them keep their locals in memory (no mem2reg).
     pub returns_twice: Vec<FuncId>,
+    /// Whether thread-specific data (`harness::keys`) has a destructor, which runs when a
+    /// thread whose value is not NULL ends; no instruction stands for that call.
+    pub key_destructors: bool,
 }
 
 impl Program {

@@ -666,6 +666,18 @@ impl<'p> Interp<'p> {
         }
     }
 
+    /// Unsupported when a key destructor may run at the end of thread `t`
+    /// (`Program::key_destructors`): the interpreter does not call it, so what follows could
+    /// not happen.
+    fn destructors_unsupported(&self, t: Tid) -> Result<(), Status> {
+        if self.program.key_destructors {
+            return unsupported(format!(
+                "thread {t} ends, and a key destructor may run (not modelled)"
+            ));
+        }
+        Ok(())
+    }
+
     /// Thread `t` ends with result `v` (its entry returned or it called `pthread_exit`).
     fn finish_thread(&self, s: &mut State, t: Tid, v: Value) {
         while !s.threads[t].frames.is_empty() {
@@ -1006,6 +1018,7 @@ impl<'p> Interp<'p> {
                         // `main` returned: the process exits.
                         return Err(Status::Done);
                     }
+                    self.destructors_unsupported(t)?;
                     self.finish_thread(s, t, v);
                     return Ok(());
                 }
@@ -1022,6 +1035,7 @@ impl<'p> Interp<'p> {
                 StopReason::ProcessExit => Err(Status::Done),
                 StopReason::ThreadExit => {
                     // The IR keeps no operand of `pthread_exit`: its result is unknown.
+                    self.destructors_unsupported(t)?;
                     self.finish_thread(s, t, Value::Unknown);
                     Ok(())
                 }
