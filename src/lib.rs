@@ -277,6 +277,7 @@ pub fn load_program(config: &Config) -> Result<Program, InputError> {
         harness::synthesize(&mut program, spec)?;
     }
     harness::startup::compose(&mut program);
+    harness::keys::model_keys(&mut program);
     Ok(program)
 }
 

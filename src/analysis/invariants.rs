@@ -119,7 +119,7 @@ fn thread_invariants<D: NumDomain>(
 ) -> ThreadInvariants {
     let program = facts.program;
     let t = &fix.threads[i];
-    let interference = interference_for(fix.view(), i, facts.ncells as usize);
+    let interference = interference_for(facts, fix.view(), i);
     let view = ThreadView {
         protection: None,
         skip: None,

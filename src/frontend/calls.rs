@@ -284,6 +284,17 @@ impl FnLower<'_> {
                 });
                 return Flow::Next;
             }
+            "pthread_setspecific" if ops.len() >= 2 => {
+                // The value as a cast when it is an integer made a pointer, so that
+                // `harness::keys` keeps the integer the thread's slot receives.
+                let value = self.int_as_pointer(args[1], out).unwrap_or(ops[1]);
+                out.push(InstKind::Call {
+                    dst: self.used_result(inst),
+                    callee: Callee::Direct(fid),
+                    args: vec![ops[0], value],
+                });
+                return Flow::Next;
+            }
             "pthread_join" if ops.len() >= 2 => {
                 let dst = self.used_result(inst);
                 out.push(InstKind::ThreadJoin {
@@ -596,8 +607,17 @@ impl FnLower<'_> {
             }
         }
         if name.starts_with("llvm.threadlocal.address") {
-            // Every access to a `__thread` variable goes through this intrinsic; an unknown
-            // pointer makes each such access unknown, which is sound for per-thread copies.
+            // Every access to a `__thread` variable goes through this intrinsic. A variable
+            // whose address is only dereferenced (`Global::thread_local`) is its global: the
+            // analysis keeps one copy per thread of its cells.
+            if let Some(Operand::GlobalAddr(g, 0)) = op(self, 0) {
+                if self.cx.program.globals[g.index()].thread_local {
+                    self.copy_result(inst, Operand::GlobalAddr(g, 0), out);
+                    return;
+                }
+            }
+            // Soundness: the address of any other one may reach another thread, which then
+            // accesses this thread's copy; an unknown pointer makes each access unknown.
             out.push(self.havoc(inst, false, "thread-local storage is not modelled"));
             return;
         }

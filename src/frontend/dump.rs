@@ -22,9 +22,10 @@ pub fn dump(program: &Program) -> String {
             }
         };
         let flags = format!(
-            "{}{}",
+            "{}{}{}",
             if g.is_internal { " internal" } else { "" },
-            if g.is_constant { " const" } else { "" }
+            if g.is_constant { " const" } else { "" },
+            if g.thread_local { " thread_local" } else { "" }
         );
         let _ = writeln!(s, "global g{i} @{} obj{}{flags} = {init}", g.name, g.obj.0);
     }

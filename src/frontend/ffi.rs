@@ -133,6 +133,20 @@ impl Val {
         !unsafe { c::LLVMGetFirstUse(self.0) }.is_null()
     }
 
+    /// The users of the value (instructions and constants), once per use.
+    pub fn users(self) -> Vec<Val> {
+        let mut out = Vec::new();
+        // SAFETY: live value; the use list is walked without changing the module.
+        let mut u = unsafe { c::LLVMGetFirstUse(self.0) };
+        while !u.is_null() {
+            // SAFETY: `u` is a live use of this value.
+            out.push(Val(unsafe { c::LLVMGetUser(u) }));
+            // SAFETY: as above.
+            u = unsafe { c::LLVMGetNextUse(u) };
+        }
+        out
+    }
+
     /// The number of operands of a user (instruction or constant expression).
     pub fn num_operands(self) -> u32 {
         // SAFETY: live value.
@@ -203,6 +217,12 @@ impl Val {
         // SAFETY: live global value.
         let l = unsafe { c::LLVMGetLinkage(self.0) };
         matches!(l, LLVMInternalLinkage | LLVMPrivateLinkage)
+    }
+
+    /// Whether a global variable is thread-local (`__thread`, `_Thread_local`).
+    pub fn is_thread_local(self) -> bool {
+        // SAFETY: live global variable.
+        unsafe { c::LLVMIsThreadLocal(self.0) != 0 }
     }
 
     /// Whether a global variable is constant.

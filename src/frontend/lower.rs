@@ -263,9 +263,49 @@ fn lower_global(cx: &mut Ctx, id: GlobalId, g: Val) {
         init,
         is_internal: g.is_internal(),
         is_constant: g.is_global_constant(),
+        thread_local: g.is_thread_local() && private_thread_local(g),
         section: g.section(),
         span,
     });
+}
+
+/// Whether every use of the thread-local global `g` is the argument of
+/// `llvm.threadlocal.address` whose result is only dereferenced (`only_dereferenced`): then each
+/// access reaches the copy of the thread that runs it, and no other thread can reach that copy.
+///
+/// Soundness: an address that goes anywhere else (a call, a store of the pointer, a cast, a
+/// comparison, a phi, a constant expression, `memcpy`) may reach another thread, which then
+/// accesses this thread's copy; such a variable is not marked, and its accesses stay unknown.
+fn private_thread_local(g: Val) -> bool {
+    g.users().into_iter().all(|u| {
+        u.is_instruction()
+            && u.opcode() == llvm_sys::LLVMOpcode::LLVMCall
+            && u.called_value()
+                .name()
+                .starts_with("llvm.threadlocal.address")
+            && only_dereferenced(u, 0)
+    })
+}
+
+/// Whether every use of the address `p` is the address operand of a load or a store (not the
+/// stored value), or the base of a `getelementptr` whose result is only dereferenced.
+fn only_dereferenced(p: Val, depth: u32) -> bool {
+    use llvm_sys::LLVMOpcode::{LLVMGetElementPtr, LLVMLoad, LLVMStore};
+    depth < 16
+        && p.users().into_iter().all(|u| {
+            if !u.is_instruction() {
+                return false;
+            }
+            let others = |from: u32| (from..u.num_operands()).all(|i| u.operand(i) != p);
+            match u.opcode() {
+                LLVMLoad => u.operand(0) == p,
+                LLVMStore => u.operand(0) != p && u.operand(1) == p,
+                LLVMGetElementPtr => {
+                    u.operand(0) == p && others(1) && only_dereferenced(u, depth + 1)
+                }
+                _ => false,
+            }
+        })
 }
 
 /// Names of functions whose bodies are assertion helpers: assertion sites inside them are not

@@ -719,6 +719,47 @@ fn bitcode_input_and_two_c_files() {
     assert!(p.files.iter().any(|f| f.path.ends_with("main.c")));
 }
 
+/// A `__thread` variable whose address is only dereferenced (directly or through an array or
+/// struct index) is marked thread-local and accessed at its global's address; one whose address
+/// goes anywhere else (a call, a stored pointer) is not, and each access goes through an unknown
+/// pointer.
+#[test]
+fn thread_local_globals_are_marked_only_when_their_address_stays() {
+    let p = lower_c(
+        r#"
+        #include <pthread.h>
+        __thread int own;
+        static __thread int arr[4];
+        static __thread struct { int a; long b; } rec = {1, 2};
+        __thread int given;
+        static __thread int published;
+        int *where;
+        static void *f(void *p) { *(int *)p = 1; return 0; }
+        int main(void) {
+            pthread_t t;
+            own++;
+            arr[own] = 3;
+            rec.b = arr[1] + rec.a;
+            where = &published;
+            pthread_create(&t, 0, f, &given);
+            given = 2;
+            return 0;
+        }
+        "#,
+    );
+    let flag = |n: &str| {
+        let g = p.globals.iter().find(|g| g.name == n).expect(n);
+        g.thread_local
+    };
+    assert!(flag("own") && flag("arr") && flag("rec"));
+    assert!(!flag("given") && !flag("published") && !flag("where"));
+    let main = func(&p, "main");
+    let havocs: Vec<_> = insts(main)
+        .filter(|k| matches!(k, InstKind::Havoc { reason, .. } if reason.contains("thread-local")))
+        .collect();
+    assert_eq!(havocs.len(), 3, "{havocs:?}"); // &published, &given, given = 2
+}
+
 #[test]
 fn exotic_ir_degrades_to_havoc_and_conservative_branches() {
     let ll = br#"
@@ -820,7 +861,12 @@ declare ptr @llvm.threadlocal.address.p0(ptr)
         .iter()
         .filter(|k| matches!(k, InstKind::Havoc { dst: Some(_), .. }))
         .count();
-    assert_eq!(havocs, 5, "{all:?}"); // vector add, extractelement, asm, fadd, threadlocal
+    assert_eq!(havocs, 4, "{all:?}"); // vector add, extractelement, asm, fadd
+                                      // The thread-local global is only stored to: its address is the global's.
+    assert!(p.globals[gi("tls").index()].thread_local);
+    assert!(all.iter().any(
+        |k| matches!(k, InstKind::Copy { src: Operand::GlobalAddr(x, 0), .. } if *x == gi("tls"))
+    ));
     assert!(all.iter().any(|k| matches!(
         k,
         InstKind::Havoc {

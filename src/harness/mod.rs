@@ -10,6 +10,7 @@
 //! any memory whose address escaped), and an entry with `N` instances is created `N` times (or
 //! in a loop, which the analysis treats as any number of instances, when `N` is `*` or large).
 
+pub mod keys;
 pub mod startup;
 
 use crate::config::{EntrySpec, HarnessSpec, Instances};

@@ -287,6 +287,7 @@ mod tests {
             init: Some(cells),
             is_internal: true,
             is_constant: false,
+            thread_local: false,
             section: section.map(str::to_string),
             span: None,
         }

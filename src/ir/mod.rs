@@ -62,6 +62,9 @@ pub struct Program {
     /// A direct call to one of them is a *resume point*: a `longjmp` may continue there.
     /// Invariant: the functions that call one of them keep their locals in memory (no mem2reg).
     pub returns_twice: Vec<FuncId>,
+    /// Whether thread-specific data (`harness::keys`) has a destructor, which runs when a
+    /// thread whose value is not NULL ends; no instruction stands for that call.
+    pub key_destructors: bool,
 }
 
 impl Program {
@@ -120,6 +123,12 @@ pub struct Global {
     pub is_internal: bool,
     /// Whether it is constant (`const` or a string literal).
     pub is_constant: bool,
+    /// Whether it is a thread-local variable (`__thread`) that only its own thread accesses:
+    /// every instruction reads or writes the copy of the thread that runs it, and its address
+    /// goes nowhere else (the front end checked that every use is the address of a load or a
+    /// store, directly or through `getelementptr`). A thread-local variable whose address may
+    /// go elsewhere is not marked, and its accesses go through unknown pointers.
+    pub thread_local: bool,
     /// The section the source places it in (`.init_array`), if any: the C runtime reads the
     /// start-up and exit sections (see `harness::startup`).
     pub section: Option<String>,

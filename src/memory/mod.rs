@@ -37,6 +37,12 @@ pub struct MemoryModel {
     pub pts: PointsTo,
     /// Cells of exposed objects, which unknown code and unknown pointers may touch.
     pub exposed_cells: Vec<CellId>,
+    /// `per_thread[c]`: cell `c` belongs to a thread-local variable, one copy per thread
+    /// (see [`MemoryModel::per_thread`]).
+    per_thread: Vec<bool>,
+    /// `thread_private[c]`: moreover, no thread but the copy's own writes it (see
+    /// [`MemoryModel::thread_private`]).
+    thread_private: Vec<bool>,
 }
 
 impl MemoryModel {
@@ -45,11 +51,41 @@ impl MemoryModel {
         let cells = Cells::build(program);
         let pts = PointsTo::compute(program);
         let exposed_cells = pts.exposed.iter().flat_map(|o| cells.of(*o)).collect();
+        let mut per_thread = vec![false; cells.len()];
+        let mut thread_private = vec![false; cells.len()];
+        let foreign = runs_foreign_code(program, &pts);
+        for g in program.globals.iter().filter(|g| g.thread_local) {
+            for c in cells.of(g.obj) {
+                per_thread[c.index()] = true;
+                // Soundness: code the analysis does not see may name a thread-local variable
+                // of external linkage, take the address of the running thread's copy and hand
+                // it to code in another thread, which writes it: then every thread's stores
+                // count for the others. The program's own code never does (the address of a
+                // marked variable is only dereferenced, `ir::Global::thread_local`).
+                thread_private[c.index()] = g.is_internal || !foreign;
+            }
+        }
         MemoryModel {
             cells,
             pts,
             exposed_cells,
+            per_thread,
+            thread_private,
         }
+    }
+
+    /// Whether `c` is a cell of a thread-local variable (`ir::Global::thread_local`): each
+    /// thread has its own copy, which starts with the initial value; `c` is one slot per
+    /// thread, not one for the whole run.
+    pub fn per_thread(&self, c: CellId) -> bool {
+        self.per_thread.get(c.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether `c` is a cell of a thread-local variable whose copy no other thread writes: a
+    /// store of one thread is never read by another. Only functions analysed on their own (they
+    /// run inside any thread) write a copy for the thread that runs them.
+    pub fn thread_private(&self, c: CellId) -> bool {
+        self.thread_private.get(c.index()).copied().unwrap_or(false)
     }
 
     /// The points-to set of an address operand that is dereferenced.
@@ -175,4 +211,37 @@ impl MemoryModel {
     pub fn is_int(&self, c: CellId) -> bool {
         self.cells.info(c).kind == ScalarKind::Int
     }
+}
+
+/// Whether the program may run code the analysis does not see: a call of a declared function
+/// other than the argument-only library functions ([`PointsTo::writes_only_args`]), a call or
+/// creation through a pointer that may name such a function, or memory-clobbering code it does
+/// not model (inline assembly).
+fn runs_foreign_code(program: &Program, pts: &PointsTo) -> bool {
+    use crate::ir::{Callee, InstKind};
+    let foreign = |g: FuncId| {
+        let f = &program.funcs[g.index()];
+        !f.is_defined && !pts.writes_only_args(&f.name)
+    };
+    program.funcs.iter().enumerate().any(|(i, func)| {
+        let f = FuncId::from(i);
+        (func.blocks.iter().flat_map(|b| &b.insts)).any(|inst| match &inst.kind {
+            InstKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } => foreign(*g),
+            InstKind::Call {
+                callee: Callee::Indirect(op),
+                ..
+            }
+            | InstKind::ThreadCreate { entry: op, .. } => {
+                let (targets, unknown) = pts.callees(program, f, op);
+                unknown || targets.into_iter().any(foreign)
+            }
+            InstKind::Havoc {
+                clobbers_memory, ..
+            } => *clobbers_memory,
+            _ => false,
+        })
+    })
 }

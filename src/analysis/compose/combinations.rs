@@ -8,6 +8,7 @@
 //! choice (the combination stands for executions that stop before the load), so a rule that
 //! refutes every other choice of such a load drops nothing real.
 
+use super::fixpoint::reaches_thread_local;
 use super::Threads;
 use crate::analysis::engine::LoadRead;
 use crate::analysis::sync::feasibility::{single_slot, Feasibility, LazyOracle};
@@ -352,7 +353,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
             // Soundness: a load left out (no candidates, or a wide store among them) reads its
             // own view joined with the whole interference of its cells, which holds every
             // store of every other thread.
-            let Some(mut candidates) = candidates_for(threads, i, &a.exact) else {
+            let Some(mut candidates) = candidates_for(facts, threads, i, &a.exact) else {
                 continue;
             };
             if candidates.is_empty() {
@@ -840,17 +841,24 @@ fn reaches(succ: &[Vec<NodeId>], from: NodeId, to: NodeId) -> bool {
 /// thread, then in the order of the thread's `events`; `None` when one of them is a wide store
 /// (`ThreadResults::wide`), which has no event to list.
 fn candidates_for<D>(
+    facts: &Facts<'_>,
     threads: Threads<'_, D>,
     i: usize,
     cells: &[CellId],
 ) -> Option<Vec<Candidate>> {
     let [c] = cells else {
-        return candidates_scan(threads, i, cells);
+        return candidates_scan(facts, threads, i, cells);
     };
     // One cell (the common case): each thread's stores by cell, instead of all its stores.
+    let private = facts.memory.thread_private(*c);
     let mut out = Vec::new();
     for (j, u) in threads.results.iter().enumerate() {
         if j == i && !threads.info[i].multi {
+            continue;
+        }
+        // Soundness: another thread's store into its own copy of a thread-local cell is not
+        // in this thread's copy (see `fixpoint::reaches_thread_local`).
+        if private && !reaches_thread_local(&threads.info[j]) {
             continue;
         }
         if u.wide.contains(*c) {
@@ -867,10 +875,16 @@ fn candidates_for<D>(
 
 /// `candidates_for` by scanning every store of every thread.
 fn candidates_scan<D>(
+    facts: &Facts<'_>,
     threads: Threads<'_, D>,
     i: usize,
     cells: &[CellId],
 ) -> Option<Vec<Candidate>> {
+    // A load of several cells of a thread-local variable (an array element) reads the joined
+    // interference, which keeps only the stores that may reach this thread's copy.
+    if cells.iter().any(|c| facts.memory.thread_private(*c)) {
+        return None;
+    }
     let mut out = Vec::new();
     for (j, u) in threads.results.iter().enumerate() {
         if j == i && !threads.info[i].multi {
@@ -1015,7 +1029,7 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
                 Some(Pick::Own) => self.own_source(f, k, cell, chosen, loads, depth + 1),
                 // A load that no other thread's store can reach reads the own view too.
                 None if !self.threads.info[self.i].shape.in_cycle[k.0.index()]
-                    && candidates_for(self.threads, self.i, &[cell])
+                    && candidates_for(self.facts, self.threads, self.i, &[cell])
                         .is_some_and(|c| c.is_empty()) =>
                 {
                     self.own_source(f, k, cell, chosen, loads, depth + 1)
@@ -1053,6 +1067,11 @@ impl<'a, 'f, D> SourceFinder<'a, 'f, D> {
         depth: u32,
     ) -> Option<Event> {
         if depth > 8 {
+            return None;
+        }
+        // Soundness: a thread's view of a thread-local cell at its entry is its own copy's
+        // initial value, which no single event of the oracle stands for.
+        if self.facts.memory.per_thread(cell) {
             return None;
         }
         match self.threads.info[t].origin {
@@ -1213,9 +1232,9 @@ mod tests {
             for i in 0..threads.len() {
                 for c in 0..facts.ncells {
                     let cell = [CellId(c)];
-                    let scanned = candidates_scan(threads, i, &cell).expect("no wide store");
+                    let scanned = candidates_scan(facts, threads, i, &cell).expect("no wide store");
                     seen += scanned.len();
-                    let indexed = candidates_for(threads, i, &cell).expect("no wide store");
+                    let indexed = candidates_for(facts, threads, i, &cell).expect("no wide store");
                     assert_eq!(key(indexed), key(scanned), "thread {i}, cell {c}");
                 }
             }
@@ -1278,8 +1297,8 @@ mod tests {
             let x = (program.globals.iter()).find(|g| g.name == "x").expect("x");
             let x = facts.memory.cells.of(x.obj).next().expect("a cell");
             assert!(writer.wide.contains(x));
-            assert!(candidates_for(threads, 0, &[x]).is_none());
-            assert!(candidates_scan(threads, 0, &[x]).is_none());
+            assert!(candidates_for(facts, threads, 0, &[x]).is_none());
+            assert!(candidates_scan(facts, threads, 0, &[x]).is_none());
         })
     }
 

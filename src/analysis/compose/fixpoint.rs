@@ -174,7 +174,7 @@ pub fn run<D: NumDomain>(
                 i += 1;
                 continue;
             }
-            let mut interference = interference_for(found.view(), i, ncells);
+            let mut interference = interference_for(facts, found.view(), i);
             protected_interference(&mut interference, found.view(), &protection, &initial);
             let cx = step::Context {
                 facts,
@@ -260,7 +260,9 @@ pub fn run<D: NumDomain>(
             r.written = written_cells(&r.stores);
             let mut spawned = false;
             for (node, inst, state) in sink.creates {
-                spawned |= spawn(facts, &mut found, i, node, inst, &state, rounds, budget);
+                spawned |= spawn(
+                    facts, &mut found, i, node, inst, &state, &initial, rounds, budget,
+                );
             }
             let own = !changed_cells.is_empty() || spawned;
             if own {
@@ -324,18 +326,33 @@ pub fn run<D: NumDomain>(
 }
 
 /// What thread `i` may read from the others: every store of every other thread, and its own
-/// stores when it has several instances.
-pub fn interference_for<D>(threads: Threads<'_, D>, i: usize, ncells: usize) -> Vec<Interval> {
-    let mut out = vec![Interval::bottom(); ncells];
+/// stores when it has several instances; of a thread-local cell, only the stores of functions
+/// analysed on their own (`reaches_thread_local`).
+pub fn interference_for<D>(facts: &Facts<'_>, threads: Threads<'_, D>, i: usize) -> Vec<Interval> {
+    let mut out = vec![Interval::bottom(); facts.ncells as usize];
     for (j, (t, r)) in threads.info.iter().zip(threads.results).enumerate() {
         if j == i && !t.multi {
             continue;
         }
+        let shares = reaches_thread_local(t);
         for &c in &r.written {
-            out[c].join_with(&r.stores[c]);
+            if shares || !facts.memory.thread_private(CellId(c as u32)) {
+                out[c].join_with(&r.stores[c]);
+            }
         }
     }
     out
+}
+
+/// Whether the stores of `t` into a thread-local cell may be read by other threads.
+///
+/// Soundness: a thread (`main`, a created one, each instance of a multi-instance one) writes
+/// its own copy of a thread-local variable, which no other thread reaches (the address never
+/// leaves the instruction that dereferences it, `ir::Global::thread_local`). A function
+/// analysed on its own (a callee not inlined, a callback, a signal handler, exit-time code)
+/// runs inside some thread and writes that thread's copy: its stores count for every thread.
+pub(crate) fn reaches_thread_local(t: &Thread) -> bool {
+    t.origin == Origin::Detached
 }
 
 /// For each node of `t` with a load, whether `states` may reach it (all of them before the
@@ -512,7 +529,8 @@ fn cells_read(facts: &Facts<'_>, t: &Thread) -> Vec<usize> {
     out.into_iter().collect()
 }
 
-/// Registers (or updates) the threads a `pthread_create` reached by thread `parent` starts.
+/// Registers (or updates) the threads a `pthread_create` reached by thread `parent` starts;
+/// `initial` holds the initial value of every cell.
 #[allow(clippy::too_many_arguments)]
 fn spawn<D: NumDomain>(
     facts: &Facts<'_>,
@@ -521,6 +539,7 @@ fn spawn<D: NumDomain>(
     node: NodeId,
     inst: u32,
     state: &D,
+    initial: &[Interval],
     rounds: usize,
     budget: InlineBudget,
 ) -> bool {
@@ -567,6 +586,13 @@ fn spawn<D: NumDomain>(
         }
         // Child entry: the parent's memory, and the argument in the first parameter.
         let mut child_state = state.intervals_below(facts.ncells);
+        // A new thread's copy of a thread-local variable holds the initial value, whatever
+        // the parent's copy holds.
+        for (c, v) in initial.iter().enumerate() {
+            if facts.memory.per_thread(CellId(c as u32)) {
+                child_state.set(watts_domains::Var(c as u32), *v);
+            }
+        }
         if let Some(p) = gf.params.first() {
             let var = watts_domains::Var(facts.ncells + p.0);
             set_passed(

@@ -268,7 +268,8 @@ impl Feasibility {
     }
 }
 
-/// Whether the (singular) cell is one concrete cell for the whole run: a global, or a local of
+/// Whether the (singular) cell is one concrete cell for the whole run: a global (not
+/// thread-local), or a local of
 /// a function that runs in exactly one inlined context of one single-instance thread.
 pub(crate) fn single_slot(facts: &Facts<'_>, threads: &[Thread], c: CellId) -> bool {
     let info = facts.memory.cells.info(c);
@@ -276,7 +277,8 @@ pub(crate) fn single_slot(facts: &Facts<'_>, threads: &[Thread], c: CellId) -> b
         return false;
     }
     match facts.program.objects[info.obj.index()].kind {
-        crate::ir::ObjectKind::Global(_) => true,
+        // A thread-local variable is one slot per thread.
+        crate::ir::ObjectKind::Global(_) => !facts.memory.per_thread(c),
         crate::ir::ObjectKind::Stack(f) => {
             let mut activations = 0;
             for t in threads {

@@ -133,7 +133,10 @@ impl Protection {
             let cell = CellId(c as u32);
             let info = facts.memory.cells.info(cell);
             // Only one concrete integer cell keeps a published value exactly.
-            if !info.singular || !facts.memory.is_int(cell) {
+            // Soundness: a thread-local cell is one copy per thread: what another thread
+            // published is not in this thread's copy, and a new thread's copy starts with the
+            // initial value, not with what its creator published.
+            if !info.singular || !facts.memory.is_int(cell) || facts.memory.per_thread(cell) {
                 continue;
             }
             if let Some(m) = held.as_ref().and_then(|s| s.first().copied()) {

@@ -194,6 +194,9 @@ struct Thread {
     allocs: u32,
     /// How many inputs the thread took (counted only with forced inputs).
     inputs: u32,
+    /// Its copies of the thread-local globals: (global, allocation); empty for `main`, which
+    /// uses the globals' own allocations.
+    tls: Vec<(u32, u32)>,
 }
 
 /// One execution prefix: memory, threads, locks, atomic section, status and budget.
@@ -449,6 +452,59 @@ impl<'p> Interp<'p> {
 
     // ---- Threads and frames -------------------------------------------------------------
 
+    /// A fresh copy of global `g` holding its initial contents.
+    fn global_alloc(&self, g: GlobalId, kind: AllocKind) -> Alloc {
+        let p = self.program;
+        let global = &p.globals[g.index()];
+        let size = p.objects[global.obj.index()]
+            .layout
+            .as_ref()
+            .map(Layout::size);
+        let Some(cells) = &global.init else {
+            return Alloc::new(kind, size, Byte::Unknown);
+        };
+        let extent = cells
+            .iter()
+            .map(|c| c.offset + u64::from(c.size))
+            .max()
+            .unwrap_or(0);
+        let size = size.filter(|&n| n > 0).map(|n| n.max(extent));
+        let mut a = Alloc::new(kind, size, Byte::Data(0));
+        for c in cells {
+            let v = match c.value {
+                crate::ir::InitValue::Int(v) => Value::int(v, c.size * 8),
+                crate::ir::InitValue::GlobalAddr(h, off) => {
+                    Value::Ptr(Ptr::Mem { alloc: h.0, off })
+                }
+                crate::ir::InitValue::FuncAddr(f) => Value::Ptr(Ptr::Func(f)),
+                crate::ir::InitValue::Unknown => Value::Unknown,
+            };
+            let _ = a.write(c.offset as i64, &encode(v, c.size, p.pointer_size));
+        }
+        a
+    }
+
+    /// Gives thread `t` (not `main`, whose copies are the globals' own allocations) a fresh
+    /// copy of every thread-local global with its initial contents: allocations it owns, like
+    /// its stack, that no other thread can reach (`ir::Global::thread_local`).
+    fn thread_local_copies(&self, s: &mut State, t: Tid) {
+        for (g, global) in self.program.globals.iter().enumerate() {
+            if !global.thread_local {
+                continue;
+            }
+            let g = GlobalId::from(g);
+            let kind = AllocKind::Stack {
+                obj: global.obj,
+                owner: t,
+            };
+            let mut a = self.global_alloc(g, kind);
+            a.key = self.alloc_key(s, t);
+            let id = s.mem.len() as u32;
+            s.mem.push(Arc::new(a));
+            Arc::make_mut(&mut s.threads[t]).tls.push((g.0, id));
+        }
+    }
+
     fn frame(&self, f: FuncId, args: &[Value]) -> Frame {
         let func = &self.program.funcs[f.index()];
         let mut vars = vec![Value::Unknown; func.vars.len()];
@@ -494,7 +550,14 @@ impl<'p> Interp<'p> {
             Operand::Var(v) => self.top(s, t).vars[v.index()],
             Operand::Int { value, bits } => Value::int(value, bits),
             Operand::Null => Value::NULL,
-            Operand::GlobalAddr(g, off) => Value::Ptr(Ptr::Mem { alloc: g.0, off }),
+            Operand::GlobalAddr(g, off) => {
+                // A thread-local global names the running thread's copy.
+                let own = (s.threads[t].tls.iter()).find_map(|&(h, a)| (h == g.0).then_some(a));
+                Value::Ptr(Ptr::Mem {
+                    alloc: own.unwrap_or(g.0),
+                    off,
+                })
+            }
             Operand::FuncAddr(f) => Value::Ptr(Ptr::Func(f)),
             Operand::Unknown(_) => Value::Unknown,
         }
@@ -601,6 +664,18 @@ impl<'p> Interp<'p> {
                 Arc::make_mut(&mut s.mem[a as usize]).kill();
             }
         }
+    }
+
+    /// Unsupported when a key destructor may run at the end of thread `t`
+    /// (`Program::key_destructors`): the interpreter does not call it, so what follows could
+    /// not happen.
+    fn destructors_unsupported(&self, t: Tid) -> Result<(), Status> {
+        if self.program.key_destructors {
+            return unsupported(format!(
+                "thread {t} ends, and a key destructor may run (not modelled)"
+            ));
+        }
+        Ok(())
     }
 
     /// Thread `t` ends with result `v` (its entry returned or it called `pthread_exit`).
@@ -943,6 +1018,7 @@ impl<'p> Interp<'p> {
                         // `main` returned: the process exits.
                         return Err(Status::Done);
                     }
+                    self.destructors_unsupported(t)?;
                     self.finish_thread(s, t, v);
                     return Ok(());
                 }
@@ -959,6 +1035,7 @@ impl<'p> Interp<'p> {
                 StopReason::ProcessExit => Err(Status::Done),
                 StopReason::ThreadExit => {
                     // The IR keeps no operand of `pthread_exit`: its result is unknown.
+                    self.destructors_unsupported(t)?;
                     self.finish_thread(s, t, Value::Unknown);
                     Ok(())
                 }
@@ -1274,7 +1351,9 @@ impl<'p> Interp<'p> {
                     joined: false,
                     allocs: 0,
                     inputs: 0,
+                    tls: Vec::new(),
                 }));
+                self.thread_local_copies(s, child);
                 // A null handle (the driver harness) names no thread to join.
                 let h = ev(s, handle);
                 if h != Value::NULL {
@@ -1661,45 +1740,12 @@ impl System for Interp<'_> {
 
     fn initial(&self) -> State {
         let p = self.program;
-        let mem = p
-            .globals
-            .iter()
-            .enumerate()
-            .map(|(g, global)| {
-                let kind = AllocKind::Global(GlobalId::from(g));
-                let size = p.objects[global.obj.index()]
-                    .layout
-                    .as_ref()
-                    .map(Layout::size);
-                match &global.init {
-                    None => {
-                        let mut a = Alloc::new(kind, size, Byte::Unknown);
-                        a.key = g as u64;
-                        a
-                    }
-                    Some(cells) => {
-                        let extent = cells
-                            .iter()
-                            .map(|c| c.offset + u64::from(c.size))
-                            .max()
-                            .unwrap_or(0);
-                        let size = size.filter(|&n| n > 0).map(|n| n.max(extent));
-                        let mut a = Alloc::new(kind, size, Byte::Data(0));
-                        a.key = g as u64;
-                        for c in cells {
-                            let v = match c.value {
-                                crate::ir::InitValue::Int(v) => Value::int(v, c.size * 8),
-                                crate::ir::InitValue::GlobalAddr(h, off) => {
-                                    Value::Ptr(Ptr::Mem { alloc: h.0, off })
-                                }
-                                crate::ir::InitValue::FuncAddr(f) => Value::Ptr(Ptr::Func(f)),
-                                crate::ir::InitValue::Unknown => Value::Unknown,
-                            };
-                            let _ = a.write(c.offset as i64, &encode(v, c.size, p.pointer_size));
-                        }
-                        a
-                    }
-                }
+        let mem = (0..p.globals.len())
+            .map(|g| {
+                let g = GlobalId::from(g);
+                let mut a = self.global_alloc(g, AllocKind::Global(g));
+                a.key = g.0 as u64;
+                a
             })
             .map(Arc::new)
             .collect();
@@ -1724,6 +1770,7 @@ impl System for Interp<'_> {
                 joined: false,
                 allocs: 0,
                 inputs: 0,
+                tls: Vec::new(),
             })],
             locks: BTreeMap::new(),
             atomic: None,

@@ -639,3 +639,35 @@ fn the_concolic_shadow_agrees_with_the_concrete_run() {
         }
     }
 }
+
+/// Each thread has its own copy of a `__thread` variable, starting with the initialiser: no
+/// schedule lets one thread see another's store, while an ordinary global shows it.
+#[test]
+fn thread_local_variables_have_one_copy_per_thread() {
+    let p = program(
+        "__thread int x = 3;\n\
+         void *f(void *a) { (void)a; assert(x == 3); x = 4; assert(x == 4); return 0; }\n\
+         int main(void) { pthread_t t, u; x = 9;\n\
+           pthread_create(&t, 0, f, 0); pthread_create(&u, 0, f, 0);\n\
+           assert(x == 9); pthread_join(t, 0); pthread_join(u, 0);\n\
+           assert(x == 9); return 0; }",
+    );
+    assert!(p.globals.iter().any(|g| g.name == "x" && g.thread_local));
+    let all = explore(&interp(&p));
+    assert!(!violated(&all), "{:?}", statuses(&all));
+    assert!(!statuses(&all)
+        .iter()
+        .any(|s| matches!(s, Status::Unsupported(_))));
+    let shared = program(
+        "int x = 3;\n\
+         void *f(void *a) { (void)a; assert(x == 3); x = 4; return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return 0; }",
+    );
+    assert!(!violated(&explore(&interp(&shared))));
+    let parent = program(
+        "int x = 3;\n\
+         void *f(void *a) { (void)a; assert(x == 3); return 0; }\n\
+         int main(void) { pthread_t t; x = 9; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return 0; }",
+    );
+    assert!(violated(&explore(&interp(&parent))));
+}
