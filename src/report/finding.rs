@@ -150,12 +150,12 @@ impl Finding<'_> {
                     (None, Some(t)) => format!("the initial value (before thread {t} stores)"),
                     (None, None) => "its own thread's value".to_string(),
                 };
-                format!(
-                    "({}) the load of `{}`{} may read {source}",
-                    i + 1,
-                    f.location,
-                    at(f.load)
-                )
+                let what = if f.location.is_empty() {
+                    "the load".to_string()
+                } else {
+                    format!("the load of `{}`", f.location)
+                };
+                format!("({}) {what}{} may read {source}", i + 1, at(f.load))
             })
             .collect()
     }

@@ -925,10 +925,16 @@ fn flow<D>(
         load: span_of(i, l.site),
         store: span_of(c.thread, c.at),
         store_thread: Some(threads.info[c.thread].name.clone()),
-        location: l
-            .cell
-            .map(|c| facts.memory.cells.info(c).name.clone())
-            .unwrap_or_default(),
+        location: {
+            // A load of several cells (through a pointer to one of a few objects) names each.
+            let th = &threads.info[i];
+            let nd = &th.cfg.nodes[l.site.0.index()];
+            let func = th.cfg.contexts[nd.ctx.0 as usize].func;
+            let names: Vec<&str> = (facts.access(func, nd.block, l.site.1).exact.iter())
+                .map(|c| facts.memory.cells.info(*c).name.as_str())
+                .collect();
+            names.join("` or `")
+        },
     }
 }
 
