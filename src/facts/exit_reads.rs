@@ -107,9 +107,9 @@ pub fn exit_reads(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Vec<Exit
     out
 }
 
-/// The load of one cell whose value alone decides `cond`: the node's last instruction that is
-/// not a register computation is an integer load, and `cond` is computed from its result and
-/// constants only (so the same value read twice takes the same edge).
+/// The load of one singular cell whose value alone decides `cond`: the node's last instruction
+/// that is not a register computation is an integer load, and `cond` is computed from its
+/// result and constants only (so the same value read twice takes the same edge).
 fn decided_by_load(
     facts: &Facts<'_>,
     func: crate::ir::FuncId,
@@ -134,7 +134,10 @@ fn decided_by_load(
     let [cell] = access.exact[..] else {
         return None;
     };
-    if access.read_unknown || !access.clobber.is_empty() {
+    // A cell that stands for several (array elements, heap) would say nothing of the element
+    // the exit read read.
+    if access.read_unknown || !access.clobber.is_empty() || !facts.memory.cells.info(cell).singular
+    {
         return None;
     }
     let mut derived: BTreeSet<VarId> = BTreeSet::from([dst]);
@@ -218,15 +221,18 @@ mod tests {
     #[test]
     fn loops_that_are_not_waits_have_none() {
         // The exit also depends on a counter; the loop writes the flag; the exit is on a cycle;
-        // an unknown call in the loop may write the flag; two loads decide the exit.
+        // an unknown call in the loop may write the flag; two loads decide the exit; the flag
+        // is an array element (one cell for every element).
         let src = "int flag, other; void work(void);\n\
                    void *timeout(void *a) { int n = 0; while (!flag && n < 3) n++; return 0; }\n\
                    void *resets(void *a) { while (!flag) flag = 0; return 0; }\n\
                    void *outer(void *a) { for (;;) { while (!flag) {} other = 1; } }\n\
                    void *unknown(void *a) { while (!flag) work(); return 0; }\n\
                    void *both(void *a) { while (flag + other == 0) {} return 0; }\n\
+                   int flags[2];\n\
+                   void *element(void *a) { while (!flags[1]) {} return 0; }\n\
                    int main(void) { return 0; }\n";
-        for entry in ["resets", "outer", "unknown", "both"] {
+        for entry in ["resets", "outer", "unknown", "both", "element"] {
             assert_eq!(exits_of(src, entry), [], "{entry}");
         }
         // `!flag && n < 3`: the flag's test leaves the loop only to the join with the other
