@@ -114,11 +114,12 @@ impl Protection {
                     }
                     let held = locks.held.get(&(node, idx)).cloned().unwrap_or_default();
                     for c in accessed(facts, func, nd.block, idx) {
-                        let slot = &mut common[c.index()];
-                        *slot = Some(match slot.take() {
-                            None => held.clone(),
-                            Some(s) => s.intersection(&held).copied().collect(),
-                        });
+                        match &mut common[c.index()] {
+                            // Nothing left to intersect (most cells: accessed without a lock).
+                            Some(s) if s.is_empty() => {}
+                            Some(s) => s.retain(|m| held.contains(m)),
+                            slot @ None => *slot = Some(held.clone()),
+                        }
                     }
                 }
             }
