@@ -135,6 +135,8 @@ impl Feasibility {
                     let mut written = facts.written_cells(func, nd.block, idx);
                     written.sort();
                     written.dedup();
+                    // The one cell (one slot for the whole run) a load reads, for LockedOwnStore.
+                    let mut load_cell = None;
                     let e = match &inst.kind {
                         InstKind::Load { .. } => {
                             let a = facts.access(func, nd.block, idx);
@@ -144,6 +146,7 @@ impl Feasibility {
                             let e = fresh();
                             if a.exact.len() == 1 {
                                 sf.load(e, Loc(a.exact[0].0));
+                                load_cell = Some(a.exact[0]).filter(|c| single.contains(c));
                             }
                             e
                         }
@@ -177,6 +180,11 @@ impl Feasibility {
                         let held = l.held.get(&(node, idx)).cloned().unwrap_or_default();
                         for m in held {
                             sf.held(e, LockId(m));
+                            if let Some(c) = load_cell {
+                                if l.stored_since_acquire(facts, t, (node, idx), m, c) {
+                                    sf.stored_since_acquire(e, LockId(m), Loc(c.0));
+                                }
+                            }
                             let Some(c) = strong_cell else { continue };
                             // Soundness: a thread cancelled at a cancellation point runs its
                             // cleanup handlers, which may unlock `m` (`pthread_cleanup_push`);
