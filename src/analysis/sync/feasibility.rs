@@ -396,59 +396,70 @@ fn join_order(
     ends: &[Event],
     sf: &mut StaticFacts,
 ) {
-    let program = facts.program;
     for (tid, t) in threads.iter().enumerate() {
         for (n, nd) in t.cfg.nodes.iter().enumerate() {
-            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
             for idx in nd.start..nd.end {
-                let inst =
-                    &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
-                let InstKind::ThreadJoin {
-                    handle: Operand::Var(h),
-                    ..
-                } = &inst.kind
-                else {
-                    continue;
-                };
                 let Some(join_event) = events.get(&(tid, NodeId(n as u32), idx)) else {
                     continue;
                 };
-                let Some(cell) = loaded_from(facts, func, *h) else {
-                    continue;
-                };
-                let writers = facts.write_counts();
-                if writers[cell.index()] != 1 || !single_slot(facts, threads, cell) {
-                    continue;
-                }
-                let children: Vec<usize> = threads
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| match c.origin {
-                        Origin::Created { parent, node, inst } => {
-                            let p = &threads[parent];
-                            let pn = &p.cfg.nodes[node.index()];
-                            let pf = p.cfg.contexts[pn.ctx.0 as usize].func;
-                            match &program.funcs[pf.index()].blocks[pn.block.index()].insts
-                                [inst as usize]
-                                .kind
-                            {
-                                InstKind::ThreadCreate { handle, .. } => {
-                                    facts.memory.region(program, pf, handle).contains(&cell)
-                                }
-                                _ => false,
-                            }
-                        }
-                        _ => false,
-                    })
-                    .map(|(k, _)| k)
-                    .collect();
-                if let [k] = children[..] {
-                    if !threads[k].multi {
-                        sf.joins(ends[k], *join_event);
-                    }
+                if let Some(k) = must_joined(facts, threads, t, NodeId(n as u32), idx) {
+                    sf.joins(ends[k], *join_event);
                 }
             }
         }
+    }
+}
+
+/// The single-instance thread that the join at instruction `idx` of `node` of `t` must wait
+/// for, if it is a join and the conditions of [`join_order`] hold (also used by
+/// `protection`).
+pub(super) fn must_joined(
+    facts: &Facts<'_>,
+    threads: &[Thread],
+    t: &Thread,
+    node: NodeId,
+    idx: u32,
+) -> Option<usize> {
+    let program = facts.program;
+    let nd = &t.cfg.nodes[node.index()];
+    let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+    let inst = &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+    let InstKind::ThreadJoin {
+        handle: Operand::Var(h),
+        ..
+    } = &inst.kind
+    else {
+        return None;
+    };
+    let cell = loaded_from(facts, func, *h)?;
+    let writers = facts.write_counts();
+    if writers[cell.index()] != 1 || !single_slot(facts, threads, cell) {
+        return None;
+    }
+    let children: Vec<usize> = threads
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| match c.origin {
+            Origin::Created { parent, node, inst } => {
+                let p = &threads[parent];
+                let pn = &p.cfg.nodes[node.index()];
+                let pf = p.cfg.contexts[pn.ctx.0 as usize].func;
+                match &program.funcs[pf.index()].blocks[pn.block.index()].insts[inst as usize]
+                    .kind
+                {
+                    InstKind::ThreadCreate { handle, .. } => {
+                        facts.memory.region(program, pf, handle).contains(&cell)
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        })
+        .map(|(k, _)| k)
+        .collect();
+    match children[..] {
+        [k] if !threads[k].multi => Some(k),
+        _ => None,
     }
 }
 

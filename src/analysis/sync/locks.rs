@@ -417,6 +417,84 @@ impl ThreadLocks {
         true
     }
 
+    /// Whether the thread, right after instruction `at`, reaches on every path a release of
+    /// `lock` (or a call that may release every lock) before any point where it may end: then
+    /// what it held after `at` is published (`protection`), before it may end.
+    ///
+    /// Soundness: the points where the thread may end are those of `facts::ends::MayEnd`
+    /// (returns of its entry, `pthread_exit` anywhere, calls that may end it inside,
+    /// cancellation points when the program cancels threads); when it may end anywhere, the
+    /// answer is false. An instruction that both releases and may end publishes first
+    /// (publication happens before the instruction). A node that ends without successors for
+    /// another reason (`exit`, a path the analysis cut) counts as an end.
+    pub fn released_before_end(
+        &mut self,
+        facts: &Facts<'_>,
+        t: &Thread,
+        at: (NodeId, u32),
+        lock: u32,
+    ) -> bool {
+        let ends = facts.may_end();
+        if ends.anywhere {
+            return false;
+        }
+        let nodes = t.cfg.nodes.len();
+        self.build_events(facts, t);
+        let stamp = self.next_stamp(nodes);
+        let events = self.events.as_ref().expect("built above");
+        // What node n decides from instruction `from` on: Some(true) releases first,
+        // Some(false) may end first, None neither.
+        let decide = |n: usize, from: u32| -> Option<bool> {
+            let exit = ends.node_exit(facts, t, n);
+            // `node_exit` names the first point only: an earlier one hides later ones.
+            if exit.is_some_and(|x| x < from && x < t.cfg.nodes[n].end) {
+                return Some(false);
+            }
+            let release = (events[n].iter())
+                .filter(|(i, _)| *i >= from)
+                .find_map(|(i, e)| match *e {
+                    Event::Release(m) if m == lock => Some(*i),
+                    Event::ReleaseAll => Some(*i),
+                    _ => None,
+                });
+            match (release, exit) {
+                (Some(r), Some(x)) => Some(x >= r),
+                (Some(_), None) => Some(true),
+                (None, Some(_)) => Some(false),
+                (None, None) => None,
+            }
+        };
+        let succ = &t.shape.succ;
+        let (node, idx) = at;
+        let n = node.index();
+        if let Some(d) = decide(n, idx + 1) {
+            return d;
+        }
+        let visited = &mut self.visited;
+        let mut stack: Vec<usize> = vec![n];
+        let mut first = true;
+        while let Some(m) = stack.pop() {
+            if !first {
+                match decide(m, t.cfg.nodes[m].start) {
+                    Some(true) => continue,
+                    Some(false) => return false,
+                    None => {}
+                }
+            }
+            first = false;
+            if succ[m].is_empty() {
+                return false;
+            }
+            for s in &succ[m] {
+                if visited[s.index()] != stamp {
+                    visited[s.index()] = stamp;
+                    stack.push(s.index());
+                }
+            }
+        }
+        true
+    }
+
     /// Whether the thread, right after instruction `at`, stores strongly to `cell` again on
     /// every path before anything may release `lock` (paths that never release it count, a
     /// thread's end does not).
