@@ -444,8 +444,7 @@ pub(super) fn must_joined(
                 let p = &threads[parent];
                 let pn = &p.cfg.nodes[node.index()];
                 let pf = p.cfg.contexts[pn.ctx.0 as usize].func;
-                match &program.funcs[pf.index()].blocks[pn.block.index()].insts[inst as usize]
-                    .kind
+                match &program.funcs[pf.index()].blocks[pn.block.index()].insts[inst as usize].kind
                 {
                     InstKind::ThreadCreate { handle, .. } => {
                         facts.memory.region(program, pf, handle).contains(&cell)

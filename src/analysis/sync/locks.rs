@@ -450,13 +450,14 @@ impl ThreadLocks {
             if exit.is_some_and(|x| x < from && x < t.cfg.nodes[n].end) {
                 return Some(false);
             }
-            let release = (events[n].iter())
-                .filter(|(i, _)| *i >= from)
-                .find_map(|(i, e)| match *e {
-                    Event::Release(m) if m == lock => Some(*i),
-                    Event::ReleaseAll => Some(*i),
-                    _ => None,
-                });
+            let release =
+                (events[n].iter())
+                    .filter(|(i, _)| *i >= from)
+                    .find_map(|(i, e)| match *e {
+                        Event::Release(m) if m == lock => Some(*i),
+                        Event::ReleaseAll => Some(*i),
+                        _ => None,
+                    });
             match (release, exit) {
                 (Some(r), Some(x)) => Some(x >= r),
                 (Some(_), None) => Some(true),

@@ -445,8 +445,7 @@ impl Joins {
             for (nn, nd) in t.cfg.nodes.iter().enumerate() {
                 for idx in nd.start..nd.end {
                     let node = NodeId(nn as u32);
-                    if let Some(k) = super::feasibility::must_joined(facts, threads, t, node, idx)
-                    {
+                    if let Some(k) = super::feasibility::must_joined(facts, threads, t, node, idx) {
                         joins.insert((node, idx), k);
                     }
                 }
@@ -717,4 +716,66 @@ fn is_sync_function(name: &str) -> bool {
     ]
     .iter()
     .any(|p| name.starts_with(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+
+    /// Whether `g` is protected in `src`, whose `main` creates workers that write `g` under `m`
+    /// and then reads `g` without it.
+    fn g_protected(main: &str, worker_end: &str) -> bool {
+        let src = format!(
+            r#"
+            #include <pthread.h>
+            int g;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            static void *worker(void *a) {{ (void)a;
+                pthread_mutex_lock(&m); g = 1; g = 0; {worker_end} return 0; }}
+            int main(void) {{ pthread_t a, b; {main} return 0; }}
+            "#
+        );
+        with_fixpoint(&src, FLOW_INSENSITIVE, |program, facts, fix| {
+            let g = (program.globals.iter()).find(|x| x.name == "g").expect("g");
+            let g = facts.memory.cells.of(g.obj).next().expect("a cell");
+            Protection::compute(facts, &fix.threads).is_protected(g)
+        })
+    }
+
+    const UNLOCK: &str = "pthread_mutex_unlock(&m);";
+    const BOTH: &str = "pthread_create(&a, 0, worker, 0); pthread_create(&b, 0, worker, 0);";
+
+    #[test]
+    fn main_reads_without_the_lock_after_joining_every_writer() {
+        let joined = format!("{BOTH} pthread_join(a, 0); pthread_join(b, 0); return g;");
+        assert!(g_protected(&joined, UNLOCK));
+    }
+
+    #[test]
+    fn a_read_while_a_writer_may_run_is_not_exempt() {
+        for main in [
+            // One of the two writers is not joined.
+            format!("{BOTH} pthread_join(a, 0); return g;"),
+            // The read comes before the joins.
+            format!("{BOTH} int v = g; pthread_join(a, 0); pthread_join(b, 0); return v;"),
+            // A writer is created after the other's join.
+            "pthread_create(&a, 0, worker, 0); pthread_join(a, 0); \
+             pthread_create(&b, 0, worker, 0); return g;"
+                .to_string(),
+            // One handle written by two creates: the join may wait for either.
+            "pthread_create(&a, 0, worker, 0); pthread_create(&a, 0, worker, 0); \
+             pthread_join(a, 0); return g;"
+                .to_string(),
+        ] {
+            assert!(!g_protected(&main, UNLOCK), "{main}");
+        }
+    }
+
+    #[test]
+    fn a_writer_that_may_end_holding_the_lock_leaves_no_exemption() {
+        let joined = format!("{BOTH} pthread_join(a, 0); pthread_join(b, 0); return g;");
+        assert!(!g_protected(&joined, ""));
+        assert!(!g_protected(&joined, "if (a) pthread_mutex_unlock(&m);"));
+    }
 }
