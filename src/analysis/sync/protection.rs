@@ -175,24 +175,50 @@ impl Protection {
         // its joins with what was published; a thread that may end after its last write to
         // the cell without releasing the lock never published that write. Such a cell is not
         // exempt.
-        let mut join_cells = Vec::new();
-        for (c, helds) in exempt.iter().collect::<std::collections::BTreeMap<_, _>>() {
-            let lock = protecting(facts, *c, &common[c.index()]);
-            let published = lock.is_some_and(|m| {
-                accessors[c.index()].iter().all(|&k| {
-                    writes_of(facts, &threads[k], *c)
-                        .into_iter()
-                        .all(|at| locks[k].released_before_end(facts, &threads[k], at, m))
-                })
-            });
-            if published {
-                join_cells.push(*c);
-            } else {
-                for held in helds {
-                    intersect(&mut common[c.index()], held);
+        // The candidates and their locks; one pass over each accessor's writes.
+        let candidates: std::collections::BTreeMap<CellId, Option<u32>> = (exempt.keys())
+            .map(|c| (*c, protecting(facts, *c, &common[c.index()])))
+            .collect();
+        let mut unpublished: BTreeSet<CellId> = (candidates.iter())
+            .filter(|(_, m)| m.is_none())
+            .map(|(c, _)| *c)
+            .collect();
+        let writers: BTreeSet<usize> = (candidates.keys())
+            .flat_map(|c| accessors[c.index()].iter().copied())
+            .collect();
+        for k in writers {
+            let t = &threads[k];
+            for (n, nd) in t.cfg.nodes.iter().enumerate() {
+                if t.shape.rpo[n] == u32::MAX {
+                    continue;
+                }
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                for idx in nd.start..nd.end {
+                    for c in facts.written_cells(func, nd.block, idx) {
+                        let Some(Some(m)) = candidates.get(&c) else {
+                            continue;
+                        };
+                        let at = (NodeId(n as u32), idx);
+                        if !unpublished.contains(&c)
+                            && !locks[k].released_before_end(facts, t, at, *m)
+                        {
+                            unpublished.insert(c);
+                        }
+                    }
                 }
             }
         }
+        let mut join_cells = Vec::new();
+        for (c, helds) in &exempt {
+            if unpublished.contains(c) {
+                for held in helds {
+                    intersect(&mut common[c.index()], held);
+                }
+            } else {
+                join_cells.push(*c);
+            }
+        }
+        join_cells.sort();
         let mut lock_of = vec![None; ncells];
         let mut cells_of: HashMap<u32, Vec<CellId>> = HashMap::new();
         for (c, held) in common.iter().enumerate() {
@@ -327,23 +353,6 @@ fn protecting(facts: &Facts<'_>, c: CellId, held: &Option<BTreeSet<u32>>) -> Opt
         return None;
     }
     held.as_ref().and_then(|s| s.first().copied())
-}
-
-/// The reached instructions of `t` that may write `c`.
-fn writes_of(facts: &Facts<'_>, t: &Thread, c: CellId) -> Vec<(NodeId, u32)> {
-    let mut out = Vec::new();
-    for (n, nd) in t.cfg.nodes.iter().enumerate() {
-        if t.shape.rpo[n] == u32::MAX {
-            continue;
-        }
-        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
-        for idx in nd.start..nd.end {
-            if facts.written_cells(func, nd.block, idx).contains(&c) {
-                out.push((NodeId(n as u32), idx));
-            }
-        }
-    }
-    out
 }
 
 /// Whether instruction `idx` of `node` of `t` is a `pthread_join`.
