@@ -659,6 +659,66 @@ mod tests {
         })
     }
 
+    /// For each load of `x` in `worker` that holds a lock, whether the worker stored `x` on
+    /// every path since it took that lock (in the order of the loads).
+    fn stored_since_in_worker(body: &str) -> Vec<bool> {
+        use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+        let src = format!(
+            r#"
+            #include <pthread.h>
+            int x, v;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            static void *worker(void *a) {{ {body} return 0; }}
+            int main(void) {{ pthread_t t; pthread_create(&t, 0, worker, 0); return 0; }}
+            "#
+        );
+        with_fixpoint(&src, FLOW_INSENSITIVE, |program, facts, fix| {
+            let t = (fix.threads.iter())
+                .find(|t| t.name == "worker")
+                .expect("worker");
+            let x = (program.globals.iter()).find(|g| g.name == "x").expect("x");
+            let x = facts.memory.cells.of(x.obj).next().expect("a cell");
+            let mut locks = ThreadLocks::of(facts, t, &mut LockNames::default());
+            let mut loads: Vec<((NodeId, u32), u32)> = Vec::new();
+            for (&(n, idx), held) in &locks.held {
+                let nd = &t.cfg.nodes[n.index()];
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                let block = &program.funcs[func.index()].blocks[nd.block.index()];
+                let is_x = matches!(block.insts[idx as usize].kind, InstKind::Load { .. })
+                    && facts.access(func, nd.block, idx).exact == [x];
+                if is_x {
+                    loads.extend(held.iter().map(|m| ((n, idx), *m)));
+                }
+            }
+            loads.sort_by_key(|((n, idx), _)| (t.shape.rpo[n.index()], *idx));
+            (loads.into_iter())
+                .map(|(at, m)| locks.stored_since_acquire(facts, t, at, m, x))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn a_load_after_its_own_store_in_the_section_follows_it() {
+        let lock = "pthread_mutex_lock(&m);";
+        let unlock = "pthread_mutex_unlock(&m);";
+        assert_eq!(
+            stored_since_in_worker(&format!("{lock} x = 1; v = x; {unlock}")),
+            [true]
+        );
+        assert_eq!(
+            stored_since_in_worker(&format!("{lock} if (a) x = 1; else x = 2; v = x; {unlock}")),
+            [true]
+        );
+        // On one branch only; before the lock; in an earlier section.
+        for body in [
+            format!("{lock} if (a) x = 1; v = x; {unlock}"),
+            format!("x = 1; {lock} v = x; {unlock}"),
+            format!("{lock} x = 1; {unlock} {lock} v = x; {unlock}"),
+        ] {
+            assert_eq!(stored_since_in_worker(&body), [false], "{body}");
+        }
+    }
+
     #[test]
     fn a_thread_that_takes_no_lock_holds_none() {
         let (at_store, held) = held_in_worker(
