@@ -31,6 +31,7 @@ pub struct StaticFacts {
     pub(crate) repeats: Vec<Event>,
     pub(crate) held: Vec<(Event, LockId)>,
     pub(crate) overwritten_under: Vec<(Event, LockId, Loc)>,
+    pub(crate) stored_since_acquire: Vec<(Event, LockId, Loc)>,
 }
 
 impl StaticFacts {
@@ -51,6 +52,16 @@ impl StaticFacts {
     /// releases it).
     pub fn overwritten_before_release(&mut self, s: Event, lock: LockId, loc: Loc) -> &mut Self {
         self.overwritten_under.push((s, lock, loc));
+        self
+    }
+
+    /// Every occurrence of the load `l` happens while its thread holds `lock` exclusively, and
+    /// on every path since the thread last acquired `lock` (so while it has held `lock`
+    /// without a break) the thread stored strongly to the single cell `loc` that `l` reads.
+    /// The dual of [`StaticFacts::overwritten_before_release`]: no store of another thread
+    /// class made while holding `lock` can be the one `l` reads.
+    pub fn stored_since_acquire(&mut self, l: Event, lock: LockId, loc: Loc) -> &mut Self {
+        self.stored_since_acquire.push((l, lock, loc));
         self
     }
 

@@ -34,6 +34,12 @@ pub(crate) struct QueryFacts {
     pub overwritten_under: Vec<(u32, u32, u32)>,
     /// `(load, store)` of a pair whose two events belong to different thread classes.
     pub other_thread: Vec<(u32, u32)>,
+    /// `(store, lock)`: a store of a pair (of another class than its load) holds the lock
+    /// exclusively.
+    pub store_held: Vec<(u32, u32)>,
+    /// `(load, lock, loc)`: the load holds the lock, and its thread stored to `loc` on every
+    /// path since it acquired the lock (pairs with a store of another class only).
+    pub stored_since_acquire: Vec<(u32, u32, u32)>,
 }
 
 /// What the rules concluded.
@@ -49,6 +55,9 @@ pub(crate) struct Conclusions {
     pub with_overwrites: bool,
     /// Mutual exclusion: a load under a lock reads a store overwritten before the lock's release.
     pub locked_overwrite: bool,
+    /// Mutual exclusion: a load under a lock, after its own store since the acquisition, reads
+    /// another thread's store made under the same lock.
+    pub locked_own_store: bool,
 }
 
 mod query {
@@ -75,6 +84,10 @@ mod query {
         struct OverwrittenUnder(u32, u32, u32);
         @input
         struct OtherThread(u32, u32);
+        @input
+        struct StoreHeld(u32, u32);
+        @input
+        struct StoredSinceAcquire(u32, u32, u32);
 
         // --- Without rule 4: rules 1, 2, 3, 5, 6. ---
         struct BaseEdge(u32, u32);
@@ -151,6 +164,16 @@ mod query {
             ReadsFrom(l, s), OtherThread(l, s), HeldAt(l, m), OverwrittenUnder(s, m, v),
             LoadOf(l, v);
 
+        @output
+        struct OwnStoreConflict(u32, u32);
+
+        // Soundness (mutual exclusion, README "LockedOwnStore"): l's thread holds m without a
+        // break from its own strong store to v to l; s, of another class, holds m, so it
+        // cannot lie between them, and a store before them is overwritten before l.
+        OwnStoreConflict(l, s) <-
+            ReadsFrom(l, s), OtherThread(l, s), HeldAt(l, m), StoredSinceAcquire(l, m, v),
+            StoreHeld(s, m), LoadOf(l, v);
+
         Cycle(n) <- Mhb(n, m), (n == m);
         Conflict(l, s) <- ReadsFrom(l, s), MustNotReadFrom(l, s);
         RereadConflict(l, s) <- ReadsFrom(l, s), MustNotReread(l, s);
@@ -174,8 +197,12 @@ mod query {
         runtime
             .extend((facts.overwritten_under.iter()).map(|&(s, m, v)| OverwrittenUnder(s, m, v)));
         runtime.extend(facts.other_thread.iter().map(|&(l, s)| OtherThread(l, s)));
+        runtime.extend(facts.store_held.iter().map(|&(s, m)| StoreHeld(s, m)));
+        runtime.extend(
+            (facts.stored_since_acquire.iter()).map(|&(l, m, v)| StoredSinceAcquire(l, m, v)),
+        );
         // FxHash: the facts are small integers, and SipHash dominated a query.
-        let (static_cycle, base_conflict, cycle, conflict, reread, lock_conflict) =
+        let (static_cycle, base_conflict, cycle, conflict, reread, lock_conflict, own_store) =
             runtime.run_with_hasher::<rustc_hash::FxBuildHasher>();
         super::Conclusions {
             static_cycle: !static_cycle.is_empty(),
@@ -183,6 +210,7 @@ mod query {
             overwritten_reread: !reread.is_empty(),
             with_overwrites: !cycle.is_empty() || !conflict.is_empty(),
             locked_overwrite: !lock_conflict.is_empty(),
+            locked_own_store: !own_store.is_empty(),
         }
     }
 }
@@ -204,7 +232,7 @@ pub(crate) fn evaluate(facts: &QueryFacts) -> Conclusions {
 /// and reads-from; if no rule-4 edge can be derived from the base reachability, `Mhb` *is* the
 /// base reachability from the witnesses (by induction over the fixpoint). Then a cycle means
 /// a witness that reaches itself, rule 6 a load that reaches the store it reads, rule 7
-/// implies a rule-4 edge (README, "Rule 7 is implied"), and the lock rule reads only inputs.
+/// implies a rule-4 edge (README, "Rule 7 is implied"), and the two lock rules read only inputs.
 fn nothing_to_conclude(q: &QueryFacts) -> bool {
     let nodes = (q.step.iter().chain(&q.reads_from))
         .flat_map(|&(a, b)| [a, b])
@@ -260,7 +288,16 @@ fn nothing_to_conclude(q: &QueryFacts) -> bool {
                         .any(|&(os, om, v)| os == s && om == m && q.load_of.contains(&(l, v)))
             })
     });
-    !lock_conflict
+    let own_store_conflict = q.reads_from.iter().any(|&(l, s)| {
+        q.other_thread.contains(&(l, s))
+            && q.stored_since_acquire.iter().any(|&(sl, m, v)| {
+                sl == l
+                    && q.held_at.contains(&(l, m))
+                    && q.store_held.contains(&(s, m))
+                    && q.load_of.contains(&(l, v))
+            })
+    });
+    !lock_conflict && !own_store_conflict
 }
 
 #[cfg(test)]
@@ -297,6 +334,12 @@ mod tests {
                     q.other_thread.push((l, s));
                     q.held_at.push((l, next(2)));
                     q.overwritten_under.push((s, next(2), next(2)));
+                }
+                if next(2) == 0 {
+                    q.other_thread.push((l, s));
+                    q.held_at.push((l, next(2)));
+                    q.store_held.push((s, next(2)));
+                    q.stored_since_acquire.push((l, next(2), next(2)));
                 }
             }
             for _ in 0..next(3) {

@@ -81,16 +81,21 @@ pub enum RuleId {
     /// A load under a lock reads a store that its thread overwrites before releasing that lock
     /// (beyond the paper: mutual exclusion).
     LockedOverwrite,
+    /// A load under a lock, after its own thread's store to the cell since it took that lock,
+    /// reads a store another thread made under the same lock (beyond the paper: mutual
+    /// exclusion, the dual of [`RuleId::LockedOverwrite`]).
+    LockedOwnStore,
 }
 
 impl RuleId {
     /// Every rule identifier, in the order [`Oracle::check`] tries them.
-    pub const ALL: [RuleId; 5] = [
+    pub const ALL: [RuleId; 6] = [
         RuleId::HappensBeforeCycle,
         RuleId::ReadsFromFuture,
         RuleId::OverwrittenReread,
         RuleId::ReadsOverwritten,
         RuleId::LockedOverwrite,
+        RuleId::LockedOwnStore,
     ];
 
     /// A short stable name (for statistics and reports).
@@ -101,6 +106,7 @@ impl RuleId {
             RuleId::ReadsOverwritten => "reads-overwritten",
             RuleId::OverwrittenReread => "overwritten-reread",
             RuleId::LockedOverwrite => "locked-overwrite",
+            RuleId::LockedOwnStore => "locked-own-store",
         }
     }
 
@@ -112,6 +118,7 @@ impl RuleId {
             RuleId::ReadsOverwritten => SOUNDNESS_READS_OVERWRITTEN,
             RuleId::OverwrittenReread => SOUNDNESS_OVERWRITTEN_REREAD,
             RuleId::LockedOverwrite => SOUNDNESS_LOCKED_OVERWRITE,
+            RuleId::LockedOwnStore => SOUNDNESS_LOCKED_OWN_STORE,
         }
     }
 }
@@ -164,6 +171,22 @@ unknown function such as pthread_cond_wait) ends every section it may end. A thr
 at a cancellation point runs its cleanup handlers, which may unlock: when the program calls \
 `pthread_cancel`, the caller gives no \"overwritten before release\" fact (`pthread_join` is a \
 cancellation point that the lock facts do not count as a release).";
+
+const SOUNDNESS_LOCKED_OWN_STORE: &str = "\
+LockedOwnStore (mutual exclusion, beyond the paper; the dual of LockedOverwrite). Let a load l \
+of thread A hold lock m exclusively at every occurrence, and let A, on every path since it last \
+acquired m, have stored strongly to the single cell v that l reads (so A holds m without a \
+break from before that store s to l). Let the store s' of another thread class B hold m \
+exclusively at every occurrence. If l read s', then s' would come before l, and after s, since \
+s overwrites v between A's acquisition and l; so s' would lie inside A's critical section of \
+m, which B cannot enter while A holds m. Hence l does not read s'. The premise is about paths \
+of A alone: a store on some paths only, a release (or a call that may release m) between s and \
+l, or a new acquisition of m after s (a lock call or a trylock, which may have released m \
+before) leaves the fact out. A lock is one concrete mutex for the whole run (a global object \
+without arrays, or the lock of atomic sections), never a pointer that may name several; read \
+locks are not exclusive. Two instances of one class may be the same thread, and a store of \
+A's own class may be A's own later store to v, which l may read: the rule needs two classes. \
+Functions analysed on their own run inside some other thread and get no lock facts.";
 
 const SOUNDNESS_OVERWRITTEN_REREAD: &str = "\
 OverwrittenReread (rule 7). If l1 reads the witnessed store occurrence s1, l1 precedes every \

@@ -57,6 +57,9 @@ struct EventInfo {
     held: Vec<LockId>,
     // `(lock, loc)`: held here, and `loc` is stored again before the lock is released.
     overwrites: Vec<(LockId, Loc)>,
+    // `(lock, loc)`: a load that holds the lock and whose thread stored to `loc` on every path
+    // since it acquired the lock.
+    stored_since: Vec<(LockId, Loc)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -133,6 +136,9 @@ impl Oracle {
         }
         for &(s, m, v) in &facts.overwritten_under {
             events[s.0 as usize].overwrites.push((m, v));
+        }
+        for &(l, m, v) in &facts.stored_since_acquire {
+            events[l.0 as usize].stored_since.push((m, v));
         }
         for &(l, _) in &facts.loads {
             events[l.0 as usize].is_load = true;
@@ -343,6 +349,8 @@ impl Oracle {
             Verdict::Infeasible(RuleId::ReadsOverwritten)
         } else if found.locked_overwrite {
             Verdict::Infeasible(RuleId::LockedOverwrite)
+        } else if found.locked_own_store {
+            Verdict::Infeasible(RuleId::LockedOwnStore)
         } else {
             Verdict::Feasible
         }
@@ -423,6 +431,12 @@ impl Oracle {
                 }
                 for (m, v) in si.map_or(&[][..], |i| i.overwrites.as_slice()) {
                     q.overwritten_under.push((sn, m.0, v.0));
+                }
+                for m in si.map_or(&[][..], |i| i.held.as_slice()) {
+                    q.store_held.push((sn, m.0));
+                }
+                for (m, v) in li.map_or(&[][..], |i| i.stored_since.as_slice()) {
+                    q.stored_since_acquire.push((ln, m.0, v.0));
                 }
             }
             q.loads.push(ln);
@@ -613,6 +627,9 @@ fn max_event(f: &StaticFacts) -> Option<u32> {
         .chain(&f.may_stores)
         .map(|&(e, _)| e.0)
         .chain(f.thread_of.iter().map(|&(e, _)| e.0))
+        .chain(f.held.iter().map(|&(e, _)| e.0))
+        .chain(f.overwritten_under.iter().map(|&(e, _, _)| e.0))
+        .chain(f.stored_since_acquire.iter().map(|&(e, _, _)| e.0))
         .chain(f.repeats.iter().map(|e| e.0));
     pairs.chain(singles).max()
 }

@@ -575,3 +575,87 @@ fn mutual_exclusion_needs_two_thread_classes() {
         Verdict::Feasible
     );
 }
+
+// ---- Mutual exclusion, the dual (LockedOwnStore). ----
+
+/// `T1: s1: x = 1; l2 = x` under `lock_l` (with the "stored since the acquisition" fact when
+/// `stored`), `T2: s3: x = 2` under `lock_s` (if any); T2 is T1's class when `same_class`.
+fn own_store(
+    lock_l: LockId,
+    lock_s: Option<LockId>,
+    stored: bool,
+    same_class: bool,
+) -> StaticFacts {
+    let mut f = StaticFacts::new();
+    straight_line(&mut f, 1, &[1, 2]);
+    f.thread_of(e(3), ThreadId(if same_class { 1 } else { 2 }));
+    if same_class {
+        f.multi_instance(ThreadId(1));
+    }
+    f.store(e(1), X).load(e(2), X).store(e(3), X);
+    f.held(e(1), lock_l).held(e(2), lock_l);
+    if stored {
+        f.stored_since_acquire(e(2), lock_l, X);
+    }
+    if let Some(m) = lock_s {
+        f.held(e(3), m);
+    }
+    f
+}
+
+#[test]
+fn a_locked_load_after_its_own_store_does_not_read_another_threads_locked_store() {
+    assert_eq!(
+        check(&own_store(M, Some(M), true, false), &[(2, 3)]),
+        Verdict::Infeasible(RuleId::LockedOwnStore)
+    );
+    // Its own store may be read.
+    assert_eq!(
+        check(&own_store(M, Some(M), true, false), &[(2, 1)]),
+        Verdict::Feasible
+    );
+}
+
+#[test]
+fn the_dual_lock_rule_must_not_fire_without_its_premises() {
+    // The other store holds no lock or another one; the load's thread did not store since it
+    // acquired the lock (a store on some paths only, or a release in between).
+    for f in [
+        own_store(M, None, true, false),
+        own_store(M, Some(OTHER), true, false),
+        own_store(M, Some(M), false, false),
+    ] {
+        assert_eq!(check(&f, &[(2, 3)]), Verdict::Feasible);
+    }
+    // The fact names another location than the one loaded.
+    let mut f = own_store(M, Some(M), false, false);
+    f.stored_since_acquire(e(2), M, Y);
+    assert_eq!(check(&f, &[(2, 3)]), Verdict::Feasible);
+    // The fact without the load holding the lock (a caller's mistake) is not used either.
+    let mut f = StaticFacts::new();
+    straight_line(&mut f, 1, &[1, 2]);
+    f.thread_of(e(3), ThreadId(2));
+    f.store(e(1), X).load(e(2), X).store(e(3), X);
+    f.held(e(3), M).stored_since_acquire(e(2), M, X);
+    assert_eq!(check(&f, &[(2, 3)]), Verdict::Feasible);
+}
+
+#[test]
+fn the_dual_lock_rule_needs_two_thread_classes() {
+    // The store of the same class may be the reader's own later store to x.
+    assert_eq!(
+        check(&own_store(M, Some(M), true, true), &[(2, 3)]),
+        Verdict::Feasible
+    );
+}
+
+#[test]
+fn the_dual_lock_rule_holds_for_a_multi_instance_writer() {
+    // Every instance of T2 holds m at s3, so none of them enters T1's section.
+    let mut f = own_store(M, Some(M), true, false);
+    f.multi_instance(ThreadId(2)).repeats(e(3));
+    assert_eq!(
+        check(&f, &[(2, 3)]),
+        Verdict::Infeasible(RuleId::LockedOwnStore)
+    );
+}

@@ -136,6 +136,8 @@ impl Feasibility {
                     let mut written = facts.written_cells(func, nd.block, idx);
                     written.sort();
                     written.dedup();
+                    // The one cell (one slot for the whole run) a load reads, for LockedOwnStore.
+                    let mut load_cell = None;
                     let e = match &inst.kind {
                         InstKind::Load { .. } => {
                             let a = facts.access(func, nd.block, idx);
@@ -145,6 +147,7 @@ impl Feasibility {
                             let e = fresh();
                             if a.exact.len() == 1 {
                                 sf.load(e, Loc(a.exact[0].0));
+                                load_cell = Some(a.exact[0]).filter(|c| single.contains(c));
                             }
                             e
                         }
@@ -178,6 +181,11 @@ impl Feasibility {
                         let held = l.held.get(&(node, idx)).cloned().unwrap_or_default();
                         for m in held {
                             sf.held(e, LockId(m));
+                            if let Some(c) = load_cell {
+                                if l.stored_since_acquire(facts, t, (node, idx), m, c) {
+                                    sf.stored_since_acquire(e, LockId(m), Loc(c.0));
+                                }
+                            }
                             let Some(c) = strong_cell else { continue };
                             // Soundness: a thread cancelled at a cancellation point runs its
                             // cleanup handlers, which may unlock `m` (`pthread_cleanup_push`);
@@ -408,59 +416,69 @@ fn join_order(
     ends: &[Event],
     sf: &mut StaticFacts,
 ) {
-    let program = facts.program;
     for (tid, t) in threads.iter().enumerate() {
         for (n, nd) in t.cfg.nodes.iter().enumerate() {
-            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
             for idx in nd.start..nd.end {
-                let inst =
-                    &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
-                let InstKind::ThreadJoin {
-                    handle: Operand::Var(h),
-                    ..
-                } = &inst.kind
-                else {
-                    continue;
-                };
                 let Some(join_event) = events.get(&(tid, NodeId(n as u32), idx)) else {
                     continue;
                 };
-                let Some(cell) = loaded_from(facts, func, *h) else {
-                    continue;
-                };
-                let writers = facts.write_counts();
-                if writers[cell.index()] != 1 || !single_slot(facts, threads, cell) {
-                    continue;
-                }
-                let children: Vec<usize> = threads
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| match c.origin {
-                        Origin::Created { parent, node, inst } => {
-                            let p = &threads[parent];
-                            let pn = &p.cfg.nodes[node.index()];
-                            let pf = p.cfg.contexts[pn.ctx.0 as usize].func;
-                            match &program.funcs[pf.index()].blocks[pn.block.index()].insts
-                                [inst as usize]
-                                .kind
-                            {
-                                InstKind::ThreadCreate { handle, .. } => {
-                                    facts.memory.region(program, pf, handle).contains(&cell)
-                                }
-                                _ => false,
-                            }
-                        }
-                        _ => false,
-                    })
-                    .map(|(k, _)| k)
-                    .collect();
-                if let [k] = children[..] {
-                    if !threads[k].multi {
-                        sf.joins(ends[k], *join_event);
-                    }
+                if let Some(k) = must_joined(facts, threads, t, NodeId(n as u32), idx) {
+                    sf.joins(ends[k], *join_event);
                 }
             }
         }
+    }
+}
+
+/// The single-instance thread that the join at instruction `idx` of `node` of `t` must wait
+/// for, if it is a join and the conditions of [`join_order`] hold (also used by
+/// `protection`).
+pub(super) fn must_joined(
+    facts: &Facts<'_>,
+    threads: &[Thread],
+    t: &Thread,
+    node: NodeId,
+    idx: u32,
+) -> Option<usize> {
+    let program = facts.program;
+    let nd = &t.cfg.nodes[node.index()];
+    let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+    let inst = &program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize];
+    let InstKind::ThreadJoin {
+        handle: Operand::Var(h),
+        ..
+    } = &inst.kind
+    else {
+        return None;
+    };
+    let cell = loaded_from(facts, func, *h)?;
+    let writers = facts.write_counts();
+    if writers[cell.index()] != 1 || !single_slot(facts, threads, cell) {
+        return None;
+    }
+    let children: Vec<usize> = threads
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| match c.origin {
+            Origin::Created { parent, node, inst } => {
+                let p = &threads[parent];
+                let pn = &p.cfg.nodes[node.index()];
+                let pf = p.cfg.contexts[pn.ctx.0 as usize].func;
+                match &program.funcs[pf.index()].blocks[pn.block.index()].insts[inst as usize].kind
+                {
+                    InstKind::ThreadCreate { handle, .. } => {
+                        facts.memory.region(program, pf, handle).contains(&cell)
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        })
+        .map(|(k, _)| k)
+        .collect();
+    match children[..] {
+        [k] if !threads[k].multi => Some(k),
+        _ => None,
     }
 }
 

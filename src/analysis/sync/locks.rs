@@ -1,6 +1,7 @@
-//! Lock facts for the oracle's mutual-exclusion rule (`rules/README.md`, LockedOverwrite):
-//! which locks a thread holds for sure at each instruction, and whether, after a store, it
-//! stores to the same cell again before releasing a lock.
+//! Lock facts for the oracle's mutual-exclusion rules (`rules/README.md`, LockedOverwrite and
+//! LockedOwnStore): which locks a thread holds for sure at each instruction, whether, after a
+//! store, it stores to the same cell again before releasing a lock, and whether, before a load,
+//! it stored to the cell since it last acquired a lock.
 //!
 //! Invariant (soundness): a lock is named only when it is one concrete mutex for the whole run
 //! (a global object without arrays at a known offset), or the one lock of atomic sections;
@@ -150,14 +151,17 @@ pub struct ThreadLocks {
     visited: Vec<u32>,
     /// The number of the current search.
     stamp: u32,
-    /// Per node, the instructions that release a lock or store strongly to one cell, in
-    /// order: all that `overwritten_before_release` looks at (built when first asked).
+    /// Per node, the instructions that acquire or release a lock or store strongly to one
+    /// cell, in order: all that `overwritten_before_release` and `stored_since_acquire` look
+    /// at (built when first asked).
     events: Option<Vec<Vec<(u32, Event)>>>,
 }
 
-/// What an instruction does for `overwritten_before_release`.
+/// What an instruction does for `overwritten_before_release` and `stored_since_acquire`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
+    /// A lock call or a trylock of the lock.
+    Acquire(u32),
     Release(u32),
     ReleaseAll,
     StrongStore(CellId),
@@ -297,6 +301,201 @@ impl ThreadLocks {
             .unwrap_or(Effect::None)
     }
 
+    /// Per node, the lock operations and strong stores, once.
+    fn build_events(&mut self, facts: &Facts<'_>, t: &Thread) {
+        if self.events.is_some() {
+            return;
+        }
+        let cfg = &t.cfg;
+        let mut events = vec![Vec::new(); cfg.nodes.len()];
+        for (n, nd) in cfg.nodes.iter().enumerate() {
+            let func = cfg.contexts[nd.ctx.0 as usize].func;
+            let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
+            for idx in nd.start..nd.end {
+                match self.effects.get(&(NodeId(n as u32), idx)) {
+                    Some(Effect::Acquire(m) | Effect::TryAcquire(m)) => {
+                        events[n].push((idx, Event::Acquire(*m)))
+                    }
+                    Some(Effect::Release(m)) => events[n].push((idx, Event::Release(*m))),
+                    Some(Effect::ReleaseAll) => events[n].push((idx, Event::ReleaseAll)),
+                    _ => {}
+                }
+                if let InstKind::Store { .. } = insts[idx as usize].kind {
+                    let a = facts.access(func, nd.block, idx);
+                    if let (true, [c]) = (a.strong, a.exact.as_slice()) {
+                        events[n].push((idx, Event::StrongStore(*c)));
+                    }
+                }
+            }
+        }
+        self.events = Some(events);
+    }
+
+    /// A fresh stamp for `visited` (sized for `nodes`).
+    fn next_stamp(&mut self, nodes: usize) -> u32 {
+        if self.visited.len() != nodes {
+            self.visited = vec![0; nodes];
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.visited.iter_mut().for_each(|v| *v = 0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    /// Whether, on every path from the thread's start to instruction `at` (a load holding
+    /// `lock`), the thread stored strongly to `cell` after it last acquired `lock` (so it held
+    /// `lock` without a break from that store to `at`). The fact of `rules/README.md`,
+    /// LockedOwnStore.
+    ///
+    /// Soundness: a backward search from `at` that succeeds on a path only at a strong store to
+    /// the one cell, and fails at an acquisition of `lock` (a lock call, or a trylock whether
+    /// it succeeded or not), a release of `lock`, anything that may release every lock, or the
+    /// thread's start; nodes that decide nothing are searched through (a cycle that decides
+    /// nothing adds no path that does not enter it from outside). Jumps are CFG edges.
+    pub fn stored_since_acquire(
+        &mut self,
+        facts: &Facts<'_>,
+        t: &Thread,
+        at: (NodeId, u32),
+        lock: u32,
+        cell: CellId,
+    ) -> bool {
+        let cfg = &t.cfg;
+        let nodes = cfg.nodes.len();
+        self.build_events(facts, t);
+        // What node n decides before instruction `until` (exclusive), from the last event
+        // back: Some(true) a store first, Some(false) an acquisition or a release first.
+        let decide = |events: &[Vec<(u32, Event)>], n: usize, until: u32| -> Option<bool> {
+            events[n]
+                .iter()
+                .rev()
+                .filter(|(i, _)| *i < until)
+                .find_map(|(_, e)| match *e {
+                    Event::StrongStore(c) if c == cell => Some(true),
+                    Event::Acquire(m) | Event::Release(m) if m == lock => Some(false),
+                    Event::ReleaseAll => Some(false),
+                    _ => None,
+                })
+        };
+        let entry = cfg.contexts[0].entry.index();
+        let (node, idx) = at;
+        let n = node.index();
+        if let Some(d) = decide(self.events.as_ref().expect("built"), n, idx) {
+            return d;
+        }
+        let stamp = self.next_stamp(nodes);
+        let events = self.events.as_ref().expect("built");
+        let reached = |p: usize| t.shape.rpo[p] != u32::MAX;
+        let mut stack: Vec<usize> = vec![n];
+        // The load's own node is searched from its start only if a path re-enters it.
+        let mut first = true;
+        while let Some(m) = stack.pop() {
+            if !first {
+                match decide(events, m, cfg.nodes[m].end) {
+                    Some(true) => continue,
+                    Some(false) => return false,
+                    None => {}
+                }
+            }
+            first = false;
+            let preds: Vec<usize> = (t.shape.pred[m].iter())
+                .map(|p| p.index())
+                .filter(|&p| reached(p))
+                .collect();
+            if m == entry || preds.is_empty() {
+                return false;
+            }
+            for p in preds {
+                if self.visited[p] != stamp {
+                    self.visited[p] = stamp;
+                    stack.push(p);
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the thread, right after instruction `at`, reaches on every path a release of
+    /// `lock` (or a call that may release every lock) before any point where it may end: then
+    /// what it held after `at` is published (`protection`), before it may end.
+    ///
+    /// Soundness: the points where the thread may end are those of `facts::ends::MayEnd`
+    /// (returns of its entry, `pthread_exit` anywhere, calls that may end it inside,
+    /// cancellation points when the program cancels threads); when it may end anywhere, the
+    /// answer is false. An instruction that both releases and may end publishes first
+    /// (publication happens before the instruction). A node that ends without successors for
+    /// another reason (`exit`, a path the analysis cut) counts as an end.
+    pub fn released_before_end(
+        &mut self,
+        facts: &Facts<'_>,
+        t: &Thread,
+        at: (NodeId, u32),
+        lock: u32,
+    ) -> bool {
+        let ends = facts.may_end();
+        if ends.anywhere {
+            return false;
+        }
+        let nodes = t.cfg.nodes.len();
+        self.build_events(facts, t);
+        let stamp = self.next_stamp(nodes);
+        let events = self.events.as_ref().expect("built above");
+        // What node n decides from instruction `from` on: Some(true) releases first,
+        // Some(false) may end first, None neither.
+        let decide = |n: usize, from: u32| -> Option<bool> {
+            let exit = ends.node_exit(facts, t, n);
+            // `node_exit` names the first point only: an earlier one hides later ones.
+            if exit.is_some_and(|x| x < from && x < t.cfg.nodes[n].end) {
+                return Some(false);
+            }
+            let release =
+                (events[n].iter())
+                    .filter(|(i, _)| *i >= from)
+                    .find_map(|(i, e)| match *e {
+                        Event::Release(m) if m == lock => Some(*i),
+                        Event::ReleaseAll => Some(*i),
+                        _ => None,
+                    });
+            match (release, exit) {
+                (Some(r), Some(x)) => Some(x >= r),
+                (Some(_), None) => Some(true),
+                (None, Some(_)) => Some(false),
+                (None, None) => None,
+            }
+        };
+        let succ = &t.shape.succ;
+        let (node, idx) = at;
+        let n = node.index();
+        if let Some(d) = decide(n, idx + 1) {
+            return d;
+        }
+        let visited = &mut self.visited;
+        let mut stack: Vec<usize> = vec![n];
+        let mut first = true;
+        while let Some(m) = stack.pop() {
+            if !first {
+                match decide(m, t.cfg.nodes[m].start) {
+                    Some(true) => continue,
+                    Some(false) => return false,
+                    None => {}
+                }
+            }
+            first = false;
+            if succ[m].is_empty() {
+                return false;
+            }
+            for s in &succ[m] {
+                if visited[s.index()] != stamp {
+                    visited[s.index()] = stamp;
+                    stack.push(s.index());
+                }
+            }
+        }
+        true
+    }
+
     /// Whether the thread, right after instruction `at`, stores strongly to `cell` again on
     /// every path before anything may release `lock` (paths that never release it count, a
     /// thread's end does not).
@@ -310,27 +509,8 @@ impl ThreadLocks {
     ) -> bool {
         let cfg = &t.cfg;
         let nodes = cfg.nodes.len();
-        if self.events.is_none() {
-            let mut events = vec![Vec::new(); nodes];
-            for (n, nd) in cfg.nodes.iter().enumerate() {
-                let func = cfg.contexts[nd.ctx.0 as usize].func;
-                let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
-                for idx in nd.start..nd.end {
-                    match self.effects.get(&(NodeId(n as u32), idx)) {
-                        Some(Effect::Release(m)) => events[n].push((idx, Event::Release(*m))),
-                        Some(Effect::ReleaseAll) => events[n].push((idx, Event::ReleaseAll)),
-                        _ => {}
-                    }
-                    if let InstKind::Store { .. } = insts[idx as usize].kind {
-                        let a = facts.access(func, nd.block, idx);
-                        if let (true, [c]) = (a.strong, a.exact.as_slice()) {
-                            events[n].push((idx, Event::StrongStore(*c)));
-                        }
-                    }
-                }
-            }
-            self.events = Some(events);
-        }
+        self.build_events(facts, t);
+        let stamp = self.next_stamp(nodes);
         let events = self.events.as_ref().expect("built above");
         // What node n decides from instruction `from` on: Some(true) overwrites first,
         // Some(false) may release first, None neither.
@@ -359,15 +539,6 @@ impl ThreadLocks {
         // that releases first or ends the thread: searched forwards from the successors, so
         // the work is the part of the graph before the next decision, not the whole thread.
         let visited = &mut self.visited;
-        if visited.len() != nodes {
-            *visited = vec![0; nodes];
-        }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            visited.iter_mut().for_each(|v| *v = 0);
-            self.stamp = 1;
-        }
-        let stamp = self.stamp;
         let mut stack: Vec<usize> = Vec::new();
         for s in &succ[n] {
             if visited[s.index()] != stamp {
@@ -486,6 +657,66 @@ mod tests {
             }
             (at_store, locks.held.len())
         })
+    }
+
+    /// For each load of `x` in `worker` that holds a lock, whether the worker stored `x` on
+    /// every path since it took that lock (in the order of the loads).
+    fn stored_since_in_worker(body: &str) -> Vec<bool> {
+        use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+        let src = format!(
+            r#"
+            #include <pthread.h>
+            int x, v;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            static void *worker(void *a) {{ {body} return 0; }}
+            int main(void) {{ pthread_t t; pthread_create(&t, 0, worker, 0); return 0; }}
+            "#
+        );
+        with_fixpoint(&src, FLOW_INSENSITIVE, |program, facts, fix| {
+            let t = (fix.threads.iter())
+                .find(|t| t.name == "worker")
+                .expect("worker");
+            let x = (program.globals.iter()).find(|g| g.name == "x").expect("x");
+            let x = facts.memory.cells.of(x.obj).next().expect("a cell");
+            let mut locks = ThreadLocks::of(facts, t, &mut LockNames::default());
+            let mut loads: Vec<((NodeId, u32), u32)> = Vec::new();
+            for (&(n, idx), held) in &locks.held {
+                let nd = &t.cfg.nodes[n.index()];
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                let block = &program.funcs[func.index()].blocks[nd.block.index()];
+                let is_x = matches!(block.insts[idx as usize].kind, InstKind::Load { .. })
+                    && facts.access(func, nd.block, idx).exact == [x];
+                if is_x {
+                    loads.extend(held.iter().map(|m| ((n, idx), *m)));
+                }
+            }
+            loads.sort_by_key(|((n, idx), _)| (t.shape.rpo[n.index()], *idx));
+            (loads.into_iter())
+                .map(|(at, m)| locks.stored_since_acquire(facts, t, at, m, x))
+                .collect()
+        })
+    }
+
+    #[test]
+    fn a_load_after_its_own_store_in_the_section_follows_it() {
+        let lock = "pthread_mutex_lock(&m);";
+        let unlock = "pthread_mutex_unlock(&m);";
+        assert_eq!(
+            stored_since_in_worker(&format!("{lock} x = 1; v = x; {unlock}")),
+            [true]
+        );
+        assert_eq!(
+            stored_since_in_worker(&format!("{lock} if (a) x = 1; else x = 2; v = x; {unlock}")),
+            [true]
+        );
+        // On one branch only; before the lock; in an earlier section.
+        for body in [
+            format!("{lock} if (a) x = 1; v = x; {unlock}"),
+            format!("x = 1; {lock} v = x; {unlock}"),
+            format!("{lock} x = 1; {unlock} {lock} v = x; {unlock}"),
+        ] {
+            assert_eq!(stored_since_in_worker(&body), [false], "{body}");
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Lock-protected cells (beyond the paper; the protection-based interference of Miné's and
 //! Goblint's thread-modular analyses). A cell is protected by lock `m` when every access to it,
 //! in every thread, happens while the accessing thread holds `m` for sure — except accesses of
-//! `main` that no path reaches after a thread creation, when no other thread exists.
+//! `main` that no path reaches after a thread creation, when no other thread exists, and
+//! accesses of `main` where every thread that may access the cell has surely been joined or
+//! not yet been created (`Joins`: `main` is the only thread that can access it there).
 //!
 //! For such a cell no other thread can write it while a thread holds `m`, so a thread's loads
 //! of it read its own view, and other threads' writes reach it only when it takes `m`: at each
@@ -24,7 +26,8 @@
 //! analysed on its own created (it may run before `main`: a start-up array the analysis does
 //! not know, a callback) leaves `main` no single-threaded phase at all. Protection is
 //! recomputed every round over every thread known; cells only lose it as threads appear, and
-//! the fixpoint does not end until a round ran under the final protection.
+//! the fixpoint does not end until a round ran under the final protection. The argument for
+//! the accesses exempt after joins is at `Joins`.
 
 use super::locks::{Effect, LockNames, ThreadLocks};
 use crate::facts::Facts;
@@ -54,6 +57,17 @@ pub struct Protection {
     /// (a creation, or a call that is not inlined and might create a thread); it publishes
     /// every protected cell there, as at a creation.
     ends: Vec<BTreeSet<(NodeId, u32)>>,
+    /// The index of `main` among the threads.
+    main: Option<usize>,
+    /// Protected cells that some access of `main` reaches only after every other thread that
+    /// may access them was joined (`Joins`): `main` refreshes them after each of its joins,
+    /// keeping its own view.
+    join_cells: Vec<CellId>,
+    /// `main`'s joins.
+    join_points: BTreeSet<(NodeId, u32)>,
+    /// `main`'s acquisitions where it may be the only thread that can access a cell of the
+    /// lock: the refresh keeps its own view.
+    keep_own_at: BTreeSet<(NodeId, u32)>,
 }
 
 /// What a thread does with lock-protected cells around one instruction.
@@ -82,16 +96,20 @@ impl Protection {
         let mut names = LockNames::default();
         // Per cell: the locks held at every multi-threaded access so far (`None`: none yet).
         let mut common: Vec<Option<BTreeSet<u32>>> = vec![None; ncells];
+        // Per cell: the threads other than `main` that may access it.
+        let mut accessors: Vec<Vec<usize>> = vec![Vec::new(); ncells];
         let mut effects = Vec::new();
         let mut singles = Vec::new();
         let mut mixeds = Vec::new();
         let mut endss = Vec::new();
+        let mut locks = Vec::new();
         // Soundness: a thread whose creation a detached function made may exist before `main`
         // starts (that function may run from start-up code the analysis does not model) or
         // at any time: then `main` is never alone.
         let foreign = (0..threads.len()).any(|i| created_by_detached(threads, i));
-        for t in threads {
-            let locks = ThreadLocks::of(facts, t, &mut names);
+        let main = threads.iter().position(|t| t.origin == Origin::Main);
+        for (tid, t) in threads.iter().enumerate() {
+            let tl = ThreadLocks::of(facts, t, &mut names);
             let (single, mixed, ends) = if foreign {
                 Default::default()
             } else {
@@ -105,20 +123,20 @@ impl Protection {
                 let node = NodeId(n as u32);
                 let func = t.cfg.contexts[nd.ctx.0 as usize].func;
                 for idx in nd.start..nd.end {
-                    let e = locks.effect(node, idx);
+                    let e = tl.effect(node, idx);
                     if e != Effect::None {
                         mine.insert((node, idx), e);
                     }
-                    if single.contains(&(node, idx)) {
+                    // `main`'s accesses are counted below, once the others' are known.
+                    if Some(tid) == main || single.contains(&(node, idx)) {
                         continue;
                     }
-                    let held = locks.held.get(&(node, idx)).cloned().unwrap_or_default();
+                    let held = tl.held.get(&(node, idx)).cloned().unwrap_or_default();
                     for c in accessed(facts, func, nd.block, idx) {
-                        match &mut common[c.index()] {
-                            // Nothing left to intersect (most cells: accessed without a lock).
-                            Some(s) if s.is_empty() => {}
-                            Some(s) => s.retain(|m| held.contains(m)),
-                            slot @ None => *slot = Some(held.clone()),
+                        intersect(&mut common[c.index()], &held);
+                        let list = &mut accessors[c.index()];
+                        if list.last() != Some(&tid) {
+                            list.push(tid);
                         }
                     }
                 }
@@ -127,23 +145,111 @@ impl Protection {
             singles.push(single);
             mixeds.push(mixed);
             endss.push(ends);
+            locks.push(tl);
         }
+        // `main`'s accesses: exempt before its first creation (`single`), and where every
+        // other thread that may access the cell has been joined (`Joins`); the latter are
+        // kept aside with the locks held there, in case the cell cannot be exempt after all.
+        let joins = main.map(|m| Joins::of(facts, threads, m, foreign));
+        let mut exempt: HashMap<CellId, Vec<BTreeSet<u32>>> = HashMap::new();
+        if let (Some(m), Some(joins)) = (main, &joins) {
+            let t = &threads[m];
+            let tl = &locks[m];
+            joins.walk(t, |node, idx, state| {
+                if singles[m].contains(&(node, idx)) {
+                    return;
+                }
+                let nd = &t.cfg.nodes[node.index()];
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                let held = tl.held.get(&(node, idx)).cloned().unwrap_or_default();
+                for c in accessed(facts, func, nd.block, idx) {
+                    if joins.owned(&state.0, &accessors[c.index()]) {
+                        exempt.entry(c).or_default().push(held.clone());
+                    } else {
+                        intersect(&mut common[c.index()], &held);
+                    }
+                }
+            });
+        }
+        // Soundness: `main` reads a cell it was exempt for from its own view refreshed after
+        // its joins with what was published; a thread that may end after its last write to
+        // the cell without releasing the lock never published that write. Such a cell is not
+        // exempt.
+        // The candidates and their locks; one pass over each accessor's writes.
+        let candidates: std::collections::BTreeMap<CellId, Option<u32>> = (exempt.keys())
+            .map(|c| (*c, protecting(facts, *c, &common[c.index()])))
+            .collect();
+        let mut unpublished: BTreeSet<CellId> = (candidates.iter())
+            .filter(|(_, m)| m.is_none())
+            .map(|(c, _)| *c)
+            .collect();
+        let writers: BTreeSet<usize> = (candidates.keys())
+            .flat_map(|c| accessors[c.index()].iter().copied())
+            .collect();
+        for k in writers {
+            let t = &threads[k];
+            for (n, nd) in t.cfg.nodes.iter().enumerate() {
+                if t.shape.rpo[n] == u32::MAX {
+                    continue;
+                }
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                for idx in nd.start..nd.end {
+                    for c in facts.written_cells(func, nd.block, idx) {
+                        let Some(Some(m)) = candidates.get(&c) else {
+                            continue;
+                        };
+                        let at = (NodeId(n as u32), idx);
+                        if !unpublished.contains(&c)
+                            && !locks[k].released_before_end(facts, t, at, *m)
+                        {
+                            unpublished.insert(c);
+                        }
+                    }
+                }
+            }
+        }
+        let mut join_cells = Vec::new();
+        for (c, helds) in &exempt {
+            if unpublished.contains(c) {
+                for held in helds {
+                    intersect(&mut common[c.index()], held);
+                }
+            } else {
+                join_cells.push(*c);
+            }
+        }
+        join_cells.sort();
         let mut lock_of = vec![None; ncells];
         let mut cells_of: HashMap<u32, Vec<CellId>> = HashMap::new();
         for (c, held) in common.iter().enumerate() {
             let cell = CellId(c as u32);
-            let info = facts.memory.cells.info(cell);
-            // Only one concrete integer cell keeps a published value exactly.
-            // Soundness: a thread-local cell is one copy per thread: what another thread
-            // published is not in this thread's copy, and a new thread's copy starts with the
-            // initial value, not with what its creator published.
-            if !info.singular || !facts.memory.is_int(cell) || facts.memory.per_thread(cell) {
-                continue;
-            }
-            if let Some(m) = held.as_ref().and_then(|s| s.first().copied()) {
+            if let Some(m) = protecting(facts, cell, held) {
                 lock_of[c] = Some(m);
                 cells_of.entry(m).or_default().push(cell);
             }
+        }
+        join_cells.retain(|c| lock_of[c.index()].is_some());
+        // Where `main` takes a lock while it may be the only thread left that can access one
+        // of the lock's join cells, its own view may hold a write no one published.
+        let mut keep_own_at = BTreeSet::new();
+        let mut join_points = BTreeSet::new();
+        if let (Some(m), Some(joins), false) = (main, &joins, join_cells.is_empty()) {
+            let t = &threads[m];
+            joins.walk(t, |node, idx, state| {
+                if is_join(facts, t, node, idx) {
+                    join_points.insert((node, idx));
+                }
+                let (Effect::Acquire(l) | Effect::TryAcquire(l)) = locks[m].effect(node, idx)
+                else {
+                    return;
+                };
+                let may_own = (cells_of.get(&l).into_iter().flatten())
+                    .filter(|c| join_cells.contains(c))
+                    .any(|c| joins.owned(&state.1, &accessors[c.index()]));
+                if may_own {
+                    keep_own_at.insert((node, idx));
+                }
+            });
         }
         Protection {
             lock_of,
@@ -152,6 +258,10 @@ impl Protection {
             single: singles,
             mixed: mixeds,
             ends: endss,
+            main,
+            join_cells,
+            join_points,
+            keep_own_at,
         }
     }
 
@@ -180,6 +290,20 @@ impl Protection {
             sets.get(tid).is_some_and(|s| s.contains(&(node, idx)))
         };
         let alone = marked(&self.single);
+        // Soundness: after a join of `main`, a cell that it may now be the only one to access
+        // holds the last value some thread published or `main`'s own (see `Joins`).
+        if Some(tid) == self.main && self.join_points.contains(&(node, idx)) {
+            let publish = if creates || marked(&self.ends) {
+                self.cells_of.values().flatten().copied().collect()
+            } else {
+                Vec::new()
+            };
+            return Handover {
+                publish,
+                refresh: &self.join_cells,
+                keep_own: true,
+            };
+        }
         let (publish, refresh) = match e {
             // No other thread exists yet: the thread's own view is the value.
             Effect::Acquire(_) | Effect::TryAcquire(_) if alone => (Vec::new(), &[][..]),
@@ -206,8 +330,238 @@ impl Protection {
             refresh,
             // Soundness: on a path where `main` created no thread yet, its own view is the
             // value (it may hold a write made while alone, which no one published).
-            keep_own: !refresh.is_empty() && marked(&self.mixed),
+            keep_own: !refresh.is_empty()
+                && (marked(&self.mixed)
+                    || Some(tid) == self.main && self.keep_own_at.contains(&(node, idx))),
         }
+    }
+}
+
+/// Narrows `slot` (the locks held at every access so far) to `held`.
+fn intersect(slot: &mut Option<BTreeSet<u32>>, held: &BTreeSet<u32>) {
+    match slot {
+        // Nothing left to intersect (most cells: accessed without a lock).
+        Some(s) if s.is_empty() => {}
+        Some(s) => s.retain(|m| held.contains(m)),
+        None => *slot = Some(held.clone()),
+    }
+}
+
+/// The lock that protects `c`, given the locks held at every access: only one concrete
+/// integer cell keeps a published value exactly.
+fn protecting(facts: &Facts<'_>, c: CellId, held: &Option<BTreeSet<u32>>) -> Option<u32> {
+    let info = facts.memory.cells.info(c);
+    // Soundness: a thread-local cell is one copy per thread: what another thread published is
+    // not in this thread's copy, and a new thread's copy starts with the initial value, not
+    // with what its creator published.
+    if !info.singular || !facts.memory.is_int(c) || facts.memory.per_thread(c) {
+        return None;
+    }
+    held.as_ref().and_then(|s| s.first().copied())
+}
+
+/// Whether instruction `idx` of `node` of `t` is a `pthread_join`.
+fn is_join(facts: &Facts<'_>, t: &Thread, node: NodeId, idx: u32) -> bool {
+    let nd = &t.cfg.nodes[node.index()];
+    let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+    matches!(
+        facts.program.funcs[func.index()].blocks[nd.block.index()].insts[idx as usize].kind,
+        InstKind::ThreadJoin { .. }
+    )
+}
+
+/// A set of thread indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn empty(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn has(&self, k: usize) -> bool {
+        self.0[k / 64] >> (k % 64) & 1 == 1
+    }
+    fn set(&mut self, k: usize, on: bool) {
+        if on {
+            self.0[k / 64] |= 1 << (k % 64);
+        } else {
+            self.0[k / 64] &= !(1 << (k % 64));
+        }
+    }
+    fn union(&mut self, o: &Bits) {
+        self.0.iter_mut().zip(&o.0).for_each(|(a, b)| *a |= b);
+    }
+    fn intersect(&mut self, o: &Bits) {
+        self.0.iter_mut().zip(&o.0).for_each(|(a, b)| *a &= b);
+    }
+}
+
+/// Which of `main`'s creations may be running, and which surely are, at each instruction of
+/// `main` (beyond the paper; the "joined" exemption of issue 17's idiom 4).
+///
+/// A class is started at its create site in `main`, and stopped at a join of `main` that must
+/// wait for it (`feasibility::must_joined`: a single-instance class whose handle no other
+/// instruction of the program writes) or at the exit of a join loop of `main` that waits for
+/// every instance of a multi-instance class (`join_loops`). A thread "may be running" on a
+/// path where it was created and not stopped since; a path that never created it does not
+/// count, since an instance that was never created runs nothing.
+///
+/// Soundness of the exemption: an access of `main` to a cell is exempt from "holds the lock"
+/// when no class that may access the cell may be running there (`owned`), and every such
+/// class is *eligible*: created by `main` itself (not by another thread, which `main` does
+/// not join, nor by a detached function such as a callback or a signal handler, which may run
+/// at any time), with no thread descending from a detached function in the program. Then at
+/// the access no other thread can access the cell: the threads that can are either not
+/// created yet on this path or have terminated. The value there is the last write before it:
+/// `main`'s own (its view holds it: its acquisitions keep its own view wherever it may own the
+/// cell, `keep_own_at`) or a write of a terminated thread made under the lock, which that
+/// thread published before it could end (`ThreadLocks::released_before_end`, checked for
+/// every write of every accessor, else the cell is not exempt), and `main` joins what was
+/// published into its view after each of its joins (`join_points`). When `main` creates an
+/// accessor again, the creation publishes every protected cell. `pthread_exit` in `main`
+/// ends it: nothing of it runs later.
+struct Joins {
+    /// Per thread: whether `main` created it itself (and no thread descends from a detached
+    /// function), so that `main` can know it ended.
+    eligible: Vec<bool>,
+    /// Per node of `main`: the classes that may be running at its start and those that surely
+    /// are (`None`: not reached).
+    at_start: Vec<Option<(Bits, Bits)>>,
+    /// `main`'s create sites and the classes each starts.
+    creates: HashMap<(NodeId, u32), Vec<usize>>,
+    /// `main`'s joins that must wait for one single-instance class.
+    joins: HashMap<(NodeId, u32), usize>,
+    /// Per node of `main`: the multi-instance classes whose every instance has ended when it
+    /// starts (join-loop exits).
+    loop_exits: HashMap<NodeId, Vec<usize>>,
+    /// `main`'s index.
+    main: usize,
+}
+
+impl Joins {
+    fn of(facts: &Facts<'_>, threads: &[Thread], main: usize, foreign: bool) -> Joins {
+        let n = threads.len();
+        let t = &threads[main];
+        let mut eligible = vec![false; n];
+        let mut creates: HashMap<(NodeId, u32), Vec<usize>> = HashMap::new();
+        for (k, c) in threads.iter().enumerate() {
+            if let Origin::Created { parent, node, inst } = c.origin {
+                if parent == main {
+                    creates.entry((node, inst)).or_default().push(k);
+                    eligible[k] = !foreign;
+                }
+            }
+        }
+        let mut joins = HashMap::new();
+        let mut loop_exits: HashMap<NodeId, Vec<usize>> = HashMap::new();
+        let any_eligible = eligible.iter().any(|e| *e);
+        if any_eligible {
+            for (nn, nd) in t.cfg.nodes.iter().enumerate() {
+                for idx in nd.start..nd.end {
+                    let node = NodeId(nn as u32);
+                    if let Some(k) = super::feasibility::must_joined(facts, threads, t, node, idx) {
+                        joins.insert((node, idx), k);
+                    }
+                }
+            }
+            for j in super::join_loops::find(facts, threads) {
+                if j.parent == main {
+                    loop_exits.entry(j.exit).or_default().push(j.child);
+                }
+            }
+        }
+        let mut me = Joins {
+            eligible,
+            at_start: vec![None; t.cfg.nodes.len()],
+            creates,
+            joins,
+            loop_exits,
+            main,
+        };
+        // May (union, least fixpoint) and must (intersection, greatest fixpoint) at once.
+        let mut order: Vec<usize> = (0..t.cfg.nodes.len())
+            .filter(|k| t.shape.rpo[*k] != u32::MAX)
+            .collect();
+        order.sort_by_key(|k| t.shape.rpo[*k]);
+        let entry = t.cfg.contexts[0].entry.index();
+        let mut out: Vec<Option<(Bits, Bits)>> = vec![None; t.cfg.nodes.len()];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &k in &order {
+                let mut state: Option<(Bits, Bits)> =
+                    (k == entry).then(|| (Bits::empty(n), Bits::empty(n)));
+                for p in &t.shape.pred[k] {
+                    if let Some((may, must)) = &out[p.index()] {
+                        match &mut state {
+                            None => state = Some((may.clone(), must.clone())),
+                            Some((a, b)) => {
+                                a.union(may);
+                                b.intersect(must);
+                            }
+                        }
+                    }
+                }
+                let Some(mut state) = state else { continue };
+                if me.at_start[k].as_ref() != Some(&state) {
+                    me.at_start[k] = Some(state.clone());
+                }
+                let node = NodeId(k as u32);
+                me.enter(&mut state, node);
+                let nd = &t.cfg.nodes[k];
+                for idx in nd.start..nd.end {
+                    me.step(&mut state, node, idx);
+                }
+                if out[k].as_ref() != Some(&state) {
+                    out[k] = Some(state);
+                    changed = true;
+                }
+            }
+        }
+        me
+    }
+
+    /// The start of `node`: join loops that exit here have ended every instance.
+    fn enter(&self, state: &mut (Bits, Bits), node: NodeId) {
+        for &k in self.loop_exits.get(&node).into_iter().flatten() {
+            state.0.set(k, false);
+            state.1.set(k, false);
+        }
+    }
+
+    /// Instruction `idx` of `node`: creations start classes, must-joins stop them.
+    fn step(&self, state: &mut (Bits, Bits), node: NodeId, idx: u32) {
+        for &k in self.creates.get(&(node, idx)).into_iter().flatten() {
+            state.0.set(k, true);
+            state.1.set(k, true);
+        }
+        if let Some(&k) = self.joins.get(&(node, idx)) {
+            state.0.set(k, false);
+            state.1.set(k, false);
+        }
+    }
+
+    /// Calls `f` with every reached instruction of `main` and the (may, must) running classes
+    /// before it.
+    fn walk(&self, t: &Thread, mut f: impl FnMut(NodeId, u32, &(Bits, Bits))) {
+        for (k, start) in self.at_start.iter().enumerate() {
+            let Some(mut state) = start.clone() else {
+                continue;
+            };
+            let node = NodeId(k as u32);
+            self.enter(&mut state, node);
+            let nd = &t.cfg.nodes[k];
+            for idx in nd.start..nd.end {
+                f(node, idx, &state);
+                self.step(&mut state, node, idx);
+            }
+        }
+    }
+
+    /// Whether no thread in `accessors` is in `running` and each is eligible (an empty list:
+    /// only `main` accesses the cell).
+    fn owned(&self, running: &Bits, accessors: &[usize]) -> bool {
+        (accessors.iter()).all(|&k| k != self.main && self.eligible[k] && !running.has(k))
     }
 }
 
@@ -364,4 +718,66 @@ fn single_threaded(facts: &Facts<'_>, t: &Thread) -> Phases {
         }
     }
     (single, mixed, ends)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+
+    /// Whether `g` is protected in `src`, whose `main` creates workers that write `g` under `m`
+    /// and then reads `g` without it.
+    fn g_protected(main: &str, worker_end: &str) -> bool {
+        let src = format!(
+            r#"
+            #include <pthread.h>
+            int g;
+            pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+            static void *worker(void *a) {{ (void)a;
+                pthread_mutex_lock(&m); g = 1; g = 0; {worker_end} return 0; }}
+            int main(void) {{ pthread_t a, b; {main} return 0; }}
+            "#
+        );
+        with_fixpoint(&src, FLOW_INSENSITIVE, |program, facts, fix| {
+            let g = (program.globals.iter()).find(|x| x.name == "g").expect("g");
+            let g = facts.memory.cells.of(g.obj).next().expect("a cell");
+            Protection::compute(facts, &fix.threads).is_protected(g)
+        })
+    }
+
+    const UNLOCK: &str = "pthread_mutex_unlock(&m);";
+    const BOTH: &str = "pthread_create(&a, 0, worker, 0); pthread_create(&b, 0, worker, 0);";
+
+    #[test]
+    fn main_reads_without_the_lock_after_joining_every_writer() {
+        let joined = format!("{BOTH} pthread_join(a, 0); pthread_join(b, 0); return g;");
+        assert!(g_protected(&joined, UNLOCK));
+    }
+
+    #[test]
+    fn a_read_while_a_writer_may_run_is_not_exempt() {
+        for main in [
+            // One of the two writers is not joined.
+            format!("{BOTH} pthread_join(a, 0); return g;"),
+            // The read comes before the joins.
+            format!("{BOTH} int v = g; pthread_join(a, 0); pthread_join(b, 0); return v;"),
+            // A writer is created after the other's join.
+            "pthread_create(&a, 0, worker, 0); pthread_join(a, 0); \
+             pthread_create(&b, 0, worker, 0); return g;"
+                .to_string(),
+            // One handle written by two creates: the join may wait for either.
+            "pthread_create(&a, 0, worker, 0); pthread_create(&a, 0, worker, 0); \
+             pthread_join(a, 0); return g;"
+                .to_string(),
+        ] {
+            assert!(!g_protected(&main, UNLOCK), "{main}");
+        }
+    }
+
+    #[test]
+    fn a_writer_that_may_end_holding_the_lock_leaves_no_exemption() {
+        let joined = format!("{BOTH} pthread_join(a, 0); pthread_join(b, 0); return g;");
+        assert!(!g_protected(&joined, ""));
+        assert!(!g_protected(&joined, "if (a) pthread_mutex_unlock(&m);"));
+    }
 }
