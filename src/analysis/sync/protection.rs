@@ -133,7 +133,13 @@ impl Protection {
                     }
                     let held = tl.held.get(&(node, idx)).cloned().unwrap_or_default();
                     for c in accessed(facts, func, nd.block, idx) {
-                        intersect(&mut common[c.index()], &held);
+                        let slot = &mut common[c.index()];
+                        intersect(slot, &held);
+                        // A cell accessed without a lock is never protected: who else accesses
+                        // it no longer matters (most cells an unknown call touches).
+                        if slot.as_ref().is_some_and(BTreeSet::is_empty) {
+                            continue;
+                        }
                         let list = &mut accessors[c.index()];
                         if list.last() != Some(&tid) {
                             list.push(tid);
@@ -163,6 +169,10 @@ impl Protection {
                 let func = t.cfg.contexts[nd.ctx.0 as usize].func;
                 let held = tl.held.get(&(node, idx)).cloned().unwrap_or_default();
                 for c in accessed(facts, func, nd.block, idx) {
+                    // A cell some thread accessed without a lock is never protected.
+                    if common[c.index()].as_ref().is_some_and(BTreeSet::is_empty) {
+                        continue;
+                    }
                     if joins.owned(&state.0, &accessors[c.index()]) {
                         exempt.entry(c).or_default().push(held.clone());
                     } else {
