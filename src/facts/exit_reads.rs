@@ -107,7 +107,7 @@ pub fn exit_reads(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Vec<Exit
     out
 }
 
-/// The load of one singular cell whose value alone decides `cond`: the node's last instruction
+/// The strong load of one cell whose value alone decides `cond`: the node's last instruction
 /// that is not a register computation is an integer load, and `cond` is computed from its
 /// result and constants only (so the same value read twice takes the same edge).
 fn decided_by_load(
@@ -134,10 +134,9 @@ fn decided_by_load(
     let [cell] = access.exact[..] else {
         return None;
     };
-    // A cell that stands for several (array elements, heap) would say nothing of the element
-    // the exit read read.
-    if access.read_unknown || !access.clobber.is_empty() || !facts.memory.cells.info(cell).singular
-    {
+    // One concrete cell, read whole: a cell that stands for several (array elements, heap)
+    // would say nothing of the element the exit read read.
+    if !access.strong {
         return None;
     }
     let mut derived: BTreeSet<VarId> = BTreeSet::from([dst]);

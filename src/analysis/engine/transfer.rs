@@ -179,8 +179,15 @@ impl<'a> Transfer<'a> {
             s.set(d, Interval::top_of(ty));
         } else if access.exact.len() == 1 && self.facts.memory.is_int(access.exact[0]) {
             let c = self.cell_var(access.exact[0]);
-            s.set(c, v);
-            load_from(s, d, c, access.strong, ty);
+            if access.strong {
+                s.set(c, v);
+                load_from(s, d, c, true, ty);
+            } else {
+                // Soundness: a cell that stands for several (array elements, heap) keeps the
+                // thread's view of the elements this load did not read.
+                s.set_weak(c, v);
+                s.set(d, machine::clamp(v, ty));
+            }
         } else if access.exact.iter().all(|c| self.facts.memory.is_int(*c)) {
             s.set(d, machine::clamp(v, ty));
         } else {
