@@ -211,3 +211,37 @@ impl fmt::Display for Interval {
         write!(f, "[{lo}, {hi}]")
     }
 }
+
+impl Interval {
+    /// Widening that stops a growing bound at the next of `thresholds` (ascending) past the
+    /// newer bound before going to infinity; as a widening, each bound moves through finitely
+    /// many values.
+    pub fn widen_with_thresholds(&mut self, newer: &Self, thresholds: &[i128]) -> bool {
+        if self.is_bottom() || newer.is_bottom() {
+            return self.widen_with(newer);
+        }
+        let lo = if newer.lo < self.lo {
+            thresholds
+                .iter()
+                .rev()
+                .find(|t| **t <= newer.lo)
+                .copied()
+                .unwrap_or(NEG_INF)
+        } else {
+            self.lo
+        };
+        let hi = if newer.hi > self.hi {
+            thresholds
+                .iter()
+                .find(|t| **t >= newer.hi)
+                .copied()
+                .unwrap_or(POS_INF)
+        } else {
+            self.hi
+        };
+        let w = Interval::new(lo, hi);
+        let changed = w != *self;
+        *self = w;
+        changed
+    }
+}

@@ -54,6 +54,30 @@ proptest! {
     }
 
     #[test]
+    fn threshold_widening_covers_the_join_and_stabilizes(
+        chain in proptest::collection::vec(laws::interval(), 1..30),
+        mut thresholds in proptest::collection::vec(-50i128..50, 0..6),
+    ) {
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        // Each step holds the join of what came before; each bound moves at most through the
+        // thresholds and then to infinity: at most 2 * (thresholds + 1) changes after the first.
+        let mut acc = Interval::bottom();
+        let mut changes = 0;
+        for x in &chain {
+            let mut j = acc;
+            j.join_with(x);
+            let before = acc;
+            acc.widen_with_thresholds(&j, &thresholds);
+            prop_assert!(j.is_subset(&acc), "{acc} does not hold {j}");
+            if acc != before {
+                changes += 1;
+            }
+        }
+        prop_assert!(changes <= 1 + 2 * (thresholds.len() + 1), "{changes} changes");
+    }
+
+    #[test]
     fn env_widening_chains_stabilize(chain in proptest::collection::vec(laws::interval_env(), 1..30)) {
         // At most 5 variables are stored, each grows at most twice after the first element.
         check_widening_terminates(&chain, 1 + 2 * 5)?;

@@ -10,7 +10,7 @@ pub mod exit_reads;
 #[cfg(test)]
 pub(crate) mod testing;
 
-use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, VarId};
+use crate::ir::{BlockId, Callee, FuncId, InstKind, Operand, Program, VarId};
 use crate::memory::{Access, CellId, MemoryModel};
 use std::collections::{BTreeSet, HashMap};
 
@@ -32,6 +32,8 @@ pub struct Facts<'a> {
     may_end: std::sync::OnceLock<ends::MayEnd>,
     /// Per cell, how many instructions of the program may write it, computed when first needed.
     write_counts: std::sync::OnceLock<Vec<u32>>,
+    /// Per cell, the constants its loaded values are compared with (`Facts::thresholds`).
+    thresholds: std::sync::OnceLock<Vec<Vec<i128>>>,
     /// The cells each library call may change, by call site, computed at its first transfer;
     /// equal sets are shared (most unknown calls clobber exactly the exposed cells).
     call_clobbers: std::sync::Mutex<CallClobbers>,
@@ -98,6 +100,7 @@ impl<'a> Facts<'a> {
             last_writer,
             may_end: std::sync::OnceLock::new(),
             write_counts: std::sync::OnceLock::new(),
+            thresholds: std::sync::OnceLock::new(),
             call_clobbers: Default::default(),
         }
     }
@@ -185,6 +188,14 @@ impl<'a> Facts<'a> {
     /// [`write_counts`]).
     pub fn write_counts(&self) -> &[u32] {
         self.write_counts.get_or_init(|| write_counts(self))
+    }
+
+    /// The widening thresholds of cell `c` (ascending): each constant `k` that a value loaded
+    /// from `c` alone is compared with (`if (count > 4)`), with `k - 1` and `k + 1`. The
+    /// fixpoint widens what threads store and publish to the next threshold before infinity.
+    pub fn thresholds(&self, c: CellId) -> &[i128] {
+        let all = self.thresholds.get_or_init(|| thresholds(self));
+        all.get(c.index()).map_or(&[], Vec::as_slice)
     }
 
     /// The instruction that defines `v` in `func`, if any.
@@ -300,6 +311,43 @@ impl Facts<'_> {
             _ => Vec::new(),
         }
     }
+}
+
+/// [`Facts::thresholds`] of every cell, from the comparisons of every function.
+fn thresholds(facts: &Facts<'_>) -> Vec<Vec<i128>> {
+    let program = facts.program;
+    let mut out: Vec<Vec<i128>> = vec![Vec::new(); facts.ncells as usize];
+    for (fi, f) in program.funcs.iter().enumerate() {
+        let func = FuncId(fi as u32);
+        for b in &f.blocks {
+            for inst in &b.insts {
+                let InstKind::Cmp { a, b: rhs, .. } = &inst.kind else {
+                    continue;
+                };
+                let ((Operand::Var(v), Operand::Int { value, .. })
+                | (Operand::Int { value, .. }, Operand::Var(v))) = (a, rhs)
+                else {
+                    continue;
+                };
+                let Some((lb, li)) = facts.defs[fi].get(v.index()).copied().flatten() else {
+                    continue;
+                };
+                let def = &program.funcs[fi].blocks[lb.index()].insts[li as usize].kind;
+                if !matches!(def, InstKind::Load { .. }) {
+                    continue;
+                }
+                if let [c] = facts.access(func, lb, li).exact[..] {
+                    let t = &mut out[c.index()];
+                    t.extend([value - 1, *value, value + 1]);
+                }
+            }
+        }
+    }
+    for t in &mut out {
+        t.sort_unstable();
+        t.dedup();
+    }
+    out
 }
 
 /// How many instructions of the whole program may write each cell, whether or not a thread

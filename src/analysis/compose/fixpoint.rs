@@ -215,7 +215,7 @@ pub fn run<D: NumDomain>(
             let r = &mut found.results[i];
             r.fell_back = fell_back;
             r.pruned = pruned;
-            let mut changed_cells = accumulate(&mut r.stores, &sink.stores, widen);
+            let mut changed_cells = accumulate(facts, &mut r.stores, &sink.stores, widen);
             changed_cells.extend(accumulate_events(
                 &mut r.events,
                 sink.events,
@@ -252,7 +252,7 @@ pub fn run<D: NumDomain>(
             r.observed = observed;
             r.unknown_calls = called;
             // A thread reads what it published itself when it takes the lock again.
-            let republished = accumulate(&mut r.published, &sink.published, widen);
+            let republished = accumulate(facts, &mut r.published, &sink.published, widen);
             let republished = !republished.is_empty() && {
                 changed_cells.extend(republished);
                 true
@@ -405,15 +405,21 @@ fn written_cells(stores: &[Interval]) -> Vec<usize> {
         .collect()
 }
 
-/// `acc := acc ⊔ new` (or `acc ∇ (acc ⊔ new)` once `widen`); true iff `acc` grew.
-fn accumulate(acc: &mut [Interval], new: &[Interval], widen: bool) -> Vec<usize> {
+/// `acc := acc ⊔ new` (or `acc ∇ (acc ⊔ new)` once `widen`, with the cell's thresholds,
+/// `Facts::thresholds`); the cells where `acc` grew.
+fn accumulate(
+    facts: &Facts<'_>,
+    acc: &mut [Interval],
+    new: &[Interval],
+    widen: bool,
+) -> Vec<usize> {
     let mut changed = Vec::new();
     for (c, (a, n)) in acc.iter_mut().zip(new).enumerate() {
         let mut j = *a;
         if j.join_with(n) {
             changed.push(c);
             if widen {
-                a.widen_with(&j);
+                a.widen_with_thresholds(&j, facts.thresholds(CellId(c as u32)));
             } else {
                 *a = j;
             }
