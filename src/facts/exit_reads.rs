@@ -119,9 +119,7 @@ fn decided_by_load(
     cond: VarId,
 ) -> Option<(u32, CellId)> {
     let insts = &facts.program.funcs[func.index()].blocks[block.index()].insts;
-    let last = (start..end)
-        .rev()
-        .find(|&i| !is_register_op(&insts[i as usize].kind))?;
+    let last = last_effect(insts, start, end)?;
     let InstKind::Load {
         dst,
         ty: Ty::Int(_),
@@ -160,6 +158,14 @@ fn decided_by_load(
         }
     }
     derived.contains(&cond).then_some((last, cell))
+}
+
+/// The last instruction of `insts[start..end]` that is not a register computation: in a node
+/// with an exit read, its load.
+pub fn last_effect(insts: &[crate::ir::Inst], start: u32, end: u32) -> Option<u32> {
+    (start..end)
+        .rev()
+        .find(|&i| !is_register_op(&insts[i as usize].kind))
 }
 
 /// Register computations: no memory, no call, no effect on other threads.

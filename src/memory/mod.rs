@@ -37,9 +37,9 @@ pub struct MemoryModel {
     pub pts: PointsTo,
     /// Cells of exposed objects, which unknown code and unknown pointers may touch.
     pub exposed_cells: Vec<CellId>,
-    /// `per_thread[c]`: cell `c` belongs to a thread-local variable, one copy per thread
-    /// (see [`MemoryModel::per_thread`]).
-    per_thread: Vec<bool>,
+    /// The cells of thread-local variables, one copy per thread, ascending (see
+    /// [`MemoryModel::per_thread`]).
+    per_thread: Vec<CellId>,
     /// `thread_private[c]`: moreover, no thread but the copy's own writes it (see
     /// [`MemoryModel::thread_private`]).
     thread_private: Vec<bool>,
@@ -51,12 +51,12 @@ impl MemoryModel {
         let cells = Cells::build(program);
         let pts = PointsTo::compute(program);
         let exposed_cells = pts.exposed.iter().flat_map(|o| cells.of(*o)).collect();
-        let mut per_thread = vec![false; cells.len()];
+        let mut per_thread = Vec::new();
         let mut thread_private = vec![false; cells.len()];
         let foreign = runs_foreign_code(program, &pts);
         for g in program.globals.iter().filter(|g| g.thread_local) {
             for c in cells.of(g.obj) {
-                per_thread[c.index()] = true;
+                per_thread.push(c);
                 // Soundness: code the analysis does not see may name a thread-local variable
                 // of external linkage, take the address of the running thread's copy and hand
                 // it to code in another thread, which writes it: then every thread's stores
@@ -65,6 +65,7 @@ impl MemoryModel {
                 thread_private[c.index()] = g.is_internal || !foreign;
             }
         }
+        per_thread.sort_unstable();
         MemoryModel {
             cells,
             pts,
@@ -78,7 +79,12 @@ impl MemoryModel {
     /// thread has its own copy, which starts with the initial value; `c` is one slot per
     /// thread, not one for the whole run.
     pub fn per_thread(&self, c: CellId) -> bool {
-        self.per_thread.get(c.index()).copied().unwrap_or(false)
+        self.per_thread.binary_search(&c).is_ok()
+    }
+
+    /// Every cell of which each thread has its own copy ([`MemoryModel::per_thread`]).
+    pub fn per_thread_cells(&self) -> &[CellId] {
+        &self.per_thread
     }
 
     /// Whether `c` is a cell of a thread-local variable whose copy no other thread writes: a

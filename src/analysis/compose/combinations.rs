@@ -68,6 +68,13 @@ struct SharedLoad {
     options: Vec<Choice>,
 }
 
+impl SharedLoad {
+    /// Whether it is the exit read of a wait loop rather than a load instruction.
+    fn is_exit_read(&self) -> bool {
+        self.at.1 == EXIT_READ
+    }
+}
+
 /// Most oracle queries spent looking for a feasible choice of stores inside the groups of one
 /// combination; past it the combination is kept unchecked (sound).
 const INNER_LIMIT: usize = 8;
@@ -142,7 +149,7 @@ fn shared_loads<'a, 'f, D: watts_domains::NumDomain>(
     if feas.is_some() {
         drop_redundant_own(&mut loads, &threads.info[i], &mut sources);
     }
-    for l in loads.iter_mut().filter(|l| l.at.1 == EXIT_READ) {
+    for l in loads.iter_mut().filter(|l| l.is_exit_read()) {
         let x = exits.iter().find(|x| x.node == l.at.0);
         l.own_value = x.and_then(|x| own_at_entry(&mut sources, threads, i, &x.entries, x.cell));
     }
@@ -207,7 +214,7 @@ pub fn plan_families<D: watts_domains::NumDomain>(
     }
     // An exit read decides whether anything after its loop runs: every family gets its choices.
     for part in parts.values_mut() {
-        part.extend(loads.iter().filter(|l| l.at.1 == EXIT_READ).cloned());
+        part.extend(loads.iter().filter(|l| l.is_exit_read()).cloned());
     }
     if parts.is_empty() {
         let mut all = fixed;
@@ -226,7 +233,7 @@ pub fn plan_families<D: watts_domains::NumDomain>(
         let mut f = fixed.clone();
         for l in loads
             .iter()
-            .filter(|l| clusters.of(l.at) != Some(c) && l.at.1 != EXIT_READ)
+            .filter(|l| clusters.of(l.at) != Some(c) && !l.is_exit_read())
         {
             f.insert(l.at, joined(l));
         }
@@ -714,7 +721,7 @@ fn drop_redundant_own<D>(
     // The ancestor store each load's own view must hold, once known.
     let mut inherited: HashMap<Key, (usize, Key)> = HashMap::default();
     for k in order {
-        let Some(cell) = loads[k].cell.filter(|_| loads[k].at.1 != EXIT_READ) else {
+        let Some(cell) = loads[k].cell.filter(|_| !loads[k].is_exit_read()) else {
             continue;
         };
         let source = match sources.walk(sources.i, loads[k].at, cell) {
@@ -767,7 +774,7 @@ fn combination<D>(
                 f.event(c.thread, c.at.0, c.at.1)
             }
             // An exit read of the own view reads from the loop's entry; no pair (sound).
-            Some(Pick::Own) if l.at.1 == EXIT_READ => None,
+            Some(Pick::Own) if l.is_exit_read() => None,
             Some(Pick::Own) => l
                 .cell
                 .and_then(|cell| sources.own_source(f, l.at, cell, picks, loads, 0)),

@@ -594,10 +594,8 @@ fn spawn<D: NumDomain>(
         let mut child_state = state.intervals_below(facts.ncells);
         // A new thread's copy of a thread-local variable holds the initial value, whatever
         // the parent's copy holds.
-        for (c, v) in initial.iter().enumerate() {
-            if facts.memory.per_thread(CellId(c as u32)) {
-                child_state.set(watts_domains::Var(c as u32), *v);
-            }
+        for c in facts.memory.per_thread_cells() {
+            child_state.set(watts_domains::Var(c.0), initial[c.index()]);
         }
         if let Some(p) = gf.params.first() {
             let var = watts_domains::Var(facts.ncells + p.0);

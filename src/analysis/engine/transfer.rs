@@ -210,10 +210,7 @@ impl<'a> Transfer<'a> {
         let nd = &self.view.cfg.nodes[node.index()];
         let func = self.view.cfg.contexts[nd.ctx.0 as usize].func;
         let insts = &self.facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
-        let Some(idx) = (nd.start..nd.end)
-            .rev()
-            .find(|&i| matches!(insts[i as usize].kind, InstKind::Load { .. }))
-        else {
+        let Some(idx) = crate::facts::exit_reads::last_effect(insts, nd.start, nd.end) else {
             return;
         };
         let InstKind::Load {

@@ -465,35 +465,13 @@ impl ThreadLocks {
                 (None, None) => None,
             }
         };
-        let succ = &t.shape.succ;
         let (node, idx) = at;
-        let n = node.index();
-        if let Some(d) = decide(n, idx + 1) {
+        if let Some(d) = decide(node.index(), idx + 1) {
             return d;
         }
-        let visited = &mut self.visited;
-        let mut stack: Vec<usize> = vec![n];
-        let mut first = true;
-        while let Some(m) = stack.pop() {
-            if !first {
-                match decide(m, t.cfg.nodes[m].start) {
-                    Some(true) => continue,
-                    Some(false) => return false,
-                    None => {}
-                }
-            }
-            first = false;
-            if succ[m].is_empty() {
-                return false;
-            }
-            for s in &succ[m] {
-                if visited[s.index()] != stamp {
-                    visited[s.index()] = stamp;
-                    stack.push(s.index());
-                }
-            }
-        }
-        true
+        every_path_decides(t, &mut self.visited, stamp, node.index(), |m| {
+            decide(m, t.cfg.nodes[m].start)
+        })
     }
 
     /// Whether the thread, right after instruction `at`, stores strongly to `cell` again on
@@ -525,43 +503,51 @@ impl ThreadLocks {
                     _ => None,
                 })
         };
-        let succ = &t.shape.succ;
         let (node, idx) = at;
-        let n = node.index();
-        if let Some(d) = decide(n, idx + 1) {
+        if let Some(d) = decide(node.index(), idx + 1) {
             return d;
         }
-        if succ[n].is_empty() {
-            return false;
-        }
-        // Every path from the successors overwrites first (greatest fixpoint: cycles that
-        // decide nothing count) unless some path of nodes that decide nothing reaches a node
-        // that releases first or ends the thread: searched forwards from the successors, so
-        // the work is the part of the graph before the next decision, not the whole thread.
-        let visited = &mut self.visited;
-        let mut stack: Vec<usize> = Vec::new();
-        for s in &succ[n] {
+        every_path_decides(t, &mut self.visited, stamp, node.index(), |m| {
+            decide(m, cfg.nodes[m].start)
+        })
+    }
+}
+
+/// Whether every path from the successors of node `n` reaches a node that `decide`s `true`
+/// before one that decides `false` or one without successors (the thread's end). A greatest
+/// fixpoint: cycles that decide nothing count as true. Searched forwards from the successors,
+/// so the work is the part of the graph before the next decision, not the whole thread;
+/// `visited`/`stamp` are the caller's marks ([`ThreadLocks::next_stamp`]).
+fn every_path_decides(
+    t: &Thread,
+    visited: &mut [u32],
+    stamp: u32,
+    n: usize,
+    decide: impl Fn(usize) -> Option<bool>,
+) -> bool {
+    let succ = &t.shape.succ;
+    if succ[n].is_empty() {
+        return false;
+    }
+    let mut stack: Vec<usize> = Vec::new();
+    let mut push = |m: usize, stack: &mut Vec<usize>| {
+        for s in &succ[m] {
             if visited[s.index()] != stamp {
                 visited[s.index()] = stamp;
                 stack.push(s.index());
             }
         }
-        while let Some(m) = stack.pop() {
-            match decide(m, cfg.nodes[m].start) {
-                Some(true) => continue,
-                Some(false) => return false,
-                None if succ[m].is_empty() => return false,
-                None => {}
-            }
-            for s in &succ[m] {
-                if visited[s.index()] != stamp {
-                    visited[s.index()] = stamp;
-                    stack.push(s.index());
-                }
-            }
+    };
+    push(n, &mut stack);
+    while let Some(m) = stack.pop() {
+        match decide(m) {
+            Some(true) => continue,
+            Some(false) => return false,
+            None if succ[m].is_empty() => return false,
+            None => push(m, &mut stack),
         }
-        true
     }
+    true
 }
 
 /// The branches on a trylock's result: for a node that calls a trylock of lock `m`, compares the
