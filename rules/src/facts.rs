@@ -82,8 +82,9 @@ impl StaticFacts {
 
     /// `s` is a **strong** store: every occurrence of `s` overwrites the whole single memory
     /// cell `loc` (so a store through a pointer with several targets, or into a summarised
-    /// array, is not one; declare it with [`StaticFacts::may_store`]). Only strong stores are
-    /// used as the overwriting store of rules 4 and 7.
+    /// array, is not one; declare it with [`StaticFacts::may_store`]). Declared for several
+    /// locations, every occurrence overwrites each of them (a `memcpy` that covers them all).
+    /// Only strong stores are used as the overwriting store of rules 4 and 7.
     pub fn store(&mut self, s: Event, loc: Loc) -> &mut Self {
         self.stores.push((s, loc));
         self

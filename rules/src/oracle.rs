@@ -51,8 +51,8 @@ struct EventInfo {
     // Invariant: `Some` only if the load was declared with exactly one location.
     load_loc: Option<Loc>,
     is_store: bool,
-    // Invariant: `Some` only if the store was declared strong for exactly one location.
-    strong_loc: Option<Loc>,
+    // The locations every occurrence overwrites (declared strong).
+    strong_locs: Vec<Loc>,
     // Locks held exclusively at every occurrence.
     held: Vec<LockId>,
     // `(lock, loc)`: held here, and `loc` is stored again before the lock is released.
@@ -150,9 +150,13 @@ impl Oracle {
             events[s.0 as usize].is_store = true;
         }
         let mut strong_stores: HashMap<Loc, Vec<Event>> = HashMap::default();
-        // Soundness: a "strong" store of two locations overwrites neither for sure.
-        for (s, v) in single_location(&facts.stores) {
-            events[s.0 as usize].strong_loc = Some(v);
+        let mut declared = facts.stores.clone();
+        declared.sort_unstable();
+        declared.dedup();
+        // A strong store declared for several locations overwrites each of them (a `memcpy`
+        // that covers them all).
+        for (s, v) in declared {
+            events[s.0 as usize].strong_locs.push(v);
             strong_stores.entry(v).or_default().push(s);
         }
         for stores in strong_stores.values_mut() {
@@ -445,7 +449,7 @@ impl Oracle {
                 q.load_of.push((ln, v.0));
                 load_locs.insert(v);
             }
-            if let Some(v) = self.info(s).and_then(|e| e.strong_loc) {
+            for v in self.info(s).map_or(&[][..], |e| e.strong_locs.as_slice()) {
                 q.strong_store_of.push((sn, v.0));
             }
         }

@@ -292,8 +292,10 @@ impl Facts<'_> {
                 v.extend(a.clobber.iter().copied());
                 v
             }
-            InstKind::MemSet { ptr, .. } => memory.region(program, func, ptr),
-            InstKind::MemCopy { dst, .. } => memory.region(program, func, dst),
+            InstKind::MemSet { ptr, len, .. } | InstKind::MemCopy { dst: ptr, len, .. } => {
+                let len = crate::memory::constant_len(len);
+                memory.span(program, func, ptr, len).written()
+            }
             InstKind::ThreadCreate { handle, .. } => memory.region(program, func, handle),
             InstKind::ThreadJoin { retval, .. } => memory.region(program, func, retval),
             InstKind::Call { callee, args, .. } => match callee {

@@ -340,6 +340,27 @@ impl FnLower<'_> {
                 self.copy_result(inst, ops[0], out);
                 return Flow::Next;
             }
+            // A copy of a string constant is a `memcpy` of its bytes and its terminating zero,
+            // whose values the analysis then knows.
+            "strcpy" if ops.len() >= 2 => {
+                if let Operand::GlobalAddr(g, off) = ops[1] {
+                    let size = u64::try_from(off)
+                        .ok()
+                        .and_then(|off| self.cx.program.constant_string_size(g, off));
+                    if let Some(n) = size {
+                        out.push(InstKind::MemCopy {
+                            dst: ops[0],
+                            src: ops[1],
+                            len: Operand::Int {
+                                value: i128::from(n),
+                                bits: self.cx.program.pointer_size * 8,
+                            },
+                        });
+                        self.copy_result(inst, ops[0], out);
+                        return Flow::Next;
+                    }
+                }
+            }
             "memcpy" | "memmove" if ops.len() >= 3 => {
                 out.push(InstKind::MemCopy {
                     dst: ops[0],

@@ -936,7 +936,7 @@ fn struct_fields_are_named_from_debug_info() {
          struct flags { unsigned ready : 1; unsigned err : 1; int n; } fl;\n\
          int main(void) { return dev.open + pair.b + w.i + fl.n; }\n",
     );
-    let cells = crate::memory::Cells::build(&p);
+    let cells = crate::memory::Cells::build(&p, Default::default());
     let names: Vec<&str> = cells.cells.iter().map(|c| c.name.as_str()).collect();
     for expected in [
         "dev.open",
@@ -992,7 +992,7 @@ fn field_names_from_metadata_are_those_of_the_text() {
 
 /// The objects the points-to analysis exposes, by name.
 fn exposed_names(p: &Program) -> Vec<String> {
-    let pt = crate::memory::PointsTo::compute(p);
+    let pt = crate::memory::PointsTo::compute(p, &[]);
     pt.exposed
         .iter()
         .map(|o| p.objects[o.index()].name.clone())

@@ -20,9 +20,10 @@
 //! (`pthread_key_create` fails only past `PTHREAD_KEYS_MAX` keys, `pthread_setspecific` only
 //! for an invalid key or out of memory), as lock calls are assumed to succeed.
 
+use crate::ir::once::RunsOnce;
 use crate::ir::{
-    Callee, CastOp, FuncId, Global, GlobalId, Inst, InstKind, Layout, ObjId, Object, ObjectKind,
-    Operand, Program, ScalarKind, Terminator, Ty, VarId, VarInfo,
+    BlockId, Callee, CastOp, FuncId, Global, GlobalId, Inst, InstKind, Layout, ObjId, Object,
+    ObjectKind, Operand, Program, ScalarKind, Ty, VarId, VarInfo,
 };
 use crate::memory::points_to::writes_only_args;
 
@@ -185,9 +186,8 @@ fn fresh(func: &mut crate::ir::Function, ty: Ty) -> VarId {
     VarId::from(func.vars.len() - 1)
 }
 
-/// Whether every execution calls `pthread_key_create` (`create`) at most once: its one call
-/// is in `main`, which nothing calls or names, outside every cycle of `main`'s blocks, and
-/// `main` calls no function that may return twice (`setjmp`).
+/// Whether every execution calls `pthread_key_create` (`create`) at most once: it has one call
+/// site, in a block that runs at most once (`ir::once`).
 fn creates_once(program: &Program, create: FuncId) -> bool {
     let mut sites = Vec::new();
     for (fi, func) in program.funcs.iter().enumerate() {
@@ -199,85 +199,16 @@ fn creates_once(program: &Program, create: FuncId) -> bool {
                 } = &inst.kind
                 {
                     if *f == create {
-                        sites.push((fi, bi));
+                        sites.push((FuncId::from(fi), BlockId::from(bi)));
                     }
                 }
             }
         }
     }
-    let [(fi, bi)] = sites[..] else {
+    let [(f, b)] = sites[..] else {
         return false;
     };
-    let main = &program.funcs[fi];
-    if main.name != "main" || !main.is_defined || named(program, FuncId::from(fi)) {
-        return false;
-    }
-    let twice = main.blocks.iter().flat_map(|b| &b.insts).any(|i| {
-        matches!(&i.kind, InstKind::Call { callee: Callee::Direct(f), .. } if program.is_returns_twice(*f))
-            || matches!(&i.kind, InstKind::Call { callee: Callee::Indirect(_), .. })
-    });
-    !twice && !on_cycle(main, bi)
-}
-
-/// Whether block `b` of `func` can reach itself.
-fn on_cycle(func: &crate::ir::Function, b: usize) -> bool {
-    let succ = |t: &Terminator| -> Vec<usize> {
-        match t {
-            Terminator::Br(x) => vec![x.index()],
-            Terminator::CondBr { then_, else_, .. } => vec![then_.index(), else_.index()],
-            Terminator::Switch { cases, default, .. } => (cases.iter().map(|c| c.1.index()))
-                .chain([default.index()])
-                .collect(),
-            Terminator::Ret(_) | Terminator::Stop { .. } => Vec::new(),
-        }
-    };
-    let mut seen = vec![false; func.blocks.len()];
-    let mut stack = succ(&func.blocks[b].term);
-    while let Some(x) = stack.pop() {
-        if x == b {
-            return true;
-        }
-        if std::mem::replace(&mut seen[x], true) {
-            continue;
-        }
-        stack.extend(succ(&func.blocks[x].term));
-    }
-    false
-}
-
-/// Whether function `f` is called or its address is taken anywhere (an operand, an
-/// initialiser, an address the lowering does not track).
-fn named(program: &Program, f: FuncId) -> bool {
-    let mut hit = program.hidden_addrs.contains(&Operand::FuncAddr(f));
-    hit |= (program.globals.iter())
-        .filter_map(|g| g.init.as_ref())
-        .flatten()
-        .any(|c| c.value == crate::ir::InitValue::FuncAddr(f));
-    for func in &program.funcs {
-        for b in &func.blocks {
-            for phi in &b.phis {
-                hit |= phi.incoming.iter().any(|(_, o)| *o == Operand::FuncAddr(f));
-            }
-            if let Terminator::Ret(Some(o))
-            | Terminator::CondBr { cond: o, .. }
-            | Terminator::Switch { value: o, .. } = &b.term
-            {
-                hit |= *o == Operand::FuncAddr(f);
-            }
-            for inst in &b.insts {
-                if let InstKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } = &inst.kind
-                {
-                    hit |= *g == f;
-                }
-                inst.kind
-                    .for_each_use(|o| hit |= *o == Operand::FuncAddr(f));
-            }
-        }
-    }
-    hit
+    RunsOnce::compute(program).block(program, f, b)
 }
 
 /// Whether the functions of thread-specific data are only called by name (a call through a
@@ -394,7 +325,7 @@ mod tests {
         assert!(p.key_destructors);
     }
 
-    /// Several keys (a loop, two sites, a creation outside `main`), a function of
+    /// Several keys (a loop, two sites, a creating function called twice), a function of
     /// thread-specific data named as a pointer, or unknown code: the calls stay calls.
     #[test]
     fn several_keys_or_unknown_code_leave_the_calls_alone() {
@@ -404,7 +335,7 @@ mod tests {
             "int main(void) { pthread_key_t a, b; pthread_key_create(&a, 0);\n\
                pthread_key_create(&b, 0); return 0; }",
             "static pthread_key_t k; static void make(void) { pthread_key_create(&k, 0); }\n\
-             int main(void) { make(); return 0; }",
+             int main(void) { make(); make(); return 0; }",
             "int (*set)(pthread_key_t, const void *) = pthread_setspecific;\n\
              int main(void) { pthread_key_t k; pthread_key_create(&k, 0);\n\
                set(k, 0); return 0; }",

@@ -7,6 +7,7 @@
 mod ids;
 mod inst;
 mod layout;
+pub mod once;
 mod span;
 
 pub use ids::{AssertId, BlockId, FuncId, GlobalId, ObjId, VarId};
@@ -71,6 +72,40 @@ impl Program {
     /// Whether `f` may return twice (a call to it is a resume point of `longjmp`).
     pub fn is_returns_twice(&self, f: FuncId) -> bool {
         self.returns_twice.binary_search(&f).is_ok()
+    }
+
+    /// Bytes `off..off + len` of the contents of the constant global `g` (little-endian), or
+    /// `None` when they are not known: not a constant, an external declaration, an address or
+    /// an untracked value among them, or past its end.
+    pub fn constant_bytes(&self, g: GlobalId, off: u64, len: u64) -> Option<Vec<u8>> {
+        let global = &self.globals[g.index()];
+        let init = global.init.as_ref().filter(|_| global.is_constant)?;
+        let size = self.objects[global.obj.index()].layout.as_ref()?.size();
+        let end = off.checked_add(len).filter(|e| *e <= size)?;
+        let mut bytes = vec![0u8; usize::try_from(len).ok()?];
+        for c in init {
+            let (start, stop) = (c.offset, c.offset + u64::from(c.size));
+            if stop <= off || start >= end {
+                continue;
+            }
+            // Bytes no cell covers are zero.
+            let (InitValue::Int(v), true) = (&c.value, c.size <= 16) else {
+                return None;
+            };
+            for i in start.max(off)..stop.min(end) {
+                bytes[(i - off) as usize] = (v >> (8 * (i - start))) as u8;
+            }
+        }
+        Some(bytes)
+    }
+
+    /// The length of the C string at byte `off` of the constant global `g`, with its
+    /// terminating zero, when it is known and ends inside `g`.
+    pub fn constant_string_size(&self, g: GlobalId, off: u64) -> Option<u64> {
+        let global = &self.globals[g.index()];
+        let size = self.objects[global.obj.index()].layout.as_ref()?.size();
+        let bytes = self.constant_bytes(g, off, size.checked_sub(off)?)?;
+        bytes.iter().position(|b| *b == 0).map(|n| n as u64 + 1)
     }
 }
 

@@ -4,6 +4,7 @@
 //! share the cells of element 0, so such cells are never `singular` (they take weak updates).
 
 use crate::ir::{Layout, ObjId, ObjectKind, Program, ScalarKind};
+use std::collections::BTreeMap;
 
 /// A dense cell index; cells of one object are contiguous.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,6 +45,9 @@ pub struct Cells {
     pub cells: Vec<CellInfo>,
     /// For each object, the range of its cells (empty for objects without a layout).
     pub by_obj: Vec<std::ops::Range<u32>>,
+    /// The layouts of heap objects allocated once, inferred from their accesses
+    /// (`memory::heap`); their cells are singular.
+    inferred: BTreeMap<ObjId, Layout>,
 }
 
 /// The result of normalizing an access at a known offset.
@@ -56,23 +60,33 @@ pub enum Lookup {
 }
 
 impl Cells {
-    /// Flattens the layout of every object of `program` into cells.
-    pub fn build(program: &Program) -> Cells {
-        let mut out = Cells::default();
+    /// Flattens the layout of every object of `program` into cells; `inferred` gives the
+    /// layouts of heap objects allocated once.
+    pub fn build(program: &Program, inferred: BTreeMap<ObjId, Layout>) -> Cells {
+        let mut out = Cells {
+            inferred,
+            ..Cells::default()
+        };
         for (i, obj) in program.objects.iter().enumerate() {
+            let o = ObjId(i as u32);
             let start = out.cells.len() as u32;
-            if let Some(layout) = &obj.layout {
-                let heap = matches!(obj.kind, ObjectKind::Heap(_));
+            let once = out.inferred.contains_key(&o);
+            if let Some(layout) = out.layout(program, o) {
+                // Soundness: one heap object stands for every allocation its site makes, unless
+                // the site runs once.
+                let heap = matches!(obj.kind, ObjectKind::Heap(_)) && !once;
                 let mut leaves = Vec::new();
                 flatten(layout, 0, 1, &obj.name, &mut leaves);
-                for (offset, size, kind, instances, name) in leaves {
-                    let singular = instances == 1;
+                for (offset, size, kind, instances, mut name) in leaves {
+                    if once {
+                        name = format!("{}+{offset}", obj.name);
+                    }
                     out.cells.push(CellInfo {
-                        obj: ObjId(i as u32),
+                        obj: o,
                         offset,
                         size,
                         kind,
-                        singular: singular && !heap,
+                        singular: instances == 1 && !heap,
                         name,
                         instances,
                     });
@@ -81,6 +95,11 @@ impl Cells {
             out.by_obj.push(start..out.cells.len() as u32);
         }
         out
+    }
+
+    /// The layout of `o`: its type's, or the one inferred for a heap object allocated once.
+    pub fn layout<'a>(&'a self, program: &'a Program, o: ObjId) -> Option<&'a Layout> {
+        (program.objects[o.index()].layout.as_ref()).or_else(|| self.inferred.get(&o))
     }
 
     /// Number of cells.

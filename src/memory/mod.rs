@@ -5,6 +5,7 @@
 //! `clobber` list covers every cell a write may change.
 
 pub mod cells;
+pub mod heap;
 pub mod points_to;
 
 pub use cells::{CellId, CellInfo, Cells, Lookup};
@@ -12,6 +13,10 @@ pub use points_to::{PointsTo, PtsSet, Target};
 
 use crate::ir::{FuncId, ObjId, Operand, Program, ScalarKind};
 use std::collections::BTreeSet;
+
+/// Objects with more cells than this are written whole by `memset`/`memcpy` (see
+/// [`MemoryModel::span`]), which finds the cell of each byte by a scan.
+const MAX_SPAN_CELLS: usize = 256;
 
 /// The cells one load or store may touch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -26,6 +31,57 @@ pub struct Access {
     /// Whether a read may see bytes that are not one of `exact` (partial overlap, heap, unknown
     /// pointer): the value read is then any value.
     pub read_unknown: bool,
+}
+
+/// The length operand of a `memset` or `memcpy` when it is a constant.
+pub fn constant_len(len: &Operand) -> Option<u64> {
+    match len {
+        Operand::Int { value, .. } => u64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// The value of a `size`-byte integer cell made of these bytes (little-endian), sign-extended
+/// as the analysis keeps integers.
+pub fn int_of_bytes(bytes: &[u8]) -> i128 {
+    let mut v: i128 = 0;
+    for (i, b) in bytes.iter().enumerate().take(16) {
+        v |= i128::from(*b) << (8 * i);
+    }
+    let bits = 8 * bytes.len().min(16) as u32;
+    if bits == 0 || bits == 128 {
+        return v;
+    }
+    (v << (128 - bits)) >> (128 - bits)
+}
+
+/// The cells a `memset` or `memcpy` writes ([`MemoryModel::span`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    /// The cells, in the order of the bytes.
+    pub cells: Vec<SpanCell>,
+}
+
+/// One cell a `memset` or `memcpy` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpanCell {
+    /// The cell.
+    pub cell: CellId,
+    /// The offset of its first byte in the range, when it lies wholly inside.
+    pub at: Option<u64>,
+    /// Whether the write replaces its value: it lies wholly inside, it is the one concrete cell
+    /// (singular) of the one object the address names, and the range covers it once.
+    pub strong: bool,
+}
+
+impl Span {
+    /// The cells, each once.
+    pub fn written(&self) -> Vec<CellId> {
+        let mut v: Vec<CellId> = self.cells.iter().map(|c| c.cell).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
 }
 
 /// The memory model of a program: cells and points-to facts.
@@ -48,8 +104,9 @@ pub struct MemoryModel {
 impl MemoryModel {
     /// Builds cells and runs the points-to analysis.
     pub fn build(program: &Program) -> MemoryModel {
-        let cells = Cells::build(program);
-        let pts = PointsTo::compute(program);
+        let once = heap::allocated_once(program);
+        let pts = PointsTo::compute(program, &once);
+        let cells = Cells::build(program, heap::layouts(program, &pts, &once));
         let exposed_cells = pts.exposed.iter().flat_map(|o| cells.of(*o)).collect();
         let mut per_thread = Vec::new();
         let mut thread_private = vec![false; cells.len()];
@@ -127,7 +184,7 @@ impl MemoryModel {
         for t in pts.targets.iter() {
             match t {
                 Target::Obj(o, Some(off)) => {
-                    let layout = program.objects[o.index()].layout.as_ref();
+                    let layout = self.cells.layout(program, *o);
                     match self.cells.lookup(layout, *o, *off, size) {
                         Some(Lookup::Exact(c)) => {
                             exact.insert(c);
@@ -186,6 +243,68 @@ impl MemoryModel {
             out.extend(self.exposed_cells.iter().copied());
         }
         out.into_iter().collect()
+    }
+
+    /// The cells that `len` bytes from `ptr` touch (`memset`, `memcpy`), each with the
+    /// offset from `ptr` of its first byte when all its bytes lie in the range (`Some(k)`: it
+    /// receives bytes `k..k + size`), or `None` when the range covers it only in part or the
+    /// bytes are not known (an unknown length or target: every cell of [`MemoryModel::region`]).
+    /// A summary cell appears once per element the range covers. A singular cell appears at
+    /// most once.
+    pub fn span(&self, program: &Program, f: FuncId, ptr: &Operand, len: Option<u64>) -> Span {
+        let pts = self.deref_pts(program, f, ptr);
+        let exact = |t: &Target| matches!(t, Target::Obj(o, Some(_)) if self.cells.by_obj[o.index()].len() <= MAX_SPAN_CELLS);
+        let len = len.filter(|n| *n <= heap::MAX_SPAN);
+        let (Some(len), false, true) = (len, pts.unknown, pts.targets.iter().all(exact)) else {
+            let region = self.region(program, f, ptr);
+            let whole = |cell| SpanCell {
+                cell,
+                at: None,
+                strong: false,
+            };
+            return Span {
+                cells: region.into_iter().map(whole).collect(),
+            };
+        };
+        let mut out = Vec::new();
+        for (o, off) in pts.objects_at() {
+            let (Some(off), Some(layout)) = (off, self.cells.layout(program, o)) else {
+                continue;
+            };
+            let mut p = off;
+            while p < off + len {
+                let Some(n) = cells::normalize(layout, p) else {
+                    // Past the end of the object: no cell.
+                    break;
+                };
+                let hit = self.cells.of(o).find(|c| {
+                    let i = self.cells.info(*c);
+                    i.offset <= n && n < i.offset + u64::from(i.size)
+                });
+                let Some(c) = hit else {
+                    p += 1;
+                    continue;
+                };
+                let info = self.cells.info(c);
+                let start = p - (n - info.offset);
+                let end = start + u64::from(info.size);
+                let inside = start >= off && end <= off + len;
+                out.push(SpanCell {
+                    cell: c,
+                    at: inside.then(|| start - off),
+                    strong: inside && info.singular && pts.targets.len() == 1,
+                });
+                p = end;
+            }
+        }
+        // Soundness: a summary cell the range covers more than once keeps the older values of
+        // the elements the range does not cover.
+        for i in 0..out.len() {
+            if out.iter().filter(|d| d.cell == out[i].cell).count() > 1 {
+                out[i].strong = false;
+            }
+        }
+        Span { cells: out }
     }
 
     /// Every cell reachable from the pointer arguments, transitively through stored pointers

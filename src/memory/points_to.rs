@@ -322,6 +322,13 @@ pub struct PointsTo {
     stdio_buffers: bool,
     /// Which functions to visit again (empty after `compute`).
     sched: Schedule,
+    /// `exact_bytes[o]`: `o` has no layout but keeps exact byte offsets (`memory::heap`).
+    exact_bytes: Vec<bool>,
+    /// Whether memory may be written in ways the analysis does not follow: code it does not see
+    /// runs (an unknown function, a thread of unknown code, memory-clobbering assembly), or the
+    /// program writes through an `unknown` pointer. Only then may exposed objects contain
+    /// anything exposed (`close_exposed`).
+    untracked_writes: bool,
 }
 
 /// The worklist of the fixpoint: a function is visited again only when something it read
@@ -346,9 +353,12 @@ struct Schedule {
 }
 
 impl PointsTo {
-    /// Runs the analysis to its fixpoint.
-    pub fn compute(program: &Program) -> PointsTo {
+    /// Runs the analysis to its fixpoint. Pointers into an object `o` without a layout keep
+    /// their byte offsets when `exact_bytes[o]` (a heap object allocated once, whose layout
+    /// `memory::heap` then infers from the offsets its accesses use).
+    pub fn compute(program: &Program, exact_bytes: &[bool]) -> PointsTo {
         let mut pt = PointsTo {
+            exact_bytes: exact_bytes.to_vec(),
             vars: program
                 .funcs
                 .iter()
@@ -498,10 +508,29 @@ impl PointsTo {
         writes_only_args(name) && !(self.stdio_buffers && OUTPUT.contains(&name))
     }
 
+    /// A write through `ptr`: one through an `unknown` pointer may change any exposed object.
+    fn write_through(&mut self, ptr: &PtsSet) -> bool {
+        if ptr.unknown {
+            self.writes_untracked()
+        } else {
+            false
+        }
+    }
+
+    /// Memory may now be written untracked (see `untracked_writes`).
+    fn writes_untracked(&mut self) -> bool {
+        if self.untracked_writes {
+            return false;
+        }
+        self.untracked_writes = true;
+        self.sched.reclose = true;
+        true
+    }
+
     /// Records that a non-pointer write of `size` bytes through `ptr` may put pointer bytes
     /// into the objects it names.
     fn int_write(&mut self, ptr: &PtsSet, size: u64) -> bool {
-        let mut changed = false;
+        let mut changed = self.write_through(ptr);
         for (o, off) in ptr.objects_with_offsets() {
             changed |= self.add_int_range(o, off, size);
         }
@@ -643,7 +672,12 @@ impl PointsTo {
         changed
     }
 
-    /// Exposed objects expose what they contain, and may contain anything exposed.
+    /// Exposed objects expose what they contain, and may contain anything exposed when memory
+    /// may be written untracked (`untracked_writes`).
+    ///
+    /// Soundness: only code the analysis does not see and writes through an `unknown` pointer
+    /// put pointers into an exposed object without a store the analysis follows into that
+    /// object; without either, its contents are what the program's own stores put there.
     fn close_exposed(&mut self, _program: &Program) -> bool {
         let mut changed = false;
         loop {
@@ -652,7 +686,7 @@ impl PointsTo {
             for o in exposed {
                 let c = self.contents[o.index()].clone();
                 round |= self.expose(&c);
-                if !self.contents[o.index()].unknown {
+                if self.untracked_writes && !self.contents[o.index()].unknown {
                     self.contents[o.index()].unknown = true;
                     self.touch(o);
                     round = true;
@@ -743,7 +777,7 @@ impl PointsTo {
     }
 
     fn store_into(&mut self, ptr: &PtsSet, val: &PtsSet) -> bool {
-        let mut changed = false;
+        let mut changed = self.write_through(ptr);
         if ptr.unknown {
             changed |= self.expose(val);
         }
@@ -778,6 +812,13 @@ impl PointsTo {
                             }
                         }
                         ok.then_some(cur as u64)
+                    }
+                    (Some(off), None) if self.exact_bytes.get(o.index()) == Some(&true) => {
+                        // Untyped bytes: a constant step stays exact within the bound that
+                        // the heap layouts use; an array step goes anywhere.
+                        let cur = i128::from(*off) + i128::from(offset);
+                        (steps.is_empty() && (0..i128::from(super::heap::MAX_SPAN)).contains(&cur))
+                            .then_some(cur as u64)
                     }
                     _ => None,
                 };
@@ -841,6 +882,9 @@ impl PointsTo {
             }
         } else {
             let known = self.writes_only_args(&target.name);
+            if !known {
+                changed |= self.writes_untracked();
+            }
             for (i, a) in args.iter().enumerate() {
                 let s = self.of(program, f, a);
                 // Soundness: a variadic argument of a known function (`printf("%p", &x)`,
@@ -1041,6 +1085,7 @@ impl PointsTo {
                         changed |= self.call(program, f, g, *dst, args);
                     }
                     if unknown {
+                        changed |= self.writes_untracked();
                         for a in args {
                             let s = self.of(program, f, a);
                             changed |= self.expose(&s);
@@ -1060,6 +1105,7 @@ impl PointsTo {
                 // Soundness: an entry the analysis does not see (declared only, or an unknown
                 // pointer that may name one) gets the argument as unknown code does.
                 if unknown || targets.iter().any(|g| !program.funcs[g.index()].is_defined) {
+                    changed |= self.writes_untracked();
                     changed |= self.expose(&a);
                 }
                 for g in targets {
@@ -1098,7 +1144,9 @@ impl PointsTo {
                         changed |= self.add(f, *d, &PtsSet::unknown());
                     }
                 }
-                let _ = clobbers_memory;
+                if *clobbers_memory {
+                    changed |= self.writes_untracked();
+                }
             }
             _ => {}
         }

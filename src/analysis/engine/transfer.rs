@@ -155,6 +155,41 @@ impl<'a> Transfer<'a> {
         }
     }
 
+    /// A `memset` or `memcpy` of `len` bytes at `ptr`: each integer cell wholly inside the range
+    /// gets the value of the bytes `bytes(k, size)` gives for it (`k` its first byte's offset in
+    /// the range), when they are known; every other cell it touches any value.
+    fn write_bytes<D: NumDomain, R: Recorder<D>>(
+        &self,
+        s: &mut D,
+        func: FuncId,
+        ptr: &Operand,
+        len: &Operand,
+        bytes: impl Fn(u64, u32) -> Option<Vec<u8>>,
+        rec: &mut R,
+    ) {
+        let memory = self.facts.memory;
+        let span = memory.span(
+            self.facts.program,
+            func,
+            ptr,
+            crate::memory::constant_len(len),
+        );
+        for w in &span.cells {
+            let c = w.cell;
+            let value = (w.at.filter(|_| memory.is_int(c)))
+                .and_then(|k| bytes(k, memory.cells.info(c).size))
+                .map_or_else(Interval::top, |b| {
+                    Interval::constant(crate::memory::int_of_bytes(&b))
+                });
+            if w.strong {
+                s.set(self.cell_var(c), value);
+            } else {
+                s.set_weak(self.cell_var(c), value);
+            }
+            rec.store(c, value);
+        }
+    }
+
     /// A load that reads what the current interference combination chose for it.
     fn load_chosen<D: NumDomain>(
         &self,
@@ -507,22 +542,21 @@ impl<'a> Transfer<'a> {
                 };
                 self.write_cells(s, &weak, new_v, None, rec);
             }
-            InstKind::MemSet { ptr, val, .. } => {
-                let cells = self.facts.memory.region(self.facts.program, func, ptr);
-                let zero = self.value(s, ctx, val).as_const() == Some(0);
-                for c in &cells {
-                    if zero {
-                        s.set_weak(self.cell_var(*c), Interval::constant(0));
-                        rec.store(*c, Interval::constant(0));
-                    } else {
-                        s.forget(self.cell_var(*c));
-                        rec.store(*c, Interval::top());
-                    }
-                }
+            InstKind::MemSet { ptr, val, len } => {
+                let byte = self.value(s, ctx, val).as_const().map(|b| b as u8);
+                let bytes = |_: u64, size: u32| byte.map(|b| vec![b; size as usize]);
+                self.write_bytes(s, func, ptr, len, bytes, rec);
             }
-            InstKind::MemCopy { dst, .. } => {
-                let cells = self.facts.memory.region(self.facts.program, func, dst);
-                self.clobber(s, &cells, rec);
+            InstKind::MemCopy { dst, src, len } => {
+                let program = self.facts.program;
+                let bytes = |k: u64, size: u32| match src {
+                    Operand::GlobalAddr(g, off) => {
+                        let at = u64::try_from(*off).ok()?.checked_add(k)?;
+                        program.constant_bytes(*g, at, u64::from(size))
+                    }
+                    _ => None,
+                };
+                self.write_bytes(s, func, dst, len, bytes, rec);
             }
             InstKind::Call { dst, callee, args } => {
                 self.call(s, ctx, (func, block, idx), *dst, callee, args, rec);

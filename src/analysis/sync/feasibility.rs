@@ -165,11 +165,24 @@ impl Feasibility {
                         if strong && loaded.contains(&written[0]) {
                             strong_cell = Some(written[0]);
                         }
+                        // The cells a `memset` or `memcpy` surely writes.
+                        let replaced = match &inst.kind {
+                            InstKind::MemSet { ptr, len, .. }
+                            | InstKind::MemCopy { dst: ptr, len, .. } => {
+                                let len = crate::memory::constant_len(len);
+                                let span = facts.memory.span(program, func, ptr, len);
+                                (span.cells.into_iter())
+                                    .filter(|w| w.strong && single.contains(&w.cell))
+                                    .map(|w| w.cell)
+                                    .collect()
+                            }
+                            _ => Vec::new(),
+                        };
                         for c in &written {
                             if !loaded.contains(c) {
                                 continue;
                             }
-                            if strong {
+                            if strong || replaced.contains(c) {
                                 sf.store(e, Loc(c.0));
                             } else {
                                 sf.may_store(e, Loc(c.0));
@@ -277,8 +290,8 @@ impl Feasibility {
 }
 
 /// Whether the (singular) cell is one concrete cell for the whole run: a global (not
-/// thread-local), or a local of
-/// a function that runs in exactly one inlined context of one single-instance thread.
+/// thread-local), a cell of a heap object allocated once, or a local of a function that runs
+/// in exactly one inlined context of one single-instance thread.
 pub(crate) fn single_slot(facts: &Facts<'_>, threads: &[Thread], c: CellId) -> bool {
     let info = facts.memory.cells.info(c);
     if !info.singular {
@@ -298,7 +311,8 @@ pub(crate) fn single_slot(facts: &Facts<'_>, threads: &[Thread], c: CellId) -> b
             }
             activations == 1
         }
-        crate::ir::ObjectKind::Heap(_) => false,
+        // A singular heap cell is one of an object allocated once (`memory::heap`).
+        crate::ir::ObjectKind::Heap(_) => true,
     }
 }
 

@@ -1,0 +1,181 @@
+//! Code that runs at most once per execution of the program.
+//!
+//! A block runs at most once when it lies on no cycle of its function's blocks and its function
+//! runs at most once: `main`, which nothing calls or names, or a function with exactly one
+//! reference in the whole program, a direct call or a thread creation, in a block that runs at
+//! most once itself. Any other mention of a function (its address in an operand, an
+//! initialiser or an address the lowering does not track) lets unknown code or a pointer call
+//! it any number of times. A program that calls a function that may return twice (`setjmp`)
+//! may run any code again after a `longjmp`, so nothing in it is known to run once.
+
+use super::{BlockId, Callee, FuncId, Function, InitValue, InstKind, Operand, Program, Terminator};
+
+/// Where a function is mentioned.
+#[derive(Clone, Debug, Default)]
+struct References {
+    /// Blocks (function, block) that call it directly or create a thread that runs it.
+    sites: Vec<(FuncId, BlockId)>,
+    /// Whether its address appears anywhere else.
+    named: bool,
+}
+
+/// Answers "does this block run at most once per execution?" for one program.
+#[derive(Clone, Debug)]
+pub struct RunsOnce {
+    /// Per function: `Some(answer)` once decided.
+    funcs: Vec<Option<bool>>,
+}
+
+impl RunsOnce {
+    /// Decides, for every function of `program`, whether it runs at most once.
+    pub fn compute(program: &Program) -> RunsOnce {
+        let n = program.funcs.len();
+        let mut out = RunsOnce {
+            funcs: vec![Some(false); n],
+        };
+        let refs = references(program);
+        let returns_twice = |(i, f): (usize, &Function)| {
+            program.is_returns_twice(FuncId::from(i)) || RESUMES.iter().any(|r| f.name.contains(r))
+        };
+        let resumes = (program.funcs.iter().enumerate())
+            .filter(|x| returns_twice(*x))
+            .any(|(i, _)| !refs[i].sites.is_empty() || refs[i].named);
+        if resumes {
+            return out;
+        }
+        let mut state = vec![Visit::New; n];
+        for f in 0..n {
+            decide(program, &refs, FuncId::from(f), &mut state);
+        }
+        out.funcs = (state.into_iter())
+            .map(|v| Some(matches!(v, Visit::Done(true))))
+            .collect();
+        out
+    }
+
+    /// Whether block `b` of function `f` runs at most once in every execution.
+    pub fn block(&self, program: &Program, f: FuncId, b: BlockId) -> bool {
+        self.funcs.get(f.index()).copied().flatten() == Some(true)
+            && !on_cycle(&program.funcs[f.index()], b.index())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    New,
+    /// On the current chain of callers: a recursive reference, which may run it again.
+    Active,
+    Done(bool),
+}
+
+fn decide(program: &Program, refs: &[References], f: FuncId, state: &mut [Visit]) -> bool {
+    match state[f.index()] {
+        Visit::Done(x) => return x,
+        Visit::Active => return false,
+        Visit::New => {}
+    }
+    state[f.index()] = Visit::Active;
+    let func = &program.funcs[f.index()];
+    let r = &refs[f.index()];
+    let once = func.is_defined
+        && !r.named
+        && match r.sites[..] {
+            // The C runtime calls `main` once.
+            [] => func.name == "main",
+            [(g, b)] => {
+                decide(program, refs, g, state) && !on_cycle(&program.funcs[g.index()], b.index())
+            }
+            _ => false,
+        };
+    state[f.index()] = Visit::Done(once);
+    once
+}
+
+/// Names of functions after whose call control may come back to the point after it again
+/// (besides those the front end saw marked `returns_twice`), even when called through a
+/// pointer.
+const RESUMES: [&str; 4] = ["setjmp", "getcontext", "swapcontext", "vfork"];
+
+/// Every reference to every function.
+fn references(program: &Program) -> Vec<References> {
+    let mut refs = vec![References::default(); program.funcs.len()];
+    let name = |o: &Operand, refs: &mut Vec<References>| {
+        if let Operand::FuncAddr(g) = o {
+            refs[g.index()].named = true;
+        }
+    };
+    for o in &program.hidden_addrs {
+        name(o, &mut refs);
+    }
+    for c in (program.globals.iter())
+        .filter_map(|g| g.init.as_ref())
+        .flatten()
+    {
+        if let InitValue::FuncAddr(g) = c.value {
+            refs[g.index()].named = true;
+        }
+    }
+    for (fi, func) in program.funcs.iter().enumerate() {
+        for (bi, b) in func.blocks.iter().enumerate() {
+            let site = (FuncId::from(fi), BlockId::from(bi));
+            for phi in &b.phis {
+                phi.incoming.iter().for_each(|(_, o)| name(o, &mut refs));
+            }
+            if let Terminator::Ret(Some(o))
+            | Terminator::CondBr { cond: o, .. }
+            | Terminator::Switch { value: o, .. } = &b.term
+            {
+                name(o, &mut refs);
+            }
+            for inst in &b.insts {
+                match &inst.kind {
+                    InstKind::Call {
+                        callee: Callee::Direct(g),
+                        ..
+                    } => refs[g.index()].sites.push(site),
+                    InstKind::ThreadCreate {
+                        entry: Operand::FuncAddr(g),
+                        handle,
+                        arg,
+                        ..
+                    } => {
+                        refs[g.index()].sites.push(site);
+                        name(handle, &mut refs);
+                        name(arg, &mut refs);
+                        continue;
+                    }
+                    _ => {}
+                }
+                inst.kind.for_each_use(|o| name(o, &mut refs));
+            }
+        }
+    }
+    refs
+}
+
+/// Whether block `b` of `func` can reach itself.
+pub fn on_cycle(func: &Function, b: usize) -> bool {
+    let mut seen = vec![false; func.blocks.len()];
+    let mut stack = successors(&func.blocks[b].term);
+    while let Some(x) = stack.pop() {
+        if x == b {
+            return true;
+        }
+        if std::mem::replace(&mut seen[x], true) {
+            continue;
+        }
+        stack.extend(successors(&func.blocks[x].term));
+    }
+    false
+}
+
+fn successors(t: &Terminator) -> Vec<usize> {
+    match t {
+        Terminator::Br(x) => vec![x.index()],
+        Terminator::CondBr { then_, else_, .. } => vec![then_.index(), else_.index()],
+        Terminator::Switch { cases, default, .. } => (cases.iter().map(|c| c.1.index()))
+            .chain([default.index()])
+            .collect(),
+        Terminator::Ret(_) | Terminator::Stop { .. } => Vec::new(),
+    }
+}
