@@ -292,6 +292,9 @@ impl Facts<'_> {
                 v.extend(a.clobber.iter().copied());
                 v
             }
+            InstKind::HeapAlloc {
+                obj, zeroed: true, ..
+            } => memory.zeroed_block(*obj),
             InstKind::MemSet { ptr, len, .. } | InstKind::MemCopy { dst: ptr, len, .. } => {
                 let len = crate::memory::constant_len(len);
                 memory.span(program, func, ptr, len).written()

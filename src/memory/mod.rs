@@ -307,6 +307,17 @@ impl MemoryModel {
         Span { cells: out }
     }
 
+    /// The cells a `calloc` sets to zero: those of its block when it is allocated once (the
+    /// other heap objects have no cells).
+    pub fn zeroed_block(&self, obj: ObjId) -> Vec<CellId> {
+        let cells: Vec<CellId> = self.cells.of(obj).collect();
+        if cells.iter().all(|c| self.cells.info(*c).singular) {
+            cells
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Every cell reachable from the pointer arguments, transitively through stored pointers
     /// (what a library function that writes only through its arguments may change).
     pub fn reachable(&self, program: &Program, f: FuncId, args: &[Operand]) -> Vec<CellId> {

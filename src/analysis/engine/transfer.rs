@@ -442,7 +442,23 @@ impl<'a> Transfer<'a> {
             InstKind::Gep { dst, .. } | InstKind::Alloca { dst, .. } => {
                 s.forget(self.ssa_var(ctx, *dst));
             }
-            InstKind::HeapAlloc { dst, .. } => s.forget(self.ssa_var(ctx, *dst)),
+            InstKind::HeapAlloc {
+                dst, obj, zeroed, ..
+            } => {
+                s.forget(self.ssa_var(ctx, *dst));
+                // A block allocated once is new here: `calloc` zeroes each of its cells.
+                if *zeroed {
+                    for c in self.facts.memory.zeroed_block(*obj) {
+                        let zero = if self.facts.memory.is_int(c) {
+                            Interval::constant(0)
+                        } else {
+                            Interval::top()
+                        };
+                        s.set(self.cell_var(c), zero);
+                        rec.store(c, zero);
+                    }
+                }
+            }
             InstKind::Load { dst, ty, .. } => {
                 let access = self.facts.access(func, block, idx);
                 let d = self.ssa_var(ctx, *dst);

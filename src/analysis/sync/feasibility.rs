@@ -165,7 +165,7 @@ impl Feasibility {
                         if strong && loaded.contains(&written[0]) {
                             strong_cell = Some(written[0]);
                         }
-                        // The cells a `memset` or `memcpy` surely writes.
+                        // The cells a `memset`, `memcpy` or `calloc` surely writes.
                         let replaced = match &inst.kind {
                             InstKind::MemSet { ptr, len, .. }
                             | InstKind::MemCopy { dst: ptr, len, .. } => {
@@ -176,6 +176,10 @@ impl Feasibility {
                                     .map(|w| w.cell)
                                     .collect()
                             }
+                            InstKind::HeapAlloc { zeroed: true, .. } => (written.iter())
+                                .filter(|c| single.contains(c))
+                                .copied()
+                                .collect(),
                             _ => Vec::new(),
                         };
                         for c in &written {
