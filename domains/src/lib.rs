@@ -68,7 +68,25 @@ pub enum Operand {
 /// Every transfer function is monotone and sound: for every concrete state in the concretization
 /// of `self`, the concrete result is in the concretization of the result. Variables a state has
 /// never heard of are unconstrained (top), so states need no fixed dimension.
-pub trait NumDomain: Lattice + Send + Sync {
+pub trait NumDomain: Lattice + Send + Sync + 'static {
+    /// Whether the domain keeps relations between variables (a non-relational domain's
+    /// [`NumDomain::project`] is only the intervals).
+    const RELATIONAL: bool = false;
+    /// What the state says about the variables of `keep` alone, every other variable top:
+    /// `self.leq(&self.project(keep))`, with the same interval for each kept variable.
+    fn project(&self, keep: &[Var]) -> Self
+    where
+        Self: Sized,
+    {
+        if self.is_bottom() {
+            return Self::bottom();
+        }
+        let mut out = Self::top();
+        for x in keep {
+            out.set(*x, self.interval(*x));
+        }
+        out
+    }
     /// The values `x` may take (bottom when the state is bottom).
     fn interval(&self, x: Var) -> Interval;
     /// `x := any value of v` (forgets every relation of `x`).

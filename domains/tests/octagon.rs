@@ -157,6 +157,8 @@ enum Step {
     Widen(u32, i128),
     /// Make what the intervals imply about `a - b` a relation (no concrete change).
     Relate(u32, u32),
+    /// Keep what the state says about the variables of a mask alone (the others become top).
+    Project(u32),
 }
 
 fn small(ty: IntTy) -> impl Strategy<Value = i128> {
@@ -180,6 +182,7 @@ fn leaf(ty: IntTy) -> impl Strategy<Value = Step> {
         1 => (v.clone(), small(ty)).prop_map(|(x, c)| Step::Widen(x, c)),
         1 => (v.clone(), v.clone(), v.clone(), v.clone()).prop_map(|(a, b, c, d)| Step::Parallel(a, b, c, d)),
         1 => (v.clone(), v.clone()).prop_map(|(a, b)| Step::Relate(a, b)),
+        1 => (0u32..(1 << NVARS)).prop_map(Step::Project),
     ];
     let arith = prop_oneof![
         3 => (v.clone(), v.clone()).prop_map(|(x, y)| Step::Assign(x, y)),
@@ -328,6 +331,19 @@ fn run(s: &Step, e: &mut OctagonEnv, pts: &mut Vec<Point>, ty: IntTy, choice: u6
             e.relate(Var(*a), Var(*b));
             // The meaning does not change.
             assert!(e.leq(&before) && before.leq(e));
+        }
+        Step::Project(mask) => {
+            let keep: Vec<Var> = (0..NVARS)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(Var)
+                .collect();
+            let before = e.clone();
+            *e = e.project(&keep);
+            // Only less is known, and nothing less about the kept variables' values.
+            assert!(before.leq(e), "{before:?} not below its projection {e:?}");
+            for k in &keep {
+                assert_eq!(e.interval(*k), before.interval(*k), "{k:?} in {before:?}");
+            }
         }
         Step::Branch(pr, a, b, inner) => {
             let mut t = e.clone();

@@ -127,7 +127,11 @@ fn thread_invariants<D: NumDomain>(
         interference: &interference,
         choices: None,
     };
-    let transfer = Transfer { facts, view: &view };
+    let transfer = Transfer {
+        facts,
+        view: &view,
+        relations: None,
+    };
     let defs = DefPoints::new(program, t);
     let mut lines: BTreeMap<(u32, u32), LineAcc> = BTreeMap::new();
     for (n, entry_state) in fix.results[i].states.iter().enumerate() {

@@ -411,6 +411,19 @@ impl OctagonEnv {
 
     /// `u - w <= c` as an entry of the pack of `u` and `w` (united), even when the intervals
     /// imply it already.
+    /// Adds `V(y, t) - V(x, s) <= c` (`V(v, 0) = v`, `V(v, 1) = -v`).
+    fn put_bound(&mut self, x: Var, s: usize, y: Var, t: usize, c: i128) {
+        let Some(c) = entry(c) else { return };
+        let p = self.unite(x, y);
+        self.touch(p, x);
+        self.touch(p, y);
+        let pk = Arc::make_mut(&mut self.packs[p]);
+        let (kx, ky) = (pk.pos(x), pk.pos(y));
+        if !pk.dbm.add_constraint(2 * kx + s, 2 * ky + t, c) || !self.sync(p) {
+            self.set_bottom();
+        }
+    }
+
     fn put_difference(&mut self, u: Var, w: Var, c: i128) {
         let Some(c) = entry(c) else { return };
         let p = self.unite(u, w);
@@ -1222,6 +1235,64 @@ impl NumDomain for OctagonEnv {
 
     fn set_bottom(&mut self) {
         *self = OctagonEnv::bottom();
+    }
+
+    const RELATIONAL: bool = true;
+
+    fn project(&self, keep: &[Var]) -> Self {
+        if self.bottom {
+            return OctagonEnv::bottom();
+        }
+        let s = self.closed();
+        if s.bottom {
+            return OctagonEnv::bottom();
+        }
+        let mut out = OctagonEnv::with_capacity(keep.len());
+        for &x in keep {
+            out.put(x, s.get(x));
+        }
+        let mut seen = Vec::new();
+        for &x in keep {
+            let Some(p) = s.pack_idx(x).filter(|p| !seen.contains(p)) else {
+                continue;
+            };
+            seen.push(p);
+            let pk = &s.packs[p];
+            let at: Vec<usize> = (0..pk.vars.len())
+                .filter(|&i| keep.contains(&pk.vars[i]))
+                .collect();
+            if at.len() < 2 {
+                continue;
+            }
+            // A projection of a closed matrix is closed.
+            out.put_pack(Pack {
+                vars: at.iter().map(|&i| pk.vars[i]).collect(),
+                stamps: at.iter().map(|&i| pk.stamps[i]).collect(),
+                dbm: pk.dbm.project(&at),
+                closed: pk.closed,
+            });
+        }
+        // What the state implies about the sum and the difference of each pair becomes an
+        // entry (a few variables only), so that a join with another projection keeps what
+        // both share: `used + free == 10` from `used = 0, free = 10` and `used = 1, free = 9`.
+        if keep.len() <= MAX_PACK {
+            for (i, &a) in keep.iter().enumerate() {
+                for &b in &keep[i + 1..] {
+                    if a == b {
+                        continue;
+                    }
+                    // V(y, t) - V(x, s) for (x, s, y, t): a - b, b - a, a + b, -a - b.
+                    for (x, sx, y, ty) in [(b, 0, a, 0), (a, 0, b, 0), (b, 1, a, 0), (b, 0, a, 1)] {
+                        let c = s.bound(x, sx, y, ty);
+                        if c < i128::MAX && !out.bottom {
+                            out.put_bound(x, sx, y, ty, c);
+                        }
+                    }
+                }
+            }
+            out.close_all();
+        }
+        out
     }
 
     fn forget_many(&mut self, xs: &[Var]) {

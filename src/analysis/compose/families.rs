@@ -192,6 +192,13 @@ fn meet_into<D: NumDomain>(acc: &mut Outcome<D>, o: Outcome<D>) {
     for (a, b) in acc.sink.published.iter_mut().zip(&o.sink.published) {
         a.meet_with(b);
     }
+    // A lock one family never saw published (bottom) stays unpublished.
+    acc.sink.published_rel.retain(|m, r| {
+        o.sink.published_rel.get(m).is_some_and(|other| {
+            r.meet_with(other);
+            !r.is_bottom()
+        })
+    });
     let mut events: BTreeMap<(NodeId, u32), StoreEv> = BTreeMap::new();
     for (k, mut ev) in std::mem::take(&mut acc.sink.events) {
         let Some(other) = o.sink.events.get(&k) else {

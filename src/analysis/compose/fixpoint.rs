@@ -14,6 +14,7 @@
 use super::replay::AssertObs;
 use super::step;
 use super::{ComboStats, Composition, Fixpoint, StoreEv, ThreadResults, Threads};
+use crate::analysis::engine::Relations;
 use crate::analysis::engine::{set_passed, ThreadView, Transfer};
 use crate::analysis::progress;
 use crate::analysis::sync::protection::Protection;
@@ -106,12 +107,10 @@ pub fn run<D: NumDomain>(
     };
     let mut protection = Protection::default();
     let mut next_protection: Option<Protection> = None;
-    let initial: Vec<Interval> = {
-        let s: D = initial_state(facts);
-        (0..facts.ncells)
-            .map(|c| s.interval(watts_domains::Var(c)))
-            .collect()
-    };
+    let initial_d: D = initial_state(facts);
+    let initial: Vec<Interval> = (0..facts.ncells)
+        .map(|c| initial_d.interval(watts_domains::Var(c)))
+        .collect();
     loop {
         rounds += 1;
         combos.fallback_threads.clear();
@@ -176,12 +175,14 @@ pub fn run<D: NumDomain>(
             }
             let mut interference = interference_for(facts, found.view(), i);
             protected_interference(&mut interference, found.view(), &protection, &initial);
+            let relations = protected_relations(found.view(), &protection, &initial_d);
             let cx = step::Context {
                 facts,
                 threads: found.view(),
                 i,
                 interference: &interference,
                 protection: &protection,
+                relations: &relations,
             };
             let round = if found.threads[i].origin == Origin::Detached {
                 step::Step::<D>::analyse(&mut detached_step, &cx, &mut combos)
@@ -252,7 +253,10 @@ pub fn run<D: NumDomain>(
             r.observed = observed;
             r.unknown_calls = called;
             // A thread reads what it published itself when it takes the lock again.
-            let republished = accumulate(facts, &mut r.published, &sink.published, widen);
+            let mut republished = accumulate(facts, &mut r.published, &sink.published, widen);
+            for m in accumulate_relations(&mut r.published_rel, sink.published_rel, widen) {
+                republished.extend(protection.cells_of(m).iter().map(|c| c.index()));
+            }
             let republished = !republished.is_empty() && {
                 changed_cells.extend(republished);
                 true
@@ -395,6 +399,67 @@ fn protected_interference<D>(
         }
         *slot = v;
     }
+}
+
+/// Per lock, the relations among its cells that hold when it is taken: the join of what every
+/// thread published (`Transfer::inst`), and of the initial state when a detached function
+/// might take the lock before any thread exists (as `protected_interference`). Empty for a
+/// non-relational domain.
+fn protected_relations<D: NumDomain>(
+    threads: Threads<'_, D>,
+    protection: &Protection,
+    initial: &D,
+) -> Relations<D> {
+    let mut out = Relations::new();
+    if !D::RELATIONAL || !protection.any() {
+        return out;
+    }
+    for r in threads.results {
+        for (m, rel) in &r.published_rel {
+            crate::analysis::compose::replay::join_relation(&mut out, *m, rel.clone());
+        }
+    }
+    if threads.info.iter().any(|t| t.origin == Origin::Detached) {
+        for (m, rel) in out.iter_mut() {
+            let vars: Vec<watts_domains::Var> = (protection.cells_of(*m).iter())
+                .map(|c| watts_domains::Var(c.0))
+                .collect();
+            rel.join_with(&initial.project(&vars));
+        }
+    }
+    out
+}
+
+/// `acc[m] := acc[m] ⊔ new[m]` for each lock (or `acc[m] ∇ (acc[m] ⊔ new[m])` once `widen`);
+/// the locks whose relations grew.
+fn accumulate_relations<D: NumDomain>(
+    acc: &mut Relations<D>,
+    new: Relations<D>,
+    widen: bool,
+) -> Vec<u32> {
+    let mut grown = Vec::new();
+    for (m, n) in new {
+        match acc.get_mut(&m) {
+            None => {
+                acc.insert(m, n);
+                grown.push(m);
+            }
+            Some(a) => {
+                let mut j = a.clone();
+                j.join_with(&n);
+                if j.leq(a) {
+                    continue;
+                }
+                if widen {
+                    a.widen_with(&j);
+                } else {
+                    *a = j;
+                }
+                grown.push(m);
+            }
+        }
+    }
+    grown
 }
 
 /// The cells `stores` does not map to bottom.
@@ -580,7 +645,11 @@ fn spawn<D: NumDomain>(
             protection: None,
             skip: None,
         };
-        let t = Transfer { facts, view: &view };
+        let t = Transfer {
+            facts,
+            view: &view,
+            relations: None,
+        };
         t.value(state, ctx, arg)
     };
     let many = found.threads[parent].multi || found.threads[parent].shape.in_cycle[node.index()];

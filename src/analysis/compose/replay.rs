@@ -3,7 +3,7 @@
 //! assertions it reaches and may fail, the library functions it calls.
 
 use super::{CellBits, StoreEv};
-use crate::analysis::engine::{self, Choices, Recorder, ThreadView, Transfer};
+use crate::analysis::engine::{self, Choices, Recorder, Relations, ThreadView, Transfer};
 use crate::analysis::sync::protection::Protection;
 use crate::analysis::Flow;
 use crate::facts::Facts;
@@ -55,6 +55,8 @@ pub(crate) const WIDE_STORE: usize = 256;
 pub(crate) struct Sink<D> {
     pub(crate) stores: Vec<Interval>,
     pub(crate) published: Vec<Interval>,
+    /// Per lock, the relations among its cells published (see `Transfer::inst`).
+    pub(crate) published_rel: BTreeMap<u32, D>,
     pub(crate) events: BTreeMap<(NodeId, u32), StoreEv>,
     /// The cells of stores wider than `WIDE_STORE` (not in `events`), and those stores.
     pub(crate) wide: CellBits,
@@ -68,11 +70,12 @@ pub(crate) struct Sink<D> {
     pub(crate) record_events: bool,
 }
 
-impl<D> Sink<D> {
+impl<D: NumDomain> Sink<D> {
     pub(crate) fn new(ncells: usize) -> Self {
         Sink {
             stores: vec![Interval::bottom(); ncells],
             published: vec![Interval::bottom(); ncells],
+            published_rel: BTreeMap::new(),
             events: BTreeMap::new(),
             wide: CellBits::default(),
             wide_at: Default::default(),
@@ -90,6 +93,9 @@ impl<D> Sink<D> {
         }
         for (a, b) in self.published.iter_mut().zip(&other.published) {
             a.join_with(b);
+        }
+        for (m, r) in other.published_rel {
+            join_relation(&mut self.published_rel, m, r);
         }
         self.wide.union_with(&other.wide);
         // A store wide in one replay is wide in both (its cells are static); should one
@@ -192,6 +198,22 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
     fn publish(&mut self, c: CellId, value: Interval) {
         self.sink.published[c.index()].join_with(&value);
     }
+
+    fn publish_relation(&mut self, lock: u32, state: D) {
+        join_relation(&mut self.sink.published_rel, lock, state);
+    }
+}
+
+/// `rel[lock] := rel[lock] ⊔ state`.
+pub(crate) fn join_relation<D: NumDomain>(rel: &mut BTreeMap<u32, D>, lock: u32, state: D) {
+    match rel.get_mut(&lock) {
+        Some(r) => {
+            r.join_with(&state);
+        }
+        None => {
+            rel.insert(lock, state);
+        }
+    }
 }
 
 /// `assert()` is reached when one of its guard blocks is (in any context of its function).
@@ -234,6 +256,9 @@ pub(crate) struct Inputs<'a, D> {
     pub interference: &'a [Interval],
     /// The lock-protected cells, if any.
     pub protection: Option<&'a Protection>,
+    /// Per lock, the relations among its cells that the threads published (relational
+    /// domains, with protection).
+    pub relations: Option<&'a Relations<D>>,
     /// Register computations in no slice (`pdg::Clusters::irrelevant`).
     pub skip: Option<&'a BTreeSet<(NodeId, u32)>>,
 }
@@ -271,7 +296,13 @@ pub(crate) fn solve_and_replay<D: NumDomain>(
         protection: inputs.protection.map(|p| (p, inputs.tid)),
         skip: inputs.skip,
     };
-    let transfer = Transfer { facts, view: &view };
+    let transfer = Transfer {
+        facts,
+        view: &view,
+        relations: inputs
+            .relations
+            .map(|r| r as &(dyn std::any::Any + Send + Sync)),
+    };
     let states = engine::solve(&transfer, &t.shape, inputs.entry_state.clone());
     let mut obs = Observer {
         facts,

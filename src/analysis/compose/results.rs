@@ -17,6 +17,9 @@ pub struct ThreadResults<D> {
     pub stores: Vec<Interval>,
     /// Per cell, the views of lock-protected cells it published (see `analysis::sync::protection`).
     pub published: Vec<Interval>,
+    /// Per lock, the relations among the lock's cells it published, joined (relational
+    /// domains only; see `Transfer::inst`).
+    pub published_rel: BTreeMap<u32, D>,
     /// The cells whose entry in `stores` is not bottom, ascending: interference is joined over
     /// these only, so a round costs the written cells, not every cell, per pair of threads.
     pub written: Vec<usize>,
@@ -54,6 +57,7 @@ impl<D> ThreadResults<D> {
             entry_state,
             stores: vec![Interval::bottom(); ncells],
             published: vec![Interval::bottom(); ncells],
+            published_rel: BTreeMap::new(),
             written: Vec::new(),
             events: BTreeMap::new(),
             states: Vec::new(),

@@ -17,6 +17,7 @@ use super::families;
 use super::replay::{mark_guards, solve_and_replay, AssertObs, Inputs, Records, Sink};
 use super::{ComboStats, Composition, Threads};
 use crate::analysis::engine::Choices;
+use crate::analysis::engine::Relations;
 use crate::analysis::sync::feasibility::LazyOracle;
 use crate::analysis::sync::protection::Protection;
 use crate::config::Mode;
@@ -35,9 +36,11 @@ pub(super) struct Context<'a, 'f, D> {
     /// Per cell, what the other threads store (or published, for protected cells).
     pub interference: &'a [Interval],
     pub protection: &'a Protection,
+    /// Per lock, the relations among its cells the threads published (relational domains).
+    pub relations: &'a Relations<D>,
 }
 
-impl<D> Context<'_, '_, D> {
+impl<D: NumDomain> Context<'_, '_, D> {
     fn inputs(&self) -> Inputs<'_, D> {
         Inputs {
             thread: &self.threads.info[self.i],
@@ -45,6 +48,7 @@ impl<D> Context<'_, '_, D> {
             entry_state: &self.threads.results[self.i].entry_state,
             interference: self.interference,
             protection: self.protection.any().then_some(self.protection),
+            relations: (D::RELATIONAL && self.protection.any()).then_some(self.relations),
             skip: None,
         }
     }

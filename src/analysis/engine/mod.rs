@@ -9,7 +9,7 @@
 mod transfer;
 mod view;
 
-pub use transfer::{clamp_kept, set_passed, NoRecord, Recorder, Transfer};
+pub use transfer::{clamp_kept, set_passed, NoRecord, Recorder, Relations, Transfer};
 pub use view::{Choices, LoadRead, ThreadView};
 
 use crate::facts::exit_reads::EXIT_READ;

@@ -29,6 +29,9 @@ pub trait Recorder<D> {
     /// The thread's view of a lock-protected cell where it releases the lock or creates a
     /// thread (see `analysis::sync::protection`).
     fn publish(&mut self, _c: CellId, _value: Interval) {}
+    /// The thread's relations among the cells of `lock` where it releases it or creates a
+    /// thread (relational domains; the state projected onto those cells).
+    fn publish_relation(&mut self, _lock: u32, _state: D) {}
 }
 
 /// A recorder that records nothing, for the fixpoint iterations.
@@ -51,13 +54,27 @@ pub struct Transfer<'a> {
     pub facts: &'a Facts<'a>,
     /// The thread.
     pub view: &'a ThreadView<'a>,
+    /// Per lock, the relations among its cells that threads published (a `Relations<D>` of
+    /// the domain the thread is analysed in; relational domains only). Type-erased because
+    /// the transfer functions are generic per call, not per `Transfer`: read it with
+    /// [`Transfer::relations`].
+    pub relations: Option<&'a (dyn std::any::Any + Send + Sync)>,
 }
+
+/// Per lock, what the threads published of the relations among its cells, joined.
+pub type Relations<D> = std::collections::BTreeMap<u32, D>;
 
 fn bool_ty() -> IntTy {
     IntTy::new(1)
 }
 
 impl<'a> Transfer<'a> {
+    /// The published relations, when they are of domain `D`.
+    pub fn relations<D: NumDomain>(&self) -> Option<&'a Relations<D>> {
+        self.relations
+            .and_then(|r| r.downcast_ref::<Relations<D>>())
+    }
+
     /// The domain variable of cell `c`.
     pub fn cell_var(&self, c: CellId) -> Var {
         Var(c.0)
@@ -303,23 +320,61 @@ impl<'a> Transfer<'a> {
         let hand = protection.at(tid, node, idx, creates);
         if !hand.publish.is_empty() {
             rec.at(node, idx);
-            for c in hand.publish {
+            for &c in hand.publish.iter() {
                 rec.publish(c, s.interval(self.cell_var(c)));
+            }
+            if D::RELATIONAL {
+                for (lock, vars) in self.by_lock(protection, hand.publish.iter().copied()) {
+                    rec.publish_relation(lock, s.project(&vars));
+                }
             }
         }
         self.inst_effect(s, node, ctx, block, idx, rec);
         if !s.is_bottom() {
+            // Soundness: `main` may not have created a thread yet on this path; then its own
+            // view is the value (see `analysis::sync::protection`).
+            let own = (D::RELATIONAL && hand.keep_own).then(|| s.clone());
             for c in hand.refresh {
                 let var = self.cell_var(*c);
                 let mut v = self.view.interference(*c);
-                // Soundness: `main` may not have created a thread yet on this path; then its
-                // own view is the value (see `analysis::sync::protection`).
                 if hand.keep_own {
                     v.join_with(&s.interval(var));
                 }
                 s.set(var, v);
             }
+            // Relational privatisation: the cells of a lock hold, together, what one release
+            // of it (or the state before any) left, so they keep every relation that all
+            // publications of the lock (`relations`) have in common.
+            if let Some(relations) = self.relations::<D>() {
+                for (lock, vars) in self.by_lock(protection, hand.refresh.iter().copied()) {
+                    let Some(published) = relations.get(&lock) else {
+                        continue;
+                    };
+                    // Only the cells handed over here: the thread's view of the others need
+                    // not be what memory holds.
+                    let mut r = published.project(&vars);
+                    if let Some(own) = &own {
+                        r.join_with(&own.project(&vars));
+                    }
+                    s.meet_with(&r);
+                }
+            }
         }
+    }
+
+    /// `cells` grouped by the lock that protects each, as domain variables.
+    fn by_lock(
+        &self,
+        protection: &crate::analysis::sync::protection::Protection,
+        cells: impl Iterator<Item = CellId>,
+    ) -> std::collections::BTreeMap<u32, Vec<Var>> {
+        let mut out: std::collections::BTreeMap<u32, Vec<Var>> = Default::default();
+        for c in cells {
+            if let Some(Some(m)) = protection.lock_of.get(c.index()) {
+                out.entry(*m).or_default().push(self.cell_var(c));
+            }
+        }
+        out
     }
 
     fn inst_effect<D: NumDomain, R: Recorder<D>>(

@@ -281,6 +281,11 @@ impl Protection {
     }
 
     /// Whether any cell is protected.
+    /// The cells lock `m` protects.
+    pub fn cells_of(&self, m: u32) -> &[CellId] {
+        self.cells_of.get(&m).map_or(&[], Vec::as_slice)
+    }
+
     pub fn any(&self) -> bool {
         self.lock_of.iter().any(Option::is_some)
     }
