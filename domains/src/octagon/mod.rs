@@ -409,9 +409,8 @@ impl OctagonEnv {
         self.put_difference(u, w, c);
     }
 
-    /// `u - w <= c` as an entry of the pack of `u` and `w` (united), even when the intervals
-    /// imply it already.
-    /// Adds `V(y, t) - V(x, s) <= c` (`V(v, 0) = v`, `V(v, 1) = -v`).
+    /// `V(y, t) - V(x, s) <= c` (`V(v, 0) = v`, `V(v, 1) = -v`) as an entry of the pack of `x`
+    /// and `y` (united), even when the intervals imply it already.
     fn put_bound(&mut self, x: Var, s: usize, y: Var, t: usize, c: i128) {
         let Some(c) = entry(c) else { return };
         let p = self.unite(x, y);
@@ -424,16 +423,9 @@ impl OctagonEnv {
         }
     }
 
+    /// `u - w <= c` (see `put_bound`).
     fn put_difference(&mut self, u: Var, w: Var, c: i128) {
-        let Some(c) = entry(c) else { return };
-        let p = self.unite(u, w);
-        self.touch(p, u);
-        self.touch(p, w);
-        let pk = Arc::make_mut(&mut self.packs[p]);
-        let (ku, kw) = (pk.pos(u), pk.pos(w));
-        if !pk.dbm.add_constraint(2 * kw, 2 * ku, c) || !self.sync(p) {
-            self.set_bottom();
-        }
+        self.put_bound(w, 0, u, 0, c);
     }
 
     /// `x := s*y + [l, h]` where the caller checked that no wrap-around occurs, and `r` is the
