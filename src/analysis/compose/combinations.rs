@@ -9,6 +9,7 @@
 //! refutes every other choice of such a load drops nothing real.
 
 use super::fixpoint::reaches_thread_local;
+use super::publisher::Publishers;
 use super::Threads;
 use crate::analysis::engine::LoadRead;
 use crate::analysis::sync::feasibility::{single_slot, Feasibility, LazyOracle};
@@ -58,6 +59,9 @@ struct SharedLoad {
     at: Key,
     /// The instruction whose source position names it.
     site: Key,
+    /// Where it happens in the thread's program order: its instruction, or `(exit,
+    /// EXIT_READ)` for an exit read, which happens at the start of the loop's exit node.
+    place: Key,
     /// For an exit read, what reading the thread's own view means there: the view of the cell
     /// where the loop is entered (`None`: unknown, the state is not narrowed).
     own_value: Option<Interval>,
@@ -396,6 +400,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
                     loads.push(SharedLoad {
                         at: (node, EXIT_READ),
                         site: (node, idx),
+                        place: (x.exit, EXIT_READ),
                         own_value: None,
                         cell: Some(x.cell),
                         candidates: candidates.clone(),
@@ -410,6 +415,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
             loads.push(SharedLoad {
                 at: (node, idx),
                 site: (node, idx),
+                place: (node, idx),
                 own_value: None,
                 cell: (a.exact.len() == 1).then(|| a.exact[0]),
                 candidates,
@@ -528,6 +534,7 @@ fn enumerate<D: watts_domains::NumDomain>(
         return plan;
     }
     let mut kept: HashSet<Vec<usize>> = HashSet::default();
+    let mut publishers = Publishers::new(facts, threads);
     for digits in by_cuts(loads) {
         plan.enumerated += 1;
         if covered_by_kept(loads, &digits, &kept) {
@@ -636,12 +643,49 @@ fn enumerate<D: watts_domains::NumDomain>(
                 };
                 map.insert(l.at, read);
             }
+            publisher_views(&mut publishers, i, loads, &picks, &mut map);
             plan.combos.push(map);
             plan.flows.push(flows);
             kept.insert(digits);
         }
     }
     plan
+}
+
+/// Loads that read the publisher's view in this combination (`publisher`): a load whose cell only
+/// one other thread writes, after an earlier load read a store of that thread.
+fn publisher_views<D: watts_domains::NumDomain>(
+    publishers: &mut Publishers<'_, '_, D>,
+    i: usize,
+    loads: &[SharedLoad],
+    picks: &HashMap<Key, Pick>,
+    map: &mut HashMap<Key, LoadRead>,
+) {
+    for l in loads {
+        let (Some(x), false) = (l.cell, l.is_exit_read()) else {
+            continue;
+        };
+        if matches!(picks.get(&l.at), Some(Pick::Cut)) {
+            continue;
+        }
+        let view = loads.iter().find_map(|l2| match picks.get(&l2.at) {
+            Some(Pick::Cand(ci)) => {
+                let c = &l2.candidates[*ci];
+                publishers.view(i, l.place, x, l2.place, (c.thread, c.at))
+            }
+            _ => None,
+        });
+        if let Some(v) = view {
+            map.insert(
+                l.at,
+                LoadRead {
+                    own: false,
+                    others: v,
+                    cut: false,
+                },
+            );
+        }
+    }
 }
 
 /// Every combination of options (one digit per load), those with fewer `Cut` choices first, so
@@ -1201,6 +1245,7 @@ mod tests {
         SharedLoad {
             at: (NodeId(0), 0),
             site: (NodeId(0), 0),
+            place: (NodeId(0), 0),
             own_value: None,
             cell: None,
             candidates: Vec::new(),

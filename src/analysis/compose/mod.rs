@@ -14,6 +14,7 @@
 pub mod combinations;
 pub mod families;
 mod fixpoint;
+mod publisher;
 mod replay;
 mod results;
 mod step;
