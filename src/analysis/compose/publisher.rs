@@ -32,6 +32,8 @@ pub(super) struct Publishers<'a, 'f, D> {
     threads: Threads<'a, D>,
     /// Per cell: the one thread whose instructions write it (`None`: none or several).
     writer: HashMap<CellId, Option<usize>>,
+    /// Per (thread, store, cell): whether the thread may write the cell from the store on.
+    after: HashMap<(usize, Key, CellId), bool>,
 }
 
 impl<'a, 'f, D: NumDomain> Publishers<'a, 'f, D> {
@@ -40,6 +42,7 @@ impl<'a, 'f, D: NumDomain> Publishers<'a, 'f, D> {
             facts,
             threads,
             writer: HashMap::default(),
+            after: HashMap::default(),
         }
     }
 
@@ -73,7 +76,9 @@ impl<'a, 'f, D: NumDomain> Publishers<'a, 'f, D> {
         if !before || self.only_writer(x)? != t {
             return None;
         }
-        if writes_after(self.facts, tt, e, x) {
+        let facts = self.facts;
+        let after = *(self.after.entry((t, e, x))).or_insert_with(|| writes_after(facts, tt, e, x));
+        if after {
             return None;
         }
         let states = &self.threads.results[t].states;
