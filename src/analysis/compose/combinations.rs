@@ -534,7 +534,7 @@ fn enumerate<D: watts_domains::NumDomain>(
         return plan;
     }
     let mut kept: HashSet<Vec<usize>> = HashSet::default();
-    let mut publishers = Publishers::new(facts, threads);
+    let mut publishers = Publishers::new(facts.program, threads);
     for digits in by_cuts(loads) {
         plan.enumerated += 1;
         if covered_by_kept(loads, &digits, &kept) {
@@ -655,7 +655,7 @@ fn enumerate<D: watts_domains::NumDomain>(
 /// Loads that read the publisher's view in this combination (`publisher`): a load whose cell only
 /// one other thread writes, after an earlier load read a store of that thread.
 fn publisher_views<D: watts_domains::NumDomain>(
-    publishers: &mut Publishers<'_, '_, D>,
+    publishers: &mut Publishers<'_, D>,
     i: usize,
     loads: &[SharedLoad],
     picks: &HashMap<Key, Pick>,

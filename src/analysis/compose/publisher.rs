@@ -4,9 +4,9 @@
 //! Let load `l` of thread `U` read a cell `x` that is one slot for the whole run, and let the
 //! combination make an earlier load `l'` of `U` (one that dominates `l`, both on no cycle of
 //! `U`) read store `E` of a single-instance thread `T`. When no thread but `T` writes `x` (no
-//! instruction of any other thread, detached functions and `U` included), `T` writes `x` nowhere
-//! after `E` (no write reachable from `E`, nor later in `E`'s node), and nothing before `E` in
-//! its node writes `x`, then in every execution the combination stands for, `E` happens before
+//! store of any other thread, detached functions and `U` included), `T` writes `x` nowhere
+//! after `E` (no store in a node reachable from `E`, nor later in `E`'s node), and nothing
+//! before `E` in its node writes `x`, then in every execution the combination stands for, `E` happens before
 //! `l'` (it reads `E`), which precedes `l`; every write to `x` before `l` is `T`'s, made before
 //! `E`, or the initial value; so `l` reads the value `x` has in `T` at `E`, which `T`'s state at
 //! the entry of `E`'s node holds (`T` is the only writer, so its view of `x` is memory's).
@@ -16,33 +16,29 @@
 //! (SV-COMP's `condvar`, with octagons, which relate `x` to `i` at the loop's exit).
 
 use super::Threads;
-use crate::facts::Facts;
-use crate::ir::{Callee, InstKind};
 use crate::memory::CellId;
-use crate::threads::{NodeId, Origin, Thread};
+use crate::threads::{NodeId, Origin};
 use rustc_hash::FxHashMap as HashMap;
 use watts_domains::{Interval, NumDomain};
 
 /// A load (or exit read) of the thread analysed, by `(node, instruction)`.
 pub(super) type Key = (NodeId, u32);
 
-/// The static facts the reduction needs, computed once per plan and cached per cell.
-pub(super) struct Publishers<'a, 'f, D> {
-    facts: &'a Facts<'f>,
+/// The threads' results, with the nodes reachable from each publishing store's node, computed
+/// once per plan.
+pub(super) struct Publishers<'a, D> {
+    program: &'a crate::ir::Program,
     threads: Threads<'a, D>,
-    /// Per cell: the one thread whose instructions write it (`None`: none or several).
-    writer: HashMap<CellId, Option<usize>>,
-    /// Per (thread, store, cell): whether the thread may write the cell from the store on.
-    after: HashMap<(usize, Key, CellId), bool>,
+    /// Per (thread, node): whether each node of the thread is reachable from that node.
+    reach: HashMap<(usize, NodeId), Vec<bool>>,
 }
 
-impl<'a, 'f, D: NumDomain> Publishers<'a, 'f, D> {
-    pub(super) fn new(facts: &'a Facts<'f>, threads: Threads<'a, D>) -> Self {
+impl<'a, D: NumDomain> Publishers<'a, D> {
+    pub(super) fn new(program: &'a crate::ir::Program, threads: Threads<'a, D>) -> Self {
         Publishers {
-            facts,
+            program,
             threads,
-            writer: HashMap::default(),
-            after: HashMap::default(),
+            reach: HashMap::default(),
         }
     }
 
@@ -50,6 +46,11 @@ impl<'a, 'f, D: NumDomain> Publishers<'a, 'f, D> {
     /// reads store `e` of thread `t` in the combination, if the reduction applies. Loads are
     /// given by where they happen: an instruction, or `(node, EXIT_READ)` for an exit read at
     /// the start of `node`.
+    ///
+    /// Which threads write `x`, and where, comes from what the fixpoint found: every thread's
+    /// stores (`ThreadResults::stores`, wide ones included) and store events. A thread that
+    /// starts writing `x` in a later round changes the cell, so the plans that read it are made
+    /// again; the final round's plan sees every write.
     pub(super) fn view(
         &mut self,
         u: usize,
@@ -73,12 +74,7 @@ impl<'a, 'f, D: NumDomain> Publishers<'a, 'f, D> {
         } else {
             shape.dominates(l2.0, l.0)
         };
-        if !before || self.only_writer(x)? != t {
-            return None;
-        }
-        let facts = self.facts;
-        let after = *(self.after.entry((t, e, x))).or_insert_with(|| writes_after(facts, tt, e, x));
-        if after {
+        if !before || !self.only_writer(t, x) || self.writes_after(t, e.0, x) {
             return None;
         }
         let states = &self.threads.results[t].states;
@@ -86,70 +82,35 @@ impl<'a, 'f, D: NumDomain> Publishers<'a, 'f, D> {
         (!v.is_bottom()).then_some(v)
     }
 
-    /// The one thread whose instructions may write `x`, when there is exactly one and every
-    /// thread's entry function is defined (a thread of code the analysis does not see writes
-    /// what it wants).
-    fn only_writer(&mut self, x: CellId) -> Option<usize> {
-        if let Some(w) = self.writer.get(&x) {
-            return *w;
+    /// Whether `t` is the one thread that writes `x`, and every thread's entry function is
+    /// defined (a thread of code the analysis does not see writes what it wants).
+    fn only_writer(&self, t: usize, x: CellId) -> bool {
+        let funcs = &self.program.funcs;
+        let unseen = (self.threads.info.iter()).any(|th| !funcs[th.entry.index()].is_defined);
+        !unseen
+            && (self.threads.results.iter().enumerate())
+                .all(|(k, r)| k == t || r.stores[x.index()].is_bottom())
+    }
+
+    /// Whether `t` may write `x` in `node` (before the store, its node's entry state would not
+    /// be its state there; after, a later write) or in a node reachable from it: a store event
+    /// there, or a wide store of `x` anywhere.
+    fn writes_after(&mut self, t: usize, node: NodeId, x: CellId) -> bool {
+        let r = &self.threads.results[t];
+        if r.wide.contains(x) {
+            return true;
         }
-        let program = self.facts.program;
-        let unseen = (self.threads.info.iter()).any(|t| !program.funcs[t.entry.index()].is_defined);
-        let mut writers = (self.threads.info.iter().enumerate())
-            .filter(|(_, t)| writes_in(self.facts, t, &all_nodes(t), x))
-            .map(|(k, _)| k);
-        let w = match (unseen, writers.next(), writers.next()) {
-            (false, Some(k), None) => Some(k),
-            _ => None,
-        };
-        self.writer.insert(x, w);
-        w
-    }
-}
-
-fn all_nodes(t: &Thread) -> Vec<NodeId> {
-    (0..t.cfg.nodes.len()).map(|n| NodeId(n as u32)).collect()
-}
-
-/// Whether thread `t` may write `x` in `e`'s node (before `e`, its node's entry state would not
-/// be its state at `e`; after, a later write) or in a node reachable from it.
-fn writes_after(facts: &Facts<'_>, t: &Thread, e: Key, x: CellId) -> bool {
-    if writes_in(facts, t, &[e.0], x) {
-        return true;
-    }
-    let mut seen = vec![false; t.cfg.nodes.len()];
-    let mut stack: Vec<NodeId> = t.shape.succ[e.0.index()].clone();
-    let mut reach = Vec::new();
-    while let Some(n) = stack.pop() {
-        if std::mem::replace(&mut seen[n.index()], true) {
-            continue;
-        }
-        reach.push(n);
-        stack.extend(t.shape.succ[n.index()].iter().copied());
-    }
-    writes_in(facts, t, &reach, x)
-}
-
-/// Whether an instruction of `nodes` of `t` may write `x`. A call of a defined function writes
-/// nothing itself: an inlined callee's instructions are nodes of the thread, and one that is
-/// not inlined is a detached function, another writer.
-fn writes_in(facts: &Facts<'_>, t: &Thread, nodes: &[NodeId], x: CellId) -> bool {
-    let program = facts.program;
-    nodes.iter().any(|n| {
-        let nd = &t.cfg.nodes[n.index()];
-        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
-        let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
-        (nd.start..nd.end).any(|idx| {
-            if let InstKind::Call {
-                callee: Callee::Direct(g),
-                ..
-            } = &insts[idx as usize].kind
-            {
-                if program.funcs[g.index()].is_defined {
-                    return false;
+        let succ = &self.threads.info[t].shape.succ;
+        let reach = self.reach.entry((t, node)).or_insert_with(|| {
+            let mut seen = vec![false; succ.len()];
+            let mut stack = vec![node];
+            while let Some(n) = stack.pop() {
+                if !std::mem::replace(&mut seen[n.index()], true) {
+                    stack.extend(succ[n.index()].iter().copied());
                 }
             }
-            facts.written_cells(func, nd.block, idx).contains(&x)
-        })
-    })
+            seen
+        });
+        (r.stores_to(x).iter()).any(|((n, _), _)| reach[n.index()])
+    }
 }
