@@ -11,7 +11,7 @@ pub mod exit_reads;
 pub(crate) mod testing;
 
 use crate::ir::{BlockId, Callee, FuncId, InstKind, Operand, Program, VarId};
-use crate::memory::{Access, CellId, MemoryModel};
+use crate::memory::{Access, CellId, MemoryModel, RangeWrite};
 use std::collections::{BTreeSet, HashMap};
 
 /// Program-wide facts.
@@ -25,6 +25,8 @@ pub struct Facts<'a> {
     /// Every cell, for havoc.
     pub all_cells: Vec<CellId>,
     accesses: HashMap<(FuncId, BlockId, u32), Access>,
+    /// The cells each `memset`/`memcpy` writes (`MemoryModel::span`).
+    spans: HashMap<(FuncId, BlockId, u32), RangeWrite>,
     defs: Vec<Vec<Option<(BlockId, u32)>>>,
     /// Per function and block: the index of the last instruction that may write memory.
     last_writer: Vec<Vec<Option<u32>>>,
@@ -50,6 +52,7 @@ impl<'a> Facts<'a> {
     /// Computes the facts.
     pub fn new(program: &'a Program, memory: &'a MemoryModel) -> Facts<'a> {
         let mut accesses = HashMap::new();
+        let mut spans = HashMap::new();
         let mut defs = Vec::with_capacity(program.funcs.len());
         let mut last_writer = Vec::with_capacity(program.funcs.len());
         for (fi, f) in program.funcs.iter().enumerate() {
@@ -82,6 +85,12 @@ impl<'a> Facts<'a> {
                     if let Some((ptr, size)) = ptr_size {
                         accesses.insert(key, memory.access(program, fid, ptr, size));
                     }
+                    if let InstKind::MemSet { ptr, len, .. }
+                    | InstKind::MemCopy { dst: ptr, len, .. } = &inst.kind
+                    {
+                        let len = crate::memory::constant_len(len);
+                        spans.insert(key, memory.span(program, fid, ptr, len));
+                    }
                     if may_write(&inst.kind) {
                         lw[bi] = Some(ii as u32);
                     }
@@ -96,6 +105,7 @@ impl<'a> Facts<'a> {
             ncells: memory.cells.len() as u32,
             all_cells: (0..memory.cells.len() as u32).map(CellId).collect(),
             accesses,
+            spans,
             defs,
             last_writer,
             may_end: std::sync::OnceLock::new(),
@@ -177,6 +187,14 @@ impl<'a> Facts<'a> {
                 ..Access::default()
             })
         })
+    }
+
+    /// The cells the `memset` or `memcpy` at instruction `idx` of `block` of `func` writes
+    /// (empty for any other instruction).
+    pub fn span(&self, func: FuncId, block: BlockId, idx: u32) -> &RangeWrite {
+        static NONE: std::sync::OnceLock<RangeWrite> = std::sync::OnceLock::new();
+        (self.spans.get(&(func, block, idx)))
+            .unwrap_or_else(|| NONE.get_or_init(RangeWrite::default))
     }
 
     /// Where threads may end besides their visible exits (see `ends::MayEnd`).
@@ -295,9 +313,8 @@ impl Facts<'_> {
             InstKind::HeapAlloc {
                 obj, zeroed: true, ..
             } => memory.zeroed_block(*obj),
-            InstKind::MemSet { ptr, len, .. } | InstKind::MemCopy { dst: ptr, len, .. } => {
-                let len = crate::memory::constant_len(len);
-                memory.span(program, func, ptr, len).written()
+            InstKind::MemSet { .. } | InstKind::MemCopy { .. } => {
+                self.span(func, block, idx).written()
             }
             InstKind::ThreadCreate { handle, .. } => memory.region(program, func, handle),
             InstKind::ThreadJoin { retval, .. } => memory.region(program, func, retval),

@@ -57,14 +57,14 @@ pub fn int_of_bytes(bytes: &[u8]) -> i128 {
 
 /// The cells a `memset` or `memcpy` writes ([`MemoryModel::span`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Span {
+pub struct RangeWrite {
     /// The cells, in the order of the bytes.
-    pub cells: Vec<SpanCell>,
+    pub cells: Vec<RangeCell>,
 }
 
 /// One cell a `memset` or `memcpy` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpanCell {
+pub struct RangeCell {
     /// The cell.
     pub cell: CellId,
     /// The offset of its first byte in the range, when it lies wholly inside.
@@ -74,7 +74,7 @@ pub struct SpanCell {
     pub strong: bool,
 }
 
-impl Span {
+impl RangeWrite {
     /// The cells, each once.
     pub fn written(&self) -> Vec<CellId> {
         let mut v: Vec<CellId> = self.cells.iter().map(|c| c.cell).collect();
@@ -251,18 +251,24 @@ impl MemoryModel {
     /// bytes are not known (an unknown length or target: every cell of [`MemoryModel::region`]).
     /// A summary cell appears once per element the range covers. A singular cell appears at
     /// most once.
-    pub fn span(&self, program: &Program, f: FuncId, ptr: &Operand, len: Option<u64>) -> Span {
+    pub fn span(
+        &self,
+        program: &Program,
+        f: FuncId,
+        ptr: &Operand,
+        len: Option<u64>,
+    ) -> RangeWrite {
         let pts = self.deref_pts(program, f, ptr);
         let exact = |t: &Target| matches!(t, Target::Obj(o, Some(_)) if self.cells.by_obj[o.index()].len() <= MAX_SPAN_CELLS);
         let len = len.filter(|n| *n <= heap::MAX_SPAN);
         let (Some(len), false, true) = (len, pts.unknown, pts.targets.iter().all(exact)) else {
             let region = self.region(program, f, ptr);
-            let whole = |cell| SpanCell {
+            let whole = |cell| RangeCell {
                 cell,
                 at: None,
                 strong: false,
             };
-            return Span {
+            return RangeWrite {
                 cells: region.into_iter().map(whole).collect(),
             };
         };
@@ -289,7 +295,7 @@ impl MemoryModel {
                 let start = p - (n - info.offset);
                 let end = start + u64::from(info.size);
                 let inside = start >= off && end <= off + len;
-                out.push(SpanCell {
+                out.push(RangeCell {
                     cell: c,
                     at: inside.then(|| start - off),
                     strong: inside && info.singular && pts.targets.len() == 1,
@@ -304,7 +310,7 @@ impl MemoryModel {
                 out[i].strong = false;
             }
         }
-        Span { cells: out }
+        RangeWrite { cells: out }
     }
 
     /// The cells a `calloc` sets to zero: those of its block when it is allocated once (the

@@ -172,25 +172,17 @@ impl<'a> Transfer<'a> {
         }
     }
 
-    /// A `memset` or `memcpy` of `len` bytes at `ptr`: each integer cell wholly inside the range
-    /// gets the value of the bytes `bytes(k, size)` gives for it (`k` its first byte's offset in
-    /// the range), when they are known; every other cell it touches any value.
+    /// A `memset` or `memcpy` (`span`, `Facts::span`): each integer cell wholly inside the
+    /// range gets the value of the bytes `bytes(k, size)` gives for it (`k` its first byte's
+    /// offset in the range), when they are known; every other cell it touches any value.
     fn write_bytes<D: NumDomain, R: Recorder<D>>(
         &self,
         s: &mut D,
-        func: FuncId,
-        ptr: &Operand,
-        len: &Operand,
+        span: &crate::memory::RangeWrite,
         bytes: impl Fn(u64, u32) -> Option<Vec<u8>>,
         rec: &mut R,
     ) {
         let memory = self.facts.memory;
-        let span = memory.span(
-            self.facts.program,
-            func,
-            ptr,
-            crate::memory::constant_len(len),
-        );
         for w in &span.cells {
             let c = w.cell;
             let value = (w.at.filter(|_| memory.is_int(c)))
@@ -613,12 +605,12 @@ impl<'a> Transfer<'a> {
                 };
                 self.write_cells(s, &weak, new_v, None, rec);
             }
-            InstKind::MemSet { ptr, val, len } => {
+            InstKind::MemSet { val, .. } => {
                 let byte = self.value(s, ctx, val).as_const().map(|b| b as u8);
                 let bytes = |_: u64, size: u32| byte.map(|b| vec![b; size as usize]);
-                self.write_bytes(s, func, ptr, len, bytes, rec);
+                self.write_bytes(s, self.facts.span(func, block, idx), bytes, rec);
             }
-            InstKind::MemCopy { dst, src, len } => {
+            InstKind::MemCopy { src, .. } => {
                 let program = self.facts.program;
                 let bytes = |k: u64, size: u32| match src {
                     Operand::GlobalAddr(g, off) => {
@@ -627,7 +619,7 @@ impl<'a> Transfer<'a> {
                     }
                     _ => None,
                 };
-                self.write_bytes(s, func, dst, len, bytes, rec);
+                self.write_bytes(s, self.facts.span(func, block, idx), bytes, rec);
             }
             InstKind::Call { dst, callee, args } => {
                 self.call(s, ctx, (func, block, idx), *dst, callee, args, rec);

@@ -167,11 +167,9 @@ impl Feasibility {
                         }
                         // The cells a `memset`, `memcpy` or `calloc` surely writes.
                         let replaced = match &inst.kind {
-                            InstKind::MemSet { ptr, len, .. }
-                            | InstKind::MemCopy { dst: ptr, len, .. } => {
-                                let len = crate::memory::constant_len(len);
-                                let span = facts.memory.span(program, func, ptr, len);
-                                (span.cells.into_iter())
+                            InstKind::MemSet { .. } | InstKind::MemCopy { .. } => {
+                                let span = facts.span(func, nd.block, idx);
+                                (span.cells.iter())
                                     .filter(|w| w.strong && single.contains(&w.cell))
                                     .map(|w| w.cell)
                                     .collect()
