@@ -214,26 +214,9 @@ fn creates_once(program: &Program, create: FuncId) -> bool {
 /// Whether the functions of thread-specific data are only called by name (a call through a
 /// pointer to one would not be rewritten).
 fn only_called(program: &Program) -> bool {
+    let taken = crate::ir::once::address_taken(program);
     !(program.funcs.iter().enumerate())
-        .filter(|(_, f)| !f.is_defined && KEY_FUNCTIONS.contains(&f.name.as_str()))
-        .any(|(i, _)| {
-            let f = FuncId::from(i);
-            let mut hit = program.hidden_addrs.contains(&Operand::FuncAddr(f));
-            hit |= (program.globals.iter())
-                .filter_map(|g| g.init.as_ref())
-                .flatten()
-                .any(|c| c.value == crate::ir::InitValue::FuncAddr(f));
-            for inst in program
-                .funcs
-                .iter()
-                .flat_map(|g| &g.blocks)
-                .flat_map(|b| &b.insts)
-            {
-                inst.kind
-                    .for_each_use(|o| hit |= *o == Operand::FuncAddr(f));
-            }
-            hit
-        })
+        .any(|(i, f)| !f.is_defined && KEY_FUNCTIONS.contains(&f.name.as_str()) && taken[i])
 }
 
 /// Whether code the analysis does not see may run (and hand the program a key it made): a

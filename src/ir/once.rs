@@ -17,6 +17,18 @@ struct References {
     sites: Vec<(FuncId, BlockId)>,
     /// Whether its address appears anywhere else.
     named: bool,
+    /// Whether a thread creation names it as the entry.
+    created: bool,
+}
+
+/// Per function: whether its address is used anywhere but as the callee of a direct call (an
+/// operand, a thread's entry, an initialiser, an address the lowering does not track), so that
+/// it may be called through a pointer.
+pub fn address_taken(program: &Program) -> Vec<bool> {
+    references(program)
+        .into_iter()
+        .map(|r| r.named || r.created)
+        .collect()
 }
 
 /// Answers "does this block run at most once per execution?" for one program.
@@ -140,6 +152,7 @@ fn references(program: &Program) -> Vec<References> {
                         ..
                     } => {
                         refs[g.index()].sites.push(site);
+                        refs[g.index()].created = true;
                         name(handle, &mut refs);
                         name(arg, &mut refs);
                         continue;
