@@ -515,6 +515,18 @@ fn static_must_happen_before_is_exposed() {
 const M: LockId = LockId(1);
 const OTHER: LockId = LockId(2);
 
+/// Events 1 and 2 in program order in thread 1, event 3 in thread 2 (or in thread 1's class,
+/// of several instances, when `same_class`).
+fn two_events_and_one(same_class: bool) -> StaticFacts {
+    let mut f = StaticFacts::new();
+    straight_line(&mut f, 1, &[1, 2]);
+    f.thread_of(e(3), ThreadId(if same_class { 1 } else { 2 }));
+    if same_class {
+        f.multi_instance(ThreadId(1));
+    }
+    f
+}
+
 /// `T1: s1: x = 1; s2: x = 2` both under `lock_w` (s1 overwritten before the release when
 /// `overwritten`), `T2: l3 = x` under `lock_r` (if any).
 fn locked(
@@ -523,12 +535,7 @@ fn locked(
     overwritten: bool,
     same_class: bool,
 ) -> StaticFacts {
-    let mut f = StaticFacts::new();
-    straight_line(&mut f, 1, &[1, 2]);
-    f.thread_of(e(3), ThreadId(if same_class { 1 } else { 2 }));
-    if same_class {
-        f.multi_instance(ThreadId(1));
-    }
+    let mut f = two_events_and_one(same_class);
     f.store(e(1), X).store(e(2), X).load(e(3), X);
     f.held(e(1), lock_w).held(e(2), lock_w);
     if overwritten {
@@ -586,12 +593,7 @@ fn own_store(
     stored: bool,
     same_class: bool,
 ) -> StaticFacts {
-    let mut f = StaticFacts::new();
-    straight_line(&mut f, 1, &[1, 2]);
-    f.thread_of(e(3), ThreadId(if same_class { 1 } else { 2 }));
-    if same_class {
-        f.multi_instance(ThreadId(1));
-    }
+    let mut f = two_events_and_one(same_class);
     f.store(e(1), X).load(e(2), X).store(e(3), X);
     f.held(e(1), lock_l).held(e(2), lock_l);
     if stored {
