@@ -57,6 +57,35 @@ fn figure1_reading_the_last_x_after_the_flag_is_feasible() {
     assert_eq!(check(&figure1(), &[(9, 6), (11, 5)]), Verdict::Feasible);
 }
 
+/// Figure 1 with `s5` a `memcpy` that replaces `x` and `y` together (a strong store declared
+/// for both), or that may write them only (`may_store`).
+fn figure1_copy(strong: bool) -> StaticFacts {
+    let mut f = StaticFacts::new();
+    straight_line(&mut f, 1, &[4, 5, 6]);
+    straight_line(&mut f, 2, &[9, 11]);
+    f.store(e(4), X).store(e(6), FLAG);
+    if strong {
+        f.store(e(5), X).store(e(5), Y);
+    } else {
+        f.may_store(e(5), X).may_store(e(5), Y);
+    }
+    f.load(e(9), FLAG).load(e(11), X);
+    f
+}
+
+#[test]
+fn a_store_of_several_locations_overwrites_each() {
+    assert_eq!(
+        check(&figure1_copy(true), &[(9, 6), (11, 4)]),
+        Verdict::Infeasible(RuleId::ReadsOverwritten)
+    );
+    // Must not fire: a copy that may write the cells only.
+    assert_eq!(
+        check(&figure1_copy(false), &[(9, 6), (11, 4)]),
+        Verdict::Feasible
+    );
+}
+
 #[test]
 fn figure1_single_pairs_are_feasible() {
     let f = figure1();
