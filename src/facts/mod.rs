@@ -139,17 +139,12 @@ impl<'a> Facts<'a> {
             InstKind::Call {
                 callee: Callee::Direct(g),
                 ..
-            } => crate::memory::points_to::is_sync_function(&self.program.funcs[g.index()].name),
-            _ => false,
+            } => Some(self.program.funcs[g.index()].name.as_str())
+                .filter(|n| crate::memory::points_to::is_sync_function(n)),
+            _ => None,
         };
-        let mut cells = if sync {
-            let mut v: Vec<CellId> = args
-                .iter()
-                .flat_map(|a| self.memory.region(self.program, func, a))
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v
+        let mut cells = if let Some(name) = sync {
+            self.sync_object_cells(func, name, args)
         } else {
             self.memory.reachable(self.program, func, args)
         };
@@ -169,6 +164,28 @@ impl<'a> Facts<'a> {
         };
         memo.by_site.insert(key, shared.clone());
         shared
+    }
+
+    /// The cells a call in `func` of the synchronisation function `name`
+    /// (`memory::points_to::is_sync_function`) with `args` may touch: the bytes of its objects'
+    /// types from each pointer (a mutex inside a struct leaves the struct's other fields
+    /// alone), or the whole objects when the size or the offset is unknown. Sorted, each once.
+    pub fn sync_object_cells(
+        &self,
+        func: FuncId,
+        name: &str,
+        args: &[crate::ir::Operand],
+    ) -> Vec<CellId> {
+        let sizes = &self.program.sync_sizes;
+        let mut v: Vec<CellId> = (args.iter().enumerate())
+            .flat_map(|(i, a)| match sizes.written_by(name, i) {
+                Some(len) => self.memory.span(self.program, func, a, Some(len)).written(),
+                None => self.memory.region(self.program, func, a),
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     fn lock_clobbers(&self) -> std::sync::MutexGuard<'_, CallClobbers> {

@@ -81,6 +81,15 @@ pub(crate) fn globals(m: LLVMModuleRef) -> Vec<Val> {
     walk(first, c::LLVMGetNextGlobal, |p| p.is_null(), Val)
 }
 
+/// The named struct type `name` of the module's context (`union.pthread_mutex_t`), if any.
+pub(crate) fn named_type(m: LLVMModuleRef, name: &str) -> Option<Type> {
+    let name = std::ffi::CString::new(name).ok()?;
+    // SAFETY: `m` is a live module; the name is NUL-terminated; the type lives as long as the
+    // module's context.
+    let ty = unsafe { c::LLVMGetTypeByName2(c::LLVMGetModuleContext(m), name.as_ptr()) };
+    (!ty.is_null()).then_some(Type(ty))
+}
+
 /// The module's data layout (owned by the module).
 pub(crate) fn data_layout(m: LLVMModuleRef) -> LLVMTargetDataRef {
     // SAFETY: `m` is a live module; the result lives as long as it.

@@ -70,8 +70,27 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
         files, mut program, ..
     } = cx;
     program.files = files.finish();
+    program.sync_sizes = sync_sizes(m, dl);
     guard_dropped_definitions(&mut program);
     program
+}
+
+/// The sizes of the pthread synchronisation types as the module's C library and target define
+/// them (glibc names them `union.pthread_mutex_t`, musl `struct.pthread_mutex_t`); absent
+/// when the module has no such type (nothing but pointers to one).
+fn sync_sizes(m: llvm_sys::prelude::LLVMModuleRef, dl: DataLayout) -> crate::ir::SyncSizes {
+    let size = |name: &str| {
+        ["union.", "struct."]
+            .iter()
+            .find_map(|kind| ffi::named_type(m, &format!("{kind}{name}")))
+            .map(|ty| dl.alloc_size(ty))
+            .filter(|&n| n > 0)
+    };
+    crate::ir::SyncSizes {
+        mutex: size("pthread_mutex_t"),
+        cond: size("pthread_cond_t"),
+        rwlock: size("pthread_rwlock_t"),
+    }
 }
 
 /// Makes every call to a function that the source defines but the module only declares an

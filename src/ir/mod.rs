@@ -66,6 +66,53 @@ pub struct Program {
     /// Whether thread-specific data (`harness::keys`) has a destructor, which runs when a
     /// thread whose value is not NULL ends; no instruction stands for that call.
     pub key_destructors: bool,
+    /// The functions a driver harness starts as threads (`--entry`, `--entries-from`), sorted.
+    /// The harness contract says that these threads are every run of them that the environment
+    /// makes, so unknown code given their address does not also run them on its own.
+    pub harness_entries: Vec<FuncId>,
+    /// The sizes of the pthread synchronisation types, where the module defines them.
+    pub sync_sizes: SyncSizes,
+}
+
+/// Byte sizes of `pthread_mutex_t`, `pthread_cond_t` and `pthread_rwlock_t` in the analysed
+/// program's target and C library (`None`: not known, so a synchronisation function may touch
+/// its whole object).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SyncSizes {
+    /// `sizeof(pthread_mutex_t)`.
+    pub mutex: Option<u64>,
+    /// `sizeof(pthread_cond_t)`.
+    pub cond: Option<u64>,
+    /// `sizeof(pthread_rwlock_t)`.
+    pub rwlock: Option<u64>,
+}
+
+impl SyncSizes {
+    /// How many bytes from its `arg`-th argument the synchronisation function `name`
+    /// (`memory::points_to::is_sync_function`) may write: its synchronisation object, when its
+    /// size is known (POSIX: these functions touch nothing else through it; attribute
+    /// arguments are only read, but stay whole objects here).
+    pub fn written_by(&self, name: &str, arg: usize) -> Option<u64> {
+        let first = if name.starts_with("pthread_mutex_") {
+            self.mutex
+        } else if name.starts_with("pthread_cond_") {
+            self.cond
+        } else if name.starts_with("pthread_rwlock_") {
+            self.rwlock
+        } else if name.starts_with("pthread_spin_") {
+            // `pthread_spinlock_t` is a `volatile int` in glibc and musl.
+            Some(4)
+        } else {
+            None
+        };
+        match (arg, name) {
+            (0, _) => first,
+            (1, "pthread_cond_wait" | "pthread_cond_timedwait" | "pthread_cond_clockwait") => {
+                self.mutex
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Program {

@@ -607,10 +607,9 @@ fn accessed(
             callee: crate::ir::Callee::Direct(g),
             args,
             ..
-        } if crate::memory::points_to::is_sync_function(&program.funcs[g.index()].name) => args
-            .iter()
-            .flat_map(|a| facts.memory.region(program, func, a))
-            .collect(),
+        } if crate::memory::points_to::is_sync_function(&program.funcs[g.index()].name) => {
+            facts.sync_object_cells(func, &program.funcs[g.index()].name, args)
+        }
         InstKind::MemCopy { src, .. } => {
             let mut v = facts.written_cells(func, block, idx);
             v.extend(facts.memory.region(program, func, src));
