@@ -131,6 +131,40 @@ fn classify(f: &crate::ir::Function) -> Ext {
     }
 }
 
+/// Per global: whether code that is given its address can change nothing through it: a
+/// constant whose initialiser holds only integers, harness entries and addresses of sealed
+/// globals (a greatest fixpoint: a cycle of constant tables is sealed).
+///
+/// Soundness (no false violation): writing a constant object is undefined (it lives in
+/// read-only memory), and a harness entry runs as the harness's threads only (the harness
+/// contract), so handing such an address to an unknown function lets it do nothing the
+/// execution leaves out.
+fn sealed_globals(program: &Program) -> Vec<bool> {
+    let mut sealed: Vec<bool> = program.globals.iter().map(|g| g.is_constant).collect();
+    loop {
+        let mut changed = false;
+        for (gi, g) in program.globals.iter().enumerate() {
+            if !sealed[gi] {
+                continue;
+            }
+            let ok = (g.init.iter().flatten()).all(|c| match c.value {
+                crate::ir::InitValue::Int(_) | crate::ir::InitValue::Unknown => true,
+                crate::ir::InitValue::FuncAddr(f) => {
+                    program.harness_entries.binary_search(&f).is_ok()
+                }
+                crate::ir::InitValue::GlobalAddr(h, _) => sealed[h.index()],
+            }) && g.init.is_some();
+            if !ok {
+                sealed[gi] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            return sealed;
+        }
+    }
+}
+
 /// The concrete interpreter of one program.
 #[derive(Clone)]
 pub struct Interp<'p> {
@@ -139,6 +173,9 @@ pub struct Interp<'p> {
     main: FuncId,
     /// How each function is called (by `FuncId`).
     ext: Vec<Ext>,
+    /// Per global: whether unknown code given its address can change nothing through it
+    /// (`sealed_globals`).
+    sealed: Vec<bool>,
     /// The candidate values of an integer input, by width.
     inputs: BTreeMap<u32, Vec<i128>>,
     /// Whether the program locks a mutex or enters an atomic section anywhere.
@@ -305,11 +342,21 @@ impl<'p> Interp<'p> {
                         int_of(a, &mut compared);
                         int_of(b, &mut compared);
                     }
-                    if let InstKind::Nondet {
-                        ty: Ty::Int(bits), ..
-                    } = i.kind
-                    {
-                        widths.push(bits);
+                    match &i.kind {
+                        InstKind::Nondet {
+                            ty: Ty::Int(bits), ..
+                        } => widths.push(*bits),
+                        // The result of an unknown function is an input too.
+                        InstKind::Call {
+                            dst: Some(_),
+                            callee: Callee::Direct(g),
+                            ..
+                        } if ext[g.index()] == Ext::Unknown => {
+                            if let Some(Ty::Int(bits)) = program.funcs[g.index()].ret {
+                                widths.push(bits);
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 match &b.term {
@@ -333,6 +380,7 @@ impl<'p> Interp<'p> {
             options,
             main,
             ext,
+            sealed: sealed_globals(program),
             inputs,
             blocking,
             forced: None,
@@ -419,9 +467,21 @@ impl<'p> Interp<'p> {
                 name += &format!("#{}", k + 1);
             }
         }
+        // A whole object (a lock, an address) is named down to the field that holds it, not
+        // to its first scalar inside the C library's type (`dev.irq_lock`, not
+        // `dev.irq_lock.0.__lock`).
+        let sizes = self.program.sync_sizes;
+        let whole = whole.then(|| {
+            [sizes.mutex, sizes.rwlock, Some(4)]
+                .into_iter()
+                .flatten()
+                .max()
+        });
         match &object.layout {
-            Some(Layout::Struct { .. }) if whole && off == 0 => {}
-            Some(l) if off >= 0 && (off as u64) < l.size() => name += &layout_path(l, off as u64),
+            Some(Layout::Struct { .. }) if whole.is_some() && off == 0 => {}
+            Some(l) if off >= 0 && (off as u64) < l.size() => {
+                name += &layout_path(l, off as u64, whole.flatten())
+            }
             _ if off != 0 => name += &format!("{off:+}"),
             _ => {}
         }
@@ -824,7 +884,10 @@ impl<'p> Interp<'p> {
                     Ext::Defined | Ext::Zero | Ext::NoEffect | Ext::SelfTid | Ext::Equal => false,
                     Ext::TryLock | Ext::CondWait | Ext::Free => true,
                     Ext::Strlen => args.first().is_none_or(|a| !local(a, false)),
-                    Ext::Unknown => self.unknown_call_check(s, t, args).is_err(),
+                    Ext::Unknown => {
+                        self.unknown_call_check(s, t, args).is_err()
+                            || self.unknown_result(f, &inst.kind).is_some()
+                    }
                     Ext::ReturnsTwice => true,
                 },
             },
@@ -853,16 +916,37 @@ impl<'p> Interp<'p> {
     }
 
     /// An unknown external function may write what its pointer arguments reach: refused
-    /// unless every argument is an integer or null.
+    /// unless every argument is an integer, null, a harness entry (the harness runs it; a
+    /// driver's `request_irq(irq, handler, ...)`) or a sealed global (`sealed_globals`: a
+    /// name string, a `const` ops table of entries).
     fn unknown_call_check(&self, s: &State, t: Tid, args: &[Operand]) -> Exec<()> {
         for a in args {
             match (self.eval(s, t, a), self.op_ty(s, t, a)) {
                 (Value::Int { .. }, _) | (Value::Unknown, Ty::Int(_)) => {}
                 (Value::NULL, _) => {}
+                (Value::Ptr(Ptr::Func(f)), _)
+                    if self.program.harness_entries.binary_search(&f).is_ok() => {}
+                (Value::Ptr(Ptr::Mem { alloc, .. }), _)
+                    if matches!(s.mem[alloc as usize].kind,
+                        AllocKind::Global(g) if self.sealed[g.index()]) => {}
                 _ => return unsupported("a pointer passed to an unknown function"),
             }
         }
         Ok(())
+    }
+
+    /// The integer type of the result of `inst`, a call of the unknown function `f`, when it
+    /// is an input (its candidate values are alternatives, or the forced value): the function
+    /// is not known, so any value it returns is a possible execution, and `if (register(..))`
+    /// must be decided. `None` for no result or a result of another type (`Unknown`).
+    fn unknown_result(&self, f: FuncId, inst: &InstKind) -> Option<Ty> {
+        let InstKind::Call { dst: Some(_), .. } = inst else {
+            return None;
+        };
+        match self.program.funcs[f.index()].ret {
+            Some(ty @ Ty::Int(bits)) if self.inputs.contains_key(&bits) => Some(ty),
+            _ => None,
+        }
     }
 
     /// Runs thread `t`'s next visible operation (alternative `alt`). The thread is enabled.
@@ -1322,7 +1406,7 @@ impl<'p> Interp<'p> {
                 }
             }
             InstKind::Call { dst, callee, args } => {
-                return self.exec_call(s, t, inst, *dst, callee, args, visible);
+                return self.exec_call(s, t, inst, *dst, callee, args, alt, visible);
             }
             InstKind::ThreadCreate {
                 dst,
@@ -1530,6 +1614,7 @@ impl<'p> Interp<'p> {
         dst: Option<VarId>,
         callee: &Callee,
         args: &[Operand],
+        alt: usize,
         visible: bool,
     ) -> Exec<Option<StepKind>> {
         let here = self.at(inst.span);
@@ -1548,6 +1633,8 @@ impl<'p> Interp<'p> {
             )
         };
         let mut kind = None;
+        // The result variable when it is an input (an unknown function's integer result).
+        let mut input = None;
         match self.ext[f.index()] {
             // Soundness: the second return (after a `longjmp`) is not executed; an execution
             // that went on past `setjmp` without it would not be faithful, so none does.
@@ -1666,7 +1753,28 @@ impl<'p> Interp<'p> {
                 if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, args) {
                     return unsupported(format!("{e} (`{}`){here}", func.name));
                 }
-                self.set_opt(s, t, dst, Value::Unknown);
+                match (self.unknown_result(f, &inst.kind), dst) {
+                    (Some(ty @ Ty::Int(bits)), Some(d)) => {
+                        let v = match self.forced_input(s, t) {
+                            Some(forced) => Value::int(forced, bits),
+                            None => {
+                                let values = self.input_values(ty, false);
+                                values[alt.min(values.len() - 1)]
+                            }
+                        };
+                        if self.forced.is_some() {
+                            Arc::make_mut(&mut s.threads[t]).inputs += 1;
+                        }
+                        self.set(s, t, d, v);
+                        input = Some(d);
+                        kind = Some(StepKind::Input(match v {
+                            Value::Int { v, bits: 1 } => v as i128,
+                            Value::Int { v, bits } => sext(v, bits),
+                            _ => 0,
+                        }));
+                    }
+                    _ => self.set_opt(s, t, dst, Value::Unknown),
+                }
             }
         }
         if s.shadow.on() {
@@ -1680,6 +1788,9 @@ impl<'p> Interp<'p> {
                 _ => None,
             };
             self.sh_extern(s, t, dst, args, event);
+            if let Some(d) = input {
+                self.sh_input(s, t, d, false);
+            }
         }
         self.advance(s, t);
         Ok(kind)
@@ -1802,6 +1913,16 @@ impl System for Interp<'_> {
                 1
             }
             Some(InstKind::Nondet { ty, is_bool, .. }) => self.input_values(*ty, *is_bool).len(),
+            Some(kind @ InstKind::Call { callee, .. }) => match self.callee(s, t, callee) {
+                Some(f) if self.ext[f.index()] == Ext::Unknown => {
+                    match self.unknown_result(f, kind) {
+                        Some(_) if self.forced_input(s, t).is_some() => 1,
+                        Some(ty) => self.input_values(ty, false).len(),
+                        None => 1,
+                    }
+                }
+                _ => 1,
+            },
             _ => 1,
         }
     }
@@ -1887,10 +2008,17 @@ fn placeholder_kind() -> StepKind {
 }
 
 /// `[i]` for array elements and `+n` inside structs, from an object's layout.
-fn layout_path(l: &Layout, off: u64) -> String {
+/// The path to byte `off` of `l` (`.field[3].x`); with `whole = Some(n)`, it stops at the
+/// first element or field it enters at its start whose size is at most `n` bytes (the object
+/// there, such as a mutex, rather than its first scalar).
+fn layout_path(l: &Layout, off: u64, whole: Option<u64>) -> String {
+    let inner = |l: &Layout, off: u64| match whole {
+        Some(n) if off == 0 && l.size() <= n => String::new(),
+        _ => layout_path(l, off, whole),
+    };
     match l {
         Layout::Array { elem, stride, .. } if *stride > 0 => {
-            format!("[{}]{}", off / stride, layout_path(elem, off % stride))
+            format!("[{}]{}", off / stride, inner(elem, off % stride))
         }
         // `.name` (`.i` for the i-th field when debug info has no names), as the analysis
         // names its cells (`memory::cells`).
@@ -1903,7 +2031,7 @@ fn layout_path(l: &Layout, off: u64) -> String {
             {
                 Some((i, (o, f))) if off - o < f.size().max(1) => {
                     let name = Layout::field_name(names, i);
-                    format!(".{name}{}", layout_path(f, off - o))
+                    format!(".{name}{}", inner(f, off - o))
                 }
                 _ if off == 0 => String::new(),
                 _ => format!("+{off}"),

@@ -598,32 +598,7 @@ impl Interp<'_> {
                     self.sh_event(s, EventKind::Unlock(ATOMIC));
                 }
             }
-            InstKind::Nondet { dst, is_bool, .. } => {
-                let n = {
-                    let sh = sh(s);
-                    sh.inputs[t] += 1;
-                    sh.inputs[t] - 1
-                };
-                let r = match var_int(s, *dst) {
-                    Some((v, bits)) => {
-                        let e = expr::var(Sym::Input { tid: t, n }, bits);
-                        let value = if *is_bool || bits == 1 {
-                            v as i128
-                        } else {
-                            expr::sext(v, bits)
-                        };
-                        sh(s).trace.inputs.insert((t, n), (bits, value));
-                        if *is_bool && bits > 1 {
-                            let c = expr::compare(CmpPred::Ule, e.clone(), expr::konst(1, bits));
-                            let site = self.sh_site(s, t) | 1 << 61;
-                            self.sh_branch(s, t, c, true, false, site, None);
-                        }
-                        Some(e)
-                    }
-                    None => None,
-                };
-                self.sh_set(s, t, *dst, r);
-            }
+            InstKind::Nondet { dst, is_bool, .. } => self.sh_input(s, t, *dst, *is_bool),
             InstKind::Havoc { dst, .. } => {
                 if let Some(d) = dst {
                     self.sh_set(s, t, *d, None);
@@ -713,6 +688,35 @@ impl Interp<'_> {
         if let Some(k) = kind {
             self.sh_event(s, k);
         }
+    }
+
+    /// `dst` of thread `t` was just set to the value of its next input (a `Nondet`, or the
+    /// result of an unknown function): it becomes that input's symbol.
+    pub(super) fn sh_input(&self, s: &mut State, t: Tid, dst: VarId, is_bool: bool) {
+        let n = {
+            let sh = sh(s);
+            sh.inputs[t] += 1;
+            sh.inputs[t] - 1
+        };
+        let r = match self.top(s, t).vars[dst.index()] {
+            Value::Int { v, bits } => {
+                let e = expr::var(Sym::Input { tid: t, n }, bits);
+                let value = if is_bool || bits == 1 {
+                    v as i128
+                } else {
+                    expr::sext(v, bits)
+                };
+                sh(s).trace.inputs.insert((t, n), (bits, value));
+                if is_bool && bits > 1 {
+                    let c = expr::compare(CmpPred::Ule, e.clone(), expr::konst(1, bits));
+                    let site = self.sh_site(s, t) | 1 << 61;
+                    self.sh_branch(s, t, c, true, false, site, None);
+                }
+                Some(e)
+            }
+            _ => None,
+        };
+        self.sh_set(s, t, dst, r);
     }
 
     /// The location of the mutex (or heap block, for `whole`) an operand points to.

@@ -369,14 +369,25 @@ fn unknown_functions_with_pointers_are_unsupported() {
         matches!(&status, Status::Unsupported(m) if m.contains("mystery")),
         "{status:?}"
     );
-    // An unknown result is fine until it decides a branch.
+    // An unknown function's integer result is an input: its candidates are explored.
     let p = program(
         "extern int rnd(void);\n\
-         int main(void) { int r = rnd(); int s = r * 0 + r; if (s > 3) return 1; return 0; }\n",
+         int main(void) { int r = rnd(); int s = r * 0 + r; assert(s != 1); return 0; }\n",
     );
+    let all = explore(&interp(&p));
+    assert!(violated(&all), "{:?}", statuses(&all));
+    // A string constant (read-only) may be handed over; a callback that is no harness entry
+    // may not (the unknown function may call it).
+    let p = program(
+        "extern int reg(const char *name, void (*cb)(void));\n\
+         static void cb(void) {}\n\
+         int main(void) { int r = reg(\"dev\", 0); assert(r != 1); return reg(\"dev\", cb); }\n",
+    );
+    let all = explore(&interp(&p));
+    assert!(violated(&all), "{:?}", statuses(&all));
     let (status, _) = run(&interp(&p), lowest);
     assert!(
-        matches!(&status, Status::Unsupported(m) if m.contains("branch")),
+        matches!(&status, Status::Unsupported(m) if m.contains("reg")),
         "{status:?}"
     );
     let p = program("int main(void) { int z = 0; int *q = 0; if (z) return 1; return *q; }\n");
