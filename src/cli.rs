@@ -177,6 +177,17 @@ pub struct InputArgs {
     #[arg(long, value_name = "FN", help_heading = "Harness")]
     pub init: Option<String>,
 
+    /// An ops table: every function pointer in the initialiser of this global (nested tables
+    /// included, as in `struct file_operations`) is an entry, of any number of instances or of
+    /// N with `TABLE:N`. An --entry of the same function overrides it. Repeatable.
+    #[arg(long = "entries-from", value_name = "TABLE[:N|*]", value_parser = crate::config::parse_table, help_heading = "Harness")]
+    pub entries_from: Vec<EntrySpec>,
+
+    /// A library: every exported (non-static) function is an entry of any number of
+    /// instances, as the library's users may call it; --entry and --entries-from override.
+    #[arg(long, help_heading = "Harness")]
+    pub entries_exported: bool,
+
     /// How interferences between threads are composed [default: optimized].
     #[arg(long, value_enum, value_name = "MODE", help_heading = "Analysis")]
     pub mode: Option<ModeArg>,
@@ -244,6 +255,11 @@ pub struct AnalyzeArgs {
     /// Print the lowered watts IR instead of analysing (for debugging watts).
     #[arg(long, hide_short_help = true)]
     pub dump_ir: bool,
+
+    /// List the ops tables, init functions, callbacks and exported functions of the program
+    /// and the command that analyses it through them, instead of analysing.
+    #[arg(long, help_heading = "Harness")]
+    pub suggest_harness: bool,
 
     /// End the report with `SV-COMP result: true` (every error call and assertion proved or
     /// unreachable) or `SV-COMP result: unknown` (on stderr with the JSON and SARIF formats).
@@ -649,6 +665,18 @@ impl InputArgs {
                 .collect::<Result<Vec<_>, _>>()?
         };
         let init = self.init.or_else(|| m.and_then(|m| m.init.clone()));
+        let tables = if !self.entries_from.is_empty() {
+            self.entries_from
+        } else {
+            let listed = m.map(|m| m.entries_from.clone()).unwrap_or_default();
+            (listed.iter())
+                .map(|e| {
+                    crate::config::parse_table(e)
+                        .map_err(|why| format!("watts.toml: entries-from: {why}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let exported = self.entries_exported || m.is_some_and(|m| m.entries_exported);
         let timeout = match (self.timeout, m.and_then(|m| m.timeout)) {
             (Some(t), _) => Some(t),
             (None, Some(t)) => Some(
@@ -692,8 +720,14 @@ impl InputArgs {
         if let Some(m) = self.max_memory {
             config.max_memory = m;
         }
-        if init.is_some() || !entries.is_empty() {
-            config.harness = Some(HarnessSpec { init, entries });
+        let harness = HarnessSpec {
+            init,
+            entries,
+            tables,
+            exported,
+        };
+        if harness.is_active() {
+            config.harness = Some(harness);
         }
         Ok(config)
     }

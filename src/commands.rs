@@ -74,7 +74,18 @@ fn analyze(
 ) -> Result<(io::Result<()>, u8), String> {
     let dump_ir = args.dump_ir;
     let svcomp = args.svcomp;
+    let suggest = args.suggest_harness;
     let config = args.to_config()?;
+    if suggest {
+        // The program as the sources define it, before any harness replaces its `main`.
+        let p = crate::frontend::load(&config).map_err(|e| e.to_string())?;
+        let found = crate::harness::discover::Suggestion::of(&p);
+        let inputs: Vec<String> = (config.inputs.iter())
+            .map(|i| i.display().to_string())
+            .collect();
+        let written = crate::report::render_suggestion(&p, &found, &inputs, config.format, out);
+        return Ok((written, 0));
+    }
     if dump_ir {
         let p = crate::load_program(&config).map_err(|e| e.to_string())?;
         return Ok((write!(out, "{}", crate::frontend::dump(&p)), 0));

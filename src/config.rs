@@ -207,6 +207,43 @@ pub struct HarnessSpec {
     pub init: Option<String>,
     /// The entry points, in the order given.
     pub entries: Vec<EntrySpec>,
+    /// Ops tables (`--entries-from`): every function whose address the global's initialiser
+    /// holds (nested tables included) is an entry with the table's instance count, unless
+    /// `entries` names it.
+    pub tables: Vec<EntrySpec>,
+    /// Every exported (non-`static`) defined function is an entry of any number of instances
+    /// (`--entries-exported`: how a library's users call it), unless named otherwise.
+    pub exported: bool,
+}
+
+impl HarnessSpec {
+    /// Whether the harness replaces `main` (anything is asked of it).
+    pub fn is_active(&self) -> bool {
+        self.init.is_some() || !self.entries.is_empty() || !self.tables.is_empty() || self.exported
+    }
+}
+
+impl EntrySpec {
+    /// As `--entries-from` takes it back ([`parse_table`]): the count always written, since a
+    /// table without one has any number of instances (`fops:1`, `fops:*`).
+    pub fn table_text(&self) -> String {
+        match self.instances {
+            Instances::Exactly(n) => format!("{}:{n}", self.name),
+            Instances::Any => format!("{}:*", self.name),
+        }
+    }
+}
+
+/// An ops table of `--entries-from SYMBOL[:N|*]`: without a count, any number of instances of
+/// each function, as the kernel calls a driver's file operations.
+pub fn parse_table(s: &str) -> Result<EntrySpec, String> {
+    let mut spec: EntrySpec = s
+        .parse()
+        .map_err(|e: String| e.replace("a function name", "a global variable's name"))?;
+    if !s.contains(':') {
+        spec.instances = Instances::Any;
+    }
+    Ok(spec)
 }
 
 /// One entry point of a harness.

@@ -79,14 +79,16 @@ impl fmt::Display for InputError {
             InputError::NoEntryPoint => write!(
                 f,
                 "nothing to analyse: the program has no `main` function; for driver code, name its \
-                 entry points with `--entry FN` (and `--init FN`)"
+                 entry points with `--entry FN` (and `--init FN`) or its ops table with \
+                 `--entries-from TABLE`; for a library, `--entries-exported`; \
+                 `--suggest-harness` lists what the program has"
             ),
             InputError::Unsupported(what) => write!(f, "{what}"),
             InputError::Project { path, message } => {
                 write!(f, "invalid project file {}: {message}", path.display())
             }
             InputError::Harness(message) => {
-                write!(f, "cannot build the harness: {}", bounded_list(message))?;
+                write!(f, "cannot build the harness: {message}")?;
                 if message.contains("in the analysed files") {
                     write!(
                         f,
@@ -110,28 +112,18 @@ impl std::error::Error for InputError {}
 /// How many names a list in a message shows before "and N more".
 const LIST_BOUND: usize = 10;
 
-/// `message` with its `(defined: a, b, ...)` list cut to [`LIST_BOUND`] names and "and N
-/// more": a driver with hundreds of functions made a line of hundreds of names.
-fn bounded_list(message: &str) -> String {
-    const OPEN: &str = "(defined: ";
-    let Some(at) = message.find(OPEN) else {
-        return message.to_string();
-    };
-    let start = at + OPEN.len();
-    let Some(len) = message[start..].rfind(')') else {
-        return message.to_string();
-    };
-    let names: Vec<&str> = message[start..start + len].split(", ").collect();
-    if names.len() <= LIST_BOUND {
-        return message.to_string();
+/// `names` joined by commas, cut to [`LIST_BOUND`] names and "and N more" (a driver with
+/// hundreds of functions made a line of hundreds of names), or "none".
+pub fn name_list(names: &[&str]) -> String {
+    match names.len() {
+        0 => "none".to_string(),
+        n if n <= LIST_BOUND => names.join(", "),
+        n => format!(
+            "{} and {} more",
+            names[..LIST_BOUND].join(", "),
+            n - LIST_BOUND
+        ),
     }
-    format!(
-        "{}{} and {} more{}",
-        &message[..start],
-        names[..LIST_BOUND].join(", "),
-        names.len() - LIST_BOUND,
-        &message[start + len..]
-    )
 }
 
 /// The process's allocator: the system allocator, except that running out of memory ends

@@ -235,15 +235,22 @@ pub fn replay(
     }
     config.clang_args = file.program.clang_args.clone();
     config.clang = clang.map(Into::into);
-    if file.program.init.is_some() || !file.program.entries.is_empty() {
-        let entries = (file.program.entries.iter())
-            .map(|e| e.parse())
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(at)?;
-        config.harness = Some(config::HarnessSpec {
-            init: file.program.init.clone(),
-            entries,
-        });
+    let entries = (file.program.entries.iter())
+        .map(|e| e.parse())
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(at)?;
+    let tables = (file.program.entries_from.iter())
+        .map(|e| config::parse_table(e))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(at)?;
+    let harness = config::HarnessSpec {
+        init: file.program.init.clone(),
+        entries,
+        tables,
+        exported: file.program.entries_exported,
+    };
+    if harness.is_active() {
+        config.harness = Some(harness);
     }
     let program = load_program(&config).map_err(|e| e.to_string())?;
     let id = file
@@ -273,7 +280,7 @@ pub fn replay(
 /// runtime (constructors) at the start of the resulting `main` (`harness::startup`).
 pub fn load_program(config: &Config) -> Result<Program, InputError> {
     let mut program = frontend::load(config)?;
-    if let Some(spec) = &config.harness {
+    if let Some(spec) = config.harness.as_ref().filter(|h| h.is_active()) {
         harness::synthesize(&mut program, spec)?;
     }
     harness::startup::compose(&mut program);

@@ -336,9 +336,37 @@ struct CrossCheck {
     unconfirmed: Vec<String>,
 }
 
+/// The driver harness of a corpus program's `//PARAM:` lines (`--init`, `--entry`,
+/// `--entries-from`, `--entries-exported`), if any.
+fn harness_of(text: &str) -> Option<watts::config::HarnessSpec> {
+    let mut h = watts::config::HarnessSpec::default();
+    for line in text.lines() {
+        let Some(rest) = line.trim_start().strip_prefix("//PARAM:") else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        while let Some(w) = words.next() {
+            match w {
+                "--" => break,
+                "--init" => h.init = words.next().map(String::from),
+                "--entry" => h.entries.extend(words.next().and_then(|e| e.parse().ok())),
+                "--entries-from" => h.tables.extend(
+                    words
+                        .next()
+                        .and_then(|e| watts::config::parse_table(e).ok()),
+                ),
+                "--entries-exported" => h.exported = true,
+                _ => {}
+            }
+        }
+    }
+    h.is_active().then_some(h)
+}
+
 fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<CrossCheck, String> {
     let mut config = watts::Config::new(vec![path.to_path_buf()]);
     config.clang_args = args.to_vec();
+    config.harness = harness_of(&std::fs::read_to_string(path).unwrap_or_default());
     let program = match watts::load_program(&config) {
         Ok(p) => p,
         Err(_) => {
@@ -621,6 +649,8 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
             clang_args: vec![],
             init: None,
             entries: vec![],
+            entries_from: vec![],
+            entries_exported: false,
         },
         &|_| "lin.c".to_string(),
     );

@@ -49,6 +49,8 @@
 //! //PARAM: --mode constraints --mode optimized   only these modes (default: all four)
 //! //PARAM: --domain octagon                      only this domain (default: both)
 //! //PARAM: -- -m32 -DN=3                         clang arguments (everything after `--`)
+//! //PARAM: --init dev_init --entries-from fops   a driver harness (also --entry FN[:N|*],
+//!                                                --entries-exported), as on the command line
 //! ```
 //!
 //! # Checks and output
@@ -222,6 +224,8 @@ struct Spec {
     modes: Vec<Mode>,
     domains: Vec<DomainKind>,
     clang_args: Vec<String>,
+    /// The driver harness (`--init`, `--entry`, `--entries-from`, `--entries-exported`).
+    harness: watts::config::HarnessSpec,
     /// Annotations by line.
     annotations: BTreeMap<u32, Annotation>,
 }
@@ -260,6 +264,7 @@ fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
         modes: Vec::new(),
         domains: Vec::new(),
         clang_args: Vec::new(),
+        harness: watts::config::HarnessSpec::default(),
         annotations: BTreeMap::new(),
     };
     for (i, line) in text.lines().enumerate() {
@@ -277,6 +282,18 @@ fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
                         Some(d) => spec.domains.push(d),
                         None => errors.push(format!("{lineno}: //PARAM: --domain needs a domain")),
                     },
+                    "--init" => spec.harness.init = words.next().map(String::from),
+                    "--entry" => match words.next().map(str::parse) {
+                        Some(Ok(e)) => spec.harness.entries.push(e),
+                        _ => errors.push(format!("{lineno}: //PARAM: --entry needs FN[:N|*]")),
+                    },
+                    "--entries-from" => match words.next().map(watts::config::parse_table) {
+                        Some(Ok(e)) => spec.harness.tables.push(e),
+                        _ => errors.push(format!(
+                            "{lineno}: //PARAM: --entries-from needs TABLE[:N|*]"
+                        )),
+                    },
+                    "--entries-exported" => spec.harness.exported = true,
                     other => errors.push(format!("{lineno}: unknown //PARAM: option `{other}`")),
                 }
             }
@@ -379,10 +396,12 @@ type Analysis = Result<Outcome, InputError>;
 fn load(
     path: &Path,
     clang_args: &[String],
+    harness: Option<&watts::config::HarnessSpec>,
     budget: Duration,
 ) -> Result<(Result<Program, InputError>, Duration), RunError> {
     let mut config = Config::new(vec![path.to_path_buf()]);
     config.clang_args = clang_args.to_vec();
+    config.harness = harness.filter(|h| h.is_active()).cloned();
     run_bounded(budget, move || watts::load_program(&config))
 }
 
@@ -472,7 +491,7 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
             return r;
         }
     };
-    let program = match load(path, &spec.clang_args, budget) {
+    let program = match load(path, &spec.clang_args, Some(&spec.harness), budget) {
         Ok((Ok(p), _)) => Arc::new(p),
         Ok((Err(e), _)) => {
             r.fail(format!("{shown}: front end: {}", one_line(&e.to_string())));
@@ -654,7 +673,7 @@ fn check_seed(s: &Seed, include: &str, budget: Duration) -> Report {
     let mut r = Report::default();
     let shown = format!("csmith/seed-{}", s.seed);
     let clang_args = vec!["-I".to_string(), include.to_string(), "-w".to_string()];
-    let program = match load(&s.file, &clang_args, budget) {
+    let program = match load(&s.file, &clang_args, None, budget) {
         Ok((Ok(p), _)) => Arc::new(p),
         Ok((Err(e), _)) => {
             r.fail(format!("{shown}: front end: {}", one_line(&e.to_string())));

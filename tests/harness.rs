@@ -252,3 +252,188 @@ long dev_ioctl(unsigned cmd, long arg) {
     assert_status(&o, 1);
     assert!(stdout(&o).contains("fails again"), "{}", stdout(&o));
 }
+
+/// A driver written the way drivers are: the entries in a `struct file_operations` registered
+/// through a kernel function the analysis does not see, a mutex inside the device struct beside
+/// a ring buffer, an interrupt handler handed to `request_irq`, and a bug (issue 18).
+const OPS_DRIVER: &str = r#"#include <assert.h>
+#include <pthread.h>
+struct file { int flags; };
+struct file_operations {
+  int (*open)(struct file *);
+  long (*write)(struct file *, const char *, unsigned long);
+  int (*release)(struct file *);
+};
+extern int register_chrdev(unsigned int major, const char *name,
+                           const struct file_operations *fops);
+extern int request_irq(unsigned int irq, void (*handler)(int), unsigned long flags,
+                       const char *name, void *dev_id);
+static struct { pthread_mutex_t lock; char ring[16]; int users; int count; int irqs; } dev;
+
+static int my_open(struct file *f) {
+  pthread_mutex_lock(&dev.lock);
+  if (dev.users < 4) dev.users++;
+  int u = dev.users;
+  pthread_mutex_unlock(&dev.lock);
+  assert(u <= 1);
+  return 0;
+}
+static int my_release(struct file *f) {
+  pthread_mutex_lock(&dev.lock);
+  if (dev.users > 0) dev.users--;
+  assert(dev.users >= 0);
+  pthread_mutex_unlock(&dev.lock);
+  return 0;
+}
+static long my_write(struct file *f, const char *b, unsigned long n) {
+  pthread_mutex_lock(&dev.lock);
+  if (dev.count < 16) dev.count++;
+  assert(dev.count <= 16);
+  pthread_mutex_unlock(&dev.lock);
+  int a = dev.irqs;
+  int c = dev.irqs;
+  assert(a == c);
+  return 0;
+}
+void my_irq(int irq) { dev.irqs++; }
+static const struct file_operations my_fops = {
+  .open = my_open, .write = my_write, .release = my_release,
+};
+int my_init(void) {
+  pthread_mutex_init(&dev.lock, 0);
+  int r = request_irq(3, my_irq, 0, "my", 0);
+  if (r < 0) return r;
+  return register_chrdev(10, "my", &my_fops);
+}
+"#;
+
+/// Soundness and precision of ops tables: `--entries-from` makes every function of the table
+/// an entry (any number of instances, or `TABLE:N`); the copies that the kernel behind
+/// `register_chrdev` would run are those entries, not also functions analysed on their own
+/// from an unknown state with any number of instances, so `TABLE:1` keeps one open; the mutex
+/// protects what it protects with any number of instances; the bugs are confirmed through the
+/// registration calls.
+#[test]
+fn an_ops_table_is_a_harness() {
+    let dir = project(&[("drv.c", OPS_DRIVER)]);
+    let o = watts_in(dir.path(), &["analyze", "--suggest-harness", "drv.c"]);
+    assert_status(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("my_fops (drv.c:"), "{out}");
+    assert!(out.contains("my_open, my_write, my_release"), "{out}");
+    assert!(
+        out.contains("watts analyze --init my_init --entries-from my_fops --entry 'my_irq:*' drv.c"),
+        "{out}"
+    );
+    let with = |table: &'static str| {
+        vec![
+            "--init",
+            "my_init",
+            "--entries-from",
+            table,
+            "--entry",
+            "my_irq:*",
+            "drv.c",
+        ]
+    };
+    // One instance of each entry of the table: one open at a time.
+    let (doc, code) = json_in(dir.path(), &with("my_fops:1"));
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(status_of(&doc, "u <= 1"), "proved", "{doc}");
+    assert_eq!(status_of(&doc, "dev.users >= 0"), "proved", "{doc}");
+    assert_eq!(status_of(&doc, "dev.count <= 16"), "proved", "{doc}");
+    assert_eq!(status_of(&doc, "a == c"), "may-fail", "{doc}");
+    assert_eq!(
+        doc["config"]["harness"]["entries_from"][0], "my_fops:1",
+        "{doc}"
+    );
+    // Any number of instances: two opens make two users; the mutex still protects.
+    let (doc, _) = json_in(dir.path(), &with("my_fops"));
+    assert_eq!(status_of(&doc, "u <= 1"), "may-fail", "{doc}");
+    assert_eq!(status_of(&doc, "dev.users >= 0"), "proved", "{doc}");
+    assert_eq!(status_of(&doc, "dev.count <= 16"), "proved", "{doc}");
+    // With my_write alone as an entry, the kernel may still run my_open any number of times
+    // (the table reached it): analysed on its own, its assertion is not proved.
+    let (doc, _) = json_in(dir.path(), &["--init", "my_init", "--entry", "my_write", "drv.c"]);
+    assert_eq!(status_of(&doc, "u <= 1"), "may-fail", "{doc}");
+    // The bugs are real and confirmed, through `if (r < 0)` on an unknown function's result
+    // and the rounds of instances of the harness.
+    let mut confirm = vec!["--confirm", "--confirm-budget", "20", "--witness-dir", "w"];
+    confirm.extend(with("my_fops"));
+    let (doc, code) = json_in(dir.path(), &confirm);
+    assert_eq!(code, 1);
+    assert_eq!(status_of(&doc, "a == c"), "violated", "{doc}");
+    assert_eq!(status_of(&doc, "u <= 1"), "violated", "{doc}");
+    assert_eq!(status_of(&doc, "dev.users >= 0"), "proved", "{doc}");
+    for w in ["w/A1.json", "w/A3.json"] {
+        let o = watts_in(dir.path(), &["replay", w]);
+        assert_status(&o, 1);
+    }
+}
+
+/// Bad tables are usage errors that name what exists.
+#[test]
+fn tables_that_do_not_exist_are_errors() {
+    let dir = project(&[("drv.c", OPS_DRIVER)]);
+    let o = watts_in(dir.path(), &["analyze", "--entries-from", "nope", "drv.c"]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("no global `nope`") && stderr(&o).contains("my_fops"),
+        "{}",
+        stderr(&o)
+    );
+    let o = watts_in(dir.path(), &["analyze", "--entries-from", "dev", "drv.c"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("holds no pointer"), "{}", stderr(&o));
+    let o = watts_in(
+        dir.path(),
+        &["analyze", "--entries-from", "my_fops:0", "drv.c"],
+    );
+    assert_status(&o, 2);
+}
+
+/// A library has no `main`: `--suggest-harness` lists its exported functions and
+/// `--entries-exported` analyses each as an entry of any number of instances, which finds
+/// what a second caller breaks.
+#[test]
+fn a_library_is_analysed_through_its_exported_functions() {
+    let lib = r#"#include <assert.h>
+#include <pthread.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static int level, hits;
+static int helper(int d) { return d > 0 ? 1 : -1; }
+void lib_up(void) {
+  hits++;
+  pthread_mutex_lock(&m);
+  if (level < 10) level++;
+  assert(level <= 10);
+  pthread_mutex_unlock(&m);
+}
+int lib_peek(void) {
+  pthread_mutex_lock(&m);
+  int l = level;
+  pthread_mutex_unlock(&m);
+  int a = hits;
+  assert(a == hits);
+  return helper(l);
+}
+"#;
+    let dir = project(&[("lib.c", lib)]);
+    let o = watts_in(dir.path(), &["analyze", "lib.c"]);
+    assert_status(&o, 2);
+    let o = watts_in(dir.path(), &["analyze", "--suggest-harness", "lib.c"]);
+    assert_status(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("exported functions"), "{out}");
+    assert!(out.contains("lib_up, lib_peek"), "{out}");
+    assert!(!out.contains("helper"), "{out}");
+    assert!(
+        out.contains("watts analyze --entries-exported lib.c"),
+        "{out}"
+    );
+    let (doc, code) = json_in(dir.path(), &["--entries-exported", "lib.c"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(status_of(&doc, "level <= 10"), "proved", "{doc}");
+    // Any number of lib_up run beside lib_peek: the unlocked second read may differ.
+    assert_eq!(status_of(&doc, "a == hits"), "may-fail", "{doc}");
+}

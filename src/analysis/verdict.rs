@@ -230,7 +230,8 @@ fn list(names: &[String]) -> String {
 }
 
 /// Defined functions that must be analysed on their own: targets of calls through pointers,
-/// and functions whose address reached code the analysis cannot see (callbacks).
+/// and functions whose address reached code the analysis cannot see (callbacks) other than the
+/// harness's entries.
 pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<FuncId> {
     let mut out = BTreeSet::new();
     for (fi, f) in program.funcs.iter().enumerate() {
@@ -247,7 +248,14 @@ pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<Fun
             }
         }
     }
-    out.extend(memory.pts.exposed_funcs.iter().copied());
+    // Harness contract: the environment (the kernel behind `register_chrdev`) runs an entry
+    // only as the harness's threads, which already stand for those runs with their calling
+    // context; a copy from an unknown state stays only where the program's own code calls it
+    // through a pointer (above).
+    out.extend(
+        (memory.pts.exposed_funcs.iter())
+            .filter(|f| program.harness_entries.binary_search(f).is_err()),
+    );
     out.into_iter()
         .filter(|f| program.funcs[f.index()].is_defined)
         .collect()

@@ -132,6 +132,12 @@ pub struct ProgramRef {
     /// `--entry` of a driver harness, as typed (`FN`, `FN:N`, `FN:*`).
     #[serde(default)]
     pub entries: Vec<String>,
+    /// `--entries-from` of a driver harness, as typed (`TABLE`, `TABLE:N`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entries_from: Vec<String>,
+    /// `--entries-exported` of a harness.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub entries_exported: bool,
 }
 
 /// Which assertion a witness fails.

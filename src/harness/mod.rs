@@ -10,10 +10,11 @@
 //! any memory whose address escaped), and an entry with `N` instances is created `N` times (or
 //! in a loop, which the analysis treats as any number of instances, when `N` is `*` or large).
 
+pub mod discover;
 pub mod keys;
 pub mod startup;
 
-use crate::config::{EntrySpec, HarnessSpec, Instances};
+use crate::config::{HarnessSpec, Instances};
 use crate::error::InputError;
 use crate::ir::{
     Block, BlockId, Callee, FuncId, Function, Inst, InstKind, Operand, Program, Span, Terminator,
@@ -34,7 +35,7 @@ pub const MAX_UNROLLED_INSTANCES: u32 = 8;
 /// Adds the harness of `spec` to `program` as a new `main`. The program's own `main`, if any,
 /// is renamed to [`RENAMED_MAIN`] and runs only if `spec` names it.
 pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), InputError> {
-    if spec.entries.is_empty() && spec.init.is_none() {
+    if !spec.is_active() {
         return Ok(());
     }
     let init = spec
@@ -42,10 +43,42 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         .as_deref()
         .map(|n| resolve(program, n, "--init"))
         .transpose()?;
-    let mut entries: Vec<(FuncId, &EntrySpec)> = Vec::new();
+    let mut entries: Vec<(FuncId, Instances)> = Vec::new();
     for e in &spec.entries {
-        entries.push((resolve(program, &e.name, "--entry")?, e));
+        entries.push((resolve(program, &e.name, "--entry")?, e.instances));
     }
+    // Tables and exported functions add entries that no --entry names; a function in two
+    // tables runs as many instances as the larger count says.
+    let named: Vec<FuncId> = entries.iter().map(|(f, _)| *f).chain(init).collect();
+    let mut implied: Vec<(FuncId, Instances)> = Vec::new();
+    let mut imply = |f: FuncId, n: Instances| {
+        if named.contains(&f) {
+            return;
+        }
+        match implied.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, m)) => *m = more(*m, n),
+            None => implied.push((f, n)),
+        }
+    };
+    for t in &spec.tables {
+        for f in resolve_table(program, &t.name)? {
+            imply(f, t.instances);
+        }
+    }
+    if spec.exported {
+        let exported = discover::exported_functions(program);
+        if exported.is_empty() && spec.entries.is_empty() && spec.tables.is_empty() {
+            return Err(InputError::Harness(
+                "--entries-exported: the analysed files export no function (every defined \
+                 function is `static`, or there is only `main`)"
+                    .to_string(),
+            ));
+        }
+        for f in exported {
+            imply(f, Instances::Any);
+        }
+    }
+    entries.extend(implied);
     for f in program.funcs.iter_mut() {
         if f.name == MAIN {
             f.name = RENAMED_MAIN.to_string();
@@ -61,6 +94,8 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
             wrappers.push((f, w));
         }
     }
+    program.harness_entries = wrappers.iter().map(|&(f, _)| f).collect();
+    program.harness_entries.sort_unstable();
     let wrapper_of = |f: FuncId| wrappers.iter().find(|(g, _)| *g == f).map(|(_, w)| *w);
     let create = |w: FuncId, span: Option<Span>| Inst {
         kind: InstKind::ThreadCreate {
@@ -79,11 +114,11 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         straight.extend(call_with_any_args(program, i, &mut vars));
     }
     let mut looped = Vec::new();
-    for &(f, e) in &entries {
+    for &(f, instances) in &entries {
         let Some(w) = wrapper_of(f) else { continue };
         // No span: the harness has no source line of its own.
         let span = None;
-        match e.instances {
+        match instances {
             Instances::Exactly(n) if n <= MAX_UNROLLED_INSTANCES => {
                 straight.extend((0..n).map(|_| create(w, span)));
             }
@@ -96,11 +131,26 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
     if looped.is_empty() {
         blocks.push(block(straight, ret));
     } else {
+        // Whether to start one more round of instances: an input, so that `watts confirm`
+        // runs one, two, ... rounds (an unknown value would decide nothing and end its runs).
+        let more = VarId::from(vars.len());
+        vars.push(VarInfo {
+            ty: Ty::Int(1),
+            name: Some("more instances".to_string()),
+        });
+        looped.push(Inst {
+            kind: InstKind::Nondet {
+                dst: more,
+                ty: Ty::Int(1),
+                is_bool: true,
+            },
+            span: None,
+        });
         blocks.push(block(straight, Terminator::Br(BlockId(1))));
         blocks.push(block(
             looped,
             Terminator::CondBr {
-                cond: Operand::Unknown(Ty::Int(1)),
+                cond: Operand::Var(more),
                 then_: BlockId(1),
                 else_: BlockId(2),
             },
@@ -119,6 +169,40 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         span: None,
     });
     Ok(())
+}
+
+/// The larger of two instance counts.
+fn more(a: Instances, b: Instances) -> Instances {
+    match (a, b) {
+        (Instances::Exactly(m), Instances::Exactly(n)) => Instances::Exactly(m.max(n)),
+        _ => Instances::Any,
+    }
+}
+
+/// The defined functions the ops table `name` holds, or an error that says what is wrong.
+fn resolve_table(program: &Program, name: &str) -> Result<Vec<FuncId>, InputError> {
+    let Some(g) = discover::global_named(program, name) else {
+        let tables = discover::Suggestion::of(program).tables;
+        let mut names: Vec<&str> = (tables.iter())
+            .map(|t| program.globals[t.global.index()].name.as_str())
+            .collect();
+        names.sort_unstable();
+        return Err(InputError::Harness(format!(
+            "--entries-from {name}: no global `{name}` in the analysed files (globals that hold \
+             function pointers: {})",
+            crate::error::name_list(&names)
+        )));
+    };
+    let funcs: Vec<FuncId> = (discover::table_functions(program, g).into_iter())
+        .filter(|f| program.funcs[f.index()].is_defined)
+        .collect();
+    if funcs.is_empty() {
+        return Err(InputError::Harness(format!(
+            "--entries-from {name}: `{name}` holds no pointer to a function defined in the \
+             analysed files"
+        )));
+    }
+    Ok(funcs)
 }
 
 /// The defined function called `name`, or an error that says what is wrong.
@@ -142,11 +226,7 @@ fn resolve(program: &Program, name: &str, flag: &str) -> Result<FuncId, InputErr
     defined.sort_unstable();
     Err(InputError::Harness(format!(
         "{flag} {name}: no function `{name}` in the analysed files (defined: {})",
-        if defined.is_empty() {
-            "none".to_string()
-        } else {
-            defined.join(", ")
-        }
+        crate::error::name_list(&defined)
     )))
 }
 
@@ -226,6 +306,8 @@ fn block(insts: Vec<Inst>, term: Terminator) -> Block {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::EntrySpec;
+    use crate::ir::{Global, InitCell, InitValue};
 
     fn program() -> Program {
         let defined = |name: &str, params: Vec<Ty>| Function {
@@ -257,6 +339,7 @@ mod tests {
         HarnessSpec {
             init: init.map(str::to_string),
             entries: entries.iter().map(|e| e.parse().expect("entry")).collect(),
+            ..HarnessSpec::default()
         }
     }
 
@@ -339,5 +422,128 @@ mod tests {
         assert!("write:0".parse::<EntrySpec>().is_err());
         assert!(":3".parse::<EntrySpec>().is_err());
         assert!("a b".parse::<EntrySpec>().is_err());
+    }
+
+    /// `program()` with an ops table `fops` = { &init, &sub } and `sub` = { &dev_write }.
+    fn with_tables() -> Program {
+        let mut p = program();
+        let table = |name: &str, cells: Vec<InitValue>| Global {
+            name: name.to_string(),
+            obj: crate::ir::ObjId(0),
+            init: Some(
+                (cells.into_iter().enumerate())
+                    .map(|(i, value)| InitCell {
+                        offset: 8 * i as u64,
+                        size: 8,
+                        value,
+                    })
+                    .collect(),
+            ),
+            is_internal: true,
+            is_constant: true,
+            thread_local: false,
+            section: None,
+            span: None,
+        };
+        p.globals.push(table(
+            "fops",
+            vec![
+                InitValue::Int(0),
+                InitValue::FuncAddr(FuncId(0)),
+                InitValue::GlobalAddr(crate::ir::GlobalId(1), 0),
+                InitValue::FuncAddr(FuncId(3)),
+            ],
+        ));
+        p.globals
+            .push(table("sub", vec![InitValue::FuncAddr(FuncId(1))]));
+        p
+    }
+
+    fn entry_names(p: &Program) -> Vec<(String, usize)> {
+        let main = p.funcs.last().expect("main");
+        let mut out = Vec::new();
+        for (bi, b) in main.blocks.iter().enumerate() {
+            for i in &b.insts {
+                if let InstKind::ThreadCreate {
+                    entry: Operand::FuncAddr(w),
+                    ..
+                } = &i.kind
+                {
+                    out.push((p.funcs[w.index()].name.clone(), bi));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_table_gives_its_defined_functions_nested_tables_included() {
+        let p = with_tables();
+        let g = discover::global_named(&p, "fops").expect("fops");
+        // init, then dev_write through `sub`, then the undeclared `ext` (its caller filters).
+        assert_eq!(
+            discover::table_functions(&p, g),
+            vec![FuncId(0), FuncId(3), FuncId(1)]
+        );
+        let mut p = with_tables();
+        let mut spec = spec(None, &[]);
+        spec.tables
+            .push(crate::config::parse_table("fops").expect("table"));
+        synthesize(&mut p, &spec).expect("harness");
+        // Any number of instances: each entry is created in the loop block.
+        assert_eq!(
+            entry_names(&p),
+            vec![("init".to_string(), 1), ("dev_write".to_string(), 1)]
+        );
+        assert_eq!(p.harness_entries, vec![FuncId(0), FuncId(1)]);
+    }
+
+    #[test]
+    fn an_entry_overrides_the_table_and_the_init_is_no_entry() {
+        let mut p = with_tables();
+        let mut spec = spec(Some("init"), &["dev_write:2"]);
+        spec.tables
+            .push(crate::config::parse_table("fops").expect("table"));
+        synthesize(&mut p, &spec).expect("harness");
+        assert_eq!(
+            entry_names(&p),
+            vec![("dev_write".to_string(), 0), ("dev_write".to_string(), 0)]
+        );
+    }
+
+    #[test]
+    fn tables_that_are_not_are_errors() {
+        let mut spec = spec(None, &[]);
+        spec.tables
+            .push(crate::config::parse_table("nope").expect("table"));
+        let e = synthesize(&mut with_tables(), &spec).unwrap_err();
+        assert!(
+            e.to_string().contains("function pointers: fops, sub"),
+            "{e}"
+        );
+        let mut p = with_tables();
+        p.globals[1].init = Some(Vec::new());
+        let mut spec = spec.clone();
+        spec.tables[0].name = "sub".to_string();
+        let e = synthesize(&mut p, &spec).unwrap_err();
+        assert!(e.to_string().contains("holds no pointer"), "{e}");
+    }
+
+    #[test]
+    fn exported_functions_are_entries_of_any_number() {
+        let mut p = program();
+        p.funcs[0].is_internal = true;
+        let spec = HarnessSpec {
+            exported: true,
+            ..HarnessSpec::default()
+        };
+        synthesize(&mut p, &spec).expect("harness");
+        // `init` is static, `main` is the program's own, `ext` is not defined.
+        assert_eq!(entry_names(&p), vec![("dev_write".to_string(), 1)]);
+        let mut p = program();
+        for f in &mut p.funcs {
+            f.is_internal = true;
+        }
+        assert!(synthesize(&mut p, &spec).is_err());
     }
 }

@@ -677,8 +677,14 @@ impl PointsTo {
     ///
     /// Soundness: only code the analysis does not see and writes through an `unknown` pointer
     /// put pointers into an exposed object without a store the analysis follows into that
-    /// object; without either, its contents are what the program's own stores put there.
-    fn close_exposed(&mut self, _program: &Program) -> bool {
+    /// object; without either, its contents are what the program's own stores put there. A
+    /// constant global (a `const` ops table handed to `register_chrdev`) is never written:
+    /// writing an object defined `const` is undefined, and it lives in read-only memory.
+    fn close_exposed(&mut self, program: &Program) -> bool {
+        let constant = |o: usize| match program.objects[o].kind {
+            crate::ir::ObjectKind::Global(g) => program.globals[g.index()].is_constant,
+            _ => false,
+        };
         let mut changed = false;
         loop {
             let mut round = false;
@@ -686,7 +692,10 @@ impl PointsTo {
             for o in exposed {
                 let c = self.contents[o.index()].clone();
                 round |= self.expose(&c);
-                if self.untracked_writes && !self.contents[o.index()].unknown {
+                if self.untracked_writes
+                    && !self.contents[o.index()].unknown
+                    && !constant(o.index())
+                {
                     self.contents[o.index()].unknown = true;
                     self.touch(o);
                     round = true;

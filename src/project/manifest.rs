@@ -57,6 +57,12 @@ pub struct Manifest {
     /// `--entry`, each `NAME`, `NAME:N` or `NAME:*`.
     #[serde(default)]
     pub entries: Vec<String>,
+    /// `--entries-from`, each `TABLE`, `TABLE:N` or `TABLE:*`.
+    #[serde(default)]
+    pub entries_from: Vec<String>,
+    /// `--entries-exported`.
+    #[serde(default)]
+    pub entries_exported: bool,
     /// `--max-combinations`.
     #[serde(default)]
     pub max_combinations: Option<usize>,

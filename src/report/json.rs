@@ -45,6 +45,8 @@ struct ConfigOut {
 struct HarnessOut {
     init: Option<String>,
     entries: Vec<String>,
+    entries_from: Vec<String>,
+    entries_exported: bool,
 }
 
 #[derive(Serialize)]
@@ -180,6 +182,8 @@ fn document(report: &Report) -> Document<'_> {
             harness: report.config.harness.as_ref().map(|h| HarnessOut {
                 init: h.init.clone(),
                 entries: h.entries.iter().map(|e| e.to_string()).collect(),
+                entries_from: h.tables.iter().map(|e| e.table_text()).collect(),
+                entries_exported: h.exported,
             }),
         },
         inputs: report

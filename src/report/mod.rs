@@ -13,6 +13,7 @@ mod json;
 mod progress;
 mod sarif;
 mod source;
+mod suggest;
 mod suppress;
 
 pub use baseline::Baseline;
@@ -20,6 +21,7 @@ pub use finding::Finding;
 pub use invariants::render as render_invariants;
 pub use progress::Progress;
 pub use source::{call_range, Region};
+pub use suggest::render as render_suggestion;
 pub use suppress::Suppression;
 
 use crate::analysis::{Note, Outcome, Status};
@@ -260,6 +262,10 @@ impl Report {
             entries: (c.harness.as_ref())
                 .map(|h| h.entries.iter().map(|e| e.to_string()).collect())
                 .unwrap_or_default(),
+            entries_from: (c.harness.as_ref())
+                .map(|h| h.tables.iter().map(|e| e.table_text()).collect())
+                .unwrap_or_default(),
+            entries_exported: c.harness.as_ref().is_some_and(|h| h.exported),
         };
         crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, &|s| {
             self.span_path(Some(s))
