@@ -610,7 +610,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
     assert!(violation
         .steps
         .iter()
-        .any(|s| s.kind == watts::explore::StepKind::Input(331)));
+        .any(|s| matches!(&s.kind, watts::explore::StepKind::Input(i) if i.value == 331)));
     let file = WitnessFile::new(
         &Witness::from(violation),
         &program,
