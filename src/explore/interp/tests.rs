@@ -675,3 +675,46 @@ fn thread_local_variables_have_one_copy_per_thread() {
     );
     assert!(violated(&explore(&interp(&parent))));
 }
+
+/// Issue 18, 4: an input is named after the variable a `__VERIFIER_nondet_*` result is
+/// assigned to and shown in its C type, and shared memory values in the type of the memory.
+#[test]
+fn inputs_and_values_in_their_c_type() {
+    let p = program(
+        "extern unsigned char __VERIFIER_nondet_uchar(void);\n\
+         unsigned int total; unsigned char bytes[2]; int plain;\n\
+         int main(void) {\n\
+           unsigned char b = __VERIFIER_nondet_uchar();\n\
+           total = (unsigned int)-(int)b; bytes[1] = b; plain = -(int)b;\n\
+           return 0; }\n",
+    );
+    let i = interp(&p);
+    let mut s = i.initial();
+    i.step(&mut s, 0, 0);
+    let n = i.alternatives(&s, 0);
+    // The alternative whose value is all ones (255 for an `unsigned char`).
+    let (alt, input) = (0..n)
+        .find_map(|alt| match i.step(&mut s.clone(), 0, alt).kind {
+            StepKind::Input(v) if v.value == -1 => Some((alt, v)),
+            _ => None,
+        })
+        .expect("the candidate -1");
+    assert_eq!(input.name.as_deref(), Some("b"));
+    assert_eq!(
+        crate::explore::witness::event(&StepKind::Input(input)),
+        "gets the input b = 255"
+    );
+    i.step(&mut s, 0, alt);
+    let mut events = Vec::new();
+    while i.status(&s) == Status::Running {
+        let step = i.step(&mut s, 0, 0);
+        events.push(crate::explore::witness::event(&step.kind));
+    }
+    for e in [
+        "writes total = 4294967041",
+        "writes bytes[1] = 255",
+        "writes plain = -255",
+    ] {
+        assert!(events.iter().any(|x| x == e), "missing `{e}`: {events:?}");
+    }
+}
