@@ -643,3 +643,128 @@ fn no_flow_sensitive_work_when_no_assertion_may_run() {
     assert_eq!(enumerated("mp-11-no-assertion-runs.c", "unreachable"), 0);
     assert!(enumerated("mp-12-assertion-runs-through-a-table.c", "may-fail") > 0);
 }
+
+// Values (issue 18, 4): shown in the signedness the C source declares.
+
+/// A driver entry with values of unsigned and signed C types: each assertion may fail, and
+/// its note shows the values in the variable's C type.
+const VALUES: &str = r#"#include <assert.h>
+#include <stddef.h>
+
+unsigned int count;
+
+int my_ioctl(unsigned int cmd, unsigned long arg) {
+  unsigned char b = (unsigned char)arg;
+  assert(b != 200);
+  size_t n = arg + 1;
+  assert(n <= 100);
+  char c = (char)cmd;
+  assert(c != 5);
+  int k = (int)arg + 1;
+  assert(k < 100);
+  unsigned int u = cmd % 3 - 1;
+  count = u;
+  unsigned int left = 0;
+  left--;
+  assert(left == 0);
+  return (int)u;
+}
+"#;
+
+#[test]
+fn values_are_shown_in_the_signedness_of_their_c_type() {
+    let o = analyze("values.c", VALUES, &["--entry", "my_ioctl"]);
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    for note in [
+        // An `unsigned char`: [0, 255], not [-128, 127].
+        "note: in thread my_ioctl: b ∈ [0, 255]",
+        // A `size_t`: the unsigned 64-bit range.
+        "note: in thread my_ioctl: n ∈ [0, 18446744073709551615]",
+        // An `unsigned int` counter that wrapped below zero.
+        "note: in thread my_ioctl: left = 4294967295",
+        // Signed types stay signed (`char` is signed on x86-64).
+        "note: in thread my_ioctl: c ∈ [-128, 127]",
+        "note: in thread my_ioctl: k ∈ [100, 2147483647]",
+    ] {
+        assert!(out.contains(note), "missing `{note}`:\n{out}");
+    }
+    let o = analyze(
+        "values.c",
+        VALUES,
+        &["--entry", "my_ioctl", "--format", "json"],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let values = |condition: &str| {
+        let a = doc["assertions"].as_array().expect("assertions");
+        let a = a.iter().find(|a| a["condition"] == condition);
+        a.map(|a| a["values"].clone())
+            .unwrap_or_else(|| panic!("no `{condition}` in {doc}"))
+    };
+    assert_eq!(values("b != 200")["b"], "[0, 255]");
+    assert_eq!(values("n <= 100")["n"], "[0, 18446744073709551615]");
+    assert_eq!(values("left == 0")["left"], "4294967295");
+    assert_eq!(values("c != 5")["c"], "[-128, 127]");
+    assert_eq!(values("k < 100")["k"], "[100, 2147483647]");
+    // `-funsigned-char` makes `char` unsigned, and its values with it.
+    let o = analyze(
+        "values.c",
+        VALUES,
+        &["--entry", "my_ioctl", "--", "-funsigned-char"],
+    );
+    assert!(
+        stdout(&o).contains("note: in thread my_ioctl: c ∈ [0, 255]"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn invariants_are_shown_in_the_signedness_of_their_c_type() {
+    let (dir, path) = file("values.c", VALUES.as_bytes());
+    let path = path.to_str().expect("utf-8 temp path");
+    let o = watts_in(dir.path(), &["invariants", "--entry", "my_ioctl", path]);
+    assert_status(&o, 0);
+    let out = stdout(&o);
+    let line = |n: u32| {
+        let at = format!("values.c:{n} ");
+        out.lines()
+            .find(|l| l.contains(&at))
+            .unwrap_or_else(|| panic!("no line {n}:\n{out}"))
+    };
+    // `cmd % 3 - 1` is -1, 0 or 1 as the analysis holds it: 0, 1 or 4294967295 in C, never a
+    // range that leaves out 4294967295 or takes in the values between.
+    let l18 = line(18);
+    for part in [
+        "u ∈ [0, 1] or 4294967295",
+        "cmd ∈ [0, 4294967295]",
+        "arg ∈ [0, 18446744073709551615]",
+        "b ∈ [0, 255]",
+        "c ∈ [-128, 127]",
+        "k ∈ [-2147483648, 99]",
+    ] {
+        assert!(l18.contains(part), "missing `{part}`: {l18}");
+    }
+    // The unsigned global (a memory cell) before the store of line 16 wrote it.
+    assert!(line(16).contains("count = 0"), "{out}");
+    let o = watts_in(
+        dir.path(),
+        &[
+            "invariants",
+            "--entry",
+            "my_ioctl",
+            "--format",
+            "json",
+            "--thread",
+            "my_ioctl",
+            path,
+        ],
+    );
+    assert_status(&o, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let lines = doc["threads"][0]["lines"].as_array().expect("lines");
+    let l19 = lines.iter().find(|l| l["line"] == 19).expect("line 19");
+    assert_eq!(l19["values"]["u"], "[0, 1] or 4294967295", "{l19}");
+    assert_eq!(l19["values"]["left"], "4294967295", "{l19}");
+    assert_eq!(l19["values"]["k"], "[-2147483648, 99]", "{l19}");
+}

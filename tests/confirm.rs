@@ -638,7 +638,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
     assert!(violation
         .steps
         .iter()
-        .any(|s| s.kind == watts::explore::StepKind::Input(331)));
+        .any(|s| matches!(&s.kind, watts::explore::StepKind::Input(i) if i.value == 331)));
     let file = WitnessFile::new(
         &Witness::from(violation),
         &program,
@@ -886,4 +886,57 @@ fn replay_refuses_clang_arguments_that_run_or_write() {
     ]);
     std::fs::write(dir.path().join("ok.json"), w.to_string()).expect("write");
     assert_status(&watts_in(dir.path(), &["replay", "ok.json"]), 1);
+}
+
+/// Issue 18, 4: a driver entry's inputs are named after their parameters, and values are shown
+/// in their C type (an `unsigned int` of all ones is 4294967295, not -1); the witness still
+/// replays with the value it recorded.
+#[test]
+fn trace_names_inputs_and_shows_unsigned_values() {
+    let dir = dir_with(
+        "drv.c",
+        "#include <assert.h>\n\
+         unsigned int count;\n\
+         int my_ioctl(unsigned int cmd, signed char level) {\n\
+         \x20 count = cmd;\n\
+         \x20 assert(count != 4294967295u || level != -1);\n\
+         \x20 return 0;\n\
+         }\n",
+    );
+    let args = ["confirm", "--entry", "my_ioctl", "drv.c"];
+    let o = watts_in(dir.path(), &args);
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    for step in [
+        "my_ioctl: gets the input cmd = 4294967295",
+        "my_ioctl: gets the input level = -1",
+        "my_ioctl: writes count = 4294967295",
+        "my_ioctl: reads count = 4294967295",
+    ] {
+        assert!(out.contains(step), "missing `{step}`:\n{out}");
+    }
+    let (doc, code) = json_in(
+        dir.path(),
+        &[
+            "--confirm",
+            "--entry",
+            "my_ioctl",
+            "--witness-dir",
+            "w",
+            "drv.c",
+        ],
+    );
+    assert_eq!(code, 1, "{doc}");
+    let steps = doc["assertions"][0]["witness"]["steps"]
+        .as_array()
+        .expect("steps");
+    let input = steps
+        .iter()
+        .find(|s| s["event"] == "gets the input cmd = 4294967295")
+        .unwrap_or_else(|| panic!("{doc}"));
+    // The recorded value stays a number, in the IR's reading that replay forces.
+    assert_eq!(input["input"], -1, "{input}");
+    let o = watts_in(dir.path(), &["replay", "w/A1.json"]);
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("A1 fails again"), "{}", stdout(&o));
 }

@@ -14,15 +14,16 @@
 use crate::analysis::compose::{self, interference_for, Composition, Fixpoint};
 use crate::analysis::engine::{NoRecord, ThreadView, Transfer};
 use crate::analysis::verdict::detached_roots;
+use crate::analysis::NamedRange;
 use crate::config::{Config, DomainKind};
 use crate::error::InputError;
 use crate::facts::Facts;
-use crate::ir::{FuncId, InstKind, ObjectKind, Program, Terminator, Ty, VarId};
+use crate::ir::{CInt, FuncId, InstKind, ObjectKind, Program, Terminator, Ty, VarId};
 use crate::memory::{CellId, MemoryModel};
 use crate::threads::Thread;
 use crate::threads::{CtxId, Exit, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
-use watts_domains::{Interval, Lattice, NumDomain};
+use watts_domains::{Interval, NumDomain};
 
 /// The invariants of one run.
 #[derive(Clone, Debug, Default)]
@@ -63,7 +64,7 @@ pub struct LineInvariant {
     pub functions: Vec<String>,
     /// Named variables (locals in scope, and memory the line reads or writes) with their
     /// ranges, by name.
-    pub values: Vec<(String, Interval)>,
+    pub values: Vec<NamedRange>,
 }
 
 /// Runs the analysis of `config` on `program` and collects its invariants.
@@ -109,7 +110,7 @@ fn compute_with<D: NumDomain>(
 #[derive(Default)]
 struct LineAcc {
     functions: BTreeSet<String>,
-    values: BTreeMap<String, Interval>,
+    values: BTreeMap<String, NamedRange>,
 }
 
 fn thread_invariants<D: NumDomain>(
@@ -162,17 +163,15 @@ fn thread_invariants<D: NumDomain>(
                 if first {
                     for (name, v) in defs.named_in_scope(t, node, nd.ctx, idx) {
                         let iv = s.interval(transfer.ssa_var(nd.ctx, v));
-                        join_into(&mut acc.values, name, iv);
+                        join_into(&mut acc.values, name, iv, f.vars[v.index()].c_int());
                     }
                 }
                 for c in touched_cells(facts, func, nd.block, idx) {
                     let own = s.interval(transfer.cell_var(c));
                     let seen = own.join(&interference[c.index()]);
-                    join_into(
-                        &mut acc.values,
-                        facts.memory.cells.info(c).name.clone(),
-                        seen,
-                    );
+                    let info = facts.memory.cells.info(c);
+                    let ty = CInt::new(info.size * 8, info.sign);
+                    join_into(&mut acc.values, info.name.clone(), seen, Some(ty));
                 }
             }
             if idx < nd.end {
@@ -191,7 +190,7 @@ fn thread_invariants<D: NumDomain>(
                 if prev_line != Some((span.file.0, span.line)) {
                     for (name, v) in defs.named_in_scope(t, node, nd.ctx, nd.end) {
                         let iv = s.interval(transfer.ssa_var(nd.ctx, v));
-                        join_into(&mut acc.values, name, iv);
+                        join_into(&mut acc.values, name, iv, f.vars[v.index()].c_int());
                     }
                 }
             }
@@ -211,22 +210,34 @@ fn thread_invariants<D: NumDomain>(
                     .unwrap_or_default(),
                 line,
                 functions: acc.functions.into_iter().collect(),
-                values: acc.values.into_iter().collect(),
+                values: acc.values.into_values().collect(),
             })
             .collect(),
     }
 }
 
-fn join_into(values: &mut BTreeMap<String, Interval>, name: String, iv: Interval) {
+fn join_into(
+    values: &mut BTreeMap<String, NamedRange>,
+    name: String,
+    iv: Interval,
+    ty: Option<CInt>,
+) {
     if iv.is_bottom() {
         return;
     }
-    values
-        .entry(name)
-        .and_modify(|x| {
-            x.join_with(&iv);
-        })
-        .or_insert(iv);
+    match values.get_mut(&name) {
+        Some(v) => v.join(&iv, ty),
+        None => {
+            values.insert(
+                name.clone(),
+                NamedRange {
+                    name,
+                    range: iv,
+                    ty,
+                },
+            );
+        }
+    }
 }
 
 /// The named scalar cells a load or store at `idx` touches.

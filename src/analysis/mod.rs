@@ -15,8 +15,33 @@ mod verdict;
 
 use crate::config::{Config, DomainKind};
 use crate::error::InputError;
-use crate::ir::{AssertId, Program, Span};
+use crate::ir::{AssertId, CInt, Program, Span};
 use watts_domains::Interval;
+
+/// The range of a named value where it is shown (an assertion that may fail, a line of
+/// `watts invariants`), with the C type its values are shown in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedRange {
+    /// The source name (`x`, `dev.count`).
+    pub name: String,
+    /// Its values, in the analysis' form (an interval of the signed reading of its width).
+    pub range: Interval,
+    /// The C type its values are shown in; `None` when it is not an integer (the range is
+    /// shown as the analysis holds it).
+    pub ty: Option<CInt>,
+}
+
+impl NamedRange {
+    /// Joins `range` of type `ty` into it: the type becomes one in which both are shown
+    /// soundly (`CInt::join`).
+    pub fn join(&mut self, range: &Interval, ty: Option<CInt>) {
+        watts_domains::Lattice::join_with(&mut self.range, range);
+        self.ty = match (self.ty, ty) {
+            (Some(a), Some(b)) => Some(a.join(b)),
+            _ => None,
+        };
+    }
+}
 
 /// The verdict of one assertion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -53,7 +78,7 @@ pub struct AssertVerdict {
     /// Why, in one sentence (`"the condition holds in every state of threads main, t1"`).
     pub reason: String,
     /// Values of the condition's named variables where it may fail (empty otherwise).
-    pub values: Vec<(String, Interval)>,
+    pub values: Vec<NamedRange>,
     /// Names of the threads in which the assertion is reachable.
     pub threads: Vec<String>,
     /// For a may-fail assertion in a flow-sensitive mode: one combination of store-to-load

@@ -1,10 +1,10 @@
 //! From the fixpoint to one verdict per assertion, with the notes a user needs to trust it.
 
 use super::compose::{self, Composition};
-use super::{AssertVerdict, Note, Outcome, Stats, Status};
+use super::{AssertVerdict, NamedRange, Note, Outcome, Stats, Status};
 use crate::error::InputError;
 use crate::facts::Facts;
-use crate::ir::{AssertId, AssertKind, Callee, FuncId, InstKind, Program};
+use crate::ir::{AssertId, AssertKind, CInt, Callee, FuncId, InstKind, Program};
 use crate::memory::MemoryModel;
 use crate::threads::Origin;
 use std::collections::BTreeSet;
@@ -200,7 +200,20 @@ fn verdict_of<D>(program: &Program, fix: &compose::Fixpoint<D>, i: usize) -> Ass
         )
     };
     let values = if status == Status::MayFail {
-        obs.values.iter().map(|(k, v)| (k.clone(), *v)).collect()
+        let func = &program.funcs[info.func.index()];
+        (obs.values.iter())
+            .map(|(name, range)| {
+                let var = info.cond_vars.iter().find(|c| c.name == *name);
+                NamedRange {
+                    name: name.clone(),
+                    range: *range,
+                    ty: var.and_then(|c| {
+                        let ty = func.vars.get(c.var.index())?.c_int()?;
+                        Some(CInt::new(ty.bits, c.sign))
+                    }),
+                }
+            })
+            .collect()
     } else {
         Vec::new()
     };

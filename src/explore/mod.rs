@@ -71,8 +71,9 @@ pub enum StepKind {
     AtomicBegin,
     /// `__VERIFIER_atomic_end`.
     AtomicEnd,
-    /// `__VERIFIER_nondet_*` returned this value.
-    Input(i128),
+    /// `__VERIFIER_nondet_*` (or the harness, for a parameter of an `--entry` function)
+    /// returned this value.
+    Input(InputValue),
     /// The thread started: the pseudo-operation every thread (main included) begins with;
     /// its step runs the thread's local code up to its first visible operation.
     Start,
@@ -81,6 +82,28 @@ pub enum StepKind {
     /// An operation that ends the execution without a violation: the process exits, an
     /// assumption is false, or the operation is not modelled.
     End,
+}
+
+/// The value an input step returned, and what it is for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InputValue {
+    /// The value in the IR's reading (sign-extended from its width): what replay forces.
+    pub value: i128,
+    /// The parameter or variable that gets it, when the debug info names one.
+    pub name: Option<String>,
+    /// Its C type, in which the value is shown.
+    pub ty: crate::ir::CInt,
+}
+
+impl InputValue {
+    /// `value` for no named variable, shown as a signed 128-bit integer (the IR's reading).
+    pub fn unnamed(value: i128) -> InputValue {
+        InputValue {
+            value,
+            name: None,
+            ty: crate::ir::CInt::new(128, crate::ir::Signedness::Signed),
+        }
+    }
 }
 
 /// How an execution stands after a step.
@@ -317,8 +340,8 @@ pub fn limits(found: &Confirmation, options: &crate::config::ConfirmOptions) -> 
 pub fn replay(program: &crate::ir::Program, v: &search::Violation) -> Result<(u8, String), String> {
     let (choices, inputs) =
         witness::schedule(v.choices.iter().zip(&v.steps).map(|(&(t, alt), s)| {
-            let input = match s.kind {
-                StepKind::Input(x) => Some(x),
+            let input = match &s.kind {
+                StepKind::Input(x) => Some(x.value),
                 _ => None,
             };
             (t, alt, input)

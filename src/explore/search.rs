@@ -634,7 +634,7 @@ pub(super) mod tests {
                 }
                 Op::Input => {
                     s.reg[t] = alt as i64;
-                    StepKind::Input(alt as i128)
+                    StepKind::Input(crate::explore::InputValue::unnamed(alt as i128))
                 }
                 Op::StoreInput(v) => {
                     let x = s.reg[t];

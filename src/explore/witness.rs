@@ -7,7 +7,7 @@
 //! program is rejected rather than misread.
 
 use super::search::Violation;
-use super::{StepInfo, StepKind, Tid};
+use super::{InputValue, StepInfo, StepKind, Tid};
 use crate::ir::{AssertId, Program, Span};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -90,7 +90,16 @@ pub fn event(kind: &StepKind) -> String {
         StepKind::Join(t) => format!("joins thread {t}"),
         StepKind::AtomicBegin => "enters an atomic section".to_string(),
         StepKind::AtomicEnd => "leaves the atomic section".to_string(),
-        StepKind::Input(v) => format!("gets the input {v}"),
+        StepKind::Input(InputValue {
+            value,
+            name: Some(name),
+            ty,
+        }) => format!("gets the input {name} = {}", ty.show_value(*value)),
+        StepKind::Input(InputValue {
+            value,
+            name: None,
+            ty,
+        }) => format!("gets the input {}", ty.show_value(*value)),
         StepKind::Start => "starts".to_string(),
         StepKind::End => "ends the execution".to_string(),
     }
@@ -211,8 +220,8 @@ impl WitnessFile {
                     tid,
                     thread: w.thread(s.tid).to_string(),
                     alternative,
-                    input: match s.kind {
-                        StepKind::Input(v) => Some(v),
+                    input: match &s.kind {
+                        StepKind::Input(v) => Some(v.value),
                         _ => None,
                     },
                     event: event(&s.kind),

@@ -8,7 +8,7 @@ use llvm_sys::LLVMOpcode;
 use super::consts::Addr;
 use super::ffi::Val;
 use super::lower::FnLower;
-use crate::ir::{AssertKind, Block, BlockId, Span, Terminator, VarId};
+use crate::ir::{AssertKind, Block, BlockId, CondVar, Signedness, Span, Terminator};
 
 /// How far back from the condition the walk for named values goes.
 const MAX_DEPTH: u32 = 4;
@@ -91,7 +91,7 @@ impl FnLower<'_> {
     }
 
     /// Named values the roots depend on, in order of first appearance, one per name.
-    fn cond_vars(&self, roots: &[Val]) -> Vec<(String, VarId)> {
+    fn cond_vars(&self, roots: &[Val]) -> Vec<CondVar> {
         let mut out = Vec::new();
         let mut names = HashSet::new();
         let mut visited = HashSet::new();
@@ -107,15 +107,15 @@ impl FnLower<'_> {
         depth: u32,
         visited: &mut HashSet<Val>,
         names: &mut HashSet<String>,
-        out: &mut Vec<(String, VarId)>,
+        out: &mut Vec<CondVar>,
     ) {
         if v.is_null() || visited.len() >= MAX_VISITS || !visited.insert(v) {
             return;
         }
         if let Some(&var) = self.var_of.get(&v) {
-            if let Some(name) = self.source_name(v) {
+            if let Some((name, sign)) = self.source_name(v) {
                 if names.insert(name.clone()) {
-                    out.push((name, var));
+                    out.push(CondVar { name, var, sign });
                 }
                 return;
             }
@@ -147,19 +147,21 @@ impl FnLower<'_> {
         }
     }
 
-    /// The source name of a value: its debug variable, or the global a load reads.
-    fn source_name(&self, v: Val) -> Option<String> {
-        if let Some(n) = self.names.values.get(&v) {
-            return Some(n.clone());
+    /// The source name of a value and the signedness of what it names: its debug variable,
+    /// or the global a load reads (the scalar the load reads there).
+    fn source_name(&self, v: Val) -> Option<(String, Signedness)> {
+        if let Some(s) = self.names.values.get(&v) {
+            return Some((s.name.clone(), s.sign));
         }
         if v.is_instruction() && v.opcode() == LLVMOpcode::LLVMLoad {
             if let Some(Addr::Global(g, 0)) = self.cx.syms.const_addr(v.operand(0)) {
-                return self
-                    .cx
-                    .program
-                    .globals
-                    .get(g.index())
-                    .map(|g| g.name.clone());
+                let program = &self.cx.program;
+                let global = program.globals.get(g.index())?;
+                let size = self.cx.syms.dl.store_size(v.ty());
+                let sign = (program.objects.get(global.obj.index()))
+                    .and_then(|o| o.layout.as_ref())
+                    .map_or(Signedness::Signed, |l| l.sign_at(0, size));
+                return Some((global.name.clone(), sign));
             }
         }
         None

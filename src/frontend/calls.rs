@@ -20,7 +20,7 @@ const MAX_COPIED_SCALARS: usize = 64;
 /// more than `MAX_COPIED_SCALARS` or an array of unknown length.
 fn scalar_leaves(layout: &Layout, base: u64, out: &mut Vec<(u64, u32, ScalarKind)>) -> bool {
     match layout {
-        Layout::Scalar { size, kind } => {
+        Layout::Scalar { size, kind, .. } => {
             out.push((base, *size, *kind));
             out.len() <= MAX_COPIED_SCALARS
         }
@@ -451,7 +451,7 @@ impl FnLower<'_> {
             return None;
         }
         let bits = self.cx.program.pointer_size * 8;
-        let dst = self.fresh_var(Ty::Ptr, None);
+        let dst = self.fresh_var(Ty::Ptr);
         out.push(InstKind::Cast {
             dst,
             op: CastOp::IntToPtr,
@@ -536,7 +536,7 @@ impl FnLower<'_> {
             let ptr = if at == 0 {
                 dst
             } else {
-                let p = self.fresh_var(Ty::Ptr, None);
+                let p = self.fresh_var(Ty::Ptr);
                 out.push(InstKind::Gep {
                     dst: p,
                     base: dst,
@@ -564,7 +564,7 @@ impl FnLower<'_> {
         let bits = self.cx.program.pointer_size * 8;
         for &a in args {
             if a.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind {
-                let dst = self.fresh_var(Ty::Int(bits), None);
+                let dst = self.fresh_var(Ty::Int(bits));
                 out.push(InstKind::Cast {
                     dst,
                     op: CastOp::PtrToInt,

@@ -34,8 +34,10 @@ pub(crate) struct Symbols {
     pub func_vals: Vec<Val>,
     /// Global variables.
     pub globals: HashMap<Val, GlobalId>,
-    /// Source names of struct fields.
+    /// Source names and signedness of struct fields.
     pub field_names: super::field_names::FieldNames,
+    /// The signedness of the debug info's integer types.
+    pub type_signs: super::signedness::TypeSigns,
 }
 
 impl Symbols {

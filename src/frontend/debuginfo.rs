@@ -6,7 +6,8 @@ use std::path::Path;
 use llvm_sys::{LLVMOpcode, LLVMValueKind};
 
 use super::ffi::Val;
-use crate::ir::{FileId, SourceFile, Span};
+use super::signedness::TypeSigns;
+use crate::ir::{FileId, Signedness, SourceFile, Span};
 
 /// The source files spans point into, deduplicated by path.
 #[derive(Default)]
@@ -134,13 +135,21 @@ fn read_text(path: &str) -> Option<String> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-/// Source names found in one function's `llvm.dbg.value` / `llvm.dbg.declare` calls.
+/// Source variables found in one function's `llvm.dbg.value` / `llvm.dbg.declare` calls.
 #[derive(Default)]
 pub(crate) struct Names {
-    /// Value (argument or instruction) to its source variable name.
-    pub values: HashMap<Val, String>,
-    /// Alloca to (variable name, the `llvm.dbg.declare` call, whose location is the declaration).
-    pub declared: HashMap<Val, (String, Val)>,
+    /// Value (argument or instruction) to its source variable.
+    pub values: HashMap<Val, SourceVar>,
+    /// Alloca to (variable, the `llvm.dbg.declare` call, whose location is the declaration).
+    pub declared: HashMap<Val, (SourceVar, Val)>,
+}
+
+/// A source variable: its name and the signedness of its C type (`Signed` when unknown or not
+/// an integer).
+#[derive(Clone, Debug)]
+pub(crate) struct SourceVar {
+    pub name: String,
+    pub sign: Signedness,
 }
 
 /// Whether `inst` is a call to a `llvm.dbg.*` intrinsic.
@@ -153,8 +162,8 @@ pub(crate) fn is_dbg_call(inst: Val) -> bool {
     }
 }
 
-/// Collects the source names of a defined function's values.
-pub(crate) fn names(func: Val) -> Names {
+/// Collects the source variables of a defined function's values.
+pub(crate) fn names(func: Val, signs: &TypeSigns) -> Names {
     let mut out = Names::default();
     for bb in func.blocks() {
         for inst in bb.instructions() {
@@ -169,13 +178,17 @@ pub(crate) fn names(func: Val) -> Names {
             let (Some(v), Some(name)) = (loc.local_metadata_value(), var.di_variable_name()) else {
                 continue;
             };
+            let sign = (var.metadata_node())
+                .and_then(|n| signs.of_variable(n))
+                .unwrap_or_default();
+            let source = SourceVar { name, sign };
             if callee == "llvm.dbg.declare" {
                 // The alloca holds the variable's address, not its value.
                 if v.is_instruction() && v.opcode() == LLVMOpcode::LLVMAlloca {
-                    out.declared.entry(v).or_insert((name, inst));
+                    out.declared.entry(v).or_insert((source, inst));
                 }
             } else if callee == "llvm.dbg.value" {
-                out.values.entry(v).or_insert(name);
+                out.values.entry(v).or_insert(source);
             }
         }
     }

@@ -3,7 +3,8 @@
 use std::fmt::Write;
 
 use crate::ir::{
-    Callee, Function, InitValue, Inst, InstKind, Operand, Program, Span, Terminator, VarId,
+    Callee, Function, InitValue, Inst, InstKind, Operand, Program, Signedness, Span, Terminator,
+    VarId,
 };
 
 /// Prints globals, objects, assertions and every function with its blocks and instructions.
@@ -52,7 +53,10 @@ pub fn dump(program: &Program) -> String {
         let vars: Vec<String> = a
             .cond_vars
             .iter()
-            .map(|(n, v)| format!("{n}=%{}", v.0))
+            .map(|c| match c.sign {
+                Signedness::Signed => format!("{}=%{}", c.name, c.var.0),
+                Signedness::Unsigned => format!("{}=%{} (unsigned)", c.name, c.var.0),
+            })
             .collect();
         let guards: Vec<String> = a
             .guard_blocks

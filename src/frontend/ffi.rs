@@ -467,6 +467,38 @@ impl Val {
         }
     }
 
+    /// The node a `MetadataAsValue` wraps (`metadata !DILocalVariable(..)`), if it is one.
+    pub fn metadata_node(self) -> Option<Md> {
+        match node_of_value(self.0) {
+            MdOperand::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The `!dbg` attachment of a global variable (its `DIGlobalVariableExpression`), if any.
+    pub fn global_debug_info(self) -> Option<Md> {
+        let mut n = 0usize;
+        // SAFETY: a global variable is a GlobalObject.
+        let list = unsafe { c::LLVMGlobalCopyAllMetadata(self.0, &mut n) };
+        if list.is_null() {
+            return None;
+        }
+        let mut found = None;
+        for i in 0..n {
+            // SAFETY: `i` is below the number of entries LLVM returned.
+            let kind = unsafe { c::LLVMValueMetadataEntriesGetKind(list, i as c_uint) };
+            // SAFETY: as above.
+            let md = unsafe { c::LLVMValueMetadataEntriesGetMetadata(list, i as c_uint) };
+            // Kind 0 is `dbg` (LLVMContext::MD_dbg, fixed).
+            if kind == 0 && found.is_none() && !md.is_null() && Md::kind_of(md).is_some() {
+                found = Some(Md(md));
+            }
+        }
+        // SAFETY: allocated by LLVM, freed once.
+        unsafe { c::LLVMDisposeValueMetadataEntries(list) };
+        found
+    }
+
     /// The `name:` of a `DILocalVariable` wrapped as a value.
     pub fn di_variable_name(self) -> Option<String> {
         use llvm_sys::debuginfo::LLVMMetadataKind::*;
@@ -706,6 +738,14 @@ impl Md {
         // SAFETY: live DIType (callers check the kind).
         let flags = unsafe { di::LLVMDITypeGetFlags(self.0) };
         flags & di::LLVMDIFlagBitField != 0
+    }
+
+    /// Its textual form (`!5 = !DIBasicType(name: "unsigned int", size: 32, encoding:
+    /// DW_ATE_unsigned)`): the one way the C API shows a basic type's encoding.
+    pub fn print(self, ctx: LLVMContextRef) -> String {
+        // SAFETY: live node; the wrapper is owned by the context.
+        let v = unsafe { c::LLVMMetadataAsValue(ctx, self.0) };
+        Val(v).print()
     }
 
     /// The operands of the node, in order.

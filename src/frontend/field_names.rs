@@ -1,20 +1,39 @@
 //! Source names of struct fields, read from the module's debug info, so that memory cells and
-//! interpreter locations read `dev.mode` rather than `dev.1`.
+//! interpreter locations read `dev.mode` rather than `dev.1`; and the signedness of each
+//! field's C type, so that their values are shown as C reads them.
 //!
-//! Invariant: names are cosmetic. A struct whose fields cannot be matched one to one with the
+//! Invariant: names and signedness are cosmetic. A struct whose fields cannot be matched one to one with the
 //! debug info (unions, bit-fields sharing a storage unit, padding, two C structs of one name
 //! with different members) keeps the field numbers; nothing but display strings depends on it.
 
 use std::collections::HashMap;
 
-use llvm_sys::prelude::LLVMModuleRef;
-
-use super::ffi::{self, Md, MdOperand};
+use super::ffi::{Md, MdOperand};
+use super::signedness::TypeSigns;
+use crate::ir::Signedness;
 
 /// Field names per C struct name (the name after `struct.` in the LLVM type), by byte offset.
 #[derive(Default, Debug, PartialEq)]
 pub(crate) struct FieldNames {
-    by_struct: HashMap<String, Option<Vec<(u64, String)>>>,
+    by_struct: HashMap<String, Option<Vec<Member>>>,
+}
+
+/// One member of a C struct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Member {
+    /// Byte offset.
+    offset: u64,
+    name: String,
+    /// The signedness of its type (of its elements, for an array); `Signed` when it is not an
+    /// integer or unknown.
+    sign: Signedness,
+}
+
+/// The source name and signedness of one LLVM struct field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Field {
+    pub name: String,
+    pub sign: Signedness,
 }
 
 /// DWARF tags of the debug-info types read here.
@@ -28,18 +47,29 @@ const BASE_TYPE_OPERAND: usize = 3;
 const ELEMENTS_OPERAND: usize = 4;
 
 impl FieldNames {
-    /// Reads the `DICompositeType` structs of the module's debug info (their members and the
-    /// members' offsets), and the typedef names of anonymous ones: what
+    /// Reads the `DICompositeType` structs of the module's debug info (their members, the
+    /// members' offsets and signedness), and the typedef names of anonymous ones: what
     /// [`FieldNames::from_module_text`] reads from the module's textual form, without printing
     /// it (tens of megabytes for a large program).
-    pub fn from_module(m: LLVMModuleRef) -> FieldNames {
-        use llvm_sys::debuginfo::LLVMMetadataKind::*;
+    #[cfg(test)]
+    pub fn from_module(m: llvm_sys::prelude::LLVMModuleRef) -> FieldNames {
         // SAFETY: `m` is a live module.
         let ctx = unsafe { llvm_sys::core::LLVMGetModuleContext(m) };
-        let nodes = ffi::metadata_nodes(m);
+        let nodes = super::ffi::metadata_nodes(m);
+        FieldNames::from_nodes(ctx, &nodes, &TypeSigns::from_nodes(ctx, &nodes))
+    }
+
+    /// [`FieldNames::from_module`] from the module's metadata nodes (`ffi::metadata_nodes`)
+    /// and the signedness of its types.
+    pub fn from_nodes(
+        ctx: llvm_sys::prelude::LLVMContextRef,
+        nodes: &[Md],
+        signs: &TypeSigns,
+    ) -> FieldNames {
+        use llvm_sys::debuginfo::LLVMMetadataKind::*;
         let mut typedefs: HashMap<Md, Vec<String>> = HashMap::new();
         let mut structs: Vec<(Md, Md)> = Vec::new();
-        for &n in &nodes {
+        for &n in nodes {
             match n.kind() {
                 LLVMDIDerivedTypeMetadataKind if n.tag() == DW_TAG_TYPEDEF => {
                     let name = n.type_name();
@@ -58,7 +88,7 @@ impl FieldNames {
         }
         let mut out = FieldNames::default();
         for (s, elements) in structs {
-            let Some(members) = members_of(ctx, elements) else {
+            let Some(members) = members_of(ctx, elements, signs) else {
                 continue;
             };
             let own = Some(s.type_name()).filter(|n| !n.is_empty());
@@ -108,7 +138,7 @@ impl FieldNames {
         out
     }
 
-    fn insert(&mut self, name: &str, members: &[(u64, String)]) {
+    fn insert(&mut self, name: &str, members: &[Member]) {
         let slot = self
             .by_struct
             .entry(name.to_string())
@@ -119,9 +149,9 @@ impl FieldNames {
         }
     }
 
-    /// The names of the fields of the LLVM struct type named `llvm_name` at these byte
-    /// offsets, when every field matches exactly one member at its offset.
-    pub fn fields(&self, llvm_name: &str, offsets: &[u64]) -> Option<Vec<String>> {
+    /// The names and signedness of the fields of the LLVM struct type named `llvm_name` at
+    /// these byte offsets, when every field matches exactly one member at its offset.
+    pub fn fields(&self, llvm_name: &str, offsets: &[u64]) -> Option<Vec<Field>> {
         let base = llvm_name.strip_prefix("struct.")?;
         // clang suffixes `.0`, `.1` to a struct name defined again in another file.
         let members = self.by_struct.get(base).or_else(|| {
@@ -133,9 +163,12 @@ impl FieldNames {
         offsets
             .iter()
             .map(|off| {
-                let mut at = members.iter().filter(|(o, _)| o == off);
+                let mut at = members.iter().filter(|m| m.offset == *off);
                 match (at.next(), at.next()) {
-                    (Some((_, n)), None) => Some(n.clone()),
+                    (Some(m), None) => Some(Field {
+                        name: m.name.clone(),
+                        sign: m.sign,
+                    }),
                     _ => None,
                 }
             })
@@ -143,9 +176,14 @@ impl FieldNames {
     }
 }
 
-/// The members of an `elements` tuple: (byte offset, name) of each `DW_TAG_member`; `None`
-/// when it is not a tuple of nodes or when a member is a bit-field or unnamed (as [`members`]).
-fn members_of(ctx: llvm_sys::prelude::LLVMContextRef, elements: Md) -> Option<Vec<(u64, String)>> {
+/// The members of an `elements` tuple: byte offset, name and signedness of each
+/// `DW_TAG_member`; `None` when it is not a tuple of nodes or when a member is a bit-field or
+/// unnamed (as [`members`]).
+fn members_of(
+    ctx: llvm_sys::prelude::LLVMContextRef,
+    elements: Md,
+    signs: &TypeSigns,
+) -> Option<Vec<Member>> {
     if !matches!(
         elements.kind(),
         llvm_sys::debuginfo::LLVMMetadataKind::LLVMMDTupleMetadataKind
@@ -175,15 +213,20 @@ fn members_of(ctx: llvm_sys::prelude::LLVMContextRef, elements: Md) -> Option<Ve
         if !bits.is_multiple_of(8) {
             return None;
         }
-        out.push((bits / 8, name));
+        out.push(Member {
+            offset: bits / 8,
+            name,
+            sign: signs.of_type(m).unwrap_or_default(),
+        });
     }
     Some(out)
 }
 
-/// The members of an `elements: !N` tuple: (byte offset, name) of each `DW_TAG_member`; `None`
-/// when one is a bit-field or unnamed (the LLVM fields then cannot be matched by offset).
+/// The members of an `elements: !N` tuple: byte offset, name and signedness of each
+/// `DW_TAG_member`; `None` when one is a bit-field or unnamed (the LLVM fields then cannot be
+/// matched by offset).
 #[cfg(test)]
-fn members(nodes: &HashMap<&str, &str>, elements: &str) -> Option<Vec<(u64, String)>> {
+fn members(nodes: &HashMap<&str, &str>, elements: &str) -> Option<Vec<Member>> {
     let tuple = nodes.get(elements)?.strip_prefix("!{")?.strip_suffix('}')?;
     let mut out = Vec::new();
     for m in tuple.split(", ").filter(|m| !m.is_empty()) {
@@ -199,9 +242,37 @@ fn members(nodes: &HashMap<&str, &str>, elements: &str) -> Option<Vec<(u64, Stri
         if !bits.is_multiple_of(8) {
             return None;
         }
-        out.push((bits / 8, name));
+        out.push(Member {
+            offset: bits / 8,
+            name,
+            sign: text_sign(nodes, m, 0).unwrap_or_default(),
+        });
     }
     Some(out)
+}
+
+/// The signedness of the type node `id` in a module's text (as `TypeSigns` finds it): through
+/// members, typedefs, qualifiers, arrays and enums to a basic type's encoding.
+#[cfg(test)]
+fn text_sign(nodes: &HashMap<&str, &str>, id: &str, depth: u32) -> Option<Signedness> {
+    let body = nodes.get(id)?;
+    if body.starts_with("!DIBasicType(") {
+        return super::signedness::encoding_sign(body);
+    }
+    let follows = [
+        "!DIDerivedType(tag: DW_TAG_member,",
+        "!DIDerivedType(tag: DW_TAG_typedef,",
+        "!DIDerivedType(tag: DW_TAG_const_type,",
+        "!DIDerivedType(tag: DW_TAG_volatile_type,",
+        "!DIDerivedType(tag: DW_TAG_atomic_type,",
+        "!DICompositeType(tag: DW_TAG_array_type,",
+        "!DICompositeType(tag: DW_TAG_enumeration_type,",
+    ];
+    let body = body.strip_prefix("distinct ").unwrap_or(body);
+    if depth > 32 || !follows.iter().any(|f| body.starts_with(f)) {
+        return None;
+    }
+    text_sign(nodes, field(body, "baseType")?, depth + 1)
 }
 
 #[cfg(test)]
@@ -234,7 +305,11 @@ mod tests {
 !11 = !{!12, !13, !14}
 !12 = !DIDerivedType(tag: DW_TAG_member, name: "open", scope: !10, file: !3, line: 16, baseType: !6, size: 32)
 !13 = !DIDerivedType(tag: DW_TAG_member, name: "mode", scope: !10, file: !3, line: 17, baseType: !6, size: 32, offset: 32)
-!14 = !DIDerivedType(tag: DW_TAG_member, name: "count", scope: !10, file: !3, line: 18, baseType: !6, size: 32, offset: 64)
+!14 = !DIDerivedType(tag: DW_TAG_member, name: "count", scope: !10, file: !3, line: 18, baseType: !7, size: 32, offset: 64)
+!6 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!7 = !DIDerivedType(tag: DW_TAG_typedef, name: "u32", file: !3, line: 2, baseType: !8)
+!8 = !DIDerivedType(tag: DW_TAG_const_type, baseType: !9)
+!9 = !DIBasicType(name: "unsigned int", size: 32, encoding: DW_ATE_unsigned)
 !20 = distinct !DICompositeType(tag: DW_TAG_structure_type, file: !3, line: 20, size: 64, elements: !21)
 !21 = !{!22, !23}
 !22 = !DIDerivedType(tag: DW_TAG_member, name: "a", scope: !20, file: !3, line: 21, baseType: !6, size: 32)
@@ -246,22 +321,41 @@ mod tests {
 !33 = !DIDerivedType(tag: DW_TAG_member, name: "y", scope: !30, file: !3, line: 32, baseType: !6, size: 5, offset: 3, flags: DIFlagBitField, extraData: i64 0)
 "#;
 
+    /// The names of `fields`' answer.
+    fn names(fields: Option<Vec<Field>>) -> Option<Vec<String>> {
+        fields.map(|f| f.into_iter().map(|f| f.name).collect())
+    }
+
     #[test]
     fn named_struct_fields_by_offset() {
         let f = FieldNames::from_module_text(TEXT);
         assert_eq!(
-            f.fields("struct.device", &[0, 4, 8]),
+            names(f.fields("struct.device", &[0, 4, 8])),
             Some(vec!["open".into(), "mode".into(), "count".into()])
         );
         // Another file's `struct device`, renamed by the linker.
-        assert_eq!(f.fields("struct.device.0", &[4]), Some(vec!["mode".into()]));
+        assert_eq!(
+            names(f.fields("struct.device.0", &[4])),
+            Some(vec!["mode".into()])
+        );
+    }
+
+    #[test]
+    fn signedness_through_typedefs_and_qualifiers() {
+        let f = FieldNames::from_module_text(TEXT);
+        let signs: Vec<Signedness> = (f.fields("struct.device", &[0, 4, 8]).expect("matched"))
+            .into_iter()
+            .map(|f| f.sign)
+            .collect();
+        use Signedness::*;
+        assert_eq!(signs, [Signed, Signed, Unsigned]);
     }
 
     #[test]
     fn typedef_of_anonymous_struct() {
         let f = FieldNames::from_module_text(TEXT);
         assert_eq!(
-            f.fields("struct.pair_t", &[0, 4]),
+            names(f.fields("struct.pair_t", &[0, 4])),
             Some(vec!["a".into(), "b".into()])
         );
     }

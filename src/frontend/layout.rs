@@ -50,15 +50,12 @@ fn layout_rec(t: Type, dl: DataLayout, names: &FieldNames, depth: u32) -> Option
     if !t.is_sized() || depth > 64 {
         return None;
     }
-    let scalar = |kind, size: u64| Layout::Scalar {
-        size: u32::try_from(size).unwrap_or(u32::MAX),
-        kind,
-    };
+    let scalar = |kind, size: u64| Layout::scalar(u32::try_from(size).unwrap_or(u32::MAX), kind);
     Some(match t.kind() {
         LLVMTypeKind::LLVMIntegerTypeKind => scalar(ScalarKind::Int, dl.store_size(t)),
         LLVMTypeKind::LLVMPointerTypeKind => scalar(ScalarKind::Ptr, dl.store_size(t)),
         LLVMTypeKind::LLVMStructTypeKind => {
-            let fields = t
+            let mut fields = t
                 .struct_fields()
                 .into_iter()
                 .enumerate()
@@ -70,9 +67,13 @@ fn layout_rec(t: Type, dl: DataLayout, names: &FieldNames, depth: u32) -> Option
                 })
                 .collect::<Vec<_>>();
             let offsets: Vec<u64> = fields.iter().map(|(o, _)| *o).collect();
+            let source = names.fields(&t.struct_name(), &offsets).unwrap_or_default();
+            for ((_, l), f) in fields.iter_mut().zip(&source) {
+                l.set_sign(f.sign);
+            }
             Layout::Struct {
                 size: dl.alloc_size(t),
-                names: names.fields(&t.struct_name(), &offsets).unwrap_or_default(),
+                names: source.into_iter().map(|f| f.name).collect(),
                 fields,
             }
         }

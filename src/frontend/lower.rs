@@ -11,6 +11,7 @@ use super::debuginfo::{self, Files, Names};
 use super::ffi::{self, Bb, DataLayout, Val};
 use super::field_names::FieldNames;
 use super::layout::{layout_of, ty_of};
+use super::signedness::TypeSigns;
 use crate::ir::{
     AssertId, AssertInfo, AssertKind, Block, BlockId, Callee, FuncId, Function, Global, GlobalId,
     Inst, InstKind, ObjId, Object, ObjectKind, Operand, Program, Span, Terminator, Ty, VarId,
@@ -43,13 +44,18 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
         .enumerate()
         .map(|(i, &g)| (g, GlobalId::from(i)))
         .collect();
+    // SAFETY: `m` is a live module.
+    let llvm_ctx = unsafe { llvm_sys::core::LLVMGetModuleContext(m) };
+    let nodes = ffi::metadata_nodes(m);
+    let type_signs = TypeSigns::from_nodes(llvm_ctx, &nodes);
     let mut cx = Ctx {
         syms: Symbols {
             dl,
             funcs,
             func_vals: fvals.clone(),
             globals,
-            field_names: FieldNames::from_module(m),
+            field_names: FieldNames::from_nodes(llvm_ctx, &nodes, &type_signs),
+            type_signs,
         },
         files: Files::default(),
         program: Program {
@@ -260,10 +266,14 @@ fn lower_global(cx: &mut Ctx, id: GlobalId, g: Val) {
     let name = g.name();
     let span = cx.files.span_of_global(g);
     let obj = ObjId::from(cx.program.objects.len());
+    let mut layout = layout_of(g.global_value_type(), cx.syms.dl, &cx.syms.field_names);
+    if let (Some(l), Some(sign)) = (&mut layout, cx.syms.type_signs.of_global(g)) {
+        l.set_sign(sign);
+    }
     cx.program.objects.push(Object {
         kind: ObjectKind::Global(id),
         name: name.clone(),
-        layout: layout_of(g.global_value_type(), cx.syms.dl, &cx.syms.field_names),
+        layout,
         span,
     });
     let init = if g.is_declaration() {
@@ -389,6 +399,11 @@ impl<'a> FnLower<'a> {
         let ret = (ret_ty.kind() != LLVMTypeKind::LLVMVoidTypeKind).then(|| ty_of(ret_ty));
         let is_defined = !f.is_declaration();
         let span = cx.files.span_of_global(f);
+        let names = if is_defined {
+            debuginfo::names(f, &cx.syms.type_signs)
+        } else {
+            Names::default()
+        };
         let mut this = FnLower {
             cx,
             fid,
@@ -399,11 +414,7 @@ impl<'a> FnLower<'a> {
             cmpxchg: HashMap::new(),
             block_of: HashMap::new(),
             llvm_blocks: Vec::new(),
-            names: if is_defined {
-                debuginfo::names(f)
-            } else {
-                Names::default()
-            },
+            names,
             pending: Vec::new(),
             cur_block: BlockId(0),
             ret_ty: ret,
@@ -441,15 +452,21 @@ impl<'a> FnLower<'a> {
 
     /// A fresh var for an LLVM value (named from the debug info if possible).
     fn new_var_for(&mut self, v: Val) -> VarId {
-        let id = self.fresh_var(ty_of(v.ty()), self.names.values.get(&v).cloned());
+        let id = VarId::from(self.vars.len());
+        let source = self.names.values.get(&v);
+        self.vars.push(VarInfo {
+            ty: ty_of(v.ty()),
+            name: source.map(|s| s.name.clone()),
+            sign: source.map(|s| s.sign).unwrap_or_default(),
+        });
         self.var_of.insert(v, id);
         id
     }
 
-    /// A fresh var of type `ty`.
-    pub fn fresh_var(&mut self, ty: Ty, name: Option<String>) -> VarId {
+    /// A fresh var of type `ty` that holds no source variable.
+    pub fn fresh_var(&mut self, ty: Ty) -> VarId {
         let id = VarId::from(self.vars.len());
-        self.vars.push(VarInfo { ty, name });
+        self.vars.push(VarInfo::unnamed(ty));
         id
     }
 
@@ -469,8 +486,8 @@ impl<'a> FnLower<'a> {
                 if inst.opcode() == LLVMOpcode::LLVMAtomicCmpXchg {
                     let fields = t.struct_fields();
                     let old_ty = fields.first().map(|&t| ty_of(t)).unwrap_or(Ty::Other);
-                    let old = self.fresh_var(old_ty, None);
-                    let ok = self.fresh_var(Ty::Int(1), None);
+                    let old = self.fresh_var(old_ty);
+                    let ok = self.fresh_var(Ty::Int(1));
                     self.cmpxchg.insert(inst, (old, ok));
                     continue;
                 }

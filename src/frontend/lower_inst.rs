@@ -208,10 +208,7 @@ impl FnLower<'_> {
             LLVMAtomicCmpXchg => {
                 let (old, ok) = match self.cmpxchg.get(&inst) {
                     Some(&p) => p,
-                    None => (
-                        self.fresh_var(Ty::Other, None),
-                        self.fresh_var(Ty::Int(1), None),
-                    ),
+                    None => (self.fresh_var(Ty::Other), self.fresh_var(Ty::Int(1))),
                 };
                 let bits = match ty_of(inst.operand(1).ty()) {
                     Ty::Int(b) => b,
@@ -319,7 +316,7 @@ impl FnLower<'_> {
         let at = inst.allocated_type();
         let elem = layout_of(at, dl, &self.cx.syms.field_names);
         let count = inst.operand(0);
-        let layout = match const_int(count) {
+        let mut layout = match const_int(count) {
             Some((1, _)) => elem,
             Some((n, _)) => elem.map(|e| Layout::Array {
                 elem: Box::new(e),
@@ -333,7 +330,12 @@ impl FnLower<'_> {
             }),
         };
         let (var_name, span) = match self.names.declared.get(&inst).cloned() {
-            Some((name, decl)) => (name, self.span(decl).or_else(|| self.span(inst))),
+            Some((var, decl)) => {
+                if let Some(l) = &mut layout {
+                    l.set_sign(var.sign);
+                }
+                (var.name, self.span(decl).or_else(|| self.span(inst)))
+            }
             None => {
                 let n = inst.name();
                 let n = if n.is_empty() {

@@ -7,6 +7,8 @@
 //! - `lower`, `lower_inst`, `calls`, `asserts`: lowering functions, instructions, calls and
 //!   assertion sites.
 //! - `consts`, `layout`, `debuginfo`: constants and initializers, type layouts, spans and names.
+//! - `field_names`, `signedness`: struct field names and the signedness of C integer types,
+//!   from the debug info (display only).
 //! - `ffi`: small handles over llvm-sys references.
 //! - [`dump`]: a readable text form of the result.
 
@@ -22,6 +24,7 @@ mod layout;
 mod load;
 mod lower;
 mod lower_inst;
+mod signedness;
 #[cfg(test)]
 mod tests;
 

@@ -129,33 +129,18 @@ fn global_initializers_have_cells_at_offsets() {
     };
     let offsets: Vec<u64> = fields.iter().map(|(o, _)| *o).collect();
     assert_eq!(offsets, vec![0, 4, 8]);
-    assert_eq!(
-        fields[2].1,
-        Layout::Scalar {
-            size: 8,
-            kind: ScalarKind::Int
-        }
-    );
+    assert_eq!(fields[2].1, Layout::scalar(8, ScalarKind::Int));
     let arr = &p.objects[p.globals[g("arr")].obj.index()];
     assert_eq!(
         arr.layout,
         Some(Layout::Array {
-            elem: Box::new(Layout::Scalar {
-                size: 4,
-                kind: ScalarKind::Int
-            }),
+            elem: Box::new(Layout::scalar(4, ScalarKind::Int)),
             stride: 4,
             count: 4
         })
     );
     let pa = &p.objects[p.globals[g("pa")].obj.index()];
-    assert_eq!(
-        pa.layout,
-        Some(Layout::Scalar {
-            size: 8,
-            kind: ScalarKind::Ptr
-        })
-    );
+    assert_eq!(pa.layout, Some(Layout::scalar(8, ScalarKind::Ptr)));
     assert_eq!(p.pointer_size, 8);
 }
 
@@ -209,11 +194,11 @@ fn assert_macro_is_one_macro_assertion() {
     assert_eq!(
         a.cond_vars
             .iter()
-            .map(|(n, _)| n.as_str())
+            .map(|c| c.name.as_str())
             .collect::<Vec<_>>(),
         vec!["x"]
     );
-    let (_, x) = &a.cond_vars[0];
+    let x = a.cond_vars[0].var;
     assert_eq!(main.vars[x.index()].name.as_deref(), Some("x"));
     // The __assert_fail declaration is there, but not called.
     assert!(!insts(main).any(|k| matches!(k, InstKind::Call { .. })));
@@ -238,7 +223,7 @@ fn verifier_assert_keeps_condition_and_text() {
     assert_eq!(
         a.cond_vars
             .iter()
-            .map(|(n, _)| n.as_str())
+            .map(|c| c.name.as_str())
             .collect::<Vec<_>>(),
         vec!["n"]
     );
@@ -296,7 +281,7 @@ fn reach_error_is_an_assertion_and_helper_bodies_are_not() {
     assert_eq!(
         v.cond_vars
             .iter()
-            .map(|(n, _)| n.as_str())
+            .map(|c| c.name.as_str())
             .collect::<Vec<_>>(),
         vec!["g"]
     );
@@ -968,6 +953,8 @@ fn field_names_from_metadata_are_those_of_the_text() {
              struct anon { int x; union { int u; float f; }; } an;\n\
              struct caf\u{e9} { int \u{e9}t\u{e9}; } c;\n\
              struct empty { } e;\n\
+             typedef unsigned long ulong_t;\n\
+             struct uns { ulong_t a; const volatile unsigned char b[2]; _Bool c; enum { A, B } d; signed char s; } un;\n\
              static int get(struct dev *p, pair_t *q) { struct local { int z; } l = {1}; return p->open + q->b + l.z; }\n\
              int main(void) { return get(&d, &pair) + w.i + fl.n + an.x + c.\u{e9}t\u{e9}; }\n";
     let b = "struct dev { int other; } d2;\n\
@@ -986,6 +973,10 @@ fn field_names_from_metadata_are_those_of_the_text() {
         // Not vacuous: structs were found (`dev` clashes once `b.c` is linked).
         let shown = format!("{from_text:?}");
         assert!(shown.contains("local") && shown.contains("C3"), "{shown}");
+        assert!(
+            shown.contains("Unsigned") && shown.contains("Signed"),
+            "{shown}"
+        );
         assert_eq!(shown.contains("regs"), inputs.len() == 1, "{shown}");
     }
 }
@@ -1102,4 +1093,68 @@ fn setjmp_is_a_resume_point_and_longjmp_a_jump() {
     // `main` calls setjmp: its locals stay in memory; `other` does not: promoted.
     assert!(insts(main).any(|k| matches!(k, InstKind::Alloca { .. })));
     assert!(!insts(func(&p, "other")).any(|k| matches!(k, InstKind::Alloca { .. })));
+}
+
+/// The signedness of every integer the source declares, from the debug info: parameters,
+/// SSA locals, globals through typedefs and qualifiers, enums, struct fields, array elements,
+/// locals kept in memory; `char` as the target (or `-funsigned-char`) makes it.
+#[test]
+fn signedness_from_debug_info() {
+    use Signedness::{Signed, Unsigned};
+    let src = "typedef unsigned int u32;\n\
+               struct dev { u32 count; int mode; unsigned char buf[4]; };\n\
+               struct dev d;\n\
+               unsigned long g;\n\
+               const volatile u32 cg = 1;\n\
+               int si;\n\
+               enum color { RED, GREEN } col;\n\
+               int f(unsigned cmd, int k, char c) {\n\
+               \x20 unsigned char b = (unsigned char)cmd;\n\
+               \x20 unsigned short arr[3];\n\
+               \x20 arr[k & 1] = b;\n\
+               \x20 return b + arr[0] + c + k + d.mode + (int)g + (int)cg + si + (int)col;\n\
+               }\n";
+    for (args, char_sign) in [(&[][..], Signed), (&["-funsigned-char"][..], Unsigned)] {
+        let p = match load_files(&[("t.c", src.as_bytes())], args) {
+            Ok(p) => p,
+            Err(e) => panic!("{e}"),
+        };
+        let f = func(&p, "f");
+        let sign_of = |name: &str| {
+            (f.vars.iter())
+                .find(|v| v.name.as_deref() == Some(name))
+                .unwrap_or_else(|| panic!("no var {name}: {}", super::dump(&p)))
+                .sign
+        };
+        assert_eq!(
+            (sign_of("cmd"), sign_of("k"), sign_of("c"), sign_of("b")),
+            (Unsigned, Signed, char_sign, Unsigned)
+        );
+        let layout = |name: &str| {
+            let o = (p.objects.iter()).find(|o| o.name == name);
+            o.and_then(|o| o.layout.clone())
+                .unwrap_or_else(|| panic!("no layout of {name}"))
+        };
+        for (name, sign) in [
+            ("g", Unsigned),
+            ("cg", Unsigned),
+            ("si", Signed),
+            ("col", Unsigned),
+        ] {
+            assert_eq!(layout(name).sign_at(0, layout(name).size()), sign, "{name}");
+        }
+        let d = layout("d");
+        assert_eq!(
+            [
+                d.sign_at(0, 4),
+                d.sign_at(4, 4),
+                d.sign_at(8, 1),
+                d.sign_at(11, 1)
+            ],
+            [Unsigned, Signed, Unsigned, Unsigned]
+        );
+        // Not a scalar of that size there.
+        assert_eq!(d.sign_at(0, 1), Signed);
+        assert_eq!(layout("f::arr").sign_at(4, 2), Unsigned);
+    }
 }

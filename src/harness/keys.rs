@@ -60,10 +60,7 @@ pub fn model_keys(program: &mut Program) -> bool {
     program.objects.push(Object {
         kind: ObjectKind::Global(slot),
         name: SLOT.to_string(),
-        layout: Some(Layout::Scalar {
-            size: bytes,
-            kind: ScalarKind::Int,
-        }),
+        layout: Some(Layout::scalar(bytes, ScalarKind::Int)),
         span: None,
     });
     program.globals.push(Global {
@@ -182,7 +179,7 @@ pub fn model_keys(program: &mut Program) -> bool {
 
 /// A fresh variable of `func`.
 fn fresh(func: &mut crate::ir::Function, ty: Ty) -> VarId {
-    func.vars.push(VarInfo { ty, name: None });
+    func.vars.push(VarInfo::unnamed(ty));
     VarId::from(func.vars.len() - 1)
 }
 

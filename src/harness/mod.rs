@@ -243,10 +243,8 @@ fn call_with_any_args(program: &Program, f: FuncId, vars: &mut Vec<VarInfo>) -> 
         match info.ty {
             Ty::Int(_) => {
                 let dst = VarId::from(vars.len());
-                vars.push(VarInfo {
-                    ty: info.ty,
-                    name: info.name.clone(),
-                });
+                // The input is named after the parameter, in its C type (for `confirm`'s traces).
+                vars.push(info.clone());
                 insts.push(Inst {
                     kind: InstKind::Nondet {
                         dst,
@@ -273,10 +271,7 @@ fn call_with_any_args(program: &Program, f: FuncId, vars: &mut Vec<VarInfo>) -> 
 
 /// Adds `void *NAME(void *)` that calls `f` with arguments of any value; returns its id.
 fn wrapper(program: &mut Program, f: FuncId) -> FuncId {
-    let mut vars = vec![VarInfo {
-        ty: Ty::Ptr,
-        name: None,
-    }];
+    let mut vars = vec![VarInfo::unnamed(Ty::Ptr)];
     let body = call_with_any_args(program, f, &mut vars);
     let entry = &program.funcs[f.index()];
     let func = Function {
@@ -313,10 +308,7 @@ mod tests {
         let defined = |name: &str, params: Vec<Ty>| Function {
             name: name.to_string(),
             params: (0..params.len()).map(VarId::from).collect(),
-            vars: params
-                .into_iter()
-                .map(|ty| VarInfo { ty, name: None })
-                .collect(),
+            vars: params.into_iter().map(VarInfo::unnamed).collect(),
             blocks: vec![block(Vec::new(), Terminator::Ret(None))],
             is_defined: true,
             ..Function::default()

@@ -20,6 +20,9 @@ pub enum Layout {
         size: u32,
         /// What it holds.
         kind: ScalarKind,
+        /// How the source reads it, for an integer (`Signed` when unknown). Display only:
+        /// [`Layout::same_shape`] ignores it.
+        sign: super::Signedness,
     },
     /// A struct (or a union, lowered as its largest member): fields at byte offsets.
     Struct {
@@ -48,6 +51,96 @@ impl Layout {
         names
             .get(i)
             .map_or_else(|| i.to_string().into(), |n| n.as_str().into())
+    }
+
+    /// A scalar of `size` bytes holding `kind`, of unknown signedness.
+    pub fn scalar(size: u32, kind: ScalarKind) -> Layout {
+        Layout::Scalar {
+            size,
+            kind,
+            sign: super::Signedness::Signed,
+        }
+    }
+
+    /// Whether both have the same scalars at the same offsets, under the same field names:
+    /// equality but for the display-only signedness.
+    pub fn same_shape(&self, other: &Layout) -> bool {
+        match (self, other) {
+            (
+                Layout::Scalar { size, kind, .. },
+                Layout::Scalar {
+                    size: s2, kind: k2, ..
+                },
+            ) => size == s2 && kind == k2,
+            (
+                Layout::Struct {
+                    size,
+                    fields,
+                    names,
+                },
+                Layout::Struct {
+                    size: s2,
+                    fields: f2,
+                    names: n2,
+                },
+            ) => {
+                size == s2
+                    && names == n2
+                    && fields.len() == f2.len()
+                    && (fields.iter().zip(f2)).all(|((o, l), (o2, l2))| o == o2 && l.same_shape(l2))
+            }
+            (
+                Layout::Array {
+                    elem,
+                    stride,
+                    count,
+                },
+                Layout::Array {
+                    elem: e2,
+                    stride: s2,
+                    count: c2,
+                },
+            ) => stride == s2 && count == c2 && elem.same_shape(e2),
+            _ => false,
+        }
+    }
+
+    /// Gives the integer scalars of this layout, through arrays but not into structs (whose
+    /// members have their own types), the signedness `sign`: the scalar, or the elements of an
+    /// array, that one declaration of this type makes.
+    pub fn set_sign(&mut self, sign: super::Signedness) {
+        match self {
+            Layout::Scalar {
+                kind: ScalarKind::Int,
+                sign: s,
+                ..
+            } => *s = sign,
+            Layout::Array { elem, .. } => elem.set_sign(sign),
+            Layout::Scalar { .. } | Layout::Struct { .. } => {}
+        }
+    }
+
+    /// The signedness of the integer scalar of `size` bytes at byte `offset`, when one is
+    /// exactly there (array elements included); `Signed` otherwise.
+    pub fn sign_at(&self, offset: u64, size: u64) -> super::Signedness {
+        match self {
+            Layout::Scalar {
+                size: s,
+                kind: ScalarKind::Int,
+                sign,
+            } if offset == 0 && u64::from(*s) == size => *sign,
+            Layout::Struct { fields, .. } => fields
+                .iter()
+                .rev()
+                .find(|(o, _)| *o <= offset)
+                .map_or(super::Signedness::Signed, |(o, l)| {
+                    l.sign_at(offset - o, size)
+                }),
+            Layout::Array { elem, stride, .. } if *stride > 0 => {
+                elem.sign_at(offset % stride, size)
+            }
+            _ => super::Signedness::Signed,
+        }
     }
 
     /// Allocation size in bytes.

@@ -4,12 +4,14 @@
 //! Ids of vars and blocks are local to their function; globals, functions, objects and
 //! assertions have program-wide ids.
 
+mod cint;
 mod ids;
 mod inst;
 mod layout;
 pub mod once;
 mod span;
 
+pub use cint::{CInt, CValue, Signedness};
 pub use ids::{AssertId, BlockId, FuncId, GlobalId, ObjId, VarId};
 pub use inst::{
     AssertKind, BinOp, Callee, CastOp, CmpPred, Inst, InstKind, Operand, Phi, RmwOp, StopReason,
@@ -36,6 +38,28 @@ pub struct VarInfo {
     pub ty: Ty,
     /// The source variable it holds, from the debug info (`llvm.dbg.value`), if any.
     pub name: Option<String>,
+    /// The signedness of that variable's C type (`Signed` when unknown). Display only.
+    pub sign: Signedness,
+}
+
+impl VarInfo {
+    /// A value of type `ty` that holds no source variable.
+    pub fn unnamed(ty: Ty) -> VarInfo {
+        VarInfo {
+            ty,
+            name: None,
+            sign: Signedness::Signed,
+        }
+    }
+
+    /// How its values are shown: its width and the signedness of its variable; `None` when
+    /// it is not an integer.
+    pub fn c_int(&self) -> Option<CInt> {
+        match self.ty {
+            Ty::Int(bits) => Some(CInt::new(bits, self.sign)),
+            _ => None,
+        }
+    }
 }
 
 /// A whole program after lowering.
@@ -242,6 +266,17 @@ pub struct Object {
     pub span: Option<Span>,
 }
 
+/// A named value that feeds an assertion's condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CondVar {
+    /// The source name: a variable's, or that of the global a load reads (`g`, `dev.count`).
+    pub name: String,
+    /// The var of the assertion's function that holds it.
+    pub var: VarId,
+    /// The signedness of what it names (the variable's or the memory's C type). Display only.
+    pub sign: Signedness,
+}
+
 /// One assertion site of the program.
 #[derive(Clone, Debug)]
 pub struct AssertInfo {
@@ -253,9 +288,9 @@ pub struct AssertInfo {
     pub span: Option<Span>,
     /// The condition as written (`"x > 0"`), or the called function's name for `reach_error()`.
     pub condition: String,
-    /// Named values that feed the condition, for diagnostics: (source name, var of `func`).
-    /// Their intervals are shown when the assertion may fail.
-    pub cond_vars: Vec<(String, VarId)>,
+    /// Named values that feed the condition, for diagnostics. Their intervals are shown when
+    /// the assertion may fail.
+    pub cond_vars: Vec<CondVar>,
     /// For `AssertKind::Macro`: the blocks whose branch checks the condition (their false edge
     /// leads to the failure block). The assertion is reached when one of them is, or when the
     /// `Assert` instruction is; it fails when the `Assert` instruction is reached. Empty when

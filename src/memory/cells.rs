@@ -3,7 +3,7 @@
 //! Invariant: every byte of a typed object belongs to at most one cell; all elements of an array
 //! share the cells of element 0, so such cells are never `singular` (they take weak updates).
 
-use crate::ir::{Layout, ObjId, ObjectKind, Program, ScalarKind};
+use crate::ir::{Layout, ObjId, ObjectKind, Program, ScalarKind, Signedness};
 use std::collections::BTreeMap;
 
 /// A dense cell index; cells of one object are contiguous.
@@ -28,6 +28,8 @@ pub struct CellInfo {
     pub size: u32,
     /// What it holds.
     pub kind: ScalarKind,
+    /// How the source reads it (`Signed` when unknown). Display only.
+    pub sign: Signedness,
     /// Whether it stands for exactly one concrete cell (not in an array, not on the heap), so
     /// that a store may replace its value (strong update).
     pub singular: bool,
@@ -77,7 +79,15 @@ impl Cells {
                 let heap = matches!(obj.kind, ObjectKind::Heap(_)) && !once;
                 let mut leaves = Vec::new();
                 flatten(layout, 0, 1, &obj.name, &mut leaves);
-                for (offset, size, kind, instances, mut name) in leaves {
+                for Leaf {
+                    offset,
+                    size,
+                    kind,
+                    sign,
+                    instances,
+                    mut name,
+                } in leaves
+                {
                     if once {
                         name = format!("{}+{offset}", obj.name);
                     }
@@ -86,6 +96,7 @@ impl Cells {
                         offset,
                         size,
                         kind,
+                        sign,
                         singular: instances == 1 && !heap,
                         name,
                         instances,
@@ -239,13 +250,26 @@ fn crosses_array_element(layout: &Layout, offset: u64, size: u32) -> bool {
     }
 }
 
-type Leaf = (u64, u32, ScalarKind, u64, String);
+/// A scalar of a layout, at its offset in the object.
+struct Leaf {
+    offset: u64,
+    size: u32,
+    kind: ScalarKind,
+    sign: Signedness,
+    instances: u64,
+    name: String,
+}
 
 fn flatten(layout: &Layout, base: u64, instances: u64, name: &str, out: &mut Vec<Leaf>) {
     match layout {
-        Layout::Scalar { size, kind } => {
-            out.push((base, *size, *kind, instances, name.to_string()))
-        }
+        Layout::Scalar { size, kind, sign } => out.push(Leaf {
+            offset: base,
+            size: *size,
+            kind: *kind,
+            sign: *sign,
+            instances,
+            name: name.to_string(),
+        }),
         Layout::Struct { fields, names, .. } => {
             for (i, (off, f)) in fields.iter().enumerate() {
                 let field = Layout::field_name(names, i);
@@ -269,10 +293,7 @@ mod tests {
     use super::*;
 
     fn int(size: u32) -> Layout {
-        Layout::Scalar {
-            size,
-            kind: ScalarKind::Int,
-        }
+        Layout::scalar(size, ScalarKind::Int)
     }
 
     #[test]
@@ -306,6 +327,7 @@ mod tests {
         let mut leaves = Vec::new();
         flatten(&l, 0, 1, "s", &mut leaves);
         assert_eq!(leaves.len(), 3);
-        assert_eq!((leaves[0].3, leaves[1].3, leaves[2].3), (1, 4, 4));
+        let instances: Vec<u64> = leaves.iter().map(|l| l.instances).collect();
+        assert_eq!(instances, [1, 4, 4]);
     }
 }

@@ -109,7 +109,7 @@ fn layout(fields: &BTreeMap<(u64, u32), ScalarKind>) -> Option<Layout> {
             return None;
         }
         end = off + u64::from(size);
-        out.push((off, Layout::Scalar { size, kind }));
+        out.push((off, Layout::scalar(size, kind)));
     }
     Some(Layout::Struct {
         size: end,

@@ -1198,7 +1198,7 @@ fn has_ptr(layout: &Layout) -> bool {
 /// Whether a pointer scalar of `size` bytes starts exactly at `off`.
 fn is_ptr_scalar_at(layout: &Layout, off: u64, size: u64) -> bool {
     match layout {
-        Layout::Scalar { size: s, kind } => {
+        Layout::Scalar { size: s, kind, .. } => {
             off == 0 && u64::from(*s) == size && *kind == ScalarKind::Ptr
         }
         Layout::Struct { fields, .. } => fields.iter().any(|(fo, fl)| {
@@ -1226,7 +1226,10 @@ fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
     let Some(first) = all.next() else {
         return true;
     };
-    first.0.is_some() && first.1.is_some() && all.all(|p| p == first)
+    let same = |(l, off): (Option<&Layout>, Option<u64>)| {
+        off == first.1 && l.zip(first.0).is_some_and(|(l, f)| l.same_shape(f))
+    };
+    first.0.is_some() && first.1.is_some() && all.all(same)
 }
 
 /// The most byte ranges with a known offset recorded per object in `int_written`.

@@ -2,9 +2,8 @@
 //! its resolved source position.
 
 use super::Report;
-use crate::analysis::{AssertVerdict, Flow, Status};
+use crate::analysis::{AssertVerdict, Flow, NamedRange, Status};
 use crate::ir::{AssertId, AssertInfo, AssertKind};
-use watts_domains::Interval;
 
 /// One assertion site and what the analysis concluded about it.
 #[derive(Clone, Debug)]
@@ -18,7 +17,7 @@ pub struct Finding<'a> {
     /// Why, in one sentence.
     pub reason: &'a str,
     /// Values of the condition's variables where it may fail.
-    pub values: &'a [(String, Interval)],
+    pub values: &'a [NamedRange],
     /// Threads in which the assertion is reachable.
     pub threads: &'a [String],
     /// The name of the function that contains it.
@@ -217,7 +216,7 @@ impl Finding<'_> {
         let values = (!self.values.is_empty()).then(|| {
             self.values
                 .iter()
-                .map(|(name, iv)| format_value(name, iv))
+                .map(format_value)
                 .collect::<Vec<_>>()
                 .join(", ")
         });
@@ -230,12 +229,25 @@ impl Finding<'_> {
     }
 }
 
-/// `x ∈ [0, 10]` for a range, `y = 5` when the interval prints as a single value.
-pub(crate) fn format_value(name: &str, iv: &Interval) -> String {
-    let text = iv.to_string();
-    if text.starts_with('[') || text.starts_with('⊥') || text.starts_with('⊤') {
-        format!("{name} ∈ {text}")
+/// `x ∈ [0, 10]` for a range, `y = 5` for a single value, `u ∈ [0, 1] or 4294967295` for an
+/// unsigned value whose range crosses the sign boundary: values as the C type shows them.
+pub(crate) fn format_value(v: &NamedRange) -> String {
+    let text = value_text(v);
+    let single = match v.ty {
+        Some(ty) => ty.single(&v.range).is_some(),
+        None => v.range.as_const().is_some(),
+    };
+    if single {
+        format!("{} = {text}", v.name)
     } else {
-        format!("{name} = {text}")
+        format!("{} ∈ {text}", v.name)
+    }
+}
+
+/// The values of `v` as text (`[0, 10]`, `5`, `[0, 1] or 4294967295`), in its C type.
+pub(crate) fn value_text(v: &NamedRange) -> String {
+    match v.ty {
+        Some(ty) => ty.show(&v.range),
+        None => v.range.to_string(),
     }
 }

@@ -1,7 +1,7 @@
 //! `watts invariants` output: per thread, one line per reached source line with the ranges of
 //! its named variables (human), or one JSON object.
 
-use super::finding::format_value;
+use super::finding::{format_value, value_text};
 use crate::analysis::invariants::Invariants;
 use crate::config::Format;
 use serde_json::json;
@@ -42,7 +42,7 @@ fn human(inv: &Invariants, out: &mut dyn Write) -> io::Result<()> {
             .unwrap_or(0);
         for l in &t.lines {
             let at = format!("{}:{}", l.file, l.line);
-            let values: Vec<String> = l.values.iter().map(|(n, iv)| format_value(n, iv)).collect();
+            let values: Vec<String> = l.values.iter().map(format_value).collect();
             let text = if values.is_empty() {
                 "reached".to_string()
             } else {
@@ -69,7 +69,7 @@ fn document(inv: &Invariants) -> serde_json::Value {
                 "file": l.file,
                 "line": l.line,
                 "functions": l.functions,
-                "values": l.values.iter().map(|(n, iv)| (n.clone(), json!(iv.to_string())))
+                "values": l.values.iter().map(|v| (v.name.clone(), json!(value_text(v))))
                     .collect::<serde_json::Map<_, _>>(),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),

@@ -3,13 +3,12 @@
 //! Invariant: fields are only ever added, never renamed or removed; `version` stays 1 until a
 //! field changes meaning. Unknown positions are `null`, never 0.
 
-use super::finding::Finding;
+use super::finding::{value_text, Finding};
 use super::{distinct_notes, Report};
-use crate::analysis::Note;
+use crate::analysis::{NamedRange, Note};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::io::{self, Write};
-use watts_domains::Interval;
 
 /// The version of the JSON contract this module writes.
 const VERSION: u32 = 1;
@@ -146,16 +145,17 @@ struct NoteOut<'a> {
     message: &'a str,
 }
 
-/// `{"x": "[0, 10]"}` in the analysis' order; a repeated name keeps its first value, so that
-/// the object has unique keys.
-struct Values<'a>(&'a [(String, Interval)]);
+/// `{"x": "[0, 10]"}` in the analysis' order, in each value's C type (`"[0, 1] or
+/// 4294967295"` for an unsigned range that crosses the sign boundary); a repeated name keeps
+/// its first value, so that the object has unique keys.
+struct Values<'a>(&'a [NamedRange]);
 
 impl Serialize for Values<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(None)?;
-        for (i, (name, iv)) in self.0.iter().enumerate() {
-            if !self.0[..i].iter().any(|(n, _)| n == name) {
-                map.serialize_entry(name, &iv.to_string())?;
+        for (i, v) in self.0.iter().enumerate() {
+            if !self.0[..i].iter().any(|w| w.name == v.name) {
+                map.serialize_entry(&v.name, &value_text(v))?;
             }
         }
         map.end()

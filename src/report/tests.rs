@@ -2,8 +2,10 @@
 //! programs and outcomes.
 
 use super::*;
-use crate::analysis::{AssertVerdict, Note, Stats};
-use crate::ir::{AssertId, AssertInfo, AssertKind, FileId, FuncId, Function, SourceFile, Span};
+use crate::analysis::{AssertVerdict, NamedRange, Note, Stats};
+use crate::ir::{
+    AssertId, AssertInfo, AssertKind, CInt, FileId, FuncId, Function, Signedness, SourceFile, Span,
+};
 use std::path::PathBuf;
 use watts_domains::Interval;
 
@@ -11,6 +13,15 @@ const SOURCE: &str = "int x;\nint main() {\n  assert(x > 0);\n  __VERIFIER_asser
 
 fn iv(lo: i64, hi: i64) -> Interval {
     Interval::new(lo.into(), hi.into())
+}
+
+/// `name` with the values `[lo, hi]` of a `bits`-bit integer read with `sign`.
+fn named(name: &str, lo: i64, hi: i64, bits: u32, sign: Signedness) -> NamedRange {
+    NamedRange {
+        name: name.to_string(),
+        range: iv(lo, hi),
+        ty: Some(CInt::new(bits, sign)),
+    }
 }
 
 fn site(kind: AssertKind, line: u32, col: u32, condition: &str) -> AssertInfo {
@@ -148,7 +159,11 @@ fn exit_codes() {
 #[test]
 fn json_shape() {
     let mut r = report(&[Proved, MayFail], Some(SOURCE));
-    r.outcome.verdicts[1].values = vec![("x".to_string(), iv(0, 10))];
+    r.outcome.verdicts[1].values = vec![
+        named("x", 0, 10, 32, Signedness::Signed),
+        named("u", -1, 1, 32, Signedness::Unsigned),
+        named("c", -56, -56, 8, Signedness::Unsigned),
+    ];
     r.outcome.notes = vec![
         Note {
             span: None,
@@ -183,7 +198,10 @@ fn json_shape() {
     assert_eq!(a[0]["status"], "proved");
     assert_eq!(a[1]["status"], "may-fail");
     assert_eq!(a[1]["reason"], "reason 2");
-    assert_eq!(a[1]["values"]["x"], iv(0, 10).to_string());
+    assert_eq!(a[1]["values"]["x"], "[0, 10]");
+    // Values in the C type's signedness, still strings.
+    assert_eq!(a[1]["values"]["u"], "[0, 1] or 4294967295");
+    assert_eq!(a[1]["values"]["c"], "200");
     assert_eq!(a[1]["threads"], serde_json::json!(["main"]));
     let s = &v["summary"];
     assert_eq!(
@@ -236,7 +254,10 @@ fn gnu_lines() {
 #[test]
 fn human_snippet_label_and_notes() {
     let mut r = report(&[MayFail, Proved], Some(SOURCE));
-    r.outcome.verdicts[0].values = vec![("x".to_string(), iv(-5, 0))];
+    r.outcome.verdicts[0].values = vec![
+        named("x", -5, 0, 32, Signedness::Signed),
+        named("n", -5, -5, 64, Signedness::Unsigned),
+    ];
     r.outcome.verdicts[0].threads = vec!["t1".to_string(), "t2".to_string()];
     let note = Note {
         span: Some(Span {
@@ -259,7 +280,7 @@ fn human_snippet_label_and_notes() {
         "{text}"
     );
     assert!(
-        text.contains(&format!("= note: in threads t1, t2: x ∈ {}", iv(-5, 0))),
+        text.contains("= note: in threads t1, t2: x ∈ [-5, 0], n = 18446744073709551611"),
         "{text}"
     );
     assert!(text.contains("= note: reason 1"), "{text}");

@@ -179,10 +179,10 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
                 obs.explanation = Some(self.flows.to_vec());
             }
             let info = &self.facts.program.asserts[id.index()];
-            for (name, v) in &info.cond_vars {
-                let iv = state.interval(self.transfer.ssa_var(ctx, *v));
+            for c in &info.cond_vars {
+                let iv = state.interval(self.transfer.ssa_var(ctx, c.var));
                 obs.values
-                    .entry(name.clone())
+                    .entry(c.name.clone())
                     .and_modify(|x| {
                         x.join_with(&iv);
                     })

@@ -30,10 +30,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Value};
-use super::{Loc, Next, Status, StepInfo, StepKind, System, Tid};
+use super::{InputValue, Loc, Next, Status, StepInfo, StepKind, System, Tid};
 use crate::ir::{
-    AssertKind, BinOp, BlockId, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind, Layout,
-    Operand, Program, RmwOp, Span, StopReason, Terminator, Ty, VarId,
+    AssertKind, BinOp, BlockId, CInt, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind,
+    Layout, Operand, Program, RmwOp, Signedness, Span, StopReason, Terminator, Ty, VarId,
 };
 
 /// Bounds of one execution.
@@ -444,15 +444,20 @@ impl<'p> Interp<'p> {
         self.describe(s, alloc, off, true)
     }
 
-    fn describe(&self, s: &State, alloc: u32, off: i64, whole: bool) -> String {
-        let Some(a) = s.mem.get(alloc as usize) else {
-            return "?".into();
-        };
+    /// The program's object that allocation `a` is a copy of.
+    fn object_of(&self, a: &Alloc) -> &crate::ir::Object {
         let obj = match a.kind {
             AllocKind::Global(g) => self.program.globals[g.index()].obj,
             AllocKind::Stack { obj, .. } | AllocKind::Heap(obj) => obj,
         };
-        let object = &self.program.objects[obj.index()];
+        &self.program.objects[obj.index()]
+    }
+
+    fn describe(&self, s: &State, alloc: u32, off: i64, whole: bool) -> String {
+        let Some(a) = s.mem.get(alloc as usize) else {
+            return "?".into();
+        };
+        let object = self.object_of(a);
         let mut name = match a.kind {
             AllocKind::Global(g) => self.program.globals[g.index()].name.clone(),
             _ => object.name.clone(),
@@ -500,6 +505,30 @@ impl<'p> Interp<'p> {
             }
             Value::Ptr(Ptr::Func(f)) => format!("&{}", self.program.funcs[f.index()].name),
             Value::Unknown => "?".into(),
+        }
+    }
+
+    /// A value read from or written to the `size` bytes at `p`, as the witness shows it: an
+    /// integer in the C type of the memory there (`200` for an `unsigned char`, signed where
+    /// the type is unknown), anything else as [`Interp::show`] does.
+    fn show_at(&self, s: &State, p: Value, size: u32, v: Value) -> String {
+        match v {
+            Value::Int { v, bits } => {
+                CInt::new(bits, self.sign_at(s, p, size)).show_value(v as i128)
+            }
+            other => self.show(s, other),
+        }
+    }
+
+    /// The signedness of the integer of `size` bytes at `p` in its object's C type.
+    fn sign_at(&self, s: &State, p: Value, size: u32) -> Signedness {
+        let Value::Ptr(Ptr::Mem { alloc, off }) = p else {
+            return Signedness::Signed;
+        };
+        let layout = (s.mem.get(alloc as usize)).and_then(|a| self.object_of(a).layout.as_ref());
+        match (layout, u64::try_from(off)) {
+            (Some(l), Ok(off)) if off < l.size() => l.sign_at(off, u64::from(size)),
+            _ => Signedness::Signed,
         }
     }
 
@@ -1305,7 +1334,7 @@ impl<'p> Interp<'p> {
                 if visible {
                     kind = Some(StepKind::Read {
                         loc: self.loc(s, p),
-                        value: self.show(s, v),
+                        value: self.show_at(s, p, *size, v),
                     });
                 }
             }
@@ -1315,7 +1344,7 @@ impl<'p> Interp<'p> {
                 if visible {
                     kind = Some(StepKind::Write {
                         loc: self.loc(s, p),
-                        value: self.show(s, v),
+                        value: self.show_at(s, p, *size, v),
                     });
                 }
             }
@@ -1335,8 +1364,8 @@ impl<'p> Interp<'p> {
                 if visible {
                     kind = Some(StepKind::Update {
                         loc: self.loc(s, p),
-                        read: self.show(s, old),
-                        written: Some(self.show(s, new)),
+                        read: self.show_at(s, p, size, old),
+                        written: Some(self.show_at(s, p, size, new)),
                     });
                 }
             }
@@ -1365,8 +1394,8 @@ impl<'p> Interp<'p> {
                 if visible {
                     kind = Some(StepKind::Update {
                         loc: self.loc(s, p),
-                        read: self.show(s, cur),
-                        written: equal.then(|| self.show(s, n)),
+                        read: self.show_at(s, p, size, cur),
+                        written: equal.then(|| self.show_at(s, p, size, n)),
                     });
                 }
             }
@@ -1551,11 +1580,22 @@ impl<'p> Interp<'p> {
                 if self.forced.is_some() {
                     Arc::make_mut(&mut s.threads[t]).inputs += 1;
                 }
+                let func = s.threads[t].frames.last().map(|fr| fr.func);
                 self.set(s, t, *dst, v);
-                kind = Some(StepKind::Input(match v {
-                    Value::Int { v, bits } if *is_bool || bits == 1 => v as i128,
-                    Value::Int { v, bits } => sext(v, bits),
-                    _ => 0,
+                let (value, bits) = match v {
+                    Value::Int { v, bits } if *is_bool || bits == 1 => (v as i128, 1),
+                    Value::Int { v, bits } => (sext(v, bits), bits),
+                    _ => (0, 128),
+                };
+                // The variable that gets it: a parameter of an `--entry` function (the harness
+                // names the input after it) or the variable a `__VERIFIER_nondet_*` result is
+                // assigned to.
+                let var = func.and_then(|f| self.program.funcs[f.index()].vars.get(dst.index()));
+                let sign = var.map_or(Signedness::Signed, |i| i.sign);
+                kind = Some(StepKind::Input(InputValue {
+                    value,
+                    name: var.and_then(|i| i.name.clone()),
+                    ty: CInt::new(bits, sign),
                 }));
             }
             InstKind::Havoc {

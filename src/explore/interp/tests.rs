@@ -275,13 +275,17 @@ fn nondet_inputs_have_alternatives() {
     let inputs: Vec<StepKind> = (0..n)
         .map(|alt| i.step(&mut s.clone(), 0, alt).kind)
         .collect();
+    let values: Vec<i128> = (inputs.iter())
+        .filter_map(|k| match k {
+            StepKind::Input(v) => Some(v.value),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(values.len(), inputs.len(), "{inputs:?}");
     for v in [0, 1, -1, 41, 42, 43] {
-        assert!(inputs.contains(&StepKind::Input(v)), "{v}: {inputs:?}");
+        assert!(values.contains(&v), "{v}: {inputs:?}");
     }
-    assert_eq!(
-        inputs[..3],
-        [StepKind::Input(0), StepKind::Input(1), StepKind::Input(-1)]
-    );
+    assert_eq!(values[..3], [0, 1, -1]);
     let all = explore(&i);
     assert!(violated(&all));
     assert!(all.iter().any(|(s, _)| *s == Status::Done));
@@ -597,8 +601,8 @@ fn forced_inputs_have_one_alternative_and_take_the_forced_value() {
     assert!(matches!(status, Status::Violated(_)), "{status:?}");
     let inputs: Vec<i128> = trace
         .iter()
-        .filter_map(|s| match s.kind {
-            StepKind::Input(v) => Some(v),
+        .filter_map(|s| match &s.kind {
+            StepKind::Input(v) => Some(v.value),
             _ => None,
         })
         .collect();
@@ -681,4 +685,47 @@ fn thread_local_variables_have_one_copy_per_thread() {
          int main(void) { pthread_t t; x = 9; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return 0; }",
     );
     assert!(violated(&explore(&interp(&parent))));
+}
+
+/// Issue 18, 4: an input is named after the variable a `__VERIFIER_nondet_*` result is
+/// assigned to and shown in its C type, and shared memory values in the type of the memory.
+#[test]
+fn inputs_and_values_in_their_c_type() {
+    let p = program(
+        "extern unsigned char __VERIFIER_nondet_uchar(void);\n\
+         unsigned int total; unsigned char bytes[2]; int plain;\n\
+         int main(void) {\n\
+           unsigned char b = __VERIFIER_nondet_uchar();\n\
+           total = (unsigned int)-(int)b; bytes[1] = b; plain = -(int)b;\n\
+           return 0; }\n",
+    );
+    let i = interp(&p);
+    let mut s = i.initial();
+    i.step(&mut s, 0, 0);
+    let n = i.alternatives(&s, 0);
+    // The alternative whose value is all ones (255 for an `unsigned char`).
+    let (alt, input) = (0..n)
+        .find_map(|alt| match i.step(&mut s.clone(), 0, alt).kind {
+            StepKind::Input(v) if v.value == -1 => Some((alt, v)),
+            _ => None,
+        })
+        .expect("the candidate -1");
+    assert_eq!(input.name.as_deref(), Some("b"));
+    assert_eq!(
+        crate::explore::witness::event(&StepKind::Input(input)),
+        "gets the input b = 255"
+    );
+    i.step(&mut s, 0, alt);
+    let mut events = Vec::new();
+    while i.status(&s) == Status::Running {
+        let step = i.step(&mut s, 0, 0);
+        events.push(crate::explore::witness::event(&step.kind));
+    }
+    for e in [
+        "writes total = 4294967041",
+        "writes bytes[1] = 255",
+        "writes plain = -255",
+    ] {
+        assert!(events.iter().any(|x| x == e), "missing `{e}`: {events:?}");
+    }
 }
