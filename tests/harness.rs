@@ -322,7 +322,9 @@ fn an_ops_table_is_a_harness() {
     assert!(out.contains("my_fops (drv.c:"), "{out}");
     assert!(out.contains("my_open, my_write, my_release"), "{out}");
     assert!(
-        out.contains("watts analyze --init my_init --entries-from my_fops --entry 'my_irq:*' drv.c"),
+        out.contains(
+            "watts analyze --init my_init --entries-from my_fops --entry 'my_irq:*' drv.c"
+        ),
         "{out}"
     );
     let with = |table: &'static str| {
@@ -354,7 +356,10 @@ fn an_ops_table_is_a_harness() {
     assert_eq!(status_of(&doc, "dev.count <= 16"), "proved", "{doc}");
     // With my_write alone as an entry, the kernel may still run my_open any number of times
     // (the table reached it): analysed on its own, its assertion is not proved.
-    let (doc, _) = json_in(dir.path(), &["--init", "my_init", "--entry", "my_write", "drv.c"]);
+    let (doc, _) = json_in(
+        dir.path(),
+        &["--init", "my_init", "--entry", "my_write", "drv.c"],
+    );
     assert_eq!(status_of(&doc, "u <= 1"), "may-fail", "{doc}");
     // The bugs are real and confirmed, through `if (r < 0)` on an unknown function's result
     // and the rounds of instances of the harness.

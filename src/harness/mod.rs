@@ -108,11 +108,37 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         },
         span,
     };
-    let mut straight = Vec::new();
     let mut vars = Vec::new();
+    // The blocks: 0 the init, 1 the single instances, 2 the rounds of many (if any), then the
+    // exit.
+    let mut first = Vec::new();
+    let mut init_ok = None;
     if let Some(i) = init {
-        straight.extend(call_with_any_args(program, i, &mut vars));
+        let (insts, result) = call_with_any_args(program, i, &mut vars);
+        first.extend(insts);
+        // Harness contract: the entries run only after an init that succeeded; an init
+        // returning an integer failed when it is negative (a kernel init's -errno).
+        if let Some((r, bits)) = result {
+            let ok = VarId::from(vars.len());
+            vars.push(VarInfo {
+                ty: Ty::Int(1),
+                name: None,
+                sign: crate::ir::Signedness::Unsigned,
+            });
+            first.push(Inst {
+                kind: InstKind::Cmp {
+                    dst: ok,
+                    pred: crate::ir::CmpPred::Sge,
+                    a: Operand::Var(r),
+                    b: Operand::Int { value: 0, bits },
+                    bits,
+                },
+                span: None,
+            });
+            init_ok = Some(ok);
+        }
     }
+    let mut straight = Vec::new();
     let mut looped = Vec::new();
     for &(f, instances) in &entries {
         let Some(w) = wrapper_of(f) else { continue };
@@ -126,10 +152,20 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
             Instances::Exactly(_) | Instances::Any => looped.push(create(w, span)),
         }
     }
-    let ret = Terminator::Ret(Some(Operand::Int { value: 0, bits: 32 }));
-    let mut blocks = Vec::new();
+    let exit = BlockId(if looped.is_empty() { 2 } else { 3 });
+    let mut blocks = vec![block(
+        first,
+        match init_ok {
+            Some(ok) => Terminator::CondBr {
+                cond: Operand::Var(ok),
+                then_: BlockId(1),
+                else_: exit,
+            },
+            None => Terminator::Br(BlockId(1)),
+        },
+    )];
     if looped.is_empty() {
-        blocks.push(block(straight, ret));
+        blocks.push(block(straight, Terminator::Br(exit)));
     } else {
         // Whether to start one more round of instances: an input, so that `watts confirm`
         // runs one, two, ... rounds (an unknown value would decide nothing and end its runs).
@@ -137,6 +173,7 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         vars.push(VarInfo {
             ty: Ty::Int(1),
             name: Some("more instances".to_string()),
+            sign: crate::ir::Signedness::Unsigned,
         });
         looped.push(Inst {
             kind: InstKind::Nondet {
@@ -146,17 +183,18 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
             },
             span: None,
         });
-        blocks.push(block(straight, Terminator::Br(BlockId(1))));
+        blocks.push(block(straight, Terminator::Br(BlockId(2))));
         blocks.push(block(
             looped,
             Terminator::CondBr {
                 cond: Operand::Var(more),
-                then_: BlockId(1),
-                else_: BlockId(2),
+                then_: BlockId(2),
+                else_: exit,
             },
         ));
-        blocks.push(block(Vec::new(), ret));
     }
+    let ret = Terminator::Ret(Some(Operand::Int { value: 0, bits: 32 }));
+    blocks.push(block(Vec::new(), ret));
     program.funcs.push(Function {
         name: MAIN.to_string(),
         params: Vec::new(),
@@ -233,8 +271,13 @@ fn resolve(program: &Program, name: &str, flag: &str) -> Result<FuncId, InputErr
 /// A call of `f` with every parameter any value of its type: an integer parameter takes the
 /// value of a `Nondet` (an input, which `watts confirm` enumerates or solves for, as it does
 /// `__VERIFIER_nondet_*`), any other parameter is `Unknown`. The `Nondet` results are new
-/// variables of the caller, added to `vars`.
-fn call_with_any_args(program: &Program, f: FuncId, vars: &mut Vec<VarInfo>) -> Vec<Inst> {
+/// variables of the caller, added to `vars`, and so is the call's integer result, returned with
+/// its width.
+fn call_with_any_args(
+    program: &Program,
+    f: FuncId,
+    vars: &mut Vec<VarInfo>,
+) -> (Vec<Inst>, Option<(VarId, u32)>) {
     let func = &program.funcs[f.index()];
     let mut insts = Vec::new();
     let mut args = Vec::new();
@@ -258,21 +301,33 @@ fn call_with_any_args(program: &Program, f: FuncId, vars: &mut Vec<VarInfo>) -> 
             ty => args.push(Operand::Unknown(ty)),
         }
     }
+    // The integer result, in a new variable of the caller.
+    let result = match func.ret {
+        Some(Ty::Int(bits)) => {
+            vars.push(VarInfo {
+                ty: Ty::Int(bits),
+                name: None,
+                sign: crate::ir::Signedness::Signed,
+            });
+            Some((VarId::from(vars.len() - 1), bits))
+        }
+        _ => None,
+    };
     insts.push(Inst {
         kind: InstKind::Call {
-            dst: None,
+            dst: result.map(|(r, _)| r),
             callee: Callee::Direct(f),
             args,
         },
         span: func.span,
     });
-    insts
+    (insts, result)
 }
 
 /// Adds `void *NAME(void *)` that calls `f` with arguments of any value; returns its id.
 fn wrapper(program: &mut Program, f: FuncId) -> FuncId {
     let mut vars = vec![VarInfo::unnamed(Ty::Ptr)];
-    let body = call_with_any_args(program, f, &mut vars);
+    let (body, _) = call_with_any_args(program, f, &mut vars);
     let entry = &program.funcs[f.index()];
     let func = Function {
         name: entry.name.clone(),
@@ -355,12 +410,16 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(creates(&main.blocks[0]), 2);
-        assert_eq!(creates(&main.blocks[1]), 1);
+        // Blocks: the init, the single instances, the rounds of many, the exit.
+        assert_eq!(main.blocks.len(), 4);
+        assert_eq!(main.blocks[0].term, Terminator::Br(BlockId(1)));
+        assert_eq!(creates(&main.blocks[1]), 2);
+        assert_eq!(creates(&main.blocks[2]), 1);
         assert!(matches!(
-            main.blocks[1].term,
+            main.blocks[2].term,
             Terminator::CondBr {
-                then_: BlockId(1),
+                then_: BlockId(2),
+                else_: BlockId(3),
                 ..
             }
         ));
@@ -394,7 +453,35 @@ mod tests {
         let mut p = program();
         synthesize(&mut p, &spec(None, &["dev_write:100"])).expect("harness");
         let main = p.funcs.last().expect("main");
-        assert_eq!((creates(&main.blocks[0]), creates(&main.blocks[1])), (0, 1));
+        assert_eq!((creates(&main.blocks[1]), creates(&main.blocks[2])), (0, 1));
+    }
+
+    /// Harness contract: the entries run only after an init that returned a non-negative
+    /// integer (a kernel init returns -errno when it fails).
+    #[test]
+    fn entries_run_only_after_an_init_that_succeeded() {
+        let mut p = program();
+        p.funcs[0].ret = Some(Ty::Int(32));
+        synthesize(&mut p, &spec(Some("init"), &["dev_write"])).expect("harness");
+        let main = p.funcs.last().expect("main");
+        let InstKind::Call { dst: Some(r), .. } = main.blocks[0].insts[0].kind else {
+            panic!("the init's result is kept")
+        };
+        assert!(matches!(
+            &main.blocks[0].insts[1].kind,
+            InstKind::Cmp { pred: crate::ir::CmpPred::Sge, a, b: Operand::Int { value: 0, .. }, .. }
+                if *a == Operand::Var(r)
+        ));
+        assert!(matches!(
+            main.blocks[0].term,
+            Terminator::CondBr {
+                then_: BlockId(1),
+                else_: BlockId(2),
+                ..
+            }
+        ));
+        assert_eq!(creates(&main.blocks[1]), 1);
+        assert!(matches!(main.blocks[2].term, Terminator::Ret(_)));
     }
 
     #[test]
@@ -482,10 +569,10 @@ mod tests {
         spec.tables
             .push(crate::config::parse_table("fops").expect("table"));
         synthesize(&mut p, &spec).expect("harness");
-        // Any number of instances: each entry is created in the loop block.
+        // Any number of instances: each entry is created in the block of rounds.
         assert_eq!(
             entry_names(&p),
-            vec![("init".to_string(), 1), ("dev_write".to_string(), 1)]
+            vec![("init".to_string(), 2), ("dev_write".to_string(), 2)]
         );
         assert_eq!(p.harness_entries, vec![FuncId(0), FuncId(1)]);
     }
@@ -499,7 +586,7 @@ mod tests {
         synthesize(&mut p, &spec).expect("harness");
         assert_eq!(
             entry_names(&p),
-            vec![("dev_write".to_string(), 0), ("dev_write".to_string(), 0)]
+            vec![("dev_write".to_string(), 1), ("dev_write".to_string(), 1)]
         );
     }
 
@@ -531,7 +618,7 @@ mod tests {
         };
         synthesize(&mut p, &spec).expect("harness");
         // `init` is static, `main` is the program's own, `ext` is not defined.
-        assert_eq!(entry_names(&p), vec![("dev_write".to_string(), 1)]);
+        assert_eq!(entry_names(&p), vec![("dev_write".to_string(), 2)]);
         let mut p = program();
         for f in &mut p.funcs {
             f.is_internal = true;

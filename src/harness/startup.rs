@@ -93,7 +93,7 @@ pub fn compose(program: &mut Program) {
     let mut vars = program.funcs[main.index()].vars.clone();
     let mut calls = Vec::new();
     for f in ctors {
-        calls.extend(super::call_with_any_args(program, f, &mut vars));
+        calls.extend(super::call_with_any_args(program, f, &mut vars).0);
     }
     let func = &mut program.funcs[main.index()];
     func.vars = vars;

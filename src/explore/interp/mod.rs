@@ -165,6 +165,17 @@ fn sealed_globals(program: &Program) -> Vec<bool> {
     }
 }
 
+/// How a memory location is named (`Interp::describe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Naming {
+    /// The scalar accessed: `dev.count`, `dev.irq_lock.0.__lock`.
+    Location,
+    /// An address or a whole object: `dev` at its start, else the field starting there.
+    Object,
+    /// A lock: the field that holds it, `dev.lock` even at the start of `dev`.
+    Lock,
+}
+
 /// The concrete interpreter of one program.
 #[derive(Clone)]
 pub struct Interp<'p> {
@@ -435,13 +446,21 @@ impl<'p> Interp<'p> {
     /// The name of a memory location as the user wrote it: `x`, `t[2]`, `dev+4`,
     /// `heap@f.c:12#2+8`, `main::buf[1]`.
     pub fn describe_location(&self, s: &State, alloc: u32, off: i64) -> String {
-        self.describe(s, alloc, off, false)
+        self.describe(s, alloc, off, Naming::Location)
     }
 
     /// As [`Interp::describe_location`], but an address at the start of an object names the
-    /// object itself (a mutex, a pointer to a struct), not its first field.
+    /// object itself (a pointer to a struct), not its first field, and one inside names the
+    /// field that starts there (`&dev.irq_lock`), not the first scalar inside it.
     pub fn describe_object(&self, s: &State, alloc: u32, off: i64) -> String {
-        self.describe(s, alloc, off, true)
+        self.describe(s, alloc, off, Naming::Object)
+    }
+
+    /// The name of the lock at `off` of allocation `alloc`: the field that holds it
+    /// (`dev.lock`, `dev.irq_lock`), not the C library type's first scalar
+    /// (`dev.irq_lock.0.__lock`) nor the struct it begins.
+    fn describe_lock(&self, s: &State, alloc: u32, off: i64) -> String {
+        self.describe(s, alloc, off, Naming::Lock)
     }
 
     /// The program's object that allocation `a` is a copy of.
@@ -453,7 +472,7 @@ impl<'p> Interp<'p> {
         &self.program.objects[obj.index()]
     }
 
-    fn describe(&self, s: &State, alloc: u32, off: i64, whole: bool) -> String {
+    fn describe(&self, s: &State, alloc: u32, off: i64, naming: Naming) -> String {
         let Some(a) = s.mem.get(alloc as usize) else {
             return "?".into();
         };
@@ -474,18 +493,20 @@ impl<'p> Interp<'p> {
         }
         // A whole object (a lock, an address) is named down to the field that holds it, not
         // to its first scalar inside the C library's type (`dev.irq_lock`, not
-        // `dev.irq_lock.0.__lock`).
+        // `dev.irq_lock.0.__lock`): the first one entered at its start that is no larger
+        // than the largest lock type.
         let sizes = self.program.sync_sizes;
-        let whole = whole.then(|| {
-            [sizes.mutex, sizes.rwlock, Some(4)]
-                .into_iter()
-                .flatten()
-                .max()
-        });
+        let extent = [sizes.mutex, sizes.rwlock, Some(4)]
+            .into_iter()
+            .flatten()
+            .max();
+        let whole = (naming != Naming::Location).then_some(extent).flatten();
         match &object.layout {
-            Some(Layout::Struct { .. }) if whole.is_some() && off == 0 => {}
+            Some(Layout::Struct { .. }) if naming == Naming::Object && off == 0 => {}
+            Some(l)
+                if naming == Naming::Lock && off == 0 && whole.is_some_and(|n| l.size() <= n) => {}
             Some(l) if off >= 0 && (off as u64) < l.size() => {
-                name += &layout_path(l, off as u64, whole.flatten())
+                name += &layout_path(l, off as u64, whole)
             }
             _ if off != 0 => name += &format!("{off:+}"),
             _ => {}
@@ -1000,7 +1021,7 @@ impl<'p> Interp<'p> {
                     self.sh_relock(s, alloc, off);
                 }
                 self.advance(s, t);
-                let name = self.describe_object(s, alloc, off);
+                let name = self.describe_lock(s, alloc, off);
                 (inst.span, Ok(StepKind::Lock(name)))
             }
             At::Inst => {
@@ -1503,13 +1524,13 @@ impl<'p> Interp<'p> {
                 let (alloc, off) = self.lock_addr(s, t, lock)?;
                 s.locks.insert((alloc, off), t);
                 self.set_opt(s, t, *dst, Value::int(0, 32));
-                kind = Some(StepKind::Lock(self.describe_object(s, alloc, off)));
+                kind = Some(StepKind::Lock(self.describe_lock(s, alloc, off)));
             }
             InstKind::Unlock { dst, lock } => {
                 let (alloc, off) = self.lock_addr(s, t, lock)?;
                 self.release(s, t, alloc, off)?;
                 self.set_opt(s, t, *dst, Value::int(0, 32));
-                kind = Some(StepKind::Unlock(self.describe_object(s, alloc, off)));
+                kind = Some(StepKind::Unlock(self.describe_lock(s, alloc, off)));
             }
             InstKind::AtomicBegin => {
                 let depth = match s.atomic {
@@ -1696,7 +1717,7 @@ impl<'p> Interp<'p> {
             }
             Ext::TryLock => {
                 let (alloc, off) = self.lock_addr(s, t, args.first().unwrap_or(&Operand::Null))?;
-                let name = self.describe_object(s, alloc, off);
+                let name = self.describe_lock(s, alloc, off);
                 let taken = match s.locks.entry((alloc, off)) {
                     std::collections::btree_map::Entry::Vacant(e) => {
                         e.insert(t);
@@ -1807,10 +1828,21 @@ impl<'p> Interp<'p> {
                         }
                         self.set(s, t, d, v);
                         input = Some(d);
-                        kind = Some(StepKind::Input(match v {
+                        let value = match v {
                             Value::Int { v, bits: 1 } => v as i128,
                             Value::Int { v, bits } => sext(v, bits),
                             _ => 0,
+                        };
+                        // Named after the call (`register_chrdev()`), in the C type of the
+                        // variable that gets it.
+                        let caller = s.threads[t].frames.last().map(|fr| fr.func);
+                        let sign = caller
+                            .and_then(|c| self.program.funcs[c.index()].vars.get(d.index()))
+                            .map_or(Signedness::Signed, |i| i.sign);
+                        kind = Some(StepKind::Input(InputValue {
+                            value,
+                            name: Some(format!("{}()", func.name)),
+                            ty: CInt::new(bits, sign),
                         }));
                     }
                     _ => self.set_opt(s, t, dst, Value::Unknown),
