@@ -73,10 +73,14 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     ));
     let budget = config.timeout.map(|t| t.saturating_sub(t0.elapsed()));
     let mut outcome = analyze_within(&program, config, budget)?;
-    (outcome.notes).extend(config.notes.iter().map(|message| Note {
-        span: None,
-        message: message.clone(),
-    }));
+    (outcome.notes).extend(
+        (config.notes.iter())
+            .chain(&program.frontend_notes)
+            .map(|message| Note {
+                span: None,
+                message: message.clone(),
+            }),
+    );
     if let Some(options) = &config.confirm {
         progress.stage("executing to confirm failures".to_string());
         confirm(&program, options, &mut outcome);

@@ -768,3 +768,55 @@ fn invariants_are_shown_in_the_signedness_of_their_c_type() {
     assert_eq!(l19["values"]["left"], "4294967295", "{l19}");
     assert_eq!(l19["values"]["k"], "[-2147483648, 99]", "{l19}");
 }
+
+/// A temporary directory holding `files`.
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("write test input");
+    }
+    dir
+}
+
+/// C that gcc accepts and clang rejects or only warns about does not stop a GCC-built project:
+/// a global named like a C library function (`int free;`) is compiled with
+/// `-fno-builtin-free`, an undeclared function is taken as C89 did; each with a note that
+/// names what was done and where, and the assertions are analysed as gcc builds them.
+#[test]
+fn gcc_accepted_c_is_analysed_with_a_note() {
+    let dir = project(&[
+        (
+            "g1.c",
+            "#include <assert.h>\nint free;\nint index = 3;\n\
+             int main(void) { free = 2; assert(free == 2); assert(index == 3); return 0; }\n",
+        ),
+        (
+            "g2.c",
+            "#include <assert.h>\nint main(void) { int r = helper(3); assert(r == 4); return 0; }\n\
+             int helper(int x) { return x + 1; }\n",
+        ),
+    ]);
+    let o = watts_in(dir.path(), &["analyze", "g1.c"]);
+    assert_status(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("`free`, `index` are defined as a variable")
+            && out.contains("compiled with -fno-builtin-free -fno-builtin-index")
+            && out.contains("2 assertions: 2 proved"),
+        "{out}"
+    );
+    let o = watts_in(dir.path(), &["analyze", "g2.c"]);
+    assert_status(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("a call of an undeclared function, taken as returning `int`")
+            && out.contains("in 1 place; first at g2.c:2:26: call to undeclared function 'helper'"),
+        "{out}"
+    );
+    // A real redefinition is still clang's error, exit 2.
+    let bad = "int f(void) { return 0; }\nint f;\nint main(void) { return f; }\n";
+    let dir = project(&[("bad.c", bad)]);
+    let o = watts_in(dir.path(), &["analyze", "bad.c"]);
+    assert_status(&o, 2);
+    assert!(stderr(&o).contains("redefinition of 'f'"), "{}", stderr(&o));
+}

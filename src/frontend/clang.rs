@@ -81,12 +81,140 @@ pub(crate) fn parse_major(text: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// Compiles one C (or preprocessed `.i`) file to bitcode and returns its bytes.
+/// One C file compiled: its bitcode, and what the front end did to accept C that gcc accepts
+/// and clang rejects or only warns about (one note per kind, for the report).
+pub(crate) struct Compiled {
+    /// The bitcode.
+    pub bitcode: Vec<u8>,
+    /// Notes in words, each naming what it changed and where it was first seen.
+    pub notes: Vec<String>,
+}
+
+/// How many times a compile is retried with more `-fno-builtin-NAME` flags.
+const MAX_RETRIES: usize = 3;
+
+/// Compiles one C (or preprocessed `.i`) file to bitcode, accepting what gcc accepts: a global
+/// named like a C library function (`int free;`) is compiled with `-fno-builtin-free`, and
+/// the C that clang 16 made errors is downgraded to warnings (`compile_once`); each is noted.
 pub(crate) fn compile(
     clang: &Clang,
     input: &Path,
     extra: &[String],
-) -> Result<Vec<u8>, InputError> {
+) -> Result<Compiled, InputError> {
+    let mut no_builtin: Vec<String> = Vec::new();
+    let mut tries = 0;
+    loop {
+        let mut args: Vec<String> = no_builtin
+            .iter()
+            .map(|n| format!("-fno-builtin-{n}"))
+            .collect();
+        args.extend(extra.iter().cloned());
+        match compile_once(clang, input, &args) {
+            Ok((bitcode, diagnostics)) => {
+                let mut notes = Vec::new();
+                if !no_builtin.is_empty() {
+                    notes.push(format!(
+                        "{}: {} as a variable or with another type, which clang takes for the C \
+                         library's function (gcc accepts it): compiled with {}",
+                        input.display(),
+                        (no_builtin.iter())
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                            + if no_builtin.len() == 1 {
+                                " is defined"
+                            } else {
+                                " are defined"
+                            },
+                        args[..no_builtin.len()].join(" ")
+                    ));
+                }
+                notes.extend(lenient_notes(&diagnostics));
+                return Ok(Compiled { bitcode, notes });
+            }
+            Err(InputError::CompileFailed { path, diagnostics }) => {
+                let shadowed: Vec<String> = shadowed_builtins(&diagnostics)
+                    .into_iter()
+                    .filter(|n| !no_builtin.contains(n))
+                    .collect();
+                if shadowed.is_empty() || tries == MAX_RETRIES {
+                    return Err(InputError::CompileFailed { path, diagnostics });
+                }
+                no_builtin.extend(shadowed);
+                tries += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The names clang rejects as "redefinition of 'NAME' as different kind of symbol" where the
+/// previous definition is its own builtin (no header declared it; gcc accepts such a global).
+fn shadowed_builtins(diagnostics: &str) -> Vec<String> {
+    const MARK: &str = "error: redefinition of '";
+    let mut out: Vec<String> = Vec::new();
+    for line in diagnostics.lines() {
+        let Some(at) = line.find(MARK) else { continue };
+        let rest = &line[at + MARK.len()..];
+        let Some(end) = rest.find("' as different kind of symbol") else {
+            continue;
+        };
+        let name = &rest[..end];
+        let word = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if word && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// One note per kind of gcc-accepted C that clang compiled with a warning
+/// (`-Wimplicit-function-declaration`, `-Wimplicit-int`, `-Wint-conversion`,
+/// `-Wincompatible-function-pointer-types`): how many places, and the first one.
+fn lenient_notes(diagnostics: &str) -> Vec<String> {
+    const KINDS: [(&str, &str); 4] = [
+        (
+            "-Wimplicit-function-declaration",
+            "a call of an undeclared function, taken as returning `int` (C89; gcc accepts it)",
+        ),
+        (
+            "-Wimplicit-int",
+            "a declaration without a type, taken as `int` (C89; gcc accepts it)",
+        ),
+        (
+            "-Wint-conversion",
+            "an implicit conversion between a pointer and an integer (gcc accepts it): the \
+             integer is any value",
+        ),
+        (
+            "-Wincompatible-function-pointer-types",
+            "a function pointer of another type (gcc accepts it)",
+        ),
+    ];
+    let mut out = Vec::new();
+    for (flag, what) in KINDS {
+        let tag = format!("[{flag}]");
+        let hits: Vec<&str> = (diagnostics.lines())
+            .filter(|l| l.contains(": warning: ") && l.trim_end().ends_with(&tag))
+            .collect();
+        let Some(first) = hits.first() else { continue };
+        let (place, message) = first.split_once(": warning: ").unwrap_or((first, ""));
+        let message = message.trim_end().trim_end_matches(&tag).trim_end();
+        let message = message.split(';').next().unwrap_or(message);
+        out.push(format!(
+            "{what}, in {}; first at {place}: {message}",
+            crate::report::plural(hits.len(), "place"),
+        ));
+    }
+    out
+}
+
+/// Runs clang once; the bitcode and its diagnostics (warnings) on success.
+fn compile_once(
+    clang: &Clang,
+    input: &Path,
+    extra: &[String],
+) -> Result<(Vec<u8>, String), InputError> {
     let tmp = tempfile::Builder::new()
         .prefix("watts-")
         .suffix(".bc")
@@ -149,12 +277,34 @@ pub(crate) fn compile(
             diagnostics,
         });
     }
-    std::fs::read(tmp.path()).map_err(|e| InputError::Unreadable(tmp.path().to_path_buf(), e))
+    let bitcode = std::fs::read(tmp.path())
+        .map_err(|e| InputError::Unreadable(tmp.path().to_path_buf(), e))?;
+    Ok((bitcode, String::from_utf8_lossy(&out.stderr).into_owned()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::parse_major;
+
+    #[test]
+    fn shadowed_builtins_and_lenient_warnings_are_read() {
+        let d = "g1.c:2:5: error: redefinition of 'free' as different kind of symbol\n\
+                 g1.c:3:5: error: redefinition of 'index' as different kind of symbol\n\
+                 g1.c:2:5: error: redefinition of 'free' as different kind of symbol\n";
+        assert_eq!(super::shadowed_builtins(d), vec!["free", "index"]);
+        let w = "g2.c:2:26: warning: call to undeclared function 'helper'; ISO C99 and later \
+                 do not support implicit function declarations [-Wimplicit-function-declaration]\n\
+                 g2.c:5:1: warning: call to undeclared function 'h2'; ISO C99 [-Wimplicit-function-declaration]\n";
+        let notes = super::lenient_notes(w);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("a call of an undeclared function")
+                && notes[0].contains("in 2 places")
+                && notes[0].contains("first at g2.c:2:26: call to undeclared function 'helper'"),
+            "{notes:?}"
+        );
+        assert!(super::lenient_notes("").is_empty());
+    }
 
     #[test]
     fn parses_versions() {

@@ -47,6 +47,7 @@ fn is_bitcode(bytes: &[u8]) -> bool {
 pub(crate) fn load_module<'ctx>(
     ctx: &'ctx Context,
     config: &Config,
+    notes: &mut Vec<String>,
 ) -> Result<Module<'ctx>, InputError> {
     if config.inputs.is_empty() {
         return Err(InputError::Unsupported("no input file given".to_string()));
@@ -85,7 +86,9 @@ pub(crate) fn load_module<'ctx>(
                     .map(|u| u.args.clone())
                     .unwrap_or_default();
                 args.extend(config.clang_args.iter().cloned());
-                clang::compile(cl, path, &args)?
+                let compiled = clang::compile(cl, path, &args)?;
+                notes.extend(compiled.notes);
+                compiled.bitcode
             }
             InputKind::Text | InputKind::Bitcode => {
                 let bytes =

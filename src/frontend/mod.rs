@@ -48,6 +48,9 @@ pub const LLVM_MAJOR: u32 = clang::LLVM_MAJOR;
 /// Compiles (if needed), loads and lowers every input of `config` into one program.
 pub fn load(config: &Config) -> Result<Program, InputError> {
     let context = inkwell::context::Context::create();
-    let module = load::load_module(&context, config)?;
-    Ok(lower::lower_module(&module))
+    let mut notes = Vec::new();
+    let module = load::load_module(&context, config, &mut notes)?;
+    let mut program = lower::lower_module(&module);
+    program.frontend_notes = notes;
+    Ok(program)
 }

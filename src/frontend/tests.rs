@@ -678,7 +678,9 @@ fn bitcode_input_and_two_c_files() {
         "lib.c",
         b"int counter = 4;\nint bump(void) { return ++counter; }\n",
     )]);
-    let bc = super::clang::compile(&clang, &paths[0], &[]).expect("compiles");
+    let bc = super::clang::compile(&clang, &paths[0], &[])
+        .expect("compiles")
+        .bitcode;
     let main =
         b"extern int counter; int bump(void);\nint main(void) { return bump() + counter; }\n";
     let p = load_files(&[("lib.bc", &bc), ("main.c", main)], &[]).expect("loads");
@@ -965,7 +967,7 @@ fn field_names_from_metadata_are_those_of_the_text() {
     for inputs in [&paths[..1], &paths[..]] {
         let config = Config::new(inputs.to_vec());
         let context = inkwell::context::Context::create();
-        let module = super::load::load_module(&context, &config).expect("load");
+        let module = super::load::load_module(&context, &config, &mut Vec::new()).expect("load");
         let text = module.print_to_string().to_string();
         let from_text = super::field_names::FieldNames::from_module_text(&text);
         let from_metadata = super::field_names::FieldNames::from_module(module.as_mut_ptr());

@@ -96,6 +96,9 @@ pub struct Program {
     pub harness_entries: Vec<FuncId>,
     /// The sizes of the pthread synchronisation types, where the module defines them.
     pub sync_sizes: SyncSizes,
+    /// What the front end did to accept C that gcc accepts and clang does not (notes for the
+    /// report, in words).
+    pub frontend_notes: Vec<String>,
 }
 
 /// Byte sizes of `pthread_mutex_t`, `pthread_cond_t` and `pthread_rwlock_t` in the analysed
