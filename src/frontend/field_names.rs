@@ -16,6 +16,9 @@ use crate::ir::Signedness;
 #[derive(Default, Debug, PartialEq)]
 pub(crate) struct FieldNames {
     by_struct: HashMap<String, Option<Vec<Member>>>,
+    /// Anonymous structs by their LLVM name (`anon.0`), matched through a global of that
+    /// type (`static struct { .. } dev;`), whose debug info names its struct.
+    by_llvm: HashMap<String, Option<Vec<Member>>>,
 }
 
 /// One member of a C struct.
@@ -35,6 +38,9 @@ pub(crate) struct Field {
     pub name: String,
     pub sign: Signedness,
 }
+
+/// The name clang gives the LLVM type of a struct that has neither a tag nor a typedef.
+const ANON: &str = "anon";
 
 /// DWARF tags of the debug-info types read here.
 const DW_TAG_MEMBER: u16 = 0x0d;
@@ -92,8 +98,11 @@ impl FieldNames {
                 continue;
             };
             let own = Some(s.type_name()).filter(|n| !n.is_empty());
-            let aliases = typedefs.get(&s).into_iter().flatten().cloned();
-            for n in own.into_iter().chain(aliases) {
+            let aliases: Vec<String> = typedefs.get(&s).into_iter().flatten().cloned().collect();
+            // `static struct { .. } dev;`: clang names the LLVM type `struct.anon` (`.0`, `.1`
+            // for more); several different ones make the name untrusted (`insert`).
+            let anon = (own.is_none() && aliases.is_empty()).then(|| ANON.to_string());
+            for n in own.into_iter().chain(aliases).chain(anon) {
                 out.insert(&n, &members);
             }
         }
@@ -129,13 +138,47 @@ impl FieldNames {
             let Some(members) = field(body, "elements").and_then(|e| members(&nodes, e)) else {
                 continue;
             };
-            let own = field(body, "name").into_iter();
-            let aliases = typedefs.get(id).into_iter().flatten().copied();
-            for n in own.chain(aliases) {
+            let own: Vec<&str> = field(body, "name").into_iter().collect();
+            let aliases: Vec<&str> = typedefs.get(id).into_iter().flatten().copied().collect();
+            let anon = (own.is_empty() && aliases.is_empty()).then_some(ANON);
+            for n in own.into_iter().chain(aliases).chain(anon) {
                 out.insert(n.trim_matches('"'), &members);
             }
         }
         out
+    }
+
+    /// Matches anonymous structs to their LLVM types through the globals of those types: a
+    /// global whose value type is `struct.anon*` and whose debug-info type is a struct with
+    /// members names that LLVM type's fields.
+    pub fn add_globals(
+        &mut self,
+        ctx: llvm_sys::prelude::LLVMContextRef,
+        globals: &[super::ffi::Val],
+        signs: &TypeSigns,
+    ) {
+        for &g in globals {
+            let ty = g.global_value_type();
+            if ty.kind() != llvm_sys::LLVMTypeKind::LLVMStructTypeKind {
+                continue;
+            }
+            let llvm = ty.struct_name();
+            let Some(base) = llvm.strip_prefix("struct.").filter(|b| b.starts_with(ANON)) else {
+                continue;
+            };
+            let Some(elements) = global_struct_elements(ctx, g) else {
+                continue;
+            };
+            let Some(members) = members_of(ctx, elements, signs) else {
+                continue;
+            };
+            let slot = (self.by_llvm)
+                .entry(base.to_string())
+                .or_insert_with(|| Some(members.clone()));
+            if slot.as_deref() != Some(&members[..]) {
+                *slot = None;
+            }
+        }
     }
 
     fn insert(&mut self, name: &str, members: &[Member]) {
@@ -154,11 +197,13 @@ impl FieldNames {
     pub fn fields(&self, llvm_name: &str, offsets: &[u64]) -> Option<Vec<Field>> {
         let base = llvm_name.strip_prefix("struct.")?;
         // clang suffixes `.0`, `.1` to a struct name defined again in another file.
-        let members = self.by_struct.get(base).or_else(|| {
-            let (stem, suffix) = base.rsplit_once('.')?;
-            suffix.parse::<u32>().ok()?;
-            self.by_struct.get(stem)
-        })?;
+        let members = (self.by_llvm.get(base))
+            .or_else(|| self.by_struct.get(base))
+            .or_else(|| {
+                let (stem, suffix) = base.rsplit_once('.')?;
+                suffix.parse::<u32>().ok()?;
+                self.by_struct.get(stem)
+            })?;
         let members = members.as_ref()?;
         offsets
             .iter()
@@ -175,6 +220,48 @@ impl FieldNames {
             .collect()
     }
 }
+
+/// The `elements` of the struct type of global `g`'s debug info (its `DIGlobalVariable`'s
+/// type, through `const`/`volatile`), if it is a struct.
+fn global_struct_elements(
+    ctx: llvm_sys::prelude::LLVMContextRef,
+    g: super::ffi::Val,
+) -> Option<Md> {
+    use llvm_sys::debuginfo::LLVMMetadataKind::*;
+    let expr = g.global_debug_info()?;
+    if !matches!(expr.kind(), LLVMDIGlobalVariableExpressionMetadataKind) {
+        return None;
+    }
+    let MdOperand::Node(var) = *expr.operands(ctx).first()? else {
+        return None;
+    };
+    let MdOperand::Node(mut ty) = *var.operands(ctx).get(VARIABLE_TYPE_OPERAND)? else {
+        return None;
+    };
+    // `const`/`volatile` qualifiers (bounded: qualifiers do not nest deeply).
+    for _ in 0..4 {
+        if !matches!(ty.kind(), LLVMDIDerivedTypeMetadataKind) || ty.tag() == DW_TAG_MEMBER {
+            break;
+        }
+        if ty.tag() == DW_TAG_TYPEDEF {
+            return None;
+        }
+        let MdOperand::Node(base) = *ty.operands(ctx).get(BASE_TYPE_OPERAND)? else {
+            return None;
+        };
+        ty = base;
+    }
+    if !matches!(ty.kind(), LLVMDICompositeTypeMetadataKind) || ty.tag() != DW_TAG_STRUCTURE_TYPE {
+        return None;
+    }
+    match ty.operands(ctx).get(ELEMENTS_OPERAND)? {
+        MdOperand::Node(e) => Some(*e),
+        _ => None,
+    }
+}
+
+/// `DIVariable`'s operand that holds its type.
+const VARIABLE_TYPE_OPERAND: usize = 3;
 
 /// The members of an `elements` tuple: byte offset, name and signedness of each
 /// `DW_TAG_member`; `None` when it is not a tuple of nodes or when a member is a bit-field or

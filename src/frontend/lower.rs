@@ -54,7 +54,11 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
             funcs,
             func_vals: fvals.clone(),
             globals,
-            field_names: FieldNames::from_nodes(llvm_ctx, &nodes, &type_signs),
+            field_names: {
+                let mut names = FieldNames::from_nodes(llvm_ctx, &nodes, &type_signs);
+                names.add_globals(llvm_ctx, &gvals, &type_signs);
+                names
+            },
             type_signs,
         },
         files: Files::default(),

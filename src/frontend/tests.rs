@@ -921,7 +921,9 @@ fn struct_fields_are_named_from_debug_info() {
          pair_t pair;\n\
          union word { int i; char c[4]; } w;\n\
          struct flags { unsigned ready : 1; unsigned err : 1; int n; } fl;\n\
-         int main(void) { return dev.open + pair.b + w.i + fl.n; }\n",
+         static struct { int x; long y; } single;\n\
+         static struct { char k; int m; } other;\n\
+         int main(void) { return dev.open + pair.b + w.i + fl.n + single.x + other.m; }\n",
     );
     let cells = crate::memory::Cells::build(&p, Default::default());
     let names: Vec<&str> = cells.cells.iter().map(|c| c.name.as_str()).collect();
@@ -932,6 +934,11 @@ fn struct_fields_are_named_from_debug_info() {
         "dev.count",
         "pair.a",
         "pair.b",
+        // Structs without a tag or a typedef, matched through their globals.
+        "single.x",
+        "single.y",
+        "other.k",
+        "other.m",
     ] {
         assert!(names.contains(&expected), "{expected} not in {names:?}");
     }
