@@ -188,6 +188,13 @@ pub struct InputArgs {
     #[arg(long, help_heading = "Harness")]
     pub entries_exported: bool,
 
+    /// Assume that this function, which the analysed files declare but do not define (a
+    /// kernel's `request_irq`, `register_chrdev`), changes no memory of the program and
+    /// returns normally; it may keep the pointers it gets. Without it, such a call may change
+    /// everything it can reach. Repeatable.
+    #[arg(long = "assume-no-write", value_name = "FN", help_heading = "Harness")]
+    pub assume_no_write: Vec<String>,
+
     /// How interferences between threads are composed [default: optimized].
     #[arg(long, value_enum, value_name = "MODE", help_heading = "Analysis")]
     pub mode: Option<ModeArg>,
@@ -677,6 +684,8 @@ impl InputArgs {
                 .collect::<Result<Vec<_>, _>>()?
         };
         let exported = self.entries_exported || m.is_some_and(|m| m.entries_exported);
+        let mut assume_no_write = m.map(|m| m.assume_no_write.clone()).unwrap_or_default();
+        assume_no_write.extend(self.assume_no_write);
         let timeout = match (self.timeout, m.and_then(|m| m.timeout)) {
             (Some(t), _) => Some(t),
             (None, Some(t)) => Some(
@@ -729,6 +738,7 @@ impl InputArgs {
         if harness.is_active() {
             config.harness = Some(harness);
         }
+        config.assume_no_write = assume_no_write;
         Ok(config)
     }
 }

@@ -99,6 +99,8 @@ pub struct Config {
     pub units: BTreeMap<PathBuf, UnitFlags>,
     /// The driver harness to synthesize (`--init`, `--entry`), if any.
     pub harness: Option<HarnessSpec>,
+    /// Declared functions assumed to change no memory of the program (`--assume-no-write`).
+    pub assume_no_write: Vec<String>,
     /// A JSON or SARIF report of an earlier run: findings in it do not count for the exit
     /// status.
     pub baseline: Option<PathBuf>,
@@ -331,6 +333,7 @@ impl Config {
             jobs: 0,
             units: BTreeMap::new(),
             harness: None,
+            assume_no_write: Vec::new(),
             baseline: None,
             timeout: None,
             max_memory: default_max_memory(),

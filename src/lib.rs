@@ -256,6 +256,7 @@ pub fn replay(
     if harness.is_active() {
         config.harness = Some(harness);
     }
+    config.assume_no_write = file.program.assume_no_write.clone();
     let program = load_program(&config).map_err(|e| e.to_string())?;
     let id = file
         .assertion_id()
@@ -289,7 +290,43 @@ pub fn load_program(config: &Config) -> Result<Program, InputError> {
     }
     harness::startup::compose(&mut program);
     harness::keys::model_keys(&mut program);
+    assume_no_write(&mut program, &config.assume_no_write);
     Ok(program)
+}
+
+/// Marks the declared functions of `names` as writing no memory (`--assume-no-write`), with a
+/// note naming them, and one for the names that are no declared function of the program.
+fn assume_no_write(program: &mut Program, names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    let mut marked = Vec::new();
+    let mut absent = Vec::new();
+    for n in names {
+        match (program.funcs.iter()).position(|f| &f.name == n && !f.is_defined) {
+            Some(i) => marked.push(ir::FuncId::from(i)),
+            None => absent.push(n.as_str()),
+        }
+    }
+    marked.sort_unstable();
+    marked.dedup();
+    if !marked.is_empty() {
+        let shown: Vec<&str> = (marked.iter())
+            .map(|f| program.funcs[f.index()].name.as_str())
+            .collect();
+        program.frontend_notes.push(format!(
+            "assumed (--assume-no-write) to change no memory of the program, to return \
+             normally, and to keep and call back only what they are given: {}",
+            error::name_list(&shown)
+        ));
+    }
+    if !absent.is_empty() {
+        program.frontend_notes.push(format!(
+            "--assume-no-write names no function the analysed files declare without defining: {}",
+            error::name_list(&absent)
+        ));
+    }
+    program.assumed_no_write = marked;
 }
 
 /// The invariants of every thread at every source line (`watts invariants`).

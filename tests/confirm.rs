@@ -337,9 +337,10 @@ struct CrossCheck {
 }
 
 /// The driver harness of a corpus program's `//PARAM:` lines (`--init`, `--entry`,
-/// `--entries-from`, `--entries-exported`), if any.
-fn harness_of(text: &str) -> Option<watts::config::HarnessSpec> {
+/// `--entries-from`, `--entries-exported`), if any, and its `--assume-no-write` functions.
+fn harness_of(text: &str) -> (Option<watts::config::HarnessSpec>, Vec<String>) {
     let mut h = watts::config::HarnessSpec::default();
+    let mut no_write = Vec::new();
     for line in text.lines() {
         let Some(rest) = line.trim_start().strip_prefix("//PARAM:") else {
             continue;
@@ -356,17 +357,19 @@ fn harness_of(text: &str) -> Option<watts::config::HarnessSpec> {
                         .and_then(|e| watts::config::parse_table(e).ok()),
                 ),
                 "--entries-exported" => h.exported = true,
+                "--assume-no-write" => no_write.extend(words.next().map(String::from)),
                 _ => {}
             }
         }
     }
-    h.is_active().then_some(h)
+    (h.is_active().then_some(h), no_write)
 }
 
 fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<CrossCheck, String> {
     let mut config = watts::Config::new(vec![path.to_path_buf()]);
     config.clang_args = args.to_vec();
-    config.harness = harness_of(&std::fs::read_to_string(path).unwrap_or_default());
+    (config.harness, config.assume_no_write) =
+        harness_of(&std::fs::read_to_string(path).unwrap_or_default());
     let program = match watts::load_program(&config) {
         Ok(p) => p,
         Err(_) => {
@@ -651,6 +654,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
             entries: vec![],
             entries_from: vec![],
             entries_exported: false,
+            assume_no_write: vec![],
         },
         &|_| "lin.c".to_string(),
     );

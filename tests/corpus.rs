@@ -50,7 +50,8 @@
 //! //PARAM: --domain octagon                      only this domain (default: both)
 //! //PARAM: -- -m32 -DN=3                         clang arguments (everything after `--`)
 //! //PARAM: --init dev_init --entries-from fops   a driver harness (also --entry FN[:N|*],
-//!                                                --entries-exported), as on the command line
+//!                                                --entries-exported, --assume-no-write FN),
+//!                                                as on the command line
 //! ```
 //!
 //! # Checks and output
@@ -226,6 +227,8 @@ struct Spec {
     clang_args: Vec<String>,
     /// The driver harness (`--init`, `--entry`, `--entries-from`, `--entries-exported`).
     harness: watts::config::HarnessSpec,
+    /// `--assume-no-write` functions.
+    assume_no_write: Vec<String>,
     /// Annotations by line.
     annotations: BTreeMap<u32, Annotation>,
 }
@@ -265,6 +268,7 @@ fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
         domains: Vec::new(),
         clang_args: Vec::new(),
         harness: watts::config::HarnessSpec::default(),
+        assume_no_write: Vec::new(),
         annotations: BTreeMap::new(),
     };
     for (i, line) in text.lines().enumerate() {
@@ -294,6 +298,9 @@ fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
                         )),
                     },
                     "--entries-exported" => spec.harness.exported = true,
+                    "--assume-no-write" => {
+                        spec.assume_no_write.extend(words.next().map(String::from))
+                    }
                     other => errors.push(format!("{lineno}: unknown //PARAM: option `{other}`")),
                 }
             }
@@ -396,12 +403,15 @@ type Analysis = Result<Outcome, InputError>;
 fn load(
     path: &Path,
     clang_args: &[String],
-    harness: Option<&watts::config::HarnessSpec>,
+    spec: Option<&Spec>,
     budget: Duration,
 ) -> Result<(Result<Program, InputError>, Duration), RunError> {
     let mut config = Config::new(vec![path.to_path_buf()]);
     config.clang_args = clang_args.to_vec();
-    config.harness = harness.filter(|h| h.is_active()).cloned();
+    if let Some(spec) = spec {
+        config.harness = Some(spec.harness.clone()).filter(|h| h.is_active());
+        config.assume_no_write = spec.assume_no_write.clone();
+    }
     run_bounded(budget, move || watts::load_program(&config))
 }
 
@@ -491,7 +501,7 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
             return r;
         }
     };
-    let program = match load(path, &spec.clang_args, Some(&spec.harness), budget) {
+    let program = match load(path, &spec.clang_args, Some(&spec), budget) {
         Ok((Ok(p), _)) => Arc::new(p),
         Ok((Err(e), _)) => {
             r.fail(format!("{shown}: front end: {}", one_line(&e.to_string())));

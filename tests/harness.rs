@@ -442,3 +442,56 @@ int lib_peek(void) {
     // Any number of lib_up run beside lib_peek: the unlocked second read may differ.
     assert_eq!(status_of(&doc, "a == hits"), "may-fail", "{doc}");
 }
+
+/// `--assume-no-write FN`: the user's word that an undefined function (a kernel's
+/// `request_irq`, given the device struct) changes nothing; `--suggest-harness` points at the
+/// calls that need it; a name the program does not declare gets a note, not silence.
+#[test]
+fn an_undefined_function_assumed_to_write_nothing() {
+    let drv = r#"#include <assert.h>
+extern int request_irq(unsigned int irq, void (*h)(int, void *), unsigned long f,
+                       const char *name, void *dev_id);
+static struct { int magic; int count; } dev;
+void dev_irq(int irq, void *id) { dev.count++; }
+int dev_read(void) { assert(dev.magic == 7); return dev.count; }
+int dev_init(void) { dev.magic = 7; return request_irq(5, dev_irq, 0, "d", &dev); }
+"#;
+    let dir = project(&[("d.c", drv)]);
+    let o = watts_in(dir.path(), &["analyze", "--suggest-harness", "d.c"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("`request_irq` gets the address of dev")
+            && out.contains("--assume-no-write request_irq"),
+        "{out}"
+    );
+    let base = [
+        "--init",
+        "dev_init",
+        "--entry",
+        "dev_irq:*",
+        "--entry",
+        "dev_read",
+    ];
+    let mut args = base.to_vec();
+    args.push("d.c");
+    let (doc, _) = json_in(dir.path(), &args);
+    assert_eq!(status_of(&doc, "dev.magic == 7"), "may-fail", "{doc}");
+    let mut args = base.to_vec();
+    args.extend([
+        "--assume-no-write",
+        "request_irq",
+        "--assume-no-write",
+        "nope",
+        "d.c",
+    ]);
+    let (doc, code) = json_in(dir.path(), &args);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(status_of(&doc, "dev.magic == 7"), "proved", "{doc}");
+    let notes = doc["notes"].to_string();
+    assert!(
+        notes.contains("assumed (--assume-no-write)")
+            && notes.contains("names no function")
+            && notes.contains("nope"),
+        "{notes}"
+    );
+}

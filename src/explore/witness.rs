@@ -147,6 +147,9 @@ pub struct ProgramRef {
     /// `--entries-exported` of a harness.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub entries_exported: bool,
+    /// `--assume-no-write`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assume_no_write: Vec<String>,
 }
 
 /// Which assertion a witness fails.

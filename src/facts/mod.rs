@@ -143,8 +143,21 @@ impl<'a> Facts<'a> {
                 .filter(|n| crate::memory::points_to::is_sync_function(n)),
             _ => None,
         };
+        let callee = match &self.program.funcs[func.index()].blocks[block.index()].insts
+            [idx as usize]
+            .kind
+        {
+            InstKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } => Some(*g),
+            _ => None,
+        };
         let mut cells = if let Some(name) = sync {
             self.sync_object_cells(func, name, args)
+        } else if callee.is_some_and(|g| self.program.assumed_no_write.binary_search(&g).is_ok()) {
+            // The user's assumption (`--assume-no-write`): it writes nothing.
+            Vec::new()
         } else {
             self.memory.reachable(self.program, func, args)
         };

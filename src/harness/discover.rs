@@ -83,6 +83,9 @@ pub struct Suggestion {
     pub callbacks: Vec<FuncId>,
     /// Exported functions (a library's interface).
     pub exported: Vec<FuncId>,
+    /// Undefined functions that get the address of a writable global (`request_irq(.., &dev)`),
+    /// with those globals: unless `--assume-no-write` says otherwise, each call may change them.
+    pub data_takers: Vec<(FuncId, Vec<GlobalId>)>,
     /// Whether the program has its own `main`.
     pub has_main: bool,
 }
@@ -141,11 +144,34 @@ impl Suggestion {
             }
         }
         callbacks.retain(|f| !inits.iter().any(|(g, _)| g == f));
+        let mut data_takers: Vec<(FuncId, Vec<GlobalId>)> = Vec::new();
+        for fi in 0..program.funcs.len() {
+            for (arg, callee) in unknown_call_args(program, FuncId::from(fi)) {
+                let Operand::GlobalAddr(g, _) = arg else {
+                    continue;
+                };
+                // Functions whose effect watts knows (`pthread_mutex_init`, `printf`) are no
+                // question.
+                let name = program.funcs[callee.index()].name.as_str();
+                if program.globals[g.index()].is_constant
+                    || crate::memory::points_to::writes_only_args(name)
+                    || crate::memory::points_to::is_sync_function(name)
+                {
+                    continue;
+                }
+                match data_takers.iter_mut().find(|(c, _)| *c == callee) {
+                    Some((_, gs)) if !gs.contains(g) => gs.push(*g),
+                    Some(_) => {}
+                    None => data_takers.push((callee, vec![*g])),
+                }
+            }
+        }
         Suggestion {
             tables,
             inits,
             callbacks,
             exported: exported_functions(program),
+            data_takers,
             has_main: program
                 .funcs
                 .iter()

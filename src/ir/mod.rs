@@ -99,6 +99,10 @@ pub struct Program {
     /// What the front end did to accept C that gcc accepts and clang does not (notes for the
     /// report, in words).
     pub frontend_notes: Vec<String>,
+    /// Declared functions the user assumes change no memory of the program
+    /// (`--assume-no-write`: `request_irq`, `register_chrdev`); they may keep the pointers
+    /// they get and call back the functions they are given. Sorted.
+    pub assumed_no_write: Vec<FuncId>,
 }
 
 /// Byte sizes of `pthread_mutex_t`, `pthread_cond_t` and `pthread_rwlock_t` in the analysed

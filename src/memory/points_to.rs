@@ -320,6 +320,8 @@ pub struct PointsTo {
     int_written: Vec<BTreeSet<(Option<u64>, u64)>>,
     /// Whether the program may hand its own memory to stdio (`setvbuf`, `fmemopen`).
     stdio_buffers: bool,
+    /// The names of the declared functions assumed to write no memory (`--assume-no-write`).
+    no_write: BTreeSet<String>,
     /// Which functions to visit again (empty after `compute`).
     sched: Schedule,
     /// `exact_bytes[o]`: `o` has no layout but keeps exact byte offsets (`memory::heap`).
@@ -372,6 +374,9 @@ impl PointsTo {
                 .funcs
                 .iter()
                 .any(|f| !f.is_defined && STDIO_BUFFERS.contains(&f.name.as_str())),
+            no_write: (program.assumed_no_write.iter())
+                .map(|f| program.funcs[f.index()].name.clone())
+                .collect(),
             ..PointsTo::default()
         };
         // Soundness: `dlsym` hands out any function of external linkage by its name, so code
@@ -505,7 +510,15 @@ impl PointsTo {
     /// none of its arguments reaches: output functions are then unknown functions, which may
     /// write every exposed object (the buffer reached an unknown function, so it is exposed).
     pub fn writes_only_args(&self, name: &str) -> bool {
-        writes_only_args(name) && !(self.stdio_buffers && OUTPUT.contains(&name))
+        (writes_only_args(name) && !(self.stdio_buffers && OUTPUT.contains(&name)))
+            || self.writes_nothing(name)
+    }
+
+    /// Whether the declared function `name` is assumed to write no memory of the program
+    /// (`--assume-no-write`, `Program::assumed_no_write`): a user's assumption about code
+    /// the analysis does not see, like the harness.
+    pub fn writes_nothing(&self, name: &str) -> bool {
+        self.no_write.contains(name)
     }
 
     /// A write through `ptr`: one through an `unknown` pointer may change any exposed object.
@@ -899,7 +912,10 @@ impl PointsTo {
                 // Soundness: a variadic argument of a known function (`printf("%p", &x)`,
                 // `sprintf`) may be turned into data (text) that comes back as a pointer the
                 // analysis sees as `unknown` (`sscanf("%p")`): its targets are exposed.
-                if !known || (target.is_variadic && i >= target.params.len()) {
+                // A function assumed to write nothing may still keep a pointer and hand it to
+                // a callback (`request_irq(irq, handler, .., dev)`): its targets are exposed.
+                let kept = self.writes_nothing(&target.name);
+                if !known || kept || (target.is_variadic && i >= target.params.len()) {
                     changed |= self.expose(&s);
                 }
             }

@@ -63,6 +63,9 @@ pub struct Manifest {
     /// `--entries-exported`.
     #[serde(default)]
     pub entries_exported: bool,
+    /// `--assume-no-write`, each a function name.
+    #[serde(default)]
+    pub assume_no_write: Vec<String>,
     /// `--max-combinations`.
     #[serde(default)]
     pub max_combinations: Option<usize>,

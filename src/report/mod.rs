@@ -266,6 +266,7 @@ impl Report {
                 .map(|h| h.tables.iter().map(|e| e.table_text()).collect())
                 .unwrap_or_default(),
             entries_exported: c.harness.as_ref().is_some_and(|h| h.exported),
+            assume_no_write: c.assume_no_write.clone(),
         };
         crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, &|s| {
             self.span_path(Some(s))

@@ -38,6 +38,12 @@ pub fn render(
             "callbacks": s.callbacks.iter().map(|&f| func(f)).collect::<Vec<_>>(),
             "exported": s.exported.iter().map(|&f| func(f)).collect::<Vec<_>>(),
             "has_main": s.has_main,
+            "data_takers": (s.data_takers.iter())
+                .map(|(f, gs)| json!({
+                    "function": func(*f),
+                    "globals": gs.iter().map(|g| program.globals[g.index()].name.as_str()).collect::<Vec<_>>(),
+                }))
+                .collect::<Vec<_>>(),
             "command": command,
         });
         serde_json::to_writer_pretty(&mut *out, &doc)?;
@@ -82,6 +88,19 @@ pub fn render(
             "callbacks handed to code outside the analysed files (interrupt handlers, timers; \
              --entry 'FN:*'): {}",
             crate::error::name_list(&names)
+        )?;
+    }
+    for (callee, globals) in &s.data_takers {
+        let names: Vec<&str> = (globals.iter())
+            .map(|g| program.globals[g.index()].name.as_str())
+            .collect();
+        writeln!(
+            out,
+            "`{}` gets the address of {} and, not being defined here, may change it: if it does \
+             not, say so with --assume-no-write {}",
+            func(*callee),
+            crate::error::name_list(&names),
+            func(*callee)
         )?;
     }
     if s.tables.is_empty() && s.callbacks.is_empty() {

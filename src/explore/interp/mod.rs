@@ -935,7 +935,7 @@ impl<'p> Interp<'p> {
                     Ext::TryLock | Ext::CondWait | Ext::Free => true,
                     Ext::Strlen => args.first().is_none_or(|a| !local(a, false)),
                     Ext::Unknown => {
-                        self.unknown_call_check(s, t, args).is_err()
+                        self.unknown_call_check(s, t, f, args).is_err()
                             || self.unknown_result(f, &inst.kind).is_some()
                     }
                     Ext::ReturnsTwice => true,
@@ -966,14 +966,19 @@ impl<'p> Interp<'p> {
     }
 
     /// An unknown external function may write what its pointer arguments reach: refused
-    /// unless every argument is an integer, null, a harness entry (the harness runs it; a
+    /// unless every argument is an integer, null, data given to a function assumed to write
+    /// nothing (`--assume-no-write`), a harness entry (the harness runs it; a
     /// driver's `request_irq(irq, handler, ...)`) or a sealed global (`sealed_globals`: a
     /// name string, a `const` ops table of entries).
-    fn unknown_call_check(&self, s: &State, t: Tid, args: &[Operand]) -> Exec<()> {
+    fn unknown_call_check(&self, s: &State, t: Tid, f: FuncId, args: &[Operand]) -> Exec<()> {
+        // `--assume-no-write`: the user says it changes no memory, so data it is given may
+        // be handed over (a callback still may not: it may be called back).
+        let writes_nothing = self.program.assumed_no_write.binary_search(&f).is_ok();
         for a in args {
             match (self.eval(s, t, a), self.op_ty(s, t, a)) {
                 (Value::Int { .. }, _) | (Value::Unknown, Ty::Int(_)) => {}
                 (Value::NULL, _) => {}
+                (Value::Ptr(Ptr::Mem { .. } | Ptr::Raw(_)), _) if writes_nothing => {}
                 (Value::Ptr(Ptr::Func(f)), _)
                     if self.program.harness_entries.binary_search(&f).is_ok() => {}
                 (Value::Ptr(Ptr::Mem { alloc, .. }), _)
@@ -1811,7 +1816,7 @@ impl<'p> Interp<'p> {
                 }
             }
             Ext::Unknown => {
-                if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, args) {
+                if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, f, args) {
                     return unsupported(format!("{e} (`{}`){here}", func.name));
                 }
                 match (self.unknown_result(f, &inst.kind), dst) {

@@ -1,0 +1,35 @@
+// dr-05 without --assume-no-write: request_irq is unknown code that may change the struct.
+//PARAM: --init dev_init --entry dev_irq:* --entry dev_read:*
+#include <assert.h>
+#include <pthread.h>
+
+extern int request_irq(unsigned int irq, void (*handler)(int, void *), unsigned long flags,
+                       const char *name, void *dev_id);
+
+struct mydev {
+    pthread_mutex_t lock;
+    int magic;
+    int count;
+};
+static struct mydev dev;
+
+void dev_irq(int irq, void *dev_id) {
+    pthread_mutex_lock(&dev.lock);
+    if (dev.count < 8)
+        dev.count++;
+    pthread_mutex_unlock(&dev.lock);
+}
+
+int dev_read(void) {
+    pthread_mutex_lock(&dev.lock);
+    int c = dev.count;
+    pthread_mutex_unlock(&dev.lock);
+    assert(dev.magic == 0x4d44); // MAY-FAIL: request_irq may have changed it (no assumption)
+    return c;
+}
+
+int dev_init(void) {
+    pthread_mutex_init(&dev.lock, 0);
+    dev.magic = 0x4d44;
+    return request_irq(5, dev_irq, 0, "mydev", &dev);
+}
