@@ -170,6 +170,20 @@ fn unknown_or_undefined_entries_are_input_errors() {
     );
     let o = watts_in(dir.path(), &["analyze", "--entry", "f:0", "d.c"]);
     assert_status(&o, 2);
+    // A driver with many functions: the list of what is defined is bounded.
+    let many: String = (0..25)
+        .map(|i| format!("void fn{i:02}(void) {{}}\n"))
+        .collect();
+    let dir = project(&[("m.c", &many)]);
+    let o = watts_in(dir.path(), &["analyze", "--entry", "nope", "m.c"]);
+    assert_status(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("defined: fn00, fn01,")
+            && err.contains("fn09 and 15 more")
+            && !err.contains("fn24"),
+        "{err}"
+    );
 }
 
 /// A program that has a `main` can still be analysed through its entry points; its `main`
