@@ -19,10 +19,11 @@ mod replay;
 mod results;
 mod step;
 
-pub use fixpoint::{initial_state, interference_for, run};
+pub use fixpoint::{initial_state, inputs_for, interference_for, run};
 pub use replay::AssertObs;
 pub use results::{CellBits, StoreEv, ThreadResults, Threads};
 
+use crate::analysis::sync::protection::Protection;
 use crate::config::Mode;
 use crate::ir::FuncId;
 use crate::threads::Thread;
@@ -118,4 +119,7 @@ pub struct Fixpoint<D> {
     /// Whether some cell is lock-protected (so that a run with `Composition::protection` may
     /// prove more).
     pub protectable: bool,
+    /// The lock-protected cells the last round ran under (none without
+    /// `Composition::protection`).
+    pub protection: Protection,
 }
