@@ -182,6 +182,7 @@ pub fn run<D: NumDomain>(
                 interference: &interference,
                 protection: &protection,
                 relations: &relations,
+                keep_reads: how.keep_states,
             };
             let round = if found.threads[i].origin == Origin::Detached {
                 step::Step::<D>::analyse(&mut detached_step, &cx, &mut combos)
@@ -249,6 +250,7 @@ pub fn run<D: NumDomain>(
             } else {
                 Vec::new()
             };
+            r.reads = sink.reads.unwrap_or_default();
             r.observed = observed;
             r.unknown_calls = called;
             // A thread reads what it published itself when it takes the lock again.

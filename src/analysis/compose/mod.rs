@@ -20,7 +20,7 @@ mod results;
 mod step;
 
 pub use fixpoint::{initial_state, inputs_for, interference_for, run};
-pub use replay::AssertObs;
+pub use replay::{AssertObs, LoadReads};
 pub use results::{CellBits, StoreEv, ThreadResults, Threads};
 
 use crate::analysis::sync::protection::Protection;
@@ -63,9 +63,10 @@ pub struct Composition {
     /// Worker threads for the combinations of the optimized mode (0: one per core).
     pub jobs: usize,
     /// Keep every thread's node states in the result (`ThreadResults::states`) even when the
-    /// mode does not read them (the flow-insensitive one): `watts invariants` shows them.
-    /// Otherwise a thread's states are dropped after its replay, so that the peak holds the
-    /// states of one thread, not of all of them.
+    /// mode does not read them (the flow-insensitive one), and what each load read
+    /// (`ThreadResults::reads`): `watts invariants` shows them. Otherwise a thread's states are
+    /// dropped after its replay, so that the peak holds the states of one thread, not of all
+    /// of them.
     pub keep_states: bool,
 }
 
