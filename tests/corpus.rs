@@ -73,11 +73,10 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::params::{parse_domain, parse_mode, Params, DOMAINS};
 use watts::analysis::{Outcome, Status};
 use watts::ir::Program;
 use watts::{Config, DomainKind, InputError, Mode};
-
-const DOMAINS: [DomainKind; 2] = [DomainKind::Interval, DomainKind::Octagon];
 
 /// The csmith seeds run by default, in this order; `WATTS_CSMITH_SEEDS=N` takes the first N of
 /// these, then consecutive seeds from 1000.
@@ -96,14 +95,6 @@ fn domain_rank(d: DomainKind) -> u8 {
         DomainKind::Interval => 0,
         DomainKind::Octagon => 1,
     }
-}
-
-fn parse_mode(s: &str) -> Option<Mode> {
-    Mode::ALL.into_iter().find(|m| m.name() == s)
-}
-
-fn parse_domain(s: &str) -> Option<DomainKind> {
-    DOMAINS.into_iter().find(|d| d.name() == s)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,13 +213,8 @@ fn parse_annotation(comment: &str) -> Option<Result<Annotation, String>> {
 /// What a corpus file asks for.
 #[derive(Debug)]
 struct Spec {
-    modes: Vec<Mode>,
-    domains: Vec<DomainKind>,
-    clang_args: Vec<String>,
-    /// The driver harness (`--init`, `--entry`, `--entries-from`, `--entries-exported`).
-    harness: watts::config::HarnessSpec,
-    /// `--assume-no-write` functions.
-    assume_no_write: Vec<String>,
+    /// What its `//PARAM:` lines ask for.
+    params: Params,
     /// Annotations by line.
     annotations: BTreeMap<u32, Annotation>,
 }
@@ -264,46 +250,13 @@ fn line_comment(line: &str) -> Option<&str> {
 fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
     let mut errors = Vec::new();
     let mut spec = Spec {
-        modes: Vec::new(),
-        domains: Vec::new(),
-        clang_args: Vec::new(),
-        harness: watts::config::HarnessSpec::default(),
-        assume_no_write: Vec::new(),
+        params: Params::default(),
         annotations: BTreeMap::new(),
     };
     for (i, line) in text.lines().enumerate() {
         let lineno = i as u32 + 1;
         if let Some(rest) = line.trim_start().strip_prefix("//PARAM:") {
-            let mut words = rest.split_whitespace();
-            while let Some(w) = words.next() {
-                match w {
-                    "--" => spec.clang_args.extend(words.by_ref().map(String::from)),
-                    "--mode" => match words.next().and_then(parse_mode) {
-                        Some(m) => spec.modes.push(m),
-                        None => errors.push(format!("{lineno}: //PARAM: --mode needs a mode")),
-                    },
-                    "--domain" => match words.next().and_then(parse_domain) {
-                        Some(d) => spec.domains.push(d),
-                        None => errors.push(format!("{lineno}: //PARAM: --domain needs a domain")),
-                    },
-                    "--init" => spec.harness.init = words.next().map(String::from),
-                    "--entry" => match words.next().map(str::parse) {
-                        Some(Ok(e)) => spec.harness.entries.push(e),
-                        _ => errors.push(format!("{lineno}: //PARAM: --entry needs FN[:N|*]")),
-                    },
-                    "--entries-from" => match words.next().map(watts::config::parse_table) {
-                        Some(Ok(e)) => spec.harness.tables.push(e),
-                        _ => errors.push(format!(
-                            "{lineno}: //PARAM: --entries-from needs TABLE[:N|*]"
-                        )),
-                    },
-                    "--entries-exported" => spec.harness.exported = true,
-                    "--assume-no-write" => {
-                        spec.assume_no_write.extend(words.next().map(String::from))
-                    }
-                    other => errors.push(format!("{lineno}: unknown //PARAM: option `{other}`")),
-                }
-            }
+            spec.params.read(rest, lineno, &mut errors);
             continue;
         }
         let Some(comment) = line_comment(line) else {
@@ -317,17 +270,7 @@ fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
             }
         }
     }
-    if spec.modes.is_empty() {
-        spec.modes = Mode::ALL.to_vec();
-    }
-    if spec.domains.is_empty() {
-        spec.domains = DOMAINS.to_vec();
-    }
-    spec.modes
-        .sort_by_key(|m| Mode::ALL.iter().position(|x| x == m));
-    spec.modes.dedup();
-    spec.domains.sort_by_key(|d| domain_rank(*d));
-    spec.domains.dedup();
+    spec.params.finish();
     if errors.is_empty() {
         Ok(spec)
     } else {
@@ -403,14 +346,14 @@ type Analysis = Result<Outcome, InputError>;
 fn load(
     path: &Path,
     clang_args: &[String],
-    spec: Option<&Spec>,
+    params: Option<&Params>,
     budget: Duration,
 ) -> Result<(Result<Program, InputError>, Duration), RunError> {
     let mut config = Config::new(vec![path.to_path_buf()]);
     config.clang_args = clang_args.to_vec();
-    if let Some(spec) = spec {
-        config.harness = Some(spec.harness.clone()).filter(|h| h.is_active());
-        config.assume_no_write = spec.assume_no_write.clone();
+    if let Some(params) = params {
+        config.harness = Some(params.harness.clone()).filter(|h| h.is_active());
+        config.assume_no_write = params.assume_no_write.clone();
     }
     run_bounded(budget, move || watts::load_program(&config))
 }
@@ -501,7 +444,7 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
             return r;
         }
     };
-    let program = match load(path, &spec.clang_args, Some(&spec), budget) {
+    let program = match load(path, &spec.params.clang_args, Some(&spec.params), budget) {
         Ok((Ok(p), _)) => Arc::new(p),
         Ok((Err(e), _)) => {
             r.fail(format!("{shown}: front end: {}", one_line(&e.to_string())));
@@ -538,10 +481,17 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
 
     // Verdicts per configuration that ran: config -> status per assertion id.
     let mut verdicts: BTreeMap<(usize, usize), Vec<Status>> = BTreeMap::new();
-    for &domain in &spec.domains {
-        for &mode in &spec.modes {
+    for &domain in &spec.params.domains {
+        for &mode in &spec.params.modes {
             let tag = format!("[{}/{}]", mode.name(), domain.name());
-            let outcome = match analyze(&program, path, &spec.clang_args, mode, domain, budget) {
+            let outcome = match analyze(
+                &program,
+                path,
+                &spec.params.clang_args,
+                mode,
+                domain,
+                budget,
+            ) {
                 Ok((Ok(o), _)) => o,
                 Ok((Err(InputError::Unsupported(_)), _)) => {
                     r.unsupported.insert(config_index(mode, domain));
@@ -587,8 +537,9 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
     }
 
     // The mode order, between consecutive modes that ran, for every site of the program.
-    for &domain in &spec.domains {
+    for &domain in &spec.params.domains {
         let ran: Vec<Mode> = spec
+            .params
             .modes
             .iter()
             .copied()
@@ -623,7 +574,7 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
         }
     }
     // The domain order: what the interval domain proves, the octagon proves in the same mode.
-    for &mode in &spec.modes {
+    for &mode in &spec.params.modes {
         let (Some(a), Some(b)) = (
             verdicts.get(&config_index(mode, DomainKind::Interval)),
             verdicts.get(&config_index(mode, DomainKind::Octagon)),

@@ -253,6 +253,77 @@ int main(void) {
     assert_status(&watts_in(dir.path(), &["invariants", "nope.c"]), 2);
 }
 
+/// Issue 18, point 5: a global that two threads bound under a mutex. `analyze` proves both
+/// assertions with lock protection; `watts invariants` must show the values those proofs use
+/// on their lines, not every value any thread ever stores (it once showed `m` as any `int`).
+#[test]
+fn invariants_show_a_protected_global_as_the_proof_uses_it() {
+    let dir = project(&[(
+        "bounded.c",
+        r#"#include <assert.h>
+#include <pthread.h>
+int m = 0;
+pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static void *worker(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&lock);
+  if (m < 1)
+    m++;
+  assert(m <= 1);
+  pthread_mutex_unlock(&lock);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, worker, 0);
+  pthread_mutex_lock(&lock);
+  assert(m <= 1);
+  pthread_mutex_unlock(&lock);
+  return 0;
+}
+"#,
+    )]);
+    let (doc, code) = json_in(dir.path(), &["bounded.c"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["summary"]["proved"], 2, "{doc}");
+    let o = watts_in(dir.path(), &["invariants", "bounded.c"]);
+    assert_status(&o, 0);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(
+            "invariants of the optimized mode, interval domain, with lock protection\n"
+        ),
+        "{out}"
+    );
+    // Under the lock a worker reads 0 or 1, and is past `m++` with 1 at its assertion; main
+    // takes the lock before or after the workers.
+    let shows = |thread: &str, line: u32| -> String {
+        let block = (out.split("\n\n"))
+            .find(|b| b.starts_with(&format!("thread {thread} ")))
+            .unwrap_or_else(|| panic!("no thread {thread}:\n{out}"));
+        let at = format!("bounded.c:{line} ");
+        let l = (block.lines().find(|l| l.contains(&at)))
+            .unwrap_or_else(|| panic!("no line {line} in thread {thread}:\n{out}"));
+        l.split_once(&at).expect("the line").1.trim().to_string()
+    };
+    for worker in ["worker", "worker#2"] {
+        assert_eq!(shows(worker, 8), "m ∈ [0, 1]", "{out}");
+        assert_eq!(shows(worker, 10), "m = 1", "{out}");
+    }
+    assert_eq!(shows("main", 19), "m ∈ [0, 1]", "{out}");
+    let o = watts_in(dir.path(), &["invariants", "--format", "json", "bounded.c"]);
+    assert_status(&o, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(doc["config"]["lock_protection"], true, "{doc}");
+    let main = &doc["threads"][0];
+    assert_eq!(main["name"], "main", "{doc}");
+    let line19 = (main["lines"].as_array().expect("lines").iter())
+        .find(|l| l["line"] == 19)
+        .expect("line 19");
+    assert_eq!(line19["values"]["m"], "[0, 1]", "{line19}");
+}
+
 // pre-commit.
 
 /// The `pre-commit` executable: `$WATTS_PRE_COMMIT`, else on PATH, else in ~/.local/bin.

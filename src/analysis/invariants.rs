@@ -1,43 +1,55 @@
 //! The invariants of `watts invariants`: for every thread and every source line it reaches,
-//! the ranges of the named variables before the line runs (FSE'16's primary output).
+//! the ranges of the named variables before the line runs (FSE'16's primary output), as the
+//! proofs of `analyze` use them, so that a range shown never contradicts a verdict.
 //!
-//! The thread-modular fixpoint gives a state at every node entry (`Fixpoint::results[i].states`);
-//! inside a node, the instructions are replayed from it with the flow-insensitive interference
-//! (every load may also read what the other threads store), which over-approximates the
-//! joined states of the flow-sensitive modes. A line's invariant joins the states before its
-//! first instruction in every node and inlined context that reaches it.
+//! The fixpoints are the verdicts' own (`verdict::runs`): the mode's, and the run with lock
+//! protection when some cell is protectable. Each keeps the state at every node entry and what
+//! every load read in its thread's last analysis (`ThreadResults::reads`: joined over the
+//! combinations of the flow-sensitive modes, met over the optimized mode's families). Inside a
+//! node, the instructions are replayed from the node's state under the run's own view (its
+//! lock protection: publication and refresh at lock operations), each load reading what it
+//! read in the proof, or nothing where no analysed combination reached it. A line's invariant
+//! joins the states before its first instruction in every node and inlined context that
+//! reaches it; memory the line loads is shown with the values the load read, memory it only
+//! writes with what a read there may see. The two runs' invariants are met, line by line and
+//! name by name.
 //!
-//! Invariant: every range shown contains every value the variable can have there (the states
-//! are post-fixpoints, and the replay only over-approximates them); unreached lines are not
-//! listed.
+//! Invariant: every range shown contains every value the variable can have there (each run's
+//! states and reads over-approximate every execution, the replay only over-approximates them,
+//! and the meet of two over-approximations is one); unreached lines are not listed.
 
-use crate::analysis::compose::{self, interference_for, Composition, Fixpoint};
-use crate::analysis::engine::{NoRecord, ThreadView, Transfer};
-use crate::analysis::verdict::detached_roots;
+use crate::analysis::compose::{self, Composition, Fixpoint, LoadReads};
+use crate::analysis::engine::{Choices, LoadRead, NoRecord, ThreadView, Transfer};
+use crate::analysis::verdict::{detached_roots, runs, Runs};
 use crate::analysis::NamedRange;
-use crate::config::{Config, DomainKind};
+use crate::config::{Config, DomainKind, Mode};
 use crate::error::InputError;
 use crate::facts::Facts;
 use crate::ir::{CInt, FuncId, InstKind, ObjectKind, Program, Terminator, Ty, VarId};
 use crate::memory::{CellId, MemoryModel};
-use crate::threads::Thread;
-use crate::threads::{CtxId, Exit, NodeId};
+use crate::threads::{CtxId, Exit, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
-use watts_domains::{Interval, NumDomain};
+use watts_domains::{Interval, Lattice, NumDomain};
 
 /// The invariants of one run.
 #[derive(Clone, Debug, Default)]
 pub struct Invariants {
     /// The inputs, as given.
     pub inputs: Vec<String>,
-    /// The mode and domain used.
+    /// The mode whose fixpoint the ranges come from (the flow-insensitive one when the mode
+    /// asked for went past the memory budget; `notes` says so).
     pub mode: &'static str,
     /// The domain.
     pub domain: &'static str,
+    /// Whether some cell is lock-protected, so that the ranges are also those of the run with
+    /// lock protection (met with the mode's).
+    pub lock_protection: bool,
     /// Per thread, in creation order.
     pub threads: Vec<ThreadInvariants>,
     /// Whether the fixpoint gave up (the states are then not trustworthy).
     pub gave_up: bool,
+    /// What the user should know about how the ranges were computed.
+    pub notes: Vec<String>,
 }
 
 /// The invariants of one thread.
@@ -79,7 +91,6 @@ fn compute_with<D: NumDomain>(
     program: &Program,
     config: &Config,
 ) -> Result<Invariants, InputError> {
-    // The invariants of the store-by-store run (the protected run only adds proofs).
     let how = Composition {
         keep_states: true,
         ..Composition::of(config.mode, config.max_combinations, config.jobs)
@@ -91,19 +102,118 @@ fn compute_with<D: NumDomain>(
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);
-    let fix = compose::run::<D>(&facts, main, &detached, how);
-    let threads = (0..fix.threads.len())
-        .map(|i| thread_invariants(&facts, &fix, i))
-        .collect();
+    // The verdicts' fixpoints; the protected run even without an assertion, since its ranges
+    // are the ones a proof about a lock-protected global would use.
+    let Runs {
+        plain,
+        guarded,
+        degraded,
+    } = runs::<D>(&facts, main, &detached, how, true);
+    // A protected run that stopped early proves nothing (`verdict_of`), so it shows nothing.
+    let guarded = guarded.filter(|g| !g.gave_up);
+    let mut threads = run_invariants(&facts, &plain);
+    if let Some(g) = &guarded {
+        threads = meet_runs(threads, run_invariants(&facts, g));
+    }
+    let mode = if degraded {
+        Mode::FlowInsensitive
+    } else {
+        config.mode
+    };
+    let mut notes = Vec::new();
+    if degraded {
+        notes.push(format!(
+            "the {} mode went past the memory budget (--max-memory): the ranges are those of \
+             the flow-insensitive mode, which is coarser",
+            config.mode.name()
+        ));
+    }
     Ok(Invariants {
         inputs: (config.inputs.iter())
             .map(|p| p.display().to_string())
             .collect(),
-        mode: config.mode.name(),
+        mode: mode.name(),
         domain: config.domain.name(),
-        threads,
-        gave_up: fix.gave_up,
+        lock_protection: guarded.is_some(),
+        threads: threads.into_iter().map(|(_, t)| t).collect(),
+        gave_up: plain.gave_up,
+        notes,
     })
+}
+
+/// Which thread a thread of one run is in another: the create sites (node, instruction and
+/// entry, in the creator's CFG, which is the same in every run) from `main` down, or the entry
+/// of a function analysed on its own. Names depend on the order threads are found in.
+type ThreadKey = Vec<(u32, u32, FuncId)>;
+
+fn thread_key(threads: &[Thread], i: usize) -> ThreadKey {
+    let t = &threads[i];
+    match t.origin {
+        Origin::Main => Vec::new(),
+        Origin::Detached => vec![(u32::MAX, u32::MAX, t.entry)],
+        Origin::Created { parent, node, inst } => {
+            let mut key = thread_key(threads, parent);
+            key.push((node.0, inst, t.entry));
+            key
+        }
+    }
+}
+
+/// The invariants of every thread of one run, with their keys.
+fn run_invariants<D: NumDomain>(
+    facts: &Facts<'_>,
+    fix: &Fixpoint<D>,
+) -> Vec<(ThreadKey, ThreadInvariants)> {
+    let initial: D = compose::initial_state(facts);
+    (0..fix.threads.len())
+        .map(|i| {
+            let key = thread_key(&fix.threads, i);
+            (key, thread_invariants(facts, fix, &initial, i))
+        })
+        .collect()
+}
+
+/// Meets the invariants of two sound runs: a line both list shows, for a name both show, the
+/// intersection of their ranges. A line only one of them reaches in a thread is unreachable
+/// (the other is sound), as is a line where an intersection is empty. A thread of `plain` that
+/// `guarded` does not have keeps its own lines (the two runs may merge instances of a thread
+/// differently, so its absence proves nothing); `guarded`'s other threads are left out (`plain`
+/// holds every thread that may run).
+fn meet_runs(
+    plain: Vec<(ThreadKey, ThreadInvariants)>,
+    guarded: Vec<(ThreadKey, ThreadInvariants)>,
+) -> Vec<(ThreadKey, ThreadInvariants)> {
+    let mut others: BTreeMap<ThreadKey, ThreadInvariants> = guarded.into_iter().collect();
+    (plain.into_iter())
+        .map(|(key, mut t)| {
+            let Some(g) = others.remove(&key) else {
+                return (key, t);
+            };
+            t.multi &= g.multi;
+            let mut by_line: BTreeMap<(String, u32), LineInvariant> = (g.lines.into_iter())
+                .map(|l| ((l.file.clone(), l.line), l))
+                .collect();
+            t.lines = (std::mem::take(&mut t.lines).into_iter())
+                .filter_map(|mut l| {
+                    let other = by_line.remove(&(l.file.clone(), l.line))?;
+                    for v in &mut l.values {
+                        let Some(w) = other.values.iter().find(|w| w.name == v.name) else {
+                            continue;
+                        };
+                        v.range.meet_with(&w.range);
+                        if v.range.is_bottom() {
+                            return None;
+                        }
+                        if let (Some(a), Some(b)) = (v.ty, w.ty) {
+                            v.ty = Some(a.join(b));
+                        }
+                    }
+                    Some(l)
+                })
+                .collect();
+            (key, t)
+        })
+        .collect()
 }
 
 /// Accumulated values of one line of one thread.
@@ -113,29 +223,71 @@ struct LineAcc {
     values: BTreeMap<String, NamedRange>,
 }
 
+/// What each integer load of `t` reads in the replay: what it read in the proof
+/// (`ThreadResults::reads`), as a choice that does not add the thread's own view (the value
+/// read already holds it), and a cut where no analysed combination reached it.
+fn proof_reads<D: NumDomain>(
+    program: &Program,
+    t: &Thread,
+    states: &[D],
+    reads: &LoadReads,
+) -> Choices {
+    let mut out = Choices::default();
+    for (n, nd) in t.cfg.nodes.iter().enumerate() {
+        if states.get(n).is_none_or(|s| s.is_bottom()) {
+            continue;
+        }
+        let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+        let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+        for idx in nd.start..nd.end {
+            if let InstKind::Load { ty: Ty::Int(_), .. } = insts[idx as usize].kind {
+                let read = reads.get(&(NodeId(n as u32), idx));
+                out.insert(
+                    (NodeId(n as u32), idx),
+                    LoadRead {
+                        own: false,
+                        others: read.copied().unwrap_or_else(Interval::bottom),
+                        // Soundness: every execution agrees with an analysed combination on
+                        // the loads it executes, so a load none of them reached is not
+                        // reached.
+                        cut: read.is_none(),
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
 fn thread_invariants<D: NumDomain>(
     facts: &Facts<'_>,
     fix: &Fixpoint<D>,
+    initial: &D,
     i: usize,
 ) -> ThreadInvariants {
     let program = facts.program;
     let t = &fix.threads[i];
-    let interference = interference_for(facts, fix.view(), i);
+    let r = &fix.results[i];
+    let (interference, relations) =
+        compose::inputs_for(facts, fix.view(), i, &fix.protection, initial);
+    let choices = proof_reads(program, t, &r.states, &r.reads);
+    let protected = fix.protection.any();
     let view = ThreadView {
-        protection: None,
+        protection: protected.then_some((&fix.protection, i)),
         skip: None,
         cfg: &t.cfg,
         interference: &interference,
-        choices: None,
+        choices: Some(&choices),
     };
     let transfer = Transfer {
         facts,
         view: &view,
-        relations: None,
+        relations: (D::RELATIONAL && protected)
+            .then_some(&relations as &(dyn std::any::Any + Send + Sync)),
     };
     let defs = DefPoints::new(program, t);
     let mut lines: BTreeMap<(u32, u32), LineAcc> = BTreeMap::new();
-    for (n, entry_state) in fix.results[i].states.iter().enumerate() {
+    for (n, entry_state) in r.states.iter().enumerate() {
         if entry_state.is_bottom() {
             continue;
         }
@@ -153,6 +305,10 @@ fn thread_invariants<D: NumDomain>(
         let mut prev_line = None;
         for idx in nd.start..last.min(insts.len() as u32) {
             let inst = &insts[idx as usize];
+            let runs = idx < nd.end;
+            // The cell whose value after this instruction is what it read: a load of one
+            // integer cell (`Transfer::load_chosen` sets the cell to the value read).
+            let mut read_into = None;
             if let Some(span) = inst.span.filter(|s| s.line > 0) {
                 let acc = lines.entry((span.file.0, span.line)).or_default();
                 acc.functions.insert(f.name.clone());
@@ -166,18 +322,25 @@ fn thread_invariants<D: NumDomain>(
                         join_into(&mut acc.values, name, iv, f.vars[v.index()].c_int());
                     }
                 }
+                let single = runs && is_single_int_load(facts, func, nd.block, idx);
                 for c in touched_cells(facts, func, nd.block, idx) {
-                    let own = s.interval(transfer.cell_var(c));
-                    let seen = own.join(&interference[c.index()]);
-                    let info = facts.memory.cells.info(c);
-                    let ty = CInt::new(info.size * 8, info.sign);
-                    join_into(&mut acc.values, info.name.clone(), seen, Some(ty));
+                    if single {
+                        read_into = Some(((span.file.0, span.line), c));
+                        continue;
+                    }
+                    // Memory the line writes (or reads along with other cells): what a read
+                    // of it there may see.
+                    join_cell(facts, acc, c, transfer.may_read(&s, c));
                 }
             }
-            if idx < nd.end {
+            if runs {
                 transfer.inst(&mut s, node, nd.ctx, nd.block, idx, &mut NoRecord);
                 if s.is_bottom() {
                     break;
+                }
+                if let Some((at, c)) = read_into {
+                    let acc = lines.entry(at).or_default();
+                    join_cell(facts, acc, c, s.interval(transfer.cell_var(c)));
                 }
             }
         }
@@ -214,6 +377,29 @@ fn thread_invariants<D: NumDomain>(
             })
             .collect(),
     }
+}
+
+/// Whether instruction `idx` is an integer load of exactly one integer cell, so that the
+/// cell's value after it is the value it read.
+fn is_single_int_load(
+    facts: &Facts<'_>,
+    func: FuncId,
+    block: crate::ir::BlockId,
+    idx: u32,
+) -> bool {
+    let inst = &facts.program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
+    if !matches!(inst.kind, InstKind::Load { ty: Ty::Int(_), .. }) {
+        return false;
+    }
+    let a = facts.access(func, block, idx);
+    !a.read_unknown && a.exact.len() == 1 && facts.memory.is_int(a.exact[0])
+}
+
+/// Joins `iv`, a value of cell `c`, into the line's values under the cell's name and type.
+fn join_cell(facts: &Facts<'_>, acc: &mut LineAcc, c: CellId, iv: Interval) {
+    let info = facts.memory.cells.info(c);
+    let ty = CInt::new(info.size * 8, info.sign);
+    join_into(&mut acc.values, info.name.clone(), iv, Some(ty));
 }
 
 fn join_into(

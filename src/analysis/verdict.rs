@@ -36,28 +36,12 @@ pub fn analyze_with<D: NumDomain>(
     } else {
         Mode::FlowInsensitive
     };
-    let composition = |mode: Mode| Composition::of(mode, config.max_combinations, config.jobs);
-    let mut how = composition(mode);
-    let mut fix = compose::run::<D>(&facts, main, &detached, how);
-    let mut degraded = false;
-    if fix.over_memory && how.flow_sensitive() {
-        // Degrades soundly: the flow-insensitive fixpoint over-approximates every mode and
-        // needs far less memory (no combinations, no store events).
-        drop(fix);
-        how = composition(Mode::FlowInsensitive);
-        fix = compose::run::<D>(&facts, main, &detached, how);
-        degraded = true;
-    }
-    // Lock protection hands protected cells over as joined values at lock operations, which is
-    // more precise for values guarded by locks and less precise than the store-by-store
-    // combinations elsewhere: both runs are sound, so each assertion takes the stronger verdict.
-    let guarded = (fix.protectable && checks && !fix.over_memory).then(|| {
-        let how = Composition {
-            protection: true,
-            ..how
-        };
-        compose::run::<D>(&facts, main, &detached, how)
-    });
+    let how = Composition::of(mode, config.max_combinations, config.jobs);
+    let Runs {
+        plain: fix,
+        guarded,
+        degraded,
+    } = runs::<D>(&facts, main, &detached, how, checks);
     let mut verdicts = Vec::with_capacity(program.asserts.len());
     for i in 0..program.asserts.len() {
         let plain = verdict_of(program, &fix, i);
@@ -135,6 +119,57 @@ pub fn analyze_with<D: NumDomain>(
         notes,
         stats,
     })
+}
+
+/// The fixpoints a run computes: the mode's, and the one with lock protection.
+pub(crate) struct Runs<D> {
+    /// The run of the mode (of the flow-insensitive mode when `degraded`).
+    pub plain: compose::Fixpoint<D>,
+    /// The run with lock protection, when some cell is protectable, it was asked for, and the
+    /// plain run stayed within the memory budget.
+    pub guarded: Option<compose::Fixpoint<D>>,
+    /// Whether the mode went past the memory budget, so that `plain` is the flow-insensitive
+    /// run.
+    pub degraded: bool,
+}
+
+/// Runs the fixpoint of `how` (degraded to the flow-insensitive mode past the memory budget)
+/// and, when some cell is protectable and `protect`, the same with lock protection.
+///
+/// Lock protection hands protected cells over as joined values at lock operations, which is
+/// more precise for values guarded by locks and less precise than the store-by-store
+/// combinations elsewhere: both runs are sound, so each assertion takes the stronger verdict
+/// (and `watts invariants` the meet of their ranges).
+pub(crate) fn runs<D: NumDomain>(
+    facts: &Facts<'_>,
+    main: FuncId,
+    detached: &[FuncId],
+    how: Composition,
+    protect: bool,
+) -> Runs<D> {
+    let mut how = how;
+    let mut fix = compose::run::<D>(facts, main, detached, how);
+    let mut degraded = false;
+    if fix.over_memory && how.flow_sensitive() {
+        // Degrades soundly: the flow-insensitive fixpoint over-approximates every mode and
+        // needs far less memory (no combinations, no store events).
+        drop(fix);
+        how.mode = crate::config::Mode::FlowInsensitive;
+        fix = compose::run::<D>(facts, main, detached, how);
+        degraded = true;
+    }
+    let guarded = (fix.protectable && protect && !fix.over_memory).then(|| {
+        let how = Composition {
+            protection: true,
+            ..how
+        };
+        compose::run::<D>(facts, main, detached, how)
+    });
+    Runs {
+        plain: fix,
+        guarded,
+        degraded,
+    }
 }
 
 /// The memory budget for messages (`1.5 GiB`, `512 MiB`).

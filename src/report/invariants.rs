@@ -25,10 +25,21 @@ fn human(inv: &Invariants, out: &mut dyn Write) -> io::Result<()> {
             "warning: the analysis stopped before its fixpoint; these ranges may be too small"
         )?;
     }
-    for (i, t) in inv.threads.iter().enumerate() {
-        if i > 0 {
-            writeln!(out)?;
-        }
+    for note in &inv.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    let protection = if inv.lock_protection {
+        ", with lock protection"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "invariants of the {} mode, {} domain{protection}",
+        inv.mode, inv.domain
+    )?;
+    for t in &inv.threads {
+        writeln!(out)?;
         let many = if t.multi { ", many instances" } else { "" };
         writeln!(out, "thread {} (entry {}{many}):", t.name, t.entry)?;
         if t.lines.is_empty() {
@@ -58,9 +69,10 @@ fn document(inv: &Invariants) -> serde_json::Value {
     json!({
         "version": 1,
         "tool": {"name": "watts", "version": env!("CARGO_PKG_VERSION")},
-        "config": {"mode": inv.mode, "domain": inv.domain},
+        "config": {"mode": inv.mode, "domain": inv.domain, "lock_protection": inv.lock_protection},
         "inputs": inv.inputs,
         "complete": !inv.gave_up,
+        "notes": inv.notes,
         "threads": inv.threads.iter().map(|t| json!({
             "name": t.name,
             "entry": t.entry,

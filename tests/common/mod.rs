@@ -1,6 +1,9 @@
-//! Helpers shared by the workflow tests: run the `watts` binary in a directory of test files.
+//! Helpers shared by the workflow tests: run the `watts` binary in a directory of test files;
+//! `params`: the `//PARAM:` lines of the annotated corpus.
 
 #![allow(dead_code)]
+
+pub mod params;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

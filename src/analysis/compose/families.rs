@@ -84,7 +84,7 @@ pub(crate) fn analyse<D: NumDomain>(
     for plan in families {
         let mut acc = Outcome {
             states: vec![D::bottom(); t.cfg.nodes.len()],
-            sink: Sink::new(facts.ncells as usize),
+            sink: Sink::new(facts.ncells as usize, inputs.keep_reads),
             observed: vec![AssertObs::default(); facts.program.asserts.len()],
             called: BTreeSet::new(),
             analysed: 0,
@@ -161,7 +161,7 @@ fn one<D: NumDomain>(
     choices: &Choices,
     flows: &[Flow],
 ) -> One<D> {
-    let mut sink = Sink::new(facts.ncells as usize);
+    let mut sink = Sink::new(facts.ncells as usize, inputs.keep_reads);
     let mut observed = vec![AssertObs::default(); facts.program.asserts.len()];
     let mut called = BTreeSet::new();
     let records = Records {
@@ -191,6 +191,16 @@ fn meet_into<D: NumDomain>(acc: &mut Outcome<D>, o: Outcome<D>) {
     }
     for (a, b) in acc.sink.published.iter_mut().zip(&o.sink.published) {
         a.meet_with(b);
+    }
+    // A load one family never reached (no entry) is reached in no execution.
+    if let Some(reads) = &mut acc.sink.reads {
+        let theirs = o.sink.reads.as_ref();
+        reads.retain(|at, v| {
+            theirs.and_then(|t| t.get(at)).is_some_and(|w| {
+                v.meet_with(w);
+                true
+            })
+        });
     }
     // A lock one family never saw published (bottom) stays unpublished.
     acc.sink.published_rel.retain(|m, r| {

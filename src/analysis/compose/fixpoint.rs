@@ -173,9 +173,8 @@ pub fn run<D: NumDomain>(
                 i += 1;
                 continue;
             }
-            let mut interference = interference_for(facts, found.view(), i);
-            protected_interference(&mut interference, found.view(), &protection, &initial);
-            let relations = protected_relations(found.view(), &protection, &initial_d);
+            let (interference, relations) =
+                inputs_for(facts, found.view(), i, &protection, &initial_d);
             let cx = step::Context {
                 facts,
                 threads: found.view(),
@@ -183,6 +182,7 @@ pub fn run<D: NumDomain>(
                 interference: &interference,
                 protection: &protection,
                 relations: &relations,
+                keep_reads: how.keep_states,
             };
             let round = if found.threads[i].origin == Origin::Detached {
                 step::Step::<D>::analyse(&mut detached_step, &cx, &mut combos)
@@ -250,6 +250,7 @@ pub fn run<D: NumDomain>(
             } else {
                 Vec::new()
             };
+            r.reads = sink.reads.unwrap_or_default();
             r.observed = observed;
             r.unknown_calls = called;
             // A thread reads what it published itself when it takes the lock again.
@@ -318,6 +319,7 @@ pub fn run<D: NumDomain>(
     let protectable = how.protection || Protection::compute(facts, &found.threads).any();
     Fixpoint {
         protectable,
+        protection,
         threads: found.threads,
         results: found.results,
         rounds,
@@ -373,14 +375,32 @@ fn load_reach<D: NumDomain>(facts: &Facts<'_>, t: &Thread, states: &[D]) -> Vec<
         .collect()
 }
 
+/// What thread `i` is analysed under besides its entry state, under `protection` (the
+/// lock-protected cells; none without `Composition::protection`): per cell, what it may read of
+/// the others (`interference_for`; for protected cells, what was published,
+/// `protected_interference`), and per lock the relations published (`protected_relations`).
+/// `initial` is the state when `main` starts (`initial_state`).
+pub fn inputs_for<D: NumDomain>(
+    facts: &Facts<'_>,
+    threads: Threads<'_, D>,
+    i: usize,
+    protection: &Protection,
+    initial: &D,
+) -> (Vec<Interval>, Relations<D>) {
+    let mut interference = interference_for(facts, threads, i);
+    protected_interference(&mut interference, threads, protection, initial);
+    let relations = protected_relations(threads, protection, initial);
+    (interference, relations)
+}
+
 /// For lock-protected cells, replaces the interference by what may be there when the lock is
 /// taken: every view any thread (this one included) published, and the initial value when a
 /// detached function might take the lock before any thread exists.
-fn protected_interference<D>(
+fn protected_interference<D: NumDomain>(
     interference: &mut [Interval],
     threads: Threads<'_, D>,
     protection: &Protection,
-    initial: &[Interval],
+    initial: &D,
 ) {
     // Before `main` creates its first thread, it publishes its view (the initial value, unless
     // it wrote the cell); only a detached function may take the lock earlier, from another view.
@@ -390,7 +410,7 @@ fn protected_interference<D>(
             continue;
         }
         let mut v = if detached {
-            initial[c]
+            initial.interval(watts_domains::Var(c as u32))
         } else {
             Interval::bottom()
         };

@@ -19,10 +19,11 @@ mod replay;
 mod results;
 mod step;
 
-pub use fixpoint::{initial_state, interference_for, run};
-pub use replay::AssertObs;
+pub use fixpoint::{initial_state, inputs_for, interference_for, run};
+pub use replay::{AssertObs, LoadReads};
 pub use results::{CellBits, StoreEv, ThreadResults, Threads};
 
+use crate::analysis::sync::protection::Protection;
 use crate::config::Mode;
 use crate::ir::FuncId;
 use crate::threads::Thread;
@@ -62,9 +63,10 @@ pub struct Composition {
     /// Worker threads for the combinations of the optimized mode (0: one per core).
     pub jobs: usize,
     /// Keep every thread's node states in the result (`ThreadResults::states`) even when the
-    /// mode does not read them (the flow-insensitive one): `watts invariants` shows them.
-    /// Otherwise a thread's states are dropped after its replay, so that the peak holds the
-    /// states of one thread, not of all of them.
+    /// mode does not read them (the flow-insensitive one), and what each load read
+    /// (`ThreadResults::reads`): `watts invariants` shows them. Otherwise a thread's states are
+    /// dropped after its replay, so that the peak holds the states of one thread, not of all
+    /// of them.
     pub keep_states: bool,
 }
 
@@ -118,4 +120,7 @@ pub struct Fixpoint<D> {
     /// Whether some cell is lock-protected (so that a run with `Composition::protection` may
     /// prove more).
     pub protectable: bool,
+    /// The lock-protected cells the last round ran under (none without
+    /// `Composition::protection`).
+    pub protection: Protection,
 }

@@ -68,10 +68,17 @@ pub(crate) struct Sink<D> {
     /// Whether store events are kept: only the flow-sensitive modes read them (a store through
     /// an unknown pointer writes thousands of cells, so keeping them costs).
     pub(crate) record_events: bool,
+    /// Per integer load `(node, instruction)` replayed, what it read (`Recorder::load`), joined;
+    /// `None` unless kept for `watts invariants` (`Composition::keep_states`).
+    pub(crate) reads: Option<LoadReads>,
 }
 
+/// Per integer load `(node, instruction)`, the values it read.
+pub type LoadReads = rustc_hash::FxHashMap<(NodeId, u32), Interval>;
+
 impl<D: NumDomain> Sink<D> {
-    pub(crate) fn new(ncells: usize) -> Self {
+    /// An empty sink; `keep_reads`: whether it records what each load reads (`reads`).
+    pub(crate) fn new(ncells: usize, keep_reads: bool) -> Self {
         Sink {
             stores: vec![Interval::bottom(); ncells],
             published: vec![Interval::bottom(); ncells],
@@ -83,6 +90,7 @@ impl<D: NumDomain> Sink<D> {
             creates: Vec::new(),
             at: (NodeId(0), 0),
             record_events: true,
+            reads: keep_reads.then(LoadReads::default),
         }
     }
 
@@ -96,6 +104,13 @@ impl<D: NumDomain> Sink<D> {
         }
         for (m, r) in other.published_rel {
             join_relation(&mut self.published_rel, m, r);
+        }
+        if let (Some(mine), Some(theirs)) = (&mut self.reads, other.reads) {
+            for (at, v) in theirs {
+                mine.entry(at)
+                    .or_insert_with(Interval::bottom)
+                    .join_with(&v);
+            }
         }
         self.wide.union_with(&other.wide);
         // A store wide in one replay is wide in both (its cells are static); should one
@@ -163,6 +178,12 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
             sink.wide.extend(ev.cells.into_keys());
             sink.wide_at.insert(sink.at);
             sink.at_wide = true;
+        }
+    }
+
+    fn load(&mut self, value: Interval) {
+        if let Some(reads) = &mut self.sink.reads {
+            (reads.entry(self.sink.at).or_insert_with(Interval::bottom)).join_with(&value);
         }
     }
 
@@ -261,6 +282,8 @@ pub(crate) struct Inputs<'a, D> {
     pub relations: Option<&'a Relations<D>>,
     /// Register computations in no slice (`pdg::Clusters::irrelevant`).
     pub skip: Option<&'a BTreeSet<(NodeId, u32)>>,
+    /// Whether the replays record what each load reads (`Sink::reads`).
+    pub keep_reads: bool,
 }
 
 impl<D> Clone for Inputs<'_, D> {

@@ -1,6 +1,7 @@
 //! What the fixpoint finds of each thread: its entry state, its states, what it stores (per
 //! cell, and per store instruction for the flow-sensitive modes).
 
+use super::replay::LoadReads;
 use super::AssertObs;
 use crate::ir::FuncId;
 use crate::memory::CellId;
@@ -29,6 +30,9 @@ pub struct ThreadResults<D> {
     /// The state at every node entry, from the last round (empty in the flow-insensitive mode
     /// unless `Composition::keep_states`).
     pub states: Vec<D>,
+    /// Per integer load its last analysis reached, what the load read there (joined over the
+    /// combinations, met over the families); empty unless `Composition::keep_states`.
+    pub reads: LoadReads,
     /// Combinations pruned as infeasible in the last round.
     pub pruned: usize,
     /// What its last analysis observed of the assertions and unknown calls.
@@ -61,6 +65,7 @@ impl<D> ThreadResults<D> {
             written: Vec::new(),
             events: BTreeMap::new(),
             states: Vec::new(),
+            reads: LoadReads::default(),
             pruned: 0,
             observed: Vec::new(),
             unknown_calls: BTreeSet::new(),

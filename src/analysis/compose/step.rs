@@ -38,6 +38,8 @@ pub(super) struct Context<'a, 'f, D> {
     pub protection: &'a Protection,
     /// Per lock, the relations among its cells the threads published (relational domains).
     pub relations: &'a Relations<D>,
+    /// Whether the replays record what each load reads (`Composition::keep_states`).
+    pub keep_reads: bool,
 }
 
 impl<D: NumDomain> Context<'_, '_, D> {
@@ -50,6 +52,7 @@ impl<D: NumDomain> Context<'_, '_, D> {
             protection: self.protection.any().then_some(self.protection),
             relations: (D::RELATIONAL && self.protection.any()).then_some(self.relations),
             skip: None,
+            keep_reads: self.keep_reads,
         }
     }
 }
@@ -166,7 +169,7 @@ fn analyse_plan<D: NumDomain>(
     let t = &cx.threads.info[cx.i];
     let mut observed = vec![AssertObs::default(); cx.facts.program.asserts.len()];
     let mut called = BTreeSet::new();
-    let mut sink = Sink::new(cx.facts.ncells as usize);
+    let mut sink = Sink::new(cx.facts.ncells as usize, cx.keep_reads);
     sink.record_events = record_events;
     let single = [Choices::default()];
     let no_flows = [Vec::new()];

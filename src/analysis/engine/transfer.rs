@@ -20,6 +20,9 @@ pub trait Recorder<D> {
     fn at(&mut self, _node: NodeId, _inst: u32) {}
     /// A write of `value` to cell `c` (weak or strong), by the current instruction.
     fn store(&mut self, c: CellId, value: Interval);
+    /// What the current instruction, an integer load, read from memory: for a load of one
+    /// cell, that cell's value after the load; `watts invariants` shows it on the load's line.
+    fn load(&mut self, _value: Interval) {}
     /// A `pthread_create` reached with `state` (before the call) at instruction `inst` of `node`.
     fn create(&mut self, node: NodeId, inst: u32, state: &D);
     /// An assertion instruction reached with `state` (before it).
@@ -128,11 +131,25 @@ impl<'a> Transfer<'a> {
         }
     }
 
+    /// Whether `c` is lock-protected in this view: its value changes hands only where its lock
+    /// is taken (see `inst`), so a read sees the thread's own view.
+    fn protected(&self, c: CellId) -> bool {
+        self.view.protection.is_some_and(|(p, _)| p.is_protected(c))
+    }
+
+    /// What a read of cell `c` may see in `s`, without reading it (`read_cell`).
+    pub fn may_read<D: NumDomain>(&self, s: &D, c: CellId) -> Interval {
+        let own = s.interval(self.cell_var(c));
+        if self.protected(c) || own.is_bottom() {
+            return own;
+        }
+        own.join(&self.view.interference(c))
+    }
+
     /// The value a read of cell `c` may see: this thread's own value or another thread's store.
     fn read_cell<D: NumDomain>(&self, s: &mut D, c: CellId) -> Interval {
         let var = self.cell_var(c);
-        // A protected cell changes hands only where its lock is taken (see `inst`).
-        if self.view.protection.is_some_and(|(p, _)| p.is_protected(c)) {
+        if self.protected(c) {
             return s.interval(var);
         }
         let other = self.view.interference(c);
@@ -200,13 +217,14 @@ impl<'a> Transfer<'a> {
     }
 
     /// A load that reads what the current interference combination chose for it.
-    fn load_chosen<D: NumDomain>(
+    fn load_chosen<D: NumDomain, R: Recorder<D>>(
         &self,
         s: &mut D,
         access: &crate::memory::Access,
         d: Var,
         ty: IntTy,
         choice: &super::LoadRead,
+        rec: &mut R,
     ) {
         if choice.cut {
             // This combination stands for the executions that do not reach the load.
@@ -219,6 +237,8 @@ impl<'a> Transfer<'a> {
                 v.join_with(&s.interval(self.cell_var(*c)));
             }
         }
+        // Read back as a choice with `own: false`, `v` gives the load the same effect.
+        rec.load(v);
         if access.read_unknown || access.exact.is_empty() {
             s.set(d, Interval::top_of(ty));
         } else if access.exact.len() == 1 && self.facts.memory.is_int(access.exact[0]) {
@@ -515,22 +535,27 @@ impl<'a> Transfer<'a> {
                 };
                 let ty = IntTy::new(bits);
                 if let Some(choice) = self.view.choice(node, idx) {
-                    self.load_chosen(s, access, d, ty, choice);
+                    self.load_chosen(s, access, d, ty, choice, rec);
                     return;
                 }
+                // What it reads is recorded so that, read back as a choice with `own: false`
+                // (`load_chosen`), it has the same effect.
                 if access.read_unknown || access.exact.is_empty() {
                     // Soundness: bytes outside the tracked cells may hold anything.
                     for c in &access.exact {
                         self.read_cell(s, *c);
                     }
                     s.set(d, Interval::top_of(ty));
+                    rec.load(Interval::top());
                 } else if access.exact.len() == 1 {
                     let c = access.exact[0];
                     self.read_cell(s, c);
                     if self.facts.memory.is_int(c) {
+                        rec.load(s.interval(self.cell_var(c)));
                         load_from(s, d, self.cell_var(c), access.strong, ty);
                     } else {
                         s.set(d, Interval::top_of(ty));
+                        rec.load(Interval::top());
                     }
                 } else {
                     let mut v = Interval::bottom();
@@ -543,6 +568,7 @@ impl<'a> Transfer<'a> {
                         v.join_with(&cv);
                     }
                     s.set(d, machine::clamp(v, ty));
+                    rec.load(v);
                 }
             }
             InstKind::Store { val, ty, .. } => {
