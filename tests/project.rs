@@ -256,3 +256,47 @@ fn gcc_only_flags_of_a_gcc_build_are_dropped_with_one_note() {
         );
     }
 }
+
+/// `watts.toml` takes the ops-table harness too: `entries-from` and `assume-no-write`, as on
+/// the command line.
+#[test]
+fn watts_toml_names_an_ops_table_and_an_assumption() {
+    let dir = project(&[
+        (
+            "drv.c",
+            r#"#include <assert.h>
+struct ops { void (*up)(void); void (*check)(void); };
+extern int register_ops(const struct ops *o, int *state);
+static int level;
+static void up(void) { if (level < 3) level = level + 1; }
+static void check(void) { assert(level >= 1 && level <= 3); }
+static const struct ops my_ops = { up, check };
+int init(void) { level = 1; return register_ops(&my_ops, &level); }
+"#,
+        ),
+        (
+            "watts.toml",
+            r#"files = ["drv.c"]
+mode = "flow-insensitive"
+init = "init"
+entries-from = ["my_ops:1"]
+assume-no-write = ["register_ops"]
+"#,
+        ),
+    ]);
+    let (doc, code) = json_in(dir.path(), &[]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(
+        doc["config"]["harness"]["entries_from"][0], "my_ops:1",
+        "{doc}"
+    );
+    assert_eq!(statuses(&doc)[0].1, "proved", "{doc}");
+    // Without the assumption, register_ops may change `level` through the pointer it gets.
+    std::fs::write(
+        dir.path().join("watts.toml"),
+        "files = [\"drv.c\"]\nmode = \"flow-insensitive\"\ninit = \"init\"\nentries-from = [\"my_ops:1\"]\n",
+    )
+    .expect("write");
+    let (doc, code) = json_in(dir.path(), &[]);
+    assert_eq!(code, 1, "{doc}");
+}

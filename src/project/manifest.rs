@@ -11,6 +11,8 @@
 //! domain = "interval"
 //! init = "wdt_init"
 //! entries = ["wdt_open", "wdt_write:2", "wdt_irq:*"]
+//! entries-from = ["wdt_fops"]
+//! assume-no-write = ["request_irq"]
 //! ```
 //!
 //! Invariant: unknown keys are errors (a typo must not silently change what is analysed).
@@ -253,5 +255,12 @@ mod tests {
         assert_eq!(m.entries, vec!["w:2".to_string()]);
         assert_eq!(m.max_combinations, Some(5));
         assert!(toml::from_str::<Manifest>("entry = [\"w\"]").is_err());
+        let m: Manifest = toml::from_str(
+            "entries-from = [\"fops:1\"]\nentries-exported = true\nassume-no-write = [\"request_irq\"]\n",
+        )
+        .expect("valid");
+        assert_eq!(m.entries_from, vec!["fops:1".to_string()]);
+        assert!(m.entries_exported);
+        assert_eq!(m.assume_no_write, vec!["request_irq".to_string()]);
     }
 }
