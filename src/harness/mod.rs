@@ -117,8 +117,9 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         let (insts, result) = call_with_any_args(program, i, &mut vars);
         first.extend(insts);
         // Harness contract: the entries run only after an init that succeeded; an init
-        // returning an integer failed when it is negative (a kernel init's -errno).
-        if let Some((r, bits)) = result {
+        // returning an `int` or a `long` failed when it is negative (a kernel init's -errno).
+        // Narrower results are not read so: a `_Bool` true is the 1-bit pattern of -1.
+        if let Some((r, bits)) = result.filter(|&(_, bits)| bits >= 32) {
             let ok = VarId::from(vars.len());
             vars.push(VarInfo {
                 ty: Ty::Int(1),
@@ -457,9 +458,14 @@ mod tests {
     }
 
     /// Harness contract: the entries run only after an init that returned a non-negative
-    /// integer (a kernel init returns -errno when it fails).
+    /// `int` (a kernel init returns -errno when it fails); a `_Bool` result decides nothing.
     #[test]
     fn entries_run_only_after_an_init_that_succeeded() {
+        let mut p = program();
+        p.funcs[0].ret = Some(Ty::Int(1));
+        synthesize(&mut p, &spec(Some("init"), &["dev_write"])).expect("harness");
+        let main = p.funcs.last().expect("main");
+        assert_eq!(main.blocks[0].term, Terminator::Br(BlockId(1)));
         let mut p = program();
         p.funcs[0].ret = Some(Ty::Int(32));
         synthesize(&mut p, &spec(Some("init"), &["dev_write"])).expect("harness");
