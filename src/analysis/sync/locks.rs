@@ -82,19 +82,14 @@ impl LockNames {
         if pts.unknown || !matches!(facts.program.objects[o.index()].kind, ObjectKind::Global(_)) {
             return None;
         }
-        // Soundness: an array folds several mutexes onto one offset. The lock's own bytes
-        // must lie in singular cells (an array elsewhere in the object, a driver's ring buffer
-        // beside its mutex, folds nothing); with the lock types' sizes unknown, every cell of
-        // the object must be singular.
-        let sizes = facts.program.sync_sizes;
-        let extent = sizes.mutex.into_iter().chain(sizes.rwlock).max();
-        let cells: Vec<CellId> = match extent {
-            Some(len) => (facts.memory.span(facts.program, func, op, Some(len)).cells)
-                .iter()
-                .map(|c| c.cell)
-                .collect(),
-            None => facts.memory.cells.of(*o).collect(),
-        };
+        // Soundness: an array folds several mutexes onto one offset, and every byte of an
+        // array's element lies in a summary cell. So the cells of the lock's first bytes (the
+        // smallest lock type, a 4-byte spinlock) must be singular; an array elsewhere in the
+        // object (a driver's ring buffer beside its mutex) folds nothing.
+        let cells: Vec<CellId> = (facts.memory.span(facts.program, func, op, Some(4)).cells)
+            .iter()
+            .map(|c| c.cell)
+            .collect();
         if cells.is_empty() || !cells.iter().all(|&c| facts.memory.cells.info(c).singular) {
             return None;
         }
