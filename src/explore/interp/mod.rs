@@ -990,6 +990,46 @@ impl<'p> Interp<'p> {
         Ok(())
     }
 
+    /// Thread `t` takes its next input into `dst` (of type `ty`): the forced value, else
+    /// alternative `alt` of the candidates; the step shows it in the C type of `dst`, named
+    /// `name` or else after `dst`.
+    #[allow(clippy::too_many_arguments)]
+    fn take_input(
+        &self,
+        s: &mut State,
+        t: Tid,
+        dst: VarId,
+        ty: Ty,
+        is_bool: bool,
+        alt: usize,
+        name: Option<String>,
+    ) -> StepKind {
+        let v = match (self.forced_input(s, t), ty) {
+            (Some(f), Ty::Int(bits)) if is_bool => Value::int((f != 0) as i128, bits),
+            (Some(f), Ty::Int(bits)) => Value::int(f, bits),
+            _ => {
+                let values = self.input_values(ty, is_bool);
+                values[alt.min(values.len() - 1)]
+            }
+        };
+        if self.forced.is_some() {
+            Arc::make_mut(&mut s.threads[t]).inputs += 1;
+        }
+        let func = s.threads[t].frames.last().map(|fr| fr.func);
+        self.set(s, t, dst, v);
+        let (value, bits) = match v {
+            Value::Int { v, bits } if is_bool || bits == 1 => (v as i128, 1),
+            Value::Int { v, bits } => (sext(v, bits), bits),
+            _ => (0, 128),
+        };
+        let var = func.and_then(|f| self.program.funcs[f.index()].vars.get(dst.index()));
+        StepKind::Input(InputValue {
+            value,
+            name: name.or_else(|| var.and_then(|i| i.name.clone())),
+            ty: CInt::new(bits, var.map_or(Signedness::Signed, |i| i.sign)),
+        })
+    }
+
     /// The integer type of the result of `inst`, a call of the unknown function `f`, when it
     /// is an input (its candidate values are alternatives, or the forced value): the function
     /// is not known, so any value it returns is a possible execution, and `if (register(..))`
@@ -1595,34 +1635,10 @@ impl<'p> Interp<'p> {
                 }
             }
             InstKind::Nondet { dst, ty, is_bool } => {
-                let v = match (self.forced_input(s, t), ty) {
-                    (Some(f), Ty::Int(bits)) if *is_bool => Value::int((f != 0) as i128, *bits),
-                    (Some(f), Ty::Int(bits)) => Value::int(f, *bits),
-                    _ => {
-                        let values = self.input_values(*ty, *is_bool);
-                        values[alt.min(values.len() - 1)]
-                    }
-                };
-                if self.forced.is_some() {
-                    Arc::make_mut(&mut s.threads[t]).inputs += 1;
-                }
-                let func = s.threads[t].frames.last().map(|fr| fr.func);
-                self.set(s, t, *dst, v);
-                let (value, bits) = match v {
-                    Value::Int { v, bits } if *is_bool || bits == 1 => (v as i128, 1),
-                    Value::Int { v, bits } => (sext(v, bits), bits),
-                    _ => (0, 128),
-                };
-                // The variable that gets it: a parameter of an `--entry` function (the harness
-                // names the input after it) or the variable a `__VERIFIER_nondet_*` result is
-                // assigned to.
-                let var = func.and_then(|f| self.program.funcs[f.index()].vars.get(dst.index()));
-                let sign = var.map_or(Signedness::Signed, |i| i.sign);
-                kind = Some(StepKind::Input(InputValue {
-                    value,
-                    name: var.and_then(|i| i.name.clone()),
-                    ty: CInt::new(bits, sign),
-                }));
+                // Named after the variable that gets it: a parameter of an `--entry` function
+                // (the harness names the input after it) or the variable a
+                // `__VERIFIER_nondet_*` result is assigned to.
+                kind = Some(self.take_input(s, t, *dst, *ty, *is_bool, alt, None));
             }
             InstKind::Havoc {
                 dst,
@@ -1820,35 +1836,11 @@ impl<'p> Interp<'p> {
                     return unsupported(format!("{e} (`{}`){here}", func.name));
                 }
                 match (self.unknown_result(f, &inst.kind), dst) {
-                    (Some(ty @ Ty::Int(bits)), Some(d)) => {
-                        let v = match self.forced_input(s, t) {
-                            Some(forced) => Value::int(forced, bits),
-                            None => {
-                                let values = self.input_values(ty, false);
-                                values[alt.min(values.len() - 1)]
-                            }
-                        };
-                        if self.forced.is_some() {
-                            Arc::make_mut(&mut s.threads[t]).inputs += 1;
-                        }
-                        self.set(s, t, d, v);
+                    (Some(ty), Some(d)) => {
+                        // Named after the call (`register_chrdev()`).
+                        let name = Some(format!("{}()", func.name));
+                        kind = Some(self.take_input(s, t, d, ty, false, alt, name));
                         input = Some(d);
-                        let value = match v {
-                            Value::Int { v, bits: 1 } => v as i128,
-                            Value::Int { v, bits } => sext(v, bits),
-                            _ => 0,
-                        };
-                        // Named after the call (`register_chrdev()`), in the C type of the
-                        // variable that gets it.
-                        let caller = s.threads[t].frames.last().map(|fr| fr.func);
-                        let sign = caller
-                            .and_then(|c| self.program.funcs[c.index()].vars.get(d.index()))
-                            .map_or(Signedness::Signed, |i| i.sign);
-                        kind = Some(StepKind::Input(InputValue {
-                            value,
-                            name: Some(format!("{}()", func.name)),
-                            ty: CInt::new(bits, sign),
-                        }));
                     }
                     _ => self.set_opt(s, t, dst, Value::Unknown),
                 }
