@@ -131,18 +131,6 @@ impl<'a> Facts<'a> {
         if let Some(c) = self.lock_clobbers().by_site.get(&key) {
             return c.clone();
         }
-        // The pthread synchronisation functions touch only their synchronisation objects
-        // (POSIX), not what else the objects' pointer fields may reach.
-        let sync = match &self.program.funcs[func.index()].blocks[block.index()].insts[idx as usize]
-            .kind
-        {
-            InstKind::Call {
-                callee: Callee::Direct(g),
-                ..
-            } => Some(self.program.funcs[g.index()].name.as_str())
-                .filter(|n| crate::memory::points_to::is_sync_function(n)),
-            _ => None,
-        };
         let callee = match &self.program.funcs[func.index()].blocks[block.index()].insts
             [idx as usize]
             .kind
@@ -153,8 +141,11 @@ impl<'a> Facts<'a> {
             } => Some(*g),
             _ => None,
         };
-        let mut cells = if let Some(name) = sync {
-            self.sync_object_cells(func, name, args)
+        let name = callee.map(|g| self.program.funcs[g.index()].name.as_str());
+        let mut cells = if name.is_some_and(crate::memory::points_to::is_sync_function) {
+            // The pthread synchronisation functions touch only their synchronisation objects
+            // (POSIX), not what else the objects' pointer fields may reach.
+            self.sync_object_cells(func, name.unwrap_or_default(), args)
         } else if callee.is_some_and(|g| self.program.assumed_no_write.binary_search(&g).is_ok()) {
             // The user's assumption (`--assume-no-write`): it writes nothing.
             Vec::new()
