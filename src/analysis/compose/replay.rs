@@ -181,6 +181,10 @@ impl<D: NumDomain> Recorder<D> for Observer<'_, '_, D> {
         }
     }
 
+    fn records_loads(&self) -> bool {
+        self.sink.reads.is_some()
+    }
+
     fn load(&mut self, value: Interval) {
         if let Some(reads) = &mut self.sink.reads {
             (reads.entry(self.sink.at).or_insert_with(Interval::bottom)).join_with(&value);

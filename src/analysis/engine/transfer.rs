@@ -23,6 +23,10 @@ pub trait Recorder<D> {
     /// What the current instruction, an integer load, read from memory: for a load of one
     /// cell, that cell's value after the load; `watts invariants` shows it on the load's line.
     fn load(&mut self, _value: Interval) {}
+    /// Whether `load` keeps anything (so that what it is given need not be computed).
+    fn records_loads(&self) -> bool {
+        false
+    }
     /// A `pthread_create` reached with `state` (before the call) at instruction `inst` of `node`.
     fn create(&mut self, node: NodeId, inst: u32, state: &D);
     /// An assertion instruction reached with `state` (before it).
@@ -551,7 +555,9 @@ impl<'a> Transfer<'a> {
                     let c = access.exact[0];
                     self.read_cell(s, c);
                     if self.facts.memory.is_int(c) {
-                        rec.load(s.interval(self.cell_var(c)));
+                        if rec.records_loads() {
+                            rec.load(s.interval(self.cell_var(c)));
+                        }
                         load_from(s, d, self.cell_var(c), access.strong, ty);
                     } else {
                         s.set(d, Interval::top_of(ty));
