@@ -82,6 +82,9 @@ impl LockNames {
         if pts.unknown || !matches!(facts.program.objects[o.index()].kind, ObjectKind::Global(_)) {
             return None;
         }
+        if let Some(&id) = self.ids.get(&(*o, *off)) {
+            return Some(id);
+        }
         // Soundness: an array folds several mutexes onto one offset, and every byte of an
         // array's element lies in a summary cell. So the cells of the lock's first bytes (the
         // smallest lock type, a 4-byte spinlock) must be singular; an array elsewhere in the
@@ -93,8 +96,9 @@ impl LockNames {
         if cells.is_empty() || !cells.iter().all(|&c| facts.memory.cells.info(c).singular) {
             return None;
         }
-        let next = self.ids.len() as u32 + 1;
-        Some(*self.ids.entry((*o, *off)).or_insert(next))
+        let id = self.ids.len() as u32 + 1;
+        self.ids.insert((*o, *off), id);
+        Some(id)
     }
 
     fn effect(
