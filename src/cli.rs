@@ -660,29 +660,28 @@ impl InputArgs {
             return Err(InputError::MissingFile(missing.clone()).to_string());
         }
         let clang = resolve_clang(self.clang);
-        let entries = if !self.entries.is_empty() {
-            self.entries
-        } else {
-            let listed = m.map(|m| m.entries.clone()).unwrap_or_default();
-            (listed.iter())
-                .map(|e| {
-                    e.parse::<EntrySpec>()
-                        .map_err(|why| format!("watts.toml: entries: {why}"))
-                })
-                .collect::<Result<Vec<_>, _>>()?
+        // The command line's list wins; else the file's, parsed as the option would be.
+        let or_listed = |given: Vec<EntrySpec>,
+                         listed: Option<&Vec<String>>,
+                         key: &str,
+                         parse: fn(&str) -> Result<EntrySpec, String>| {
+            if !given.is_empty() {
+                return Ok(given);
+            }
+            (listed.into_iter().flatten())
+                .map(|e| parse(e).map_err(|why| format!("watts.toml: {key}: {why}")))
+                .collect::<Result<Vec<_>, _>>()
         };
+        let entries = or_listed(self.entries, m.map(|m| &m.entries), "entries", |e| {
+            e.parse()
+        })?;
         let init = self.init.or_else(|| m.and_then(|m| m.init.clone()));
-        let tables = if !self.entries_from.is_empty() {
-            self.entries_from
-        } else {
-            let listed = m.map(|m| m.entries_from.clone()).unwrap_or_default();
-            (listed.iter())
-                .map(|e| {
-                    crate::config::parse_table(e)
-                        .map_err(|why| format!("watts.toml: entries-from: {why}"))
-                })
-                .collect::<Result<Vec<_>, _>>()?
-        };
+        let tables = or_listed(
+            self.entries_from,
+            m.map(|m| &m.entries_from),
+            "entries-from",
+            crate::config::parse_table,
+        )?;
         let exported = self.entries_exported || m.is_some_and(|m| m.entries_exported);
         let mut assume_no_write = m.map(|m| m.assume_no_write.clone()).unwrap_or_default();
         assume_no_write.extend(self.assume_no_write);
