@@ -228,16 +228,8 @@ fn global_struct_elements(
     g: super::ffi::Val,
 ) -> Option<Md> {
     use llvm_sys::debuginfo::LLVMMetadataKind::*;
-    let expr = g.global_debug_info()?;
-    if !matches!(expr.kind(), LLVMDIGlobalVariableExpressionMetadataKind) {
-        return None;
-    }
-    let MdOperand::Node(var) = *expr.operands(ctx).first()? else {
-        return None;
-    };
-    let MdOperand::Node(mut ty) = *var.operands(ctx).get(VARIABLE_TYPE_OPERAND)? else {
-        return None;
-    };
+    let var = super::signedness::global_variable(ctx, g)?;
+    let mut ty = super::signedness::variable_type(ctx, var)?;
     // `const`/`volatile` qualifiers (bounded: qualifiers do not nest deeply).
     for _ in 0..4 {
         if !matches!(ty.kind(), LLVMDIDerivedTypeMetadataKind) || ty.tag() == DW_TAG_MEMBER {
@@ -259,9 +251,6 @@ fn global_struct_elements(
         _ => None,
     }
 }
-
-/// `DIVariable`'s operand that holds its type.
-const VARIABLE_TYPE_OPERAND: usize = 3;
 
 /// The members of an `elements` tuple: byte offset, name and signedness of each
 /// `DW_TAG_member`; `None` when it is not a tuple of nodes or when a member is a bit-field or

@@ -105,26 +105,36 @@ impl TypeSigns {
     /// The signedness of a variable's type: `var` is a `DILocalVariable` or a
     /// `DIGlobalVariable`.
     pub fn of_variable(&self, var: Md) -> Option<Signedness> {
-        match var.operands(self.ctx).get(VARIABLE_TYPE_OPERAND) {
-            Some(MdOperand::Node(t)) => self.of_type(*t),
-            _ => None,
-        }
+        self.of_type(variable_type(self.ctx, var)?)
     }
 
-    /// The signedness of the global variable `g`'s type, from its `!dbg` attachment (a
-    /// `DIGlobalVariableExpression`, whose first operand is the variable).
+    /// The signedness of the global variable `g`'s type.
     pub fn of_global(&self, g: Val) -> Option<Signedness> {
-        let expr = g.global_debug_info()?;
-        if !matches!(
-            expr.kind(),
-            LLVMMetadataKind::LLVMDIGlobalVariableExpressionMetadataKind
-        ) {
-            return None;
-        }
-        match expr.operands(self.ctx).first() {
-            Some(MdOperand::Node(var)) => self.of_variable(*var),
-            _ => None,
-        }
+        self.of_variable(global_variable(self.ctx, g)?)
+    }
+}
+
+/// The type of a `DILocalVariable` or `DIGlobalVariable`.
+pub(crate) fn variable_type(ctx: LLVMContextRef, var: Md) -> Option<Md> {
+    match var.operands(ctx).get(VARIABLE_TYPE_OPERAND) {
+        Some(MdOperand::Node(t)) => Some(*t),
+        _ => None,
+    }
+}
+
+/// The `DIGlobalVariable` of global `g`, from its `!dbg` attachment (a
+/// `DIGlobalVariableExpression`, whose first operand is the variable).
+pub(crate) fn global_variable(ctx: LLVMContextRef, g: Val) -> Option<Md> {
+    let expr = g.global_debug_info()?;
+    if !matches!(
+        expr.kind(),
+        LLVMMetadataKind::LLVMDIGlobalVariableExpressionMetadataKind
+    ) {
+        return None;
+    }
+    match expr.operands(ctx).first() {
+        Some(MdOperand::Node(var)) => Some(*var),
+        _ => None,
     }
 }
 
