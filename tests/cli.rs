@@ -820,3 +820,32 @@ fn gcc_accepted_c_is_analysed_with_a_note() {
     assert_status(&o, 2);
     assert!(stderr(&o).contains("redefinition of 'f'"), "{}", stderr(&o));
 }
+
+/// Unknown code never writes a `const` global (writing an object defined `const` is
+/// undefined; it lives in read-only memory), so a `const` table of pointers handed to it keeps
+/// pointing where the program pointed it. The same table without `const` may be redirected by
+/// the unknown `reg` (as `b.c` below does in a real build, where the assertion fails).
+#[test]
+fn unknown_code_rewrites_a_pointer_unless_it_is_const() {
+    // The index comes from an unknown function, so clang cannot fold the load of the table.
+    let a = |qualifier: &str| {
+        format!(
+            "#include <assert.h>\n\
+             extern void reg(int **slot, int *spare);\n\
+             extern int pick(void);\n\
+             static int x, y;\n\
+             static int *{qualifier} tbl[2] = {{ &x, &x }};\n\
+             int main(void) {{ reg((int **)tbl, &y); int i = pick() & 1; y = 0; *tbl[i] = 5;\n\
+             assert(y == 0); return 0; }}\n"
+        )
+    };
+    let b = "void reg(int **slot, int *spare) { *slot = spare; }\nint pick(void) { return 0; }\n";
+    let dir = project(&[("c.c", &a("const")), ("m.c", &a("")), ("b.c", b)]);
+    let o = watts_in(dir.path(), &["analyze", "c.c"]);
+    assert_status(&o, 0);
+    let o = watts_in(dir.path(), &["analyze", "m.c"]);
+    assert_status(&o, 1);
+    // With b.c the non-const program really fails, and the analysis sees it.
+    let o = watts_in(dir.path(), &["analyze", "m.c", "b.c"]);
+    assert_status(&o, 1);
+}
