@@ -1,7 +1,8 @@
 //! The SV-COMP concurrency subset as a benchmark: runs `watts analyze --svcomp` with the default
 //! settings on every task of `$WATTS_SVCOMP` (else `../shared/svcomp` beside the checkout),
 //! with `-m32` for ILP32 tasks, and prints each task's answer and time, then the SV-COMP score
-//! (+2 for a correct `true`, -32 for a wrong one; `unknown` scores 0) and the true tasks not
+//! (+2 for a correct `true`, -32 for a wrong one; +1 for a correct `false`, -16 for a wrong
+//! one; `unknown` scores 0) and the true tasks not
 //! proved. Run with `cargo bench --bench svcomp`; under `cargo test` it does nothing (the
 //! soundness check of the same tasks is `tests/svcomp.rs`).
 
@@ -21,6 +22,7 @@ fn main() {
         return;
     };
     let (mut score, mut proved, mut wrong, mut total) = (0i64, 0, 0, 0);
+    let mut confirmed = 0;
     let mut missed = Vec::new();
     let mut times = Vec::new();
     println!(
@@ -45,6 +47,8 @@ fn main() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let answer = if stdout.contains("SV-COMP result: true") {
             "true"
+        } else if stdout.contains("SV-COMP result: false") {
+            "false"
         } else if out.status.code().is_some_and(|c| c <= 1) {
             "unknown"
         } else {
@@ -60,6 +64,14 @@ fn main() {
                 score -= 32;
                 wrong += 1;
             }
+            ("false", "false") => {
+                score += 1;
+                confirmed += 1;
+            }
+            ("false", _) => {
+                score -= 16;
+                wrong += 1;
+            }
             (_, "true") => missed.push(task.clone()),
             _ => {}
         }
@@ -68,7 +80,9 @@ fn main() {
     }
     times.sort_by(|a, b| b.0.total_cmp(&a.0));
     println!();
-    println!("score {score}: {proved} true tasks proved, {wrong} wrong, {total} tasks");
+    println!(
+        "score {score}: {proved} true tasks proved, {confirmed} false tasks confirmed, {wrong} wrong, {total} tasks"
+    );
     println!("slowest: {:?}", &times[..times.len().min(3)]);
     println!("true tasks not proved: {}", missed.join(", "));
 }

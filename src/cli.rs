@@ -268,9 +268,10 @@ pub struct AnalyzeArgs {
     #[arg(long, help_heading = "Harness")]
     pub suggest_harness: bool,
 
-    /// End the report with `SV-COMP result: true` (every error call and assertion proved or
-    /// unreachable) or `SV-COMP result: unknown` (on stderr with the JSON and SARIF formats).
-    /// For ILP32 tasks pass `-- -m32`.
+    /// Run as a verifier in SV-COMP: analyse, then --confirm what the analysis leaves open,
+    /// and end the report with `SV-COMP result: true` (every error call and assertion proved
+    /// or unreachable), `false` (one is violated, with its interleaving) or `unknown` (on
+    /// stderr with the JSON and SARIF formats). For ILP32 tasks pass `-- -m32`.
     #[arg(long, help_heading = "Output")]
     pub svcomp: bool,
 
@@ -516,7 +517,7 @@ impl AnalyzeArgs {
         config.baseline = self.baseline;
         config.progress = !self.quiet && std::io::stderr().is_terminal();
         config.progress_after = progress_after();
-        if self.confirm {
+        if self.confirm || self.svcomp {
             let mut c = ConfirmOptions::default();
             if let Some(k) = self.bound {
                 c.bound = k;
@@ -546,7 +547,7 @@ impl AnalyzeArgs {
             || self.pct_depth.is_some()
         {
             return Err(
-                "--bound, --confirm-budget, --strategy, --seed, --pct-depth and --witness-dir need --confirm (or `watts confirm`)"
+                "--bound, --confirm-budget, --strategy, --seed, --pct-depth and --witness-dir need --confirm (or `watts confirm`, or --svcomp)"
                     .to_string(),
             );
         }

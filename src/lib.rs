@@ -97,20 +97,59 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     Ok(report)
 }
 
-/// `--confirm`: executes the program under every schedule (within the bounds) to find real
-/// failures of the assertions the analysis did not prove.
+/// The share of `--confirm`'s budget a proof by exploration may take (`explore::proof`).
+const PROOF_SHARE: f64 = 0.3;
+
+/// `--confirm`: first tries to run every execution of the program (`explore::proof`), which
+/// proves the assertions none of them fails; then executes it under many schedules (within
+/// the bounds) to find real failures of the assertions still open.
 ///
-/// Soundness: a witness makes an assertion `violated` (it is a real execution); the absence
-/// of one never changes a verdict, since the exploration is bounded. A witness for an
-/// assertion the analysis proved means one of the two is wrong: both facts are reported.
+/// Soundness: a witness makes an assertion `violated` (it is a real execution); a proof needs
+/// every execution run, with nothing restricted or abandoned; otherwise the absence of a
+/// witness never changes a verdict. A witness for an assertion the analysis proved means one
+/// of the two is wrong: both facts are reported.
 fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Outcome) {
-    let targets: std::collections::BTreeSet<AssertId> = (outcome.verdicts.iter())
+    let mut targets: std::collections::BTreeSet<AssertId> = (outcome.verdicts.iter())
         .filter(|v| v.status == Status::MayFail)
         .map(|v| v.id)
         .collect();
     if targets.is_empty() {
         return;
     }
+    let start = std::time::Instant::now();
+    let proof = explore::proof::prove(
+        program,
+        &targets,
+        start + options.timeout.mul_f64(PROOF_SHARE),
+    );
+    for v in &mut outcome.verdicts {
+        if proof.proved.contains(&v.id) {
+            // Soundness: `explore::proof` ran every execution of the program, and none fails
+            // this assertion.
+            v.status = Status::Proved;
+            v.reason = format!(
+                "every execution was run ({}, --confirm) and none fails it",
+                report::plural(proof.executions as usize, "execution")
+            );
+            v.values.clear();
+            v.explanation.clear();
+            targets.remove(&v.id);
+        }
+    }
+    outcome.stats.executions = proof.executions;
+    if targets.is_empty() {
+        return;
+    }
+    if let Some(gap) = &proof.gap {
+        outcome.notes.push(Note {
+            span: None,
+            message: format!("--confirm: not every execution could be run for a proof: {gap}"),
+        });
+    }
+    let options = &config::ConfirmOptions {
+        timeout: options.timeout.saturating_sub(start.elapsed()),
+        ..options.clone()
+    };
     let confirmation = match explore::confirm(program, options, &targets) {
         Ok(found) => found,
         Err(why) => {
@@ -122,7 +161,7 @@ fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Ou
         }
     };
     let found = &confirmation.outcome;
-    outcome.stats.executions = found.executions;
+    outcome.stats.executions += found.executions;
     let mut found_proved = Vec::new();
     for v in &mut outcome.verdicts {
         if let Some(violation) = found.violations.get(&v.id) {

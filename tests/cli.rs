@@ -481,7 +481,21 @@ fn svcomp_result_line() {
         "{}",
         stdout(&o)
     );
+    // --svcomp confirms: the failing interleaving makes the answer `false`.
     let o = analyze("unsafe.c", UNSAFE, &["--svcomp", "--quiet"]);
+    assert_status(&o, 1);
+    assert!(
+        stdout(&o).ends_with("SV-COMP result: false\n"),
+        "{}",
+        stdout(&o)
+    );
+    // True, but neither proved by the analysis (a product) nor by running every execution
+    // (the input has more values than a run can try).
+    const OPEN: &str = "extern int __VERIFIER_nondet_int(void);\n\
+        extern void __VERIFIER_assert(int);\n\
+        int main(void) { int a = __VERIFIER_nondet_int(); __VERIFIER_assert(a * a != 3); return 0; }\n";
+    let budget = ["--svcomp", "--confirm-budget", "1"];
+    let o = analyze("open.c", OPEN, &[&budget[..], &["--quiet"]].concat());
     assert_status(&o, 1);
     assert!(
         stdout(&o).ends_with("SV-COMP result: unknown\n"),
@@ -489,7 +503,11 @@ fn svcomp_result_line() {
         stdout(&o)
     );
     // JSON stays parseable: the line goes to stderr.
-    let o = analyze("unsafe.c", UNSAFE, &["--svcomp", "--format", "json"]);
+    let o = analyze(
+        "open.c",
+        OPEN,
+        &[&budget[..], &["--format", "json"]].concat(),
+    );
     serde_json::from_str::<serde_json::Value>(&stdout(&o)).expect("valid JSON on stdout");
     assert!(
         stderr(&o).contains("SV-COMP result: unknown"),

@@ -329,6 +329,8 @@ fn annotations(text: &str) -> Vec<(u32, String)> {
 }
 
 struct CrossCheck {
+    /// Assertions proved by running every execution (`explore::proof`).
+    proved_by_exploration: usize,
     violated: usize,
     fails_annotated: usize,
     fails_confirmed: usize,
@@ -365,7 +367,10 @@ fn harness_of(text: &str) -> (Option<watts::config::HarnessSpec>, Vec<String>) {
     (h.is_active().then_some(h), no_write)
 }
 
-fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<CrossCheck, String> {
+/// `verdict`: an SV-COMP task's expected verdict (`Some(true)`: no error call is reachable);
+/// `None` for a corpus program, whose annotations say what is true.
+fn cross_check(path: &Path, args: &[String], verdict: Option<bool>) -> Result<CrossCheck, String> {
+    let expected_true = verdict == Some(true);
     let mut config = watts::Config::new(vec![path.to_path_buf()]);
     config.clang_args = args.to_vec();
     (config.harness, config.assume_no_write) =
@@ -374,6 +379,7 @@ fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<Cros
         Ok(p) => p,
         Err(_) => {
             return Ok(CrossCheck {
+                proved_by_exploration: 0,
                 violated: 0,
                 fails_annotated: 0,
                 fails_confirmed: 0,
@@ -394,9 +400,35 @@ fn cross_check(path: &Path, args: &[String], expected_true: bool) -> Result<Cros
     let found = watts::explore::confirm(&program, &options, &all)
         .map_err(|e| e.to_string())?
         .outcome;
+    let deadline = std::time::Instant::now() + Duration::from_millis(1500);
+    let proof = watts::explore::proof::prove(&program, &all, deadline);
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let notes = annotations(&text);
+    // A proof by exploration is checked against the truth as the annotations and the
+    // verdicts of the tasks say it, and against the witnesses.
+    for id in &proof.proved {
+        let info = &program.asserts[id.index()];
+        let line = info.span.map_or(0, |s| s.line);
+        let name = format!("{}:{line} `{}`", path.display(), info.condition);
+        if found.violations.contains_key(id) {
+            return Err(format!(
+                "{name}: proved by exploration, yet an execution fails it"
+            ));
+        }
+        if notes.iter().any(|(l, w)| *l == line && w == "FAILS!") {
+            return Err(format!(
+                "{name}: annotated FAILS!, yet proved by exploration"
+            ));
+        }
+    }
+    if verdict == Some(false) && !all.is_empty() && proof.proved.len() == all.len() {
+        return Err(format!(
+            "{}: every error call of a task whose verdict is false was proved by exploration",
+            path.display()
+        ));
+    }
     let mut check = CrossCheck {
+        proved_by_exploration: proof.proved.len(),
         violated: found.violations.len(),
         fails_annotated: notes.iter().filter(|(_, w)| w == "FAILS!").count(),
         fails_confirmed: 0,
@@ -466,12 +498,13 @@ fn no_corpus_assertion_is_both_proved_and_violated() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let mut files = Vec::new();
     corpus_files(&root, &mut files);
-    let (mut violated, mut annotated, mut confirmed) = (0, 0, 0);
+    let (mut violated, mut annotated, mut confirmed, mut explored) = (0, 0, 0, 0);
     let mut errors = Vec::new();
     let mut unconfirmed = Vec::new();
     for f in &files {
-        match cross_check(f, &[], false) {
+        match cross_check(f, &[], None) {
             Ok(c) => {
+                explored += c.proved_by_exploration;
                 violated += c.violated;
                 annotated += c.fails_annotated;
                 confirmed += c.fails_confirmed;
@@ -481,10 +514,11 @@ fn no_corpus_assertion_is_both_proved_and_violated() {
         }
     }
     println!(
-        "corpus: {} programs, {violated} assertions violated; {confirmed} of {annotated} FAILS! assertions confirmed",
+        "corpus: {} programs, {violated} assertions violated; {confirmed} of {annotated} FAILS! assertions confirmed; {explored} proved by exploration",
         files.len()
     );
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(explored > 0, "exploration should prove some assertions");
     println!("FAILS! without a witness: {}", unconfirmed.join(" "));
     assert!(
         confirmed > 0,
@@ -501,7 +535,7 @@ fn no_svcomp_task_with_a_true_verdict_gets_a_witness() {
         println!("skipped: no SV-COMP subset at {}", dir.display());
         return;
     };
-    let (mut false_tasks, mut witnessed) = (0, 0);
+    let (mut false_tasks, mut witnessed, mut explored) = (0, 0, 0);
     let mut errors = Vec::new();
     for line in index.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();
@@ -516,8 +550,9 @@ fn no_svcomp_task_with_a_true_verdict_gets_a_witness() {
             Vec::new()
         };
         let expected_true = verdict == "true";
-        match cross_check(&path, &args, expected_true) {
+        match cross_check(&path, &args, Some(expected_true)) {
             Ok(c) => {
+                explored += usize::from(expected_true && c.proved_by_exploration > 0);
                 if !expected_true {
                     false_tasks += 1;
                     witnessed += usize::from(c.violated > 0);
@@ -526,7 +561,7 @@ fn no_svcomp_task_with_a_true_verdict_gets_a_witness() {
             Err(e) => errors.push(e),
         }
     }
-    println!("svcomp: {witnessed} of {false_tasks} tasks with a false verdict got a witness");
+    println!("svcomp: {witnessed} of {false_tasks} tasks with a false verdict got a witness; {explored} true tasks have assertions proved by exploration");
     assert!(errors.is_empty(), "{}", errors.join("\n"));
 }
 
@@ -943,4 +978,61 @@ fn trace_names_inputs_and_shows_unsigned_values() {
     let o = watts_in(dir.path(), &["replay", "w/A1.json"]);
     assert_status(&o, 1);
     assert!(stdout(&o).contains("A1 fails again"), "{}", stdout(&o));
+}
+
+/// `tests/corpus/19-exploration`: each program says what a proof by exploration
+/// (`explore::proof`) must find: `//PROOF: complete` (every execution is run; the assertions
+/// annotated true are proved and no FAILS! assertion is), or `//PROOF: gap WORDS` (no proof is
+/// attempted or finished, for the reason that names WORDS).
+#[test]
+fn a_proof_by_exploration_runs_every_execution_or_says_why_not() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/19-exploration");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    assert!(files.len() >= 10, "{files:?}");
+    let mut errors = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let expect = (text.lines())
+            .find_map(|l| l.strip_prefix("//PROOF: "))
+            .unwrap_or_else(|| panic!("{}: no //PROOF: line", f.display()))
+            .to_string();
+        let program = watts::load_program(&watts::Config::new(vec![f.clone()])).expect("loads");
+        let all = (0..program.asserts.len())
+            .map(watts::ir::AssertId::from)
+            .collect();
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let proof = watts::explore::proof::prove(&program, &all, deadline);
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let notes = annotations(&text);
+        if let Some(words) = expect.strip_prefix("gap ") {
+            if proof.complete || !proof.gap.as_deref().unwrap_or("").contains(words) {
+                errors.push(format!(
+                    "{name}: expected a gap naming `{words}`: {proof:?}"
+                ));
+            }
+            continue;
+        }
+        if !proof.complete {
+            errors.push(format!(
+                "{name}: not every execution was run: {:?}",
+                proof.gap
+            ));
+            continue;
+        }
+        for (id, info) in program.asserts.iter().enumerate() {
+            let line = info.span.map_or(0, |s| s.line);
+            let word = notes
+                .iter()
+                .find(|(l, _)| *l == line)
+                .map(|(_, w)| w.as_str());
+            let proved = proof.proved.contains(&watts::ir::AssertId::from(id));
+            if proved != (word != Some("FAILS!")) {
+                errors.push(format!(
+                    "{name}:{line} ({word:?}): proved by exploration: {proved}"
+                ));
+            }
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

@@ -4,6 +4,8 @@
 //! - `interp`: the concrete interpreter over [`crate::ir`]; implements [`System`].
 //! - `search`: exhaustive exploration of a [`System`] (all interleavings, or with visited-state
 //!   pruning), bounded by `--bound`.
+//! - `proof`: proofs by exploration: every execution of a small program, in the interpreter's
+//!   exact mode; the assertions none fails are proved.
 //! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
 //! - `sample`: sampled executions under a seeded scheduler (random, PCT, thread speed control).
 //! - `strategy`: the strategies of `confirm` behind one `Explorer` trait (exhaustive, samplers)
@@ -18,6 +20,7 @@
 
 pub mod classes;
 pub mod interp;
+pub mod proof;
 pub mod rvf;
 pub mod sample;
 pub mod search;

@@ -59,6 +59,9 @@ pub struct Budget {
     /// program points at once, where the depth-first search may spend its budget on the
     /// interleavings of an early part of the program.
     pub random_walks: u64,
+    /// Stop at the first execution that was cut or abandoned (a proof by exploration needs
+    /// none: `super::proof`), with `complete` false.
+    pub stop_at_first_gap: bool,
 }
 
 impl Default for Budget {
@@ -69,6 +72,7 @@ impl Default for Budget {
             deadline: None,
             classes: false,
             random_walks: 0,
+            stop_at_first_gap: false,
         }
     }
 }
@@ -285,6 +289,10 @@ pub fn explore<S: System>(
         let status = system.status(&state);
         if status != Status::Running {
             record_end(system, &state, &status, &path, &mut out);
+            if budget.stop_at_first_gap && matches!(status, Status::Cut | Status::Unsupported(_)) {
+                out.complete = false;
+                break;
+            }
             if let Some(c) = counter.as_mut() {
                 let steps: Vec<StepInfo> = path.iter().map(|(_, _, i)| i.clone()).collect();
                 c.add(&steps);

@@ -251,6 +251,12 @@ fn start_section(section: &str) -> Option<(u32, u32, bool)> {
     None
 }
 
+/// Whether the program has functions the C runtime runs at exit (destructors, by a global it
+/// reads at exit; `atexit` handlers reach an unknown function instead).
+pub fn has_exit_time_functions(program: &Program) -> bool {
+    (program.globals.iter()).any(|g| is_exit_array(&g.name, g.section.as_deref()))
+}
+
 /// Whether the runtime reads this global at exit (destructors).
 fn is_exit_array(name: &str, section: Option<&str>) -> bool {
     name == "llvm.global_dtors"

@@ -203,11 +203,15 @@ impl Report {
     }
 
     /// The SV-COMP answer for the `unreach-call` property: `true` when every error call and
-    /// assertion is proved or unreachable (suppressions and baselines do not count), else
-    /// `unknown` (watts never answers `false`: it does not produce counterexamples yet).
+    /// assertion is proved or unreachable (suppressions and baselines do not count), `false`
+    /// when one is violated (only `--confirm`, which `--svcomp` implies, violates, and only
+    /// with a witness), else `unknown`.
     pub fn svcomp_result(&self) -> &'static str {
         let s = self.summary();
-        if s.may_fail + s.violated == 0 {
+        if s.violated > 0 {
+            // A violation has a witness: an execution that replays and fails it.
+            "false"
+        } else if s.may_fail == 0 {
             "true"
         } else {
             "unknown"

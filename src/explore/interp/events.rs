@@ -49,7 +49,7 @@ impl Interp<'_> {
     pub(super) fn next_event(&self, s: &State, t: Tid) -> Next {
         match s.threads[t].at {
             At::Finished => Next::Finished,
-            At::Cut => Next::Cut,
+            At::Cut | At::Spins => Next::Cut,
             At::Start => Next::Op(Op::Local),
             At::Relock { alloc, off } => Next::Op(Op::Lock(self.loc_at(s, alloc, off, 0))),
             At::Inst => Next::Op(match self.cur_inst(s, t) {

@@ -42,8 +42,15 @@ pub struct InterpOptions {
     /// How many times a function activation may enter one block beyond the first (a loop
     /// bound): a thread entering it more than `bound + 1` times stops there (cut).
     pub bound: u32,
-    /// Most instructions executed in one execution (all threads) before it is cut.
+    /// Most instructions executed in one execution (all threads) before it is cut; with
+    /// `exact`, in one step (a thread's local code that never reaches a visible operation).
     pub max_steps: u64,
+    /// Every behaviour of the program and nothing else, for proofs by exploration
+    /// (`super::proof`): no loop bound and no step budget in the state (a spin loop returns to
+    /// a state already explored), `malloc` may fail, and every choice the interpreter would
+    /// otherwise restrict (a read lock, a result taken as success, an input beyond the
+    /// candidates, argv, an unknown function) ends the execution as unsupported.
+    pub exact: bool,
 }
 
 impl Default for InterpOptions {
@@ -51,6 +58,7 @@ impl Default for InterpOptions {
         InterpOptions {
             bound: 3,
             max_steps: 200_000,
+            exact: false,
         }
     }
 }
@@ -197,6 +205,9 @@ pub struct Interp<'p> {
     forced: Option<Arc<BTreeMap<(Tid, u32), i128>>>,
     /// Whether states carry the concolic shadow ([`shadow`]).
     concolic: bool,
+    /// With `options.exact`: per function, per variable, whether any instruction, phi or
+    /// terminator reads it (a library result taken as success matters only when read).
+    used: Arc<Vec<Vec<bool>>>,
 }
 
 /// One function activation.
@@ -228,6 +239,10 @@ enum At {
     /// execution in which this thread is slow); the execution ends `Cut` when nothing else
     /// can move.
     Cut,
+    /// Exact mode only: its local code came back to a state it had been in, so it loops
+    /// there forever and never does anything another thread sees (`while (f == 1) {}` after
+    /// reading `f` once): never scheduled again, and no assertion of it fails later.
+    Spins,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -396,7 +411,37 @@ impl<'p> Interp<'p> {
             blocking,
             forced: None,
             concolic: false,
+            used: Arc::new(if options.exact {
+                used_vars(program)
+            } else {
+                Vec::new()
+            }),
         })
+    }
+
+    /// With `options.exact`, the execution ends as unsupported with `why`: the interpreter
+    /// would restrict the program's behaviours here (`malloc` succeeds, a read lock is
+    /// exclusive, a result is success), which a proof by exploration must not.
+    fn restricted(&self, why: impl FnOnce() -> String) -> Exec<()> {
+        if self.options.exact {
+            return unsupported(why());
+        }
+        Ok(())
+    }
+
+    /// `restricted` when the result `dst` of a call the interpreter takes as a success is read
+    /// by the program (a real call may fail).
+    fn result_restricted(&self, s: &State, t: Tid, dst: Option<VarId>, call: &str) -> Exec<()> {
+        let read = |d: VarId| {
+            let f = self.top(s, t).func;
+            (self.used.get(f.index())).is_some_and(|u| u.get(d.index()) != Some(&false))
+        };
+        match dst {
+            Some(d) if self.options.exact && read(d) => unsupported(format!(
+                "the result of `{call}` is read, and it is taken as success"
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// The bounds of its executions.
@@ -710,12 +755,17 @@ impl<'p> Interp<'p> {
     fn thread_ready(&self, s: &State, t: Tid) -> bool {
         let th = &s.threads[t];
         match th.at {
-            At::Finished | At::Cut => false,
+            At::Finished | At::Cut | At::Spins => false,
             At::Start => true,
             At::Relock { alloc, off } => !s.locks.contains_key(&(alloc, off)),
             At::Inst => match self.cur_inst(s, t).map(|i| &i.kind) {
                 Some(InstKind::Lock { lock, .. }) => match self.eval(s, t, lock) {
-                    Value::Ptr(Ptr::Mem { alloc, off }) => !s.locks.contains_key(&(alloc, off)),
+                    // Exact: a relock by the owner runs, and stops as unsupported (a recursive
+                    // mutex would take it, a normal one waits forever).
+                    Value::Ptr(Ptr::Mem { alloc, off }) => match s.locks.get(&(alloc, off)) {
+                        None => true,
+                        Some(&owner) => self.options.exact && owner == t,
+                    },
                     // Runs, and stops as unsupported.
                     _ => true,
                 },
@@ -913,6 +963,8 @@ impl<'p> Interp<'p> {
             | InstKind::CmpXchg { ptr, .. }
             | InstKind::MemSet { ptr, .. } => !local(ptr, true),
             InstKind::MemCopy { dst, src, .. } => !(local(dst, true) && local(src, false)),
+            // Exact: whether the allocation fails is a choice.
+            InstKind::HeapAlloc { .. } if self.options.exact => true,
             InstKind::HeapAlloc { from: Some(p), .. } => self.eval(s, t, p) != Value::NULL,
             InstKind::Lock { .. }
             | InstKind::Unlock { .. }
@@ -1055,6 +1107,7 @@ impl<'p> Interp<'p> {
             At::Relock { alloc, off } => {
                 let inst = self.cur_inst(s, t).expect("cond_wait call");
                 s.locks.insert((alloc, off), t);
+                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
                 if let InstKind::Call { dst, .. } = &inst.kind {
                     self.set_opt(s, t, *dst, Value::int(0, 32));
                 }
@@ -1084,7 +1137,9 @@ impl<'p> Interp<'p> {
                     .and_then(|()| self.exec_inst(s, t, inst, alt, true));
                 (inst.span, r.map(|k| k.unwrap_or_else(placeholder_kind)))
             }
-            At::Finished | At::Cut => (None, unsupported("a finished thread was scheduled")),
+            At::Finished | At::Cut | At::Spins => {
+                (None, unsupported("a finished thread was scheduled"))
+            }
         }
     }
 
@@ -1099,6 +1154,7 @@ impl<'p> Interp<'p> {
     /// Runs thread `t`'s local code up to its next visible operation, its end, or the end
     /// of the execution.
     fn run_local(&self, s: &mut State, t: Tid) -> Exec<()> {
+        let mut spin = self.options.exact.then(SpinCheck::default);
         while s.threads[t].at == At::Inst && s.status == Status::Running {
             match self.cur_inst(s, t) {
                 Some(inst) => {
@@ -1114,6 +1170,14 @@ impl<'p> Interp<'p> {
                     }
                     self.count(s)?;
                     self.exec_term(s, t)?;
+                    // Soundness: local code reads and writes only what this thread alone
+                    // reaches, so it is a function of the memory and the thread's own state:
+                    // when both come back, it loops forever.
+                    if let Some(c) = spin.as_mut() {
+                        if c.repeats(|| fingerprint(&(&s.mem, &s.threads[t]))) {
+                            Arc::make_mut(&mut s.threads[t]).at = At::Spins;
+                        }
+                    }
                 }
             }
         }
@@ -1149,6 +1213,10 @@ impl<'p> Interp<'p> {
         }
         fr.block = target;
         fr.pc = 0;
+        if self.options.exact {
+            // Unbounded: a state must not remember how often a loop went round.
+            return Ok(());
+        }
         let n = &mut fr.visits[target.index()];
         *n += 1;
         if *n > bound.saturating_add(1) {
@@ -1354,6 +1422,19 @@ impl<'p> Interp<'p> {
                 zeroed,
                 from,
             } => {
+                if self.options.exact {
+                    // Alternative 1: the allocation fails (null; a `realloc` keeps its block).
+                    kind = Some(StepKind::Input(InputValue {
+                        value: i128::from(alt == 0),
+                        name: Some("the allocation succeeds".to_string()),
+                        ty: CInt::new(1, Signedness::Unsigned),
+                    }));
+                    if alt == 1 {
+                        self.set(s, t, *dst, Value::NULL);
+                        self.advance(s, t);
+                        return Ok(kind);
+                    }
+                }
                 let fill = if *zeroed {
                     Byte::Data(0)
                 } else {
@@ -1518,6 +1599,7 @@ impl<'p> Interp<'p> {
                         ))
                     }
                 };
+                self.result_restricted(s, t, *dst, "pthread_create")?;
                 let a = ev(s, arg);
                 self.escape(s, a);
                 let child = s.threads.len();
@@ -1550,6 +1632,7 @@ impl<'p> Interp<'p> {
                 handle,
                 retval,
             } => {
+                self.result_restricted(s, t, *dst, "pthread_join")?;
                 let c = self.join_target(s, t, handle)?;
                 if s.threads[c].joined {
                     return unsupported(format!("a thread joined twice{}", here()));
@@ -1563,17 +1646,36 @@ impl<'p> Interp<'p> {
                 self.set_opt(s, t, *dst, Value::int(0, 32));
                 kind = Some(StepKind::Join(c));
             }
-            InstKind::Lock { dst, lock, .. } => {
+            InstKind::Lock {
+                dst,
+                lock,
+                exclusive,
+            } => {
                 // Soundness: read locks are taken exclusively, a restriction of the real
                 // behaviours (every schedule shown is still possible).
+                if !exclusive {
+                    self.restricted(|| format!("a read lock is taken exclusively{}", here()))?;
+                }
+                self.result_restricted(s, t, *dst, "pthread_mutex_lock")?;
                 let (alloc, off) = self.lock_addr(s, t, lock)?;
+                if s.locks.get(&(alloc, off)) == Some(&t) {
+                    self.restricted(|| {
+                        format!(
+                            "a thread locks a mutex it holds, which its type decides{}",
+                            here()
+                        )
+                    })?;
+                }
                 s.locks.insert((alloc, off), t);
+                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
                 self.set_opt(s, t, *dst, Value::int(0, 32));
                 kind = Some(StepKind::Lock(self.describe_lock(s, alloc, off)));
             }
             InstKind::Unlock { dst, lock } => {
+                self.result_restricted(s, t, *dst, "pthread_mutex_unlock")?;
                 let (alloc, off) = self.lock_addr(s, t, lock)?;
                 self.release(s, t, alloc, off)?;
+                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
                 self.set_opt(s, t, *dst, Value::int(0, 32));
                 kind = Some(StepKind::Unlock(self.describe_lock(s, alloc, off)));
             }
@@ -1635,6 +1737,11 @@ impl<'p> Interp<'p> {
                 }
             }
             InstKind::Nondet { dst, ty, is_bool } => {
+                if !(*is_bool || *ty == Ty::Int(1)) {
+                    self.restricted(|| {
+                        format!("an input takes only a few candidate values{}", here())
+                    })?;
+                }
                 // Named after the variable that gets it: a parameter of an `--entry` function
                 // (the harness names the input after it) or the variable a
                 // `__VERIFIER_nondet_*` result is assigned to.
@@ -1674,6 +1781,22 @@ impl<'p> Interp<'p> {
                 self.show(s, v)
             )),
         }
+    }
+
+    /// Exact mode: a synchronisation function changed the bytes of its object (`size` bytes,
+    /// `sizeof(pthread_mutex_t)` and friends; 64 when the module does not say), which the
+    /// interpreter does not model, so a read of them as data is unknown.
+    fn sync_object_written(&self, s: &mut State, alloc: u32, off: i64, size: Option<u64>) {
+        if !self.options.exact {
+            return;
+        }
+        let a = &s.mem[alloc as usize];
+        let end = a.size.unwrap_or(u64::MAX);
+        let n = size
+            .unwrap_or(64)
+            .min(end.saturating_sub(off.max(0) as u64));
+        let _ =
+            Arc::make_mut(&mut s.mem[alloc as usize]).write(off, &vec![Byte::Unknown; n as usize]);
     }
 
     fn release(&self, s: &mut State, t: Tid, alloc: u32, off: i64) -> Exec<()> {
@@ -1737,8 +1860,22 @@ impl<'p> Interp<'p> {
                 return Ok(None);
             }
             Ext::TryLock => {
+                if func.name.contains("rdlock") {
+                    self.restricted(|| format!("a read lock is taken exclusively{here}"))?;
+                }
                 let (alloc, off) = self.lock_addr(s, t, args.first().unwrap_or(&Operand::Null))?;
+                if s.locks.get(&(alloc, off)) == Some(&t) {
+                    self.restricted(|| {
+                        format!("a thread tries a mutex it holds, which its type decides{here}")
+                    })?;
+                }
                 let name = self.describe_lock(s, alloc, off);
+                self.sync_object_written(
+                    s,
+                    alloc,
+                    off,
+                    self.program.sync_sizes.written_by(&func.name, 0),
+                );
                 let taken = match s.locks.entry((alloc, off)) {
                     std::collections::btree_map::Entry::Vacant(e) => {
                         e.insert(t);
@@ -1755,10 +1892,18 @@ impl<'p> Interp<'p> {
                 }
             }
             Ext::CondWait => {
+                if func.name == "pthread_cond_timedwait" {
+                    self.restricted(|| format!("a timed wait never times out{here}"))?;
+                }
+                self.result_restricted(s, t, dst, &func.name)?;
                 // Releases the mutex, then waits to take it again: a spurious wake-up, which
                 // POSIX allows, so no signal is needed.
                 let (alloc, off) = self.lock_addr(s, t, args.get(1).unwrap_or(&Operand::Null))?;
                 self.release(s, t, alloc, off)?;
+                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
+                if let Some(Value::Ptr(Ptr::Mem { alloc, off })) = vals.first().copied() {
+                    self.sync_object_written(s, alloc, off, self.program.sync_sizes.cond);
+                }
                 if s.shadow.on() {
                     let loc = self.sh_object_loc(s, t, args.get(1), false);
                     self.sh_extern(s, t, None, args, loc.map(shadow_unlock));
@@ -1768,8 +1913,28 @@ impl<'p> Interp<'p> {
                     self.describe_location(s, alloc, off),
                 )));
             }
-            Ext::Zero => self.set_opt(s, t, dst, int32(0)),
+            Ext::Zero => {
+                if func.name == "pthread_mutexattr_settype" {
+                    self.restricted(|| format!("mutex types are not modelled{here}"))?;
+                }
+                self.result_restricted(s, t, dst, &func.name)?;
+                if let (Some(n), Some(Value::Ptr(Ptr::Mem { alloc, off }))) = (
+                    self.program.sync_sizes.written_by(&func.name, 0),
+                    vals.first().copied(),
+                ) {
+                    if s.mem[alloc as usize].live {
+                        self.sync_object_written(s, alloc, off, Some(n));
+                    }
+                }
+                self.set_opt(s, t, dst, int32(0))
+            }
             Ext::NoEffect => {
+                // Output may write through a pointer (`%n`): only constants may be handed over.
+                if self.options.exact {
+                    if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, f, args) {
+                        return unsupported(format!("{e} (`{}`){here}", func.name));
+                    }
+                }
                 for v in vals {
                     self.escape(s, v);
                 }
@@ -1795,6 +1960,10 @@ impl<'p> Interp<'p> {
                     ))
                 }
             },
+            // Exact: the value is the thread's number, not the C library's.
+            Ext::SelfTid if self.options.exact && dst.is_some() => {
+                self.result_restricted(s, t, dst, "pthread_self")?;
+            }
             Ext::SelfTid => self.set_opt(
                 s,
                 t,
@@ -1832,6 +2001,10 @@ impl<'p> Interp<'p> {
                 }
             }
             Ext::Unknown => {
+                // A function the program does not define may write any global it names.
+                self.restricted(|| {
+                    format!("a call of the unknown function `{}`{here}", func.name)
+                })?;
                 if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, f, args) {
                     return unsupported(format!("{e} (`{}`){here}", func.name));
                 }
@@ -1940,6 +2113,17 @@ impl System for Interp<'_> {
                 _ => Value::Unknown,
             })
             .collect();
+        // Exact: argc and argv may be anything, which the interpreter does not model.
+        let params_read = (main.params.iter()).any(|v| {
+            self.used
+                .get(self.main.index())
+                .is_some_and(|u| u[v.index()])
+        });
+        let status = if params_read {
+            Status::Unsupported("`main` reads argc or argv".to_string())
+        } else {
+            Status::Running
+        };
         State {
             mem,
             threads: vec![Arc::new(Thread {
@@ -1954,7 +2138,7 @@ impl System for Interp<'_> {
             })],
             locks: BTreeMap::new(),
             atomic: None,
-            status: Status::Running,
+            status,
             steps: 0,
             shadow: shadow::ShadowCell(self.concolic.then(|| Box::new(shadow::Shadow::new()))),
         }
@@ -1982,6 +2166,7 @@ impl System for Interp<'_> {
                 1
             }
             Some(InstKind::Nondet { ty, is_bool, .. }) => self.input_values(*ty, *is_bool).len(),
+            Some(InstKind::HeapAlloc { .. }) if self.options.exact => 2,
             Some(kind @ InstKind::Call { callee, .. }) => match self.callee(s, t, callee) {
                 Some(f) if self.ext[f.index()] == Ext::Unknown => {
                     match self.unknown_result(f, kind) {
@@ -2002,6 +2187,11 @@ impl System for Interp<'_> {
             self.sh_begin_step(s, t);
         }
         let (span, kind) = self.exec_pending(s, t, alt);
+        if self.options.exact {
+            // The step budget is per step (a thread's local code that never ends), and not
+            // part of the state.
+            s.steps = 0;
+        }
         let kind = match kind {
             Ok(k) => {
                 if let Err(st) = self.run_local(s, t) {
@@ -2014,6 +2204,9 @@ impl System for Interp<'_> {
                 placeholder_kind()
             }
         };
+        if self.options.exact {
+            s.steps = 0;
+        }
         if s.status == Status::Done && s.shadow.on() {
             self.sh_exit(s);
         }
@@ -2072,6 +2265,79 @@ impl System for Interp<'_> {
 
 /// The kind of a step whose visible operation has no kind of its own (it ends the execution:
 /// a process exit, a false assumption, an unsupported operation), so no witness shows it.
+/// Brent's cycle detection over the states a thread's local code passes at its jumps, from
+/// the `START`-th jump of one step on (a short loop costs nothing).
+#[derive(Default)]
+struct SpinCheck {
+    jumps: u64,
+    saved: Option<u128>,
+    power: u64,
+    length: u64,
+}
+
+impl SpinCheck {
+    const START: u64 = 1000;
+
+    /// Whether the state `now` gives was seen before in this step.
+    fn repeats(&mut self, now: impl FnOnce() -> u128) -> bool {
+        self.jumps += 1;
+        if self.jumps < Self::START {
+            return false;
+        }
+        let now = now();
+        if self.saved == Some(now) {
+            return true;
+        }
+        self.length += 1;
+        if self.length >= self.power {
+            self.saved = Some(now);
+            self.power = (self.power * 2).max(1);
+            self.length = 0;
+        }
+        false
+    }
+}
+
+/// A 128-bit fingerprint of `x` (two independent 64-bit hashes).
+fn fingerprint<T: std::hash::Hash>(x: &T) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let half = |salt: u8| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        salt.hash(&mut h);
+        x.hash(&mut h);
+        h.finish()
+    };
+    (u128::from(half(0)) << 64) | u128::from(half(1))
+}
+
+/// Per function, per variable: whether an instruction, a phi or a terminator reads it.
+fn used_vars(program: &Program) -> Vec<Vec<bool>> {
+    (program.funcs.iter())
+        .map(|f| {
+            let mut used = vec![false; f.vars.len()];
+            let mut mark = |o: &Operand| {
+                if let Operand::Var(v) = o {
+                    used[v.index()] = true;
+                }
+            };
+            for b in &f.blocks {
+                b.phis
+                    .iter()
+                    .flat_map(|p| &p.incoming)
+                    .for_each(|(_, o)| mark(o));
+                b.insts.iter().for_each(|i| i.kind.for_each_use(&mut mark));
+                match &b.term {
+                    Terminator::CondBr { cond: o, .. }
+                    | Terminator::Switch { value: o, .. }
+                    | Terminator::Ret(Some(o)) => mark(o),
+                    Terminator::Br(_) | Terminator::Ret(None) | Terminator::Stop { .. } => {}
+                }
+            }
+            used
+        })
+        .collect()
+}
+
 fn placeholder_kind() -> StepKind {
     StepKind::End
 }

@@ -307,6 +307,7 @@ fn a_loop_past_the_bound_is_cut() {
         InterpOptions {
             bound: 3,
             max_steps: 200_000,
+            exact: false,
         },
     )
     .unwrap();
@@ -316,6 +317,7 @@ fn a_loop_past_the_bound_is_cut() {
         InterpOptions {
             bound: 10,
             max_steps: 200_000,
+            exact: false,
         },
     )
     .unwrap();
@@ -325,6 +327,7 @@ fn a_loop_past_the_bound_is_cut() {
         InterpOptions {
             bound: 10,
             max_steps: 20,
+            exact: false,
         },
     )
     .unwrap();
@@ -727,5 +730,74 @@ fn inputs_and_values_in_their_c_type() {
         "writes plain = -255",
     ] {
         assert!(events.iter().any(|x| x == e), "missing `{e}`: {events:?}");
+    }
+}
+
+fn exact(p: &Program) -> Interp<'_> {
+    let options = InterpOptions {
+        bound: u32::MAX,
+        max_steps: 5_000_000,
+        exact: true,
+    };
+    Interp::new(p, options).expect("main")
+}
+
+#[test]
+fn exact_mode_stops_a_local_spin_and_runs_a_long_loop_to_its_end() {
+    // `main` read the flag once: its loop never ends, and the worker still runs.
+    let p = program(
+        "int flag, x;\n\
+         void *w(void *a) { x = 1; return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); int f = flag;\n\
+           while (!f) {} assert(0); return 0; }\n",
+    );
+    let all = explore(&exact(&p));
+    assert!(!violated(&all), "{:?}", statuses(&all));
+    assert!(
+        statuses(&all).iter().all(|s| *s == Status::Deadlock),
+        "{:?}",
+        statuses(&all)
+    );
+    // A loop of many rounds that ends is no spin: its states differ.
+    let p = program(
+        "int x;\n\
+         int main(void) { int s = 0; for (int i = 0; i < 5000; i++) s += i & 1; x = s;\n\
+           assert(x == 2499); return 0; }\n",
+    );
+    let all = explore(&exact(&p));
+    assert_eq!(
+        statuses(&all),
+        vec![Status::Violated(crate::ir::AssertId(0))]
+    );
+}
+
+#[test]
+fn exact_mode_lets_malloc_fail_and_gives_up_where_confirm_restricts() {
+    let p = program(
+        "int *g;\n\
+         int main(void) { g = malloc(4); assert(g != 0); return 0; }\n",
+    );
+    assert!(!violated(&explore(&interp(&p))));
+    assert!(violated(&explore(&exact(&p))));
+    for (src, why) in [
+        ("int main(int argc, char **argv) { assert(argc == 1); return 0; }\n", "argc"),
+        (
+            "void *w(void *a) { return a; }\n\
+             int main(void) { pthread_t t; int r = pthread_create(&t, 0, w, 0); assert(r == 0); return 0; }\n",
+            "pthread_create",
+        ),
+        (
+            "extern void f(void); int g;\n\
+             int main(void) { g = 1; f(); assert(g == 1); return 0; }\n",
+            "unknown function",
+        ),
+    ] {
+        let p = program(src);
+        let all = explore(&exact(&p));
+        assert!(
+            all.iter().any(|(s, _)| matches!(s, Status::Unsupported(w) if w.contains(why))),
+            "{src}: {:?}",
+            statuses(&all)
+        );
     }
 }

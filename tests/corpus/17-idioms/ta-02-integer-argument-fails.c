@@ -30,10 +30,11 @@ int main(void) {
   pthread_create(&a, 0, check, (void *)1L);
   pthread_create(&b, 0, check, (void *)2L);
   pthread_create(&c, 0, seven, (void *)264L);
+  // Before the joins: `check` with 2 always fails, and ends the process.
+  pthread_create(&d, 0, address, &slot);
   pthread_join(a, 0);
   pthread_join(b, 0);
   pthread_join(c, 0);
-  pthread_create(&d, 0, address, &slot);
   pthread_join(d, 0);
   return 0;
 }

@@ -1,0 +1,112 @@
+//! Proofs by exploration: when every execution of a small program can be run, the assertions
+//! none of them fails are proved.
+//!
+//! The interpreter runs in its exact mode ([`InterpOptions::exact`]): no loop bound (a state
+//! does not count loop iterations, so a spin loop comes back to a state already explored),
+//! `malloc` may fail, and wherever `confirm` would restrict the program (a read lock taken
+//! exclusively, a library result taken as success, an input from a few candidates, argv, an
+//! unknown function) the execution is abandoned instead. The stateful depth-first search
+//! ([`Strategy::Cached`]) then visits every reachable state; it stops at the first execution
+//! that was abandoned or cut (a thread whose local code runs past the step budget), since a
+//! proof needs none.
+//!
+//! Soundness: every execution of the program (sequential consistency, C as clang lowers it)
+//! is a path of the interpreter's states from the initial one: threads interleave at every
+//! access to memory another thread may reach, and local code between two of them commutes
+//! with every other thread. Equal states have equal futures, so a state explored once need
+//! not be explored again; states are remembered by 128-bit fingerprints, so a collision could
+//! hide a state, with a probability below 2^-80 for the two million states the budget allows.
+//! Code the interpreter does not run is excluded before the search: a program with exit-time
+//! functions (destructors, which the C runtime runs), or a driver harness, is not explored,
+//! and a function handed to unknown code ends the execution (unknown calls are abandoned).
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use super::search::{self, Budget, Strategy};
+use super::{Interp, InterpOptions};
+use crate::ir::{AssertId, Program};
+
+/// Instructions one step may run (a thread's local code up to its next visible operation)
+/// before the execution is cut: a local loop that never ends, or runs too long to follow.
+const STEP_LIMIT: u64 = 5_000_000;
+
+/// What a proof by exploration found.
+#[derive(Clone, Debug, Default)]
+pub struct Proof {
+    /// The targets no execution fails (empty unless `complete`).
+    pub proved: BTreeSet<AssertId>,
+    /// Every execution was run: the search was neither stopped nor cut, and abandoned none.
+    pub complete: bool,
+    /// Executions run (or ended at a state explored before).
+    pub executions: u64,
+    /// Why the search could not run every execution, in words, when it could not.
+    pub gap: Option<String>,
+}
+
+/// Explores every execution of `program` until `deadline`, and returns the assertions of
+/// `targets` that none fails, if it could run them all.
+pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant) -> Proof {
+    if let Some(why) = not_closed(program) {
+        return Proof {
+            gap: Some(why),
+            ..Proof::default()
+        };
+    }
+    let options = InterpOptions {
+        bound: u32::MAX,
+        max_steps: STEP_LIMIT,
+        exact: true,
+    };
+    let interp = match Interp::new(program, options) {
+        Ok(i) => i,
+        Err(why) => {
+            return Proof {
+                gap: Some(why),
+                ..Proof::default()
+            }
+        }
+    };
+    let budget = Budget {
+        deadline: Some(deadline),
+        stop_at_first_gap: true,
+        ..Budget::default()
+    };
+    let out = search::explore(&interp, Strategy::Cached, budget, None);
+    let gap = if let Some(why) = out.unsupported.iter().next() {
+        Some(format!("an execution was abandoned: {why}"))
+    } else if out.cut {
+        Some(format!(
+            "a thread ran more than {STEP_LIMIT} instructions without touching shared memory"
+        ))
+    } else if !out.complete {
+        Some("the budget ran out".to_string())
+    } else {
+        None
+    };
+    let complete = gap.is_none();
+    Proof {
+        proved: if complete {
+            (targets.iter())
+                .filter(|a| !out.violations.contains_key(a))
+                .copied()
+                .collect()
+        } else {
+            BTreeSet::new()
+        },
+        complete,
+        executions: out.executions,
+        gap,
+    }
+}
+
+/// Why code may run that the interpreter does not run from `main`, if it may.
+fn not_closed(program: &Program) -> Option<String> {
+    if !program.harness_entries.is_empty() {
+        return Some("the entries of a driver harness run on inputs of any value".to_string());
+    }
+    if crate::harness::startup::has_exit_time_functions(program) {
+        return Some("destructors run at exit, which the interpreter does not run".to_string());
+    }
+    None
+}
