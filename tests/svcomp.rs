@@ -141,3 +141,85 @@ fn no_false_task_is_proved_and_no_task_crashes() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// True tasks `--svcomp` proves by running every execution (`explore::proof`), beyond those in
+/// `PROVED`: they must stay proved.
+const PROVED_BY_EXPLORATION: &[&str] = &[
+    "pthread/fib_bench-1.i",
+    "pthread/triangular-1.i",
+    "pthread/sync01.i",
+    "pthread/bigshot_s.i",
+    "pthread-ext/16_peterson.i",
+    "pthread-atomic/peterson.i",
+    "pthread-atomic/read_write_lock-1.i",
+    "pthread-atomic/time_var_mutex.i",
+    "pthread-divine/condvar.i",
+];
+
+/// `--svcomp` as a competition runs it (analysis, then --confirm with a short budget): `true`
+/// only for tasks whose verdict is true, `false` only for tasks whose verdict is false.
+#[test]
+fn svcomp_answers_are_never_wrong() {
+    let Some(dir) = svcomp_dir() else {
+        println!("skipped: no SV-COMP subset (set WATTS_SVCOMP or provide ../shared/svcomp)");
+        return;
+    };
+    let tasks = tasks(&dir);
+    let next = Mutex::new(0usize);
+    let answers = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let task = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    tasks.get(*n - 1)
+                };
+                let Some(task) = task else { break };
+                let out = Command::new(env!("CARGO_BIN_EXE_watts"))
+                    .args(["analyze", "--quiet", "--svcomp", "--confirm-budget", "5"])
+                    .args(["--format", "gnu"])
+                    .arg(dir.join(&task.input))
+                    .args(["--", "-m32"])
+                    .output()
+                    .expect("run watts");
+                let text = String::from_utf8_lossy(&out.stdout);
+                let answer = ["true", "false", "unknown"]
+                    .into_iter()
+                    .find(|a| text.contains(&format!("SV-COMP result: {a}")))
+                    .unwrap_or("none");
+                answers.lock().unwrap().push((task, answer));
+            });
+        }
+    });
+    let answers = answers.into_inner().unwrap();
+    let mut failures = Vec::new();
+    for (task, answer) in &answers {
+        let wrong = match *answer {
+            "true" => !task.expected_true,
+            "false" => task.expected_true,
+            "unknown" => false,
+            _ => true,
+        };
+        if wrong {
+            failures.push(format!("{}: answered {answer}", task.input));
+        }
+    }
+    for input in PROVED_BY_EXPLORATION {
+        if !answers
+            .iter()
+            .any(|(t, a)| t.input == *input && *a == "true")
+        {
+            failures.push(format!("{input}: no longer proved by --svcomp"));
+        }
+    }
+    let count = |a: &str| answers.iter().filter(|(_, x)| *x == a).count();
+    println!(
+        "svcomp --svcomp: {} true, {} false, {} unknown of {} tasks",
+        count("true"),
+        count("false"),
+        count("unknown"),
+        answers.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
