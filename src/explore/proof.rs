@@ -31,11 +31,19 @@ use crate::ir::{AssertId, Program};
 /// before the execution is cut: a local loop that never ends, or runs too long to follow.
 const STEP_LIMIT: u64 = 5_000_000;
 
+/// Steps of one execution the search follows: its stack holds a state per step, so a longer
+/// execution (a loop over shared memory that runs a million times) ends the attempt.
+const MAX_DEPTH: usize = 20_000;
+
 /// What a proof by exploration found.
 #[derive(Clone, Debug, Default)]
 pub struct Proof {
     /// The targets no execution fails (empty unless `complete`).
     pub proved: BTreeSet<AssertId>,
+    /// The assertions some execution the search ran fails (whether or not it completed). Not
+    /// witnesses (the exact mode's schedules do not replay in `confirm`'s interpreter), but
+    /// real failures: a check for the analysis.
+    pub failed: BTreeSet<AssertId>,
     /// Every execution was run: the search was neither stopped nor cut, and abandoned none.
     pub complete: bool,
     /// Executions run (or ended at a state explored before).
@@ -70,6 +78,7 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
     let budget = Budget {
         deadline: Some(deadline),
         stop_at_first_gap: true,
+        max_depth: MAX_DEPTH,
         ..Budget::default()
     };
     let out = search::explore(&interp, Strategy::Cached, budget, None);
@@ -80,7 +89,11 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
             "a thread ran more than {STEP_LIMIT} instructions without touching shared memory"
         ))
     } else if !out.complete {
-        Some("the budget ran out".to_string())
+        Some(if Instant::now() >= deadline {
+            "its share of the --confirm budget ran out".to_string()
+        } else {
+            format!("it reached two million states, or an execution of {MAX_DEPTH} steps")
+        })
     } else {
         None
     };
@@ -95,6 +108,7 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
             BTreeSet::new()
         },
         complete,
+        failed: out.violations.keys().copied().collect(),
         executions: out.executions,
         gap,
     }

@@ -62,6 +62,9 @@ pub struct Budget {
     /// Stop at the first execution that was cut or abandoned (a proof by exploration needs
     /// none: `super::proof`), with `complete` false.
     pub stop_at_first_gap: bool,
+    /// Most steps of one execution the depth-first search follows (each keeps a state on its
+    /// stack); a deeper execution stops the search, with `complete` false.
+    pub max_depth: usize,
 }
 
 impl Default for Budget {
@@ -73,6 +76,7 @@ impl Default for Budget {
             classes: false,
             random_walks: 0,
             stop_at_first_gap: false,
+            max_depth: usize::MAX,
         }
     }
 }
@@ -248,7 +252,8 @@ pub fn explore<S: System>(
         }
         end => record_end(system, &initial, &end, &path, &mut out),
     }
-    while let Some(top) = stack.last_mut() {
+    while let Some(depth) = stack.len().checked_sub(1) {
+        let top = &mut stack[depth];
         if top.next == top.choices.len() {
             stack.pop();
             path.pop();
@@ -259,6 +264,7 @@ pub fn explore<S: System>(
                 .deadline
                 .is_some_and(|d| out.steps.is_multiple_of(64) && Instant::now() >= d)
             || visited.len() + slept.len() > budget.states
+            || depth >= budget.max_depth
         {
             out.complete = false;
             break;
