@@ -230,8 +230,35 @@ fn each_sampler_finds_a_corpus_failure_and_its_witness_replays() {
 #[test]
 fn only_the_exhaustive_search_says_that_no_execution_fails() {
     // Without lock reasoning (flow-insensitive), the locked counter's assertions may fail;
-    // they hold in every execution.
+    // they hold in every execution, which the proof by exploration runs first, whatever the
+    // strategy.
     let dir = dir_with("locked.c", LOCKED);
+    for strategy in ["exhaustive", "speed"] {
+        let (doc, code) = json_in(
+            dir.path(),
+            &[
+                "--confirm",
+                "--mode",
+                "flow-insensitive",
+                "--strategy",
+                strategy,
+                "locked.c",
+            ],
+        );
+        assert_eq!(code, 0, "{strategy}: {doc}");
+        let a = &doc["assertions"][0];
+        assert_eq!(a["status"], "proved", "{strategy}: {a}");
+        let reason = a["reason"].as_str().unwrap_or("");
+        assert!(reason.starts_with("every execution was run ("), "{reason}");
+    }
+    // With `main` reading argc, no proof is tried (argc may be anything), and only the
+    // search for failures runs, which restricts argc to 1.
+    let with_args = LOCKED.replace(
+        "int main(void) {",
+        "int main(int argc, char **argv) {\n    if (argc > 1000) return argv == 0;",
+    );
+    assert_ne!(with_args, LOCKED);
+    let dir = dir_with("locked.c", &with_args);
     for strategy in ["exhaustive", "auto", "speed", "pct", "random"] {
         let (doc, _) = json_in(
             dir.path(),
