@@ -449,7 +449,7 @@ fn join_order(
 /// The single-instance thread that the join at instruction `idx` of `node` of `t` must wait
 /// for, if it is a join and the conditions of [`join_order`] hold (also used by
 /// `protection`).
-pub(super) fn must_joined(
+pub(crate) fn must_joined(
     facts: &Facts<'_>,
     threads: &[Thread],
     t: &Thread,

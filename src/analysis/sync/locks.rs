@@ -28,12 +28,18 @@ const TRYLOCKS: [&str; 3] = [
 /// The lock of `__VERIFIER_atomic_begin/end` (and `__VERIFIER_atomic_*` functions).
 pub const ATOMIC_LOCK: u32 = 0;
 
+/// The bit that marks a shared (read) hold of a lock inside the must-analysis of
+/// `ThreadLocks::of`; lock ids stay below it.
+const SHARED: u32 = 1 << 31;
+
 /// Dense ids for the locks a program names (0 is [`ATOMIC_LOCK`]).
 #[derive(Default)]
 pub struct LockNames {
     ids: HashMap<(crate::ir::ObjId, u64), u32>,
     /// Whether the program makes a mutex robust (looked up once, at the first name).
     robust: Option<bool>,
+    /// The code that runs at most once (computed at the first local mutex).
+    once: Option<crate::ir::once::RunsOnce>,
 }
 
 /// What an instruction does to the locks its thread holds.
@@ -43,11 +49,17 @@ pub enum Effect {
     None,
     /// Takes the lock exclusively.
     Acquire(u32),
+    /// `pthread_rwlock_rdlock`: takes the lock shared with other readers. Only the race check
+    /// reads it (`ThreadLocks::held_shared`); [`ThreadLocks::effect`] shows it as `None`.
+    AcquireShared(u32),
     /// `pthread_mutex_trylock` and friends: takes the lock only when it returns 0 (the lock is
     /// held on that branch, see `ThreadLocks::of`).
     TryAcquire(u32),
     /// Releases the lock.
     Release(u32),
+    /// `pthread_cond_wait`: releases the lock, then takes it again before it returns (every
+    /// other thread may run in between).
+    Reacquire(u32),
     /// May release any lock (an unlock through an unknown pointer, an unknown call).
     ReleaseAll,
 }
@@ -63,6 +75,33 @@ const ROBUST: [&str; 4] = [
 ];
 
 impl LockNames {
+    /// The source name of lock `id`: the field or variable that holds it (`dev.lock`, `m`),
+    /// or `an atomic section`.
+    pub fn describe(&self, program: &crate::ir::Program, id: u32) -> String {
+        if id == ATOMIC_LOCK {
+            return "an atomic section".to_string();
+        }
+        let Some((&(obj, off), _)) = self.ids.iter().find(|(_, v)| **v == id) else {
+            return format!("lock {id}");
+        };
+        let object = &program.objects[obj.index()];
+        let mut name = match object.kind {
+            ObjectKind::Global(g) => program.globals[g.index()].name.clone(),
+            _ => object.name.clone(),
+        };
+        let sizes = program.sync_sizes;
+        let whole = [sizes.mutex, sizes.rwlock, Some(4)]
+            .into_iter()
+            .flatten()
+            .max();
+        if let Some(l) = &object.layout {
+            if !(off == 0 && whole.is_some_and(|n| l.size() <= n)) {
+                name += &l.path(off, whole, false);
+            }
+        }
+        name
+    }
+
     /// The lock `op` names in `func`, if it is one concrete mutex.
     fn name(&mut self, facts: &Facts<'_>, func: FuncId, op: &Operand) -> Option<u32> {
         // Soundness: mutual exclusion holds only for a lock call that acquires and a thread
@@ -79,8 +118,29 @@ impl LockNames {
         let [Target::Obj(o, Some(off))] = pts.targets.iter().collect::<Vec<_>>()[..] else {
             return None;
         };
-        if pts.unknown || !matches!(facts.program.objects[o.index()].kind, ObjectKind::Global(_)) {
+        if pts.unknown {
             return None;
+        }
+        // Soundness: one object for the whole run: a global, a heap block allocated once (its
+        // cells are singular, checked below, only then: `memory::heap`), or a local of a
+        // function whose allocation runs at most once (`main`'s mutex handed to its threads).
+        match facts.program.objects[o.index()].kind {
+            ObjectKind::Global(_) | ObjectKind::Heap(_) => {}
+            ObjectKind::Stack(f) => {
+                let once = (self.once)
+                    .get_or_insert_with(|| crate::ir::once::RunsOnce::compute(facts.program));
+                let func = &facts.program.funcs[f.index()];
+                let allocated_once = (func.blocks.iter().enumerate()).all(|(b, block)| {
+                    !block
+                        .insts
+                        .iter()
+                        .any(|i| matches!(i.kind, InstKind::Alloca { obj, .. } if obj == *o))
+                        || once.block(facts.program, f, crate::ir::BlockId(b as u32))
+                });
+                if !allocated_once {
+                    return None;
+                }
+            }
         }
         if let Some(&id) = self.ids.get(&(*o, *off)) {
             return Some(id);
@@ -110,12 +170,14 @@ impl LockNames {
     ) -> Effect {
         match kind {
             InstKind::Lock {
-                lock,
-                exclusive: true,
-                ..
-            } => self
-                .name(facts, func, lock)
-                .map_or(Effect::None, Effect::Acquire),
+                lock, exclusive, ..
+            } => self.name(facts, func, lock).map_or(Effect::None, |m| {
+                if *exclusive {
+                    Effect::Acquire(m)
+                } else {
+                    Effect::AcquireShared(m)
+                }
+            }),
             InstKind::Unlock { lock, .. } => self
                 .name(facts, func, lock)
                 .map_or(Effect::ReleaseAll, Effect::Release),
@@ -129,6 +191,18 @@ impl LockNames {
                     args.first()
                         .and_then(|op| self.name(facts, func, op))
                         .map_or(Effect::None, Effect::TryAcquire)
+                }
+                Callee::Direct(g)
+                    if matches!(
+                        facts.program.funcs[g.index()].name.as_str(),
+                        "pthread_cond_wait" | "pthread_cond_timedwait"
+                    ) && !facts.program.funcs[g.index()].is_defined =>
+                {
+                    // `pthread_cond_wait(c, m)` releases `m` while it waits and takes it again
+                    // before it returns, also on a timeout; it touches no other lock.
+                    args.get(1)
+                        .and_then(|op| self.name(facts, func, op))
+                        .map_or(Effect::ReleaseAll, Effect::Reacquire)
                 }
                 Callee::Direct(g) => {
                     let f = &facts.program.funcs[g.index()];
@@ -155,6 +229,11 @@ impl LockNames {
 pub struct ThreadLocks {
     /// Per node and instruction index: the locks held for sure before it runs.
     pub held: HashMap<(NodeId, u32), BTreeSet<u32>>,
+    /// Per node and instruction index: the read locks held for sure (shared with other
+    /// readers, `pthread_rwlock_rdlock`) before it runs, when not also held exclusively.
+    pub held_shared: HashMap<(NodeId, u32), BTreeSet<u32>>,
+    /// What each instruction does to the locks, shared acquisitions left out (they exclude
+    /// no other reader, so the oracle's rules and lock protection ignore them).
     effects: HashMap<(NodeId, u32), Effect>,
     /// Per node, the search of `overwritten_before_release` that last visited it (`stamp`).
     visited: Vec<u32>,
@@ -194,26 +273,38 @@ impl ThreadLocks {
         // A thread that takes no lock holds none anywhere: the sets start empty at its entry
         // and grow only at acquisitions and successful trylocks (exactly the result below,
         // without running the analysis).
-        if !effects
-            .values()
-            .any(|e| matches!(e, Effect::Acquire(_) | Effect::TryAcquire(_)))
-        {
+        if !effects.values().any(|e| {
+            matches!(
+                e,
+                Effect::Acquire(_) | Effect::TryAcquire(_) | Effect::AcquireShared(_)
+            )
+        }) {
             return ThreadLocks {
                 held: HashMap::default(),
+                held_shared: HashMap::default(),
                 effects,
                 visited: Vec::new(),
                 stamp: 0,
                 events: None,
             };
         }
+        // A shared hold of `m` is the element `m | SHARED` of the same must-set, so that one
+        // analysis finds both; a release of `m` ends either.
         let apply = |set: &mut BTreeSet<u32>, n: usize, idx: u32| match effects
             .get(&(NodeId(n as u32), idx))
         {
             Some(Effect::Acquire(m)) => {
                 set.insert(*m);
             }
+            Some(Effect::AcquireShared(m)) => {
+                set.insert(*m | SHARED);
+            }
             Some(Effect::Release(m)) => {
                 set.remove(m);
+                set.remove(&(*m | SHARED));
+            }
+            Some(Effect::Reacquire(m)) => {
+                set.insert(*m);
             }
             Some(Effect::ReleaseAll) => set.clear(),
             _ => {}
@@ -269,6 +360,7 @@ impl ThreadLocks {
         }
         // Per instruction: replay each node from its entry set.
         let mut held = HashMap::default();
+        let mut held_shared = HashMap::default();
         for &n in &order {
             let mut set = if n == entry {
                 BTreeSet::new()
@@ -287,14 +379,27 @@ impl ThreadLocks {
             };
             let nd = &cfg.nodes[n];
             for idx in nd.start..nd.end {
-                if !set.is_empty() {
-                    held.insert((NodeId(n as u32), idx), set.clone());
+                let at = (NodeId(n as u32), idx);
+                let exclusive: BTreeSet<u32> =
+                    set.iter().copied().filter(|m| m & SHARED == 0).collect();
+                let shared: BTreeSet<u32> = (set.iter())
+                    .filter(|m| *m & SHARED != 0 && !exclusive.contains(&(*m & !SHARED)))
+                    .map(|m| m & !SHARED)
+                    .collect();
+                if !exclusive.is_empty() {
+                    held.insert(at, exclusive);
+                }
+                if !shared.is_empty() {
+                    held_shared.insert(at, shared);
                 }
                 apply(&mut set, n, idx);
             }
         }
+        // Shared acquisitions are not effects for the other consumers (see `effects`).
+        effects.retain(|_, e| !matches!(e, Effect::AcquireShared(_)));
         ThreadLocks {
             held,
+            held_shared,
             effects,
             visited: Vec::new(),
             stamp: 0,
@@ -326,6 +431,10 @@ impl ThreadLocks {
                         events[n].push((idx, Event::Acquire(*m)))
                     }
                     Some(Effect::Release(m)) => events[n].push((idx, Event::Release(*m))),
+                    Some(Effect::Reacquire(m)) => {
+                        events[n].push((idx, Event::Release(*m)));
+                        events[n].push((idx, Event::Acquire(*m)));
+                    }
                     Some(Effect::ReleaseAll) => events[n].push((idx, Event::ReleaseAll)),
                     _ => {}
                 }

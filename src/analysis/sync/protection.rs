@@ -249,7 +249,8 @@ impl Protection {
                 if is_join(facts, t, node, idx) {
                     join_points.insert((node, idx));
                 }
-                let (Effect::Acquire(l) | Effect::TryAcquire(l)) = locks[m].effect(node, idx)
+                let (Effect::Acquire(l) | Effect::TryAcquire(l) | Effect::Reacquire(l)) =
+                    locks[m].effect(node, idx)
                 else {
                     return;
                 };
@@ -321,8 +322,15 @@ impl Protection {
         }
         let (publish, refresh) = match e {
             // No other thread exists yet: the thread's own view is the value.
-            Effect::Acquire(_) | Effect::TryAcquire(_) if alone => (Vec::new(), &[][..]),
+            Effect::Acquire(_) | Effect::TryAcquire(_) | Effect::Reacquire(_) if alone => {
+                (Vec::new(), &[][..])
+            }
             Effect::Release(m) => (self.cells_of.get(&m).cloned().unwrap_or_default(), &[][..]),
+            // A condition wait releases the lock (publishes) and takes it again (refreshes).
+            Effect::Reacquire(m) => (
+                self.cells_of.get(&m).cloned().unwrap_or_default(),
+                self.cells_of.get(&m).map_or(&[][..], Vec::as_slice),
+            ),
             Effect::ReleaseAll => (all(), &[][..]),
             // A trylock refreshes too: on failure the thread does not read protected cells
             // before it takes the lock again, so the refresh is harmless.
@@ -330,7 +338,9 @@ impl Protection {
                 Vec::new(),
                 self.cells_of.get(&m).map_or(&[][..], Vec::as_slice),
             ),
-            Effect::None => (Vec::new(), &[][..]),
+            // Shared acquisitions are never an instruction's effect here
+            // (`ThreadLocks::effect`): readers do not exclude each other.
+            Effect::None | Effect::AcquireShared(_) => (Vec::new(), &[][..]),
         };
         // Soundness: where `main`'s single-threaded phase may end, its view holds what it wrote
         // while alone; after it, every access to a protected cell holds the lock, so what a
