@@ -308,6 +308,12 @@ pub struct PointsTo {
     rets: Vec<PtsSet>,
     /// Objects whose address is exposed to code the analysis cannot see.
     pub exposed: BTreeSet<ObjId>,
+    /// The exposed objects whose address may reach another thread: all of `exposed` but those
+    /// exposed only as arguments of declared functions that keep no pointer (`call`), and what
+    /// only such objects contain. The race check's sharing starts from these (a library
+    /// function touches what its arguments point to during the call and keeps nothing, the
+    /// assumption its report states).
+    pub thread_exposed: BTreeSet<ObjId>,
     /// Defined functions whose address is exposed.
     pub exposed_funcs: BTreeSet<FuncId>,
     /// `leaks[o]`: an integer read of `o` exposed what it contains (`expose_bytes_read`).
@@ -395,6 +401,7 @@ impl PointsTo {
         for g in &program.globals {
             if !g.is_internal {
                 pt.exposed.insert(g.obj);
+                pt.thread_exposed.insert(g.obj);
             }
             match &g.init {
                 None => pt.contents[g.obj.index()].unknown = true,
@@ -667,13 +674,20 @@ impl PointsTo {
     }
 
     fn expose(&mut self, set: &PtsSet) -> bool {
+        self.expose_to(set, true)
+    }
+
+    /// Exposes what `set` names; `thread`: also to other threads (see `thread_exposed`), as
+    /// every exposure is except the arguments of a declared function that keeps nothing.
+    fn expose_to(&mut self, set: &PtsSet, thread: bool) -> bool {
         let mut changed = false;
         for t in set.targets.iter() {
             changed |= match t {
                 Target::Obj(o, _) => {
                     let new = self.exposed.insert(*o);
-                    self.sched.reclose |= new;
-                    new
+                    let new_thread = thread && self.thread_exposed.insert(*o);
+                    self.sched.reclose |= new || new_thread;
+                    new || new_thread
                 }
                 Target::Func(func) => {
                     let new = self.exposed_funcs.insert(*func);
@@ -704,7 +718,8 @@ impl PointsTo {
             let exposed: Vec<ObjId> = self.exposed.iter().copied().collect();
             for o in exposed {
                 let c = self.contents[o.index()].clone();
-                round |= self.expose(&c);
+                let thread = self.thread_exposed.contains(&o);
+                round |= self.expose_to(&c, thread);
                 if self.untracked_writes
                     && !self.contents[o.index()].unknown
                     && !constant(o.index())
@@ -914,9 +929,12 @@ impl PointsTo {
                 // analysis sees as `unknown` (`sscanf("%p")`): its targets are exposed.
                 // A function assumed to write nothing may still keep a pointer and hand it to
                 // a callback (`request_irq(irq, handler, .., dev)`): its targets are exposed.
+                // For the race check, such a function touches its arguments only during the
+                // call and keeps nothing (its stated assumption): the exposure reaches no
+                // other thread, unless the user said the function keeps its pointers.
                 let kept = self.writes_nothing(&target.name);
                 if !known || kept || (target.is_variadic && i >= target.params.len()) {
-                    changed |= self.expose(&s);
+                    changed |= self.expose_to(&s, kept);
                 }
             }
             if known && BYTE_COPIES.contains(&target.name.as_str()) {
