@@ -195,6 +195,17 @@ pub struct InputArgs {
     #[arg(long = "assume-no-write", value_name = "FN", help_heading = "Harness")]
     pub assume_no_write: Vec<String>,
 
+    /// What to check: `assert` (assertions, `reach_error`), `race` (data races), or both,
+    /// comma-separated [default: assert,race].
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "CHECKS",
+        help_heading = "Analysis"
+    )]
+    pub check: Vec<CheckArg>,
+
     /// How interferences between threads are composed [default: optimized].
     #[arg(long, value_enum, value_name = "MODE", help_heading = "Analysis")]
     pub mode: Option<ModeArg>,
@@ -374,6 +385,15 @@ pub enum InvariantFormatArg {
     Human,
     /// One JSON object.
     Json,
+}
+
+/// `--check`, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckArg {
+    /// Assertions: `assert`, `reach_error`, `__VERIFIER_assert`.
+    Assert,
+    /// Data races: accesses of two threads to the same memory that nothing orders.
+    Race,
 }
 
 /// `--mode`, as typed.
@@ -653,6 +673,21 @@ impl InputArgs {
             (None, Some(s)) => DomainKind::from(parse_value::<DomainArg>("domain", s)?),
             (None, None) => DomainKind::Interval,
         };
+        let checks = if !self.check.is_empty() {
+            self.check
+        } else {
+            (m.map(|m| m.check.as_slice()).unwrap_or_default().iter())
+                .map(|s| parse_value::<CheckArg>("check", s))
+                .collect::<Result<Vec<_>, _>>()?
+        };
+        let checks = if checks.is_empty() {
+            crate::config::Checks::default()
+        } else {
+            crate::config::Checks {
+                asserts: checks.contains(&CheckArg::Assert),
+                races: checks.contains(&CheckArg::Race),
+            }
+        };
         check("--mode", mode, IMPLEMENTED_MODES, |m| m.name())?;
         check("--domain", domain, IMPLEMENTED_DOMAINS, |d| d.name())?;
         // Checked here too (the front end would say the same later) so that a typo costs no
@@ -721,6 +756,7 @@ impl InputArgs {
         config.clang_args.extend(self.clang_args);
         config.mode = mode;
         config.domain = domain;
+        config.checks = checks;
         config.max_combinations = (self.max_combinations)
             .or(m.and_then(|m| m.max_combinations))
             .unwrap_or(crate::config::DEFAULT_MAX_COMBINATIONS);

@@ -121,6 +121,27 @@ pub struct Config {
     /// What resolving the inputs changed, in words (compilation-database flags clang does not
     /// know, dropped): shown with the analysis's notes, never silently.
     pub notes: Vec<String>,
+    /// What is checked (`--check`): assertions, data races.
+    pub checks: Checks,
+}
+
+/// What `watts analyze` checks (`--check assert,race`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Checks {
+    /// Assertions (`assert`, `reach_error`, `__VERIFIER_assert`).
+    pub asserts: bool,
+    /// Data races.
+    pub races: bool,
+}
+
+impl Default for Checks {
+    /// Both.
+    fn default() -> Self {
+        Checks {
+            asserts: true,
+            races: true,
+        }
+    }
 }
 
 /// How `--confirm` explores executions.
@@ -342,6 +363,7 @@ impl Config {
             progress_after: std::time::Duration::from_secs(1),
             confirm: None,
             notes: Vec::new(),
+            checks: Checks::default(),
         }
     }
 }

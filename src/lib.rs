@@ -392,7 +392,11 @@ fn analyze_within(
     // The front end used the whole budget: the analysis has no time at all. (Racing a zero
     // timeout against the analysis thread would make the answer depend on the scheduler.)
     if budget.is_zero() {
-        return Ok(timed_out(program, config.timeout.unwrap_or(budget)));
+        return Ok(timed_out(
+            program,
+            config.timeout.unwrap_or(budget),
+            config.checks.races,
+        ));
     }
     let (tx, rx) = std::sync::mpsc::channel();
     let (p, c) = (program.clone(), config.clone());
@@ -406,9 +410,11 @@ fn analyze_within(
         .map_err(|e| InputError::Unsupported(format!("cannot start the analysis: {e}")))?;
     match rx.recv_timeout(budget) {
         Ok(result) => result,
-        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-            Ok(timed_out(program, config.timeout.unwrap_or(budget)))
-        }
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Ok(timed_out(
+            program,
+            config.timeout.unwrap_or(budget),
+            config.checks.races,
+        )),
         Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
             // The analysis panicked: a bug; the hook has reported it, now exit like it.
             Err(payload) => std::panic::resume_unwind(payload),
@@ -419,7 +425,7 @@ fn analyze_within(
 
 /// The outcome when the analysis ran out of time.
 // Soundness: nothing was concluded, so nothing is proved.
-fn timed_out(program: &Program, budget: Duration) -> Outcome {
+fn timed_out(program: &Program, budget: Duration, config_races: bool) -> Outcome {
     let reason = format!(
         "the analysis did not finish within the --timeout ({:.1} s)",
         budget.as_secs_f64()
@@ -443,5 +449,10 @@ fn timed_out(program: &Program, budget: Duration) -> Outcome {
             message: format!("{reason}: every assertion is reported as may fail"),
         }],
         stats: Stats::default(),
+        // Soundness: no race was excluded either.
+        races: config_races.then(|| analysis::races::RaceCheck {
+            incomplete: Some(reason.clone()),
+            ..Default::default()
+        }),
     }
 }

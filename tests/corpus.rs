@@ -40,6 +40,19 @@
 //!   must be on the line of an assertion site (several sites on one line share it).
 //!   Assertion sites whose position is in another file (a header) are not checked.
 //!
+//! # Race annotations
+//!
+//! A `//` comment that starts with a race mark is about the memory accesses of its line (the
+//! race check runs in every configuration, alongside the assertions):
+//!
+//! ```c
+//! count++;          // RACE!      a real race: some reported race lists this line, everywhere
+//! total += n;       // NO-RACE    race-free: no reported race lists this line, anywhere
+//! cfg.level = 2;    // MAY-RACE   race-free but reported (accepted imprecision): listed
+//! ```
+//!
+//! A file needs at least one assertion or one race mark.
+//!
 //! # Parameters
 //!
 //! Lines `//PARAM: ARGS` anywhere in the file restrict the configurations or pass clang
@@ -217,6 +230,40 @@ struct Spec {
     params: Params,
     /// Annotations by line.
     annotations: BTreeMap<u32, Annotation>,
+    /// Race annotations by line.
+    races: BTreeMap<u32, RaceMark>,
+}
+
+/// What a line's accesses are expected to do in the race check (`// RACE!`, `// NO-RACE`,
+/// `// MAY-RACE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RaceMark {
+    /// A real race: some reported race lists an access of this line, in every configuration.
+    Race,
+    /// No race: no reported race lists an access of this line.
+    NoRace,
+    /// Race-free, but reported (accepted imprecision): some race lists it, as for `RACE!`.
+    MayRace,
+}
+
+impl RaceMark {
+    fn parse(comment: &str) -> Option<RaceMark> {
+        let first = comment.split_whitespace().next()?;
+        match first.strip_suffix(':').unwrap_or(first) {
+            "RACE!" => Some(RaceMark::Race),
+            "NO-RACE" => Some(RaceMark::NoRace),
+            "MAY-RACE" => Some(RaceMark::MayRace),
+            _ => None,
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            RaceMark::Race => "RACE!",
+            RaceMark::NoRace => "NO-RACE",
+            RaceMark::MayRace => "MAY-RACE",
+        }
+    }
 }
 
 /// Finds the `//` comment of a line, skipping string and character literals.
@@ -252,6 +299,7 @@ fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
     let mut spec = Spec {
         params: Params::default(),
         annotations: BTreeMap::new(),
+        races: BTreeMap::new(),
     };
     for (i, line) in text.lines().enumerate() {
         let lineno = i as u32 + 1;
@@ -262,6 +310,10 @@ fn parse_spec(text: &str) -> Result<Spec, Vec<String>> {
         let Some(comment) = line_comment(line) else {
             continue;
         };
+        if let Some(mark) = RaceMark::parse(comment) {
+            spec.races.insert(lineno, mark);
+            continue;
+        }
         match parse_annotation(comment) {
             None => {}
             Some(Err(e)) => errors.push(format!("{lineno}: {e}")),
@@ -474,10 +526,11 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
             ));
         }
     }
-    if spec.annotations.is_empty() && sites.is_empty() {
-        r.fail(format!("{shown}: no assertion"));
+    if spec.annotations.is_empty() && sites.is_empty() && spec.races.is_empty() {
+        r.fail(format!("{shown}: no assertion and no race annotation"));
         return r;
     }
+    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
 
     // Verdicts per configuration that ran: config -> status per assertion id.
     let mut verdicts: BTreeMap<(usize, usize), Vec<Status>> = BTreeMap::new();
@@ -517,6 +570,15 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
                 ));
                 continue;
             }
+            check_races(
+                &mut r,
+                shown,
+                &tag,
+                &program,
+                &canonical,
+                &spec.races,
+                &outcome,
+            );
             let statuses: Vec<Status> = outcome.verdicts.iter().map(|v| v.status).collect();
             for (line, ids) in &sites {
                 let Some(ann) = spec.annotations.get(line) else {
@@ -597,6 +659,58 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
         }
     }
     r
+}
+
+/// Checks the race annotations of a file against the races of one configuration: the lines of
+/// this file whose accesses some reported race lists.
+fn check_races(
+    r: &mut Report,
+    shown: &str,
+    tag: &str,
+    program: &Program,
+    canonical: &Path,
+    marks: &BTreeMap<u32, RaceMark>,
+    outcome: &Outcome,
+) {
+    if marks.is_empty() {
+        return;
+    }
+    let Some(check) = &outcome.races else {
+        r.fail(format!("{shown}: the race check did not run {tag}"));
+        return;
+    };
+    if let Some(why) = &check.incomplete {
+        r.fail(format!(
+            "{shown}: the race check is incomplete: {why} {tag}"
+        ));
+        return;
+    }
+    let racing: BTreeSet<u32> = (check.races.iter())
+        .flat_map(|race| race.accesses.iter())
+        .filter_map(|a| a.span)
+        .filter(|s| same_file(program, s.file.0 as usize, canonical))
+        .map(|s| s.line)
+        .collect();
+    for (line, mark) in marks {
+        let reported = racing.contains(line);
+        let ok = match mark {
+            RaceMark::Race | RaceMark::MayRace => reported,
+            RaceMark::NoRace => !reported,
+        };
+        if ok {
+            r.passed += 1;
+        } else {
+            let got = if reported {
+                "a race lists it"
+            } else {
+                "no race lists it"
+            };
+            r.fail(format!(
+                "{shown}:{line}: expected {}, got {got} {tag}",
+                mark.text()
+            ));
+        }
+    }
 }
 
 fn one_line(s: &str) -> String {

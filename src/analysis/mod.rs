@@ -8,6 +8,7 @@ pub mod compose;
 pub mod engine;
 pub mod invariants;
 pub mod progress;
+pub mod races;
 pub mod sync;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -148,6 +149,8 @@ pub struct Outcome {
     pub notes: Vec<Note>,
     /// Counters.
     pub stats: Stats,
+    /// The data races, when they were checked (`--check race`).
+    pub races: Option<races::RaceCheck>,
 }
 
 /// Analyses `program` in the mode and domain of `config`.

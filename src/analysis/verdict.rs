@@ -30,7 +30,7 @@ pub fn analyze_with<D: NumDomain>(
     // remain, which the flow-insensitive fixpoint finds as well (it reaches at least every
     // node a flow-sensitive mode reaches): the combinations and the lock-protection run would
     // be work for nothing.
-    let checks = assertion_may_run(program, &memory, main, &detached);
+    let checks = config.checks.asserts && assertion_may_run(program, &memory, main, &detached);
     let mode = if checks {
         config.mode
     } else {
@@ -57,6 +57,10 @@ pub fn analyze_with<D: NumDomain>(
             None => plain,
         });
     }
+    let races = config
+        .checks
+        .races
+        .then(|| super::races::find(&facts, &fix));
     let mut notes = notes(program, &fix);
     // A fixpoint that stopped early found less than there is: its notes too, so say it even
     // when no assertion shows it.
@@ -118,6 +122,7 @@ pub fn analyze_with<D: NumDomain>(
         verdicts,
         notes,
         stats,
+        races,
     })
 }
 

@@ -107,6 +107,101 @@ pub fn exit_reads(facts: &Facts<'_>, cfg: &ThreadCfg, shape: &Shape) -> Vec<Exit
     out
 }
 
+/// Whether the wait loop of `x` may leave through its exit edge when its load reads `value`
+/// (`None`: any value): the computation from the loaded value to the branch, run on that one
+/// value (intervals of one value each). Anything it cannot follow answers `true`.
+pub fn may_exit_with(
+    facts: &Facts<'_>,
+    cfg: &ThreadCfg,
+    x: &ExitRead,
+    value: Option<i128>,
+) -> bool {
+    use watts_domains::{machine, IntTy, Interval};
+    let Some(value) = value else {
+        return true;
+    };
+    let nd = &cfg.nodes[x.node.index()];
+    let func = cfg.contexts[nd.ctx.0 as usize].func;
+    let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
+    let InstKind::Load {
+        dst,
+        ty: Ty::Int(bits),
+        ..
+    } = block.insts[x.load as usize].kind
+    else {
+        return true;
+    };
+    let ty = IntTy::new(bits);
+    let mut known: std::collections::BTreeMap<VarId, Interval> = Default::default();
+    known.insert(dst, machine::wrap(Interval::constant(value), ty));
+    let val = |o: &Operand, known: &std::collections::BTreeMap<VarId, Interval>| match o {
+        Operand::Var(v) => known.get(v).copied(),
+        Operand::Int { value, .. } => Some(Interval::constant(*value)),
+        _ => None,
+    };
+    for i in x.load + 1..nd.end {
+        let (d, r) = match &block.insts[i as usize].kind {
+            InstKind::Bin {
+                dst,
+                op,
+                a,
+                b,
+                bits,
+            } => match (val(a, &known), val(b, &known)) {
+                (Some(a), Some(b)) => (*dst, machine::binop(*op, a, b, IntTy::new(*bits))),
+                _ => continue,
+            },
+            InstKind::Cmp {
+                dst,
+                pred,
+                a,
+                b,
+                bits,
+            } if *bits > 0 => match (val(a, &known), val(b, &known)) {
+                (Some(a), Some(b)) => (*dst, machine::compare(*pred, a, b, IntTy::new(*bits))),
+                _ => continue,
+            },
+            InstKind::Cast {
+                dst,
+                op,
+                src,
+                from,
+                to,
+            } if *from > 0 && *to > 0 => {
+                let op = match op {
+                    crate::ir::CastOp::Trunc => watts_domains::CastOp::Trunc,
+                    crate::ir::CastOp::ZExt => watts_domains::CastOp::ZExt,
+                    crate::ir::CastOp::SExt => watts_domains::CastOp::SExt,
+                    _ => continue,
+                };
+                match val(src, &known) {
+                    Some(a) => (
+                        *dst,
+                        machine::cast(op, a, IntTy::new(*from), IntTy::new(*to)),
+                    ),
+                    None => continue,
+                }
+            }
+            InstKind::Copy { dst, src } => match val(src, &known) {
+                Some(a) => (*dst, a),
+                None => continue,
+            },
+            _ => continue,
+        };
+        known.insert(d, r);
+    }
+    let Terminator::CondBr {
+        cond: Operand::Var(cond),
+        then_,
+        ..
+    } = &block.term
+    else {
+        return true;
+    };
+    let exit_when = i128::from(cfg.block_node(nd.ctx, *then_) == x.exit);
+    known.get(cond).is_none_or(|c| c.contains(exit_when))
+}
+
 /// The strong load of one cell whose value alone decides `cond`: the node's last instruction
 /// that is not a register computation is an integer load, and `cond` is computed from its
 /// result and constants only (so the same value read twice takes the same edge).

@@ -229,6 +229,18 @@ impl<'a> Facts<'a> {
         self.write_counts.get_or_init(|| write_counts(self))
     }
 
+    /// Every instruction of the whole program that may write cell `c` (the writers
+    /// [`Facts::write_counts`] counts), as (function, block, index). A scan of the program.
+    pub fn writers(&self, c: CellId) -> Vec<(FuncId, BlockId, u32)> {
+        let mut out = Vec::new();
+        for_each_writer(self, |site, cells| {
+            if cells.contains(&c) {
+                out.push(site);
+            }
+        });
+        out
+    }
+
     /// The widening thresholds of cell `c` (ascending): each constant `k` that a value loaded
     /// from `c` alone is compared with (`if (count > 4)`), with `k - 1` and `k + 1`. The
     /// fixpoint widens what threads store and publish to the next threshold before infinity.
@@ -406,12 +418,23 @@ fn thresholds(facts: &Facts<'_>) -> Vec<Vec<i128>> {
 /// function (or be unknown), so such a call counts as an unknown call. Exposed cells are
 /// written by unknown code only through these calls and `Havoc`s, which count them.
 fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
+    let mut count = vec![0u32; facts.ncells as usize];
+    for_each_writer(facts, |_, cells| {
+        for c in cells {
+            count[c.index()] += 1;
+        }
+    });
+    count
+}
+
+/// Calls `f(site, cells)` for every instruction of the whole program, with the cells it may
+/// write when it runs (see [`write_counts`] for what counts).
+fn for_each_writer(facts: &Facts<'_>, mut f: impl FnMut((FuncId, BlockId, u32), BTreeSet<CellId>)) {
     let program = facts.program;
     let memory = facts.memory;
-    let mut count = vec![0u32; facts.ncells as usize];
-    for (fi, f) in program.funcs.iter().enumerate() {
+    for (fi, fun) in program.funcs.iter().enumerate() {
         let func = FuncId(fi as u32);
-        for (bi, b) in f.blocks.iter().enumerate() {
+        for (bi, b) in fun.blocks.iter().enumerate() {
             for (idx, inst) in b.insts.iter().enumerate() {
                 let cells: BTreeSet<CellId> = match &inst.kind {
                     InstKind::Call {
@@ -438,13 +461,12 @@ fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
                         .into_iter()
                         .collect(),
                 };
-                for c in cells {
-                    count[c.index()] += 1;
+                if !cells.is_empty() {
+                    f((func, BlockId(bi as u32), idx as u32), cells);
                 }
             }
         }
     }
-    count
 }
 
 #[cfg(test)]

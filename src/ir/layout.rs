@@ -143,6 +143,44 @@ impl Layout {
         }
     }
 
+    /// The source path of byte `off` inside an object of this layout: `.lock`, `.buf[3]`,
+    /// `.rx[*].len` (`[*]` for any element when `any_element`, as for an offset normalized over
+    /// arrays), `+12` past the end or between fields. With `whole = Some(n)`, a field of at most
+    /// `n` bytes entered at its start is named as a whole (a mutex field, `dev.lock`, not the C
+    /// library's first scalar inside it).
+    pub fn path(&self, off: u64, whole: Option<u64>, any_element: bool) -> String {
+        let inner = |l: &Layout, off: u64| match whole {
+            Some(n) if off == 0 && l.size() <= n => String::new(),
+            _ => l.path(off, whole, any_element),
+        };
+        match self {
+            Layout::Array { elem, stride, .. } if *stride > 0 => {
+                let index = if any_element {
+                    "*".to_string()
+                } else {
+                    (off / stride).to_string()
+                };
+                format!("[{index}]{}", inner(elem, off % stride))
+            }
+            Layout::Struct { fields, names, .. } => {
+                match fields
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .find(|(_, (o, _))| *o <= off)
+                {
+                    Some((i, (o, f))) if off - o < f.size().max(1) => {
+                        format!(".{}{}", Layout::field_name(names, i), inner(f, off - o))
+                    }
+                    _ if off == 0 => String::new(),
+                    _ => format!("+{off}"),
+                }
+            }
+            _ if off == 0 => String::new(),
+            _ => format!("+{off}"),
+        }
+    }
+
     /// Allocation size in bytes.
     pub fn size(&self) -> u64 {
         match self {

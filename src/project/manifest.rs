@@ -47,6 +47,9 @@ pub struct Manifest {
     /// Other clang arguments.
     #[serde(default)]
     pub clang_args: Vec<String>,
+    /// What to check (`["assert", "race"]`), as `--check` says.
+    #[serde(default)]
+    pub check: Vec<String>,
     /// `--mode`.
     #[serde(default)]
     pub mode: Option<String>,

@@ -76,6 +76,22 @@ impl Baseline {
             }
             return Some(b);
         }
+        for r in doc
+            .get("races")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let file = r
+                .pointer("/accesses/0/file")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let fp = r
+                .get("fingerprint")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            b.add(super::race::CODE, file, fp);
+        }
         let assertions = doc.get("assertions")?.as_array()?;
         for a in assertions {
             let status = a.get("status").and_then(Value::as_str).unwrap_or_default();

@@ -55,6 +55,9 @@ const NO_VERDICT: &str = "the analysis produced no verdict for this assertion";
 
 pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
     let program = &report.program;
+    if !report.config.checks.asserts {
+        return Vec::new();
+    }
     // Verdicts are documented to be indexed like `Program::asserts`, but look them up by id so
     // that a short or reordered list cannot attach a verdict to the wrong site.
     let mut by_id: Vec<Option<&AssertVerdict>> = vec![None; program.asserts.len()];

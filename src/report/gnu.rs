@@ -1,11 +1,14 @@
 //! The GNU one-line format (`file:line:col: warning: message [code]`) that editors and CI
 //! annotators parse: one line per unproved assertion that is neither suppressed nor in the
-//! baseline (with `--verbose`, those too, and proved ones as notes), one per unused
+//! baseline (with `--verbose`, those too, and proved ones as notes), one per data race (at its
+//! first access, with the other access of its first pair in the message), one per unused
 //! suppression, then the summary line (not with `--quiet`).
 
 use super::human::position;
+use super::race;
 use super::suppress::UNUSED_CODE;
 use super::Report;
+use crate::analysis::races::RaceStatus;
 use crate::analysis::Status;
 use std::io::{self, Write};
 
@@ -34,6 +37,43 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             f.code()
         )?;
     }
+    for r in report.races() {
+        if !r.is_new() && !verbose {
+            continue;
+        }
+        let severity = match r.race.status {
+            RaceStatus::MayRace => "warning",
+            RaceStatus::Violated => "error",
+        };
+        let why = match (r.suppressed, r.baselined) {
+            (true, _) => " (suppressed)",
+            (false, true) => " (in the baseline)",
+            _ => "",
+        };
+        let Some(first) = r.first() else { continue };
+        // The second access of the first pair, else the first one again (an access that two
+        // instances run at once).
+        let other = (r.race.pairs.first())
+            .and_then(|&(i, j)| r.accesses.get(if i == 0 { j } else { i }))
+            .unwrap_or(first);
+        let with = if std::ptr::eq(other, first) {
+            format!("{} by two instances at once", first.describe())
+        } else {
+            format!(
+                "{}, and {} at {}",
+                first.describe(),
+                other.describe(),
+                other.position()
+            )
+        };
+        writeln!(
+            out,
+            "{}: {severity}: {}: {with}{why} [{}]",
+            first.position(),
+            r.headline(),
+            race::CODE
+        )?;
+    }
     for s in report.unused_suppressions() {
         let span = Some(crate::ir::Span {
             file: s.file,
@@ -50,7 +90,7 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     if !report.config.quiet {
-        writeln!(out, "{}", report.summary().line())?;
+        writeln!(out, "{}", report.closing_line())?;
     }
     Ok(())
 }

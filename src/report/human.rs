@@ -4,8 +4,10 @@
 //! order; then each distinct modelling note once; then the summary line.
 
 use super::finding::Finding;
+use super::race::{self, AccessAt, RaceFinding};
 use super::source::call_range_indexed;
 use super::{distinct_notes, plural, Report};
+use crate::analysis::races::RaceStatus;
 use crate::analysis::{Note, Status};
 use crate::ir::Span;
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
@@ -104,6 +106,11 @@ fn emit_all(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
             emit_finding(report, &sources, &f, w)?;
         }
     }
+    for r in report.races() {
+        if r.is_new() || verbose {
+            emit_race(&sources, &r, w)?;
+        }
+    }
     for s in report.unused_suppressions() {
         emit_unused(report, &sources, s, w)?;
     }
@@ -113,7 +120,7 @@ fn emit_all(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
     for note in distinct_notes(report) {
         emit_note(report, &sources, note, w)?;
     }
-    writeln!(w, "{}", report.summary().line())?;
+    writeln!(w, "{}", report.closing_line())?;
     if verbose {
         writeln!(
             w,
@@ -207,6 +214,99 @@ fn emit_finding(
         Some(f.code()),
         &f.headline(),
         &notes,
+    )
+}
+
+/// Most accesses of one race labelled in the source snippet.
+const MAX_ACCESS_LABELS: usize = 8;
+
+/// Most accesses of one race shown at all (labels, then notes); JSON lists every one.
+const MAX_ACCESS_NOTES: usize = 16;
+
+/// Most pairs of accesses named in the notes.
+const MAX_PAIR_NOTES: usize = 16;
+
+fn emit_race(sources: &Sources, r: &RaceFinding, w: &mut dyn WriteColor) -> io::Result<()> {
+    let severity = match r.race.status {
+        RaceStatus::MayRace => Severity::Warning,
+        RaceStatus::Violated => Severity::Error,
+    };
+    let mut notes = vec![r.race.reason.clone()];
+    let numbered: Vec<String> = (r.accesses.iter().enumerate())
+        .map(|(i, a)| format!("({}) {}", i + 1, a.describe()))
+        .collect();
+    let listed = r.accesses.len().min(MAX_ACCESS_NOTES);
+    for (i, a) in r
+        .accesses
+        .iter()
+        .enumerate()
+        .take(listed)
+        .skip(MAX_ACCESS_LABELS)
+    {
+        notes.push(format!("({}) {} at {}", i + 1, a.describe(), a.position()));
+    }
+    if r.accesses.len() > listed {
+        notes.push(format!(
+            "and {} more (all of them in `--format json`)",
+            plural(r.accesses.len() - listed, "access")
+        ));
+    }
+    let pairs: Vec<String> = (r.race.pairs.iter())
+        .filter(|(i, j)| *i < listed && *j < listed)
+        .take(MAX_PAIR_NOTES)
+        .map(|(i, j)| format!("({})-({})", i + 1, j + 1))
+        .collect();
+    if pairs.len() > 1 || r.race.pairs.iter().any(|(i, j)| i == j) {
+        notes.push(format!("the accesses that may race: {}", pairs.join(", ")));
+    }
+    if let Some(wit) = &r.race.witness {
+        let lines = wit.lines();
+        notes.push(format!(
+            "an execution that reaches both accesses at once, step by step ({}):",
+            plural(lines.len(), "step")
+        ));
+        for (_, line) in lines {
+            notes.push(format!("  {line}"));
+        }
+    }
+    if r.suppressed {
+        notes.push("suppressed by a `watts-ignore(data-race)` comment".to_string());
+    } else if r.baselined {
+        notes.push("already in the baseline".to_string());
+    }
+    let mut labels = Vec::new();
+    for (i, a) in r.accesses.iter().enumerate().take(MAX_ACCESS_LABELS) {
+        if let Some((file, range)) = sources.locate_short(a.access.span, None) {
+            let label = if i == 0 {
+                Label::primary(file, range)
+            } else {
+                Label::secondary(file, range)
+            };
+            labels.push(label.with_message(numbered[i].clone()));
+        }
+    }
+    if !labels.is_empty() {
+        let diagnostic = Diagnostic::new(severity)
+            .with_code(race::CODE)
+            .with_message(r.headline())
+            .with_labels(labels)
+            .with_notes(notes.iter().map(|n| format!("note: {n}")).collect());
+        if emit(sources, &diagnostic, w)? {
+            return Ok(());
+        }
+    }
+    let location = r.first().map(AccessAt::position);
+    let mut all = notes;
+    for (i, a) in r.accesses.iter().enumerate().take(MAX_ACCESS_LABELS) {
+        all.insert(i, format!("{} at {}", numbered[i], a.position()));
+    }
+    write_plain(
+        w,
+        location.as_deref(),
+        severity,
+        Some(race::CODE),
+        &r.headline(),
+        &all,
     )
 }
 

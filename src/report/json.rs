@@ -4,6 +4,7 @@
 //! field changes meaning. Unknown positions are `null`, never 0.
 
 use super::finding::{value_text, Finding};
+use super::race::RaceFinding;
 use super::{distinct_notes, Report};
 use crate::analysis::{NamedRange, Note};
 use serde::ser::{SerializeMap, Serializer};
@@ -20,7 +21,10 @@ struct Document<'a> {
     config: ConfigOut,
     inputs: Vec<String>,
     assertions: Vec<Assertion<'a>>,
-    summary: SummaryOut,
+    /// With the race check (`--check race`, on by default): one entry per memory location.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    races: Option<Vec<RaceOut<'a>>>,
+    summary: SummaryOut<'a>,
     stats: StatsOut,
     notes: Vec<NoteOut<'a>>,
     unused_suppressions: Vec<UnusedOut<'a>>,
@@ -33,9 +37,44 @@ struct Tool {
 }
 
 #[derive(Serialize)]
+struct RaceOut<'a> {
+    id: String,
+    status: &'static str,
+    memory: &'a str,
+    accesses: Vec<AccessOut<'a>>,
+    /// The pairs of `accesses` (0-based indices) that may run at once (at most 64 listed).
+    pairs: &'a [(usize, usize)],
+    reason: &'a str,
+    fingerprint: String,
+    suppressed: bool,
+    in_baseline: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    witness: Option<crate::explore::witness::WitnessFile>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    found_by: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct AccessOut<'a> {
+    file: String,
+    line: Option<u32>,
+    column: Option<u32>,
+    kind: &'static str,
+    atomic: bool,
+    thread: &'a str,
+    function: &'a str,
+    locks: &'a [String],
+    /// How it touches the memory, when not by a plain load or store.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    how: Option<&'a str>,
+}
+
+#[derive(Serialize)]
 struct ConfigOut {
     mode: &'static str,
     domain: &'static str,
+    /// What was checked: `assert`, `race`.
+    checks: Vec<&'static str>,
     /// The synthesized driver harness, if any.
     harness: Option<HarnessOut>,
 }
@@ -103,7 +142,7 @@ struct UnusedOut<'a> {
 }
 
 #[derive(Serialize)]
-struct SummaryOut {
+struct SummaryOut<'a> {
     assertions: usize,
     proved: usize,
     unreachable: usize,
@@ -111,6 +150,12 @@ struct SummaryOut {
     violated: usize,
     suppressed: usize,
     in_baseline: usize,
+    /// Memory locations that may be accessed at once (with the race check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    races: Option<usize>,
+    /// Why the race check could not finish (then no memory is race-free).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    races_incomplete: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -179,6 +224,13 @@ fn document(report: &Report) -> Document<'_> {
         config: ConfigOut {
             mode: report.config.mode.name(),
             domain: report.config.domain.name(),
+            checks: [
+                (report.config.checks.asserts, "assert"),
+                (report.config.checks.races, "race"),
+            ]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect(),
             harness: report.config.harness.as_ref().map(|h| HarnessOut {
                 init: h.init.clone(),
                 entries: h.entries.iter().map(|e| e.to_string()).collect(),
@@ -197,6 +249,11 @@ fn document(report: &Report) -> Document<'_> {
             .iter()
             .map(|f| assertion(report, f))
             .collect(),
+        races: report
+            .outcome
+            .races
+            .as_ref()
+            .map(|_| report.races().iter().map(|r| race(report, r)).collect()),
         summary: SummaryOut {
             assertions: s.assertions,
             proved: s.proved,
@@ -205,6 +262,8 @@ fn document(report: &Report) -> Document<'_> {
             violated: s.violated,
             suppressed: s.suppressed,
             in_baseline: s.baselined,
+            races: report.outcome.races.as_ref().map(|r| r.races.len()),
+            races_incomplete: (report.outcome.races.as_ref()).and_then(|r| r.incomplete.as_deref()),
         },
         stats: StatsOut {
             threads: stats.threads,
@@ -283,6 +342,34 @@ fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
             .collect(),
         witness: f.witness.map(|w| report.witness_file(w)),
         found_by: f.found_by,
+    }
+}
+
+fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
+    RaceOut {
+        id: r.label_id(),
+        status: r.race.status.name(),
+        memory: &r.race.memory.name,
+        accesses: (r.accesses.iter())
+            .map(|a| AccessOut {
+                file: a.path.clone(),
+                line: a.line,
+                column: a.column,
+                kind: a.access.kind.name(),
+                atomic: a.access.atomic,
+                thread: &a.access.thread,
+                function: &a.access.function,
+                locks: &a.access.locks,
+                how: a.access.how.as_deref(),
+            })
+            .collect(),
+        pairs: &r.race.pairs,
+        reason: &r.race.reason,
+        fingerprint: r.fingerprint.clone(),
+        suppressed: r.suppressed,
+        in_baseline: r.baselined,
+        witness: r.race.witness.as_ref().map(|w| report.witness_file(w)),
+        found_by: r.race.found_by.as_deref(),
     }
 }
 

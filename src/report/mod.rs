@@ -11,6 +11,7 @@ mod human;
 mod invariants;
 mod json;
 mod progress;
+pub mod race;
 mod sarif;
 mod source;
 mod suggest;
@@ -48,6 +49,13 @@ pub struct Report {
     pub suppressed: Vec<bool>,
     /// Per assertion: matched a finding of the baseline (`None` without `--baseline`).
     pub baselined: Option<Vec<bool>>,
+    /// Per race (indexed like `RaceCheck::races`): hidden by a suppression on one of its
+    /// accesses' lines.
+    pub race_suppressed: Vec<bool>,
+    /// Per race: matched a race of the baseline (`None` without `--baseline`).
+    pub race_baselined: Option<Vec<bool>>,
+    /// Per race, where its accesses are (resolved once).
+    race_places: std::sync::OnceLock<race::Places>,
     /// Per source file (indexed like `Program::files`), where its lines start; built when a
     /// region is first asked for.
     lines: std::sync::OnceLock<Vec<Option<source::LineIndex>>>,
@@ -134,6 +142,9 @@ impl Report {
             suppressions: suppress::scan(&program),
             suppressed: vec![false; program.asserts.len()],
             baselined: None,
+            race_suppressed: vec![false; outcome.races.as_ref().map_or(0, |r| r.races.len())],
+            race_baselined: None,
+            race_places: std::sync::OnceLock::new(),
             lines: std::sync::OnceLock::new(),
             program,
             outcome,
@@ -158,7 +169,46 @@ impl Report {
             report.suppressed[i] = true;
             report.suppressions[k].used = true;
         }
+        let mut race_hits = Vec::new();
+        for r in report.races() {
+            for span in r.spans() {
+                for (k, s) in report.suppressions.iter().enumerate() {
+                    if s.covers(span.file, span.line, race::CODE) {
+                        race_hits.push((r.index, k));
+                    }
+                }
+            }
+        }
+        for (i, k) in race_hits {
+            report.race_suppressed[i] = true;
+            report.suppressions[k].used = true;
+        }
         report
+    }
+
+    /// One finding per race, in the order of the race check.
+    pub fn races(&self) -> Vec<race::RaceFinding<'_>> {
+        race::collect(self)
+    }
+
+    /// Whether races were checked and some memory may be accessed at once, or the check could
+    /// not finish (then nothing is race-free).
+    pub fn race_line(&self) -> Option<String> {
+        let check = self.outcome.races.as_ref()?;
+        if let Some(why) = &check.incomplete {
+            return Some(format!("data races not checked: {why}"));
+        }
+        let races = self.races();
+        let hidden = races.iter().filter(|r| !r.is_new()).count();
+        let n = races.len();
+        Some(match (n, hidden) {
+            (0, _) => "no data race".to_string(),
+            (n, 0) => plural(n, "data race"),
+            (n, h) => format!(
+                "{} ({h} suppressed or in the baseline)",
+                plural(n, "data race")
+            ),
+        })
     }
 
     /// Marks the findings that `baseline` already has (each baseline entry excuses one).
@@ -170,6 +220,13 @@ impl Report {
             .map(|f| f.is_problem() && b.take(f.code(), &f.path, &f.fingerprint))
             .collect();
         self.baselined = Some(marks);
+        let race_marks: Vec<bool> = (self.races().iter())
+            .map(|r| {
+                let path = r.first().map(|a| a.path.clone()).unwrap_or_default();
+                b.take(race::CODE, &path, &r.fingerprint)
+            })
+            .collect();
+        self.race_baselined = Some(race_marks);
     }
 
     /// The suppressions that hid nothing (each is a warning).
@@ -180,6 +237,18 @@ impl Report {
     /// One finding per assertion site, in id order.
     pub fn findings(&self) -> Vec<Finding<'_>> {
         finding::collect(self)
+    }
+
+    /// The closing line of the human and GNU output: the assertions' summary and the races'
+    /// (`7 assertions: 6 proved, 1 may fail; 2 data races`).
+    pub fn closing_line(&self) -> String {
+        let asserts = self.config.checks.asserts.then(|| self.summary().line());
+        match (asserts, self.race_line()) {
+            (Some(a), Some(r)) => format!("{a}; {r}"),
+            (Some(a), None) => a,
+            (None, Some(r)) => r,
+            (None, None) => String::new(),
+        }
     }
 
     /// Counts of each verdict.
@@ -222,7 +291,13 @@ impl Report {
     /// unreachable (also when there is none), 1 when at least one may fail or is violated and
     /// is neither suppressed nor in the baseline.
     pub fn exit_code(&self) -> u8 {
-        u8::from(self.findings().iter().any(Finding::is_new_problem))
+        let races = self
+            .outcome
+            .races
+            .as_ref()
+            .is_some_and(|c| c.incomplete.is_some())
+            || self.races().iter().any(race::RaceFinding::is_new);
+        u8::from(races || self.findings().iter().any(Finding::is_new_problem))
     }
 
     /// Writes the report to `out` in `format`. Colors (human format only) follow

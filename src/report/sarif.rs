@@ -1,7 +1,8 @@
 //! SARIF 2.1.0 for code-scanning services: one run; `tool.driver` with every rule watts can
 //! report (stable ids: the diagnostic codes of the other formats); one result per unproved
 //! assertion (suppressed ones with `suppressions`, baseline ones with `baselineState`), one per
-//! unused suppression, and with `--verbose` proved and unreachable assertions as `note`
+//! unused suppression, one per data race (its accesses as `relatedLocations`), and with
+//! `--verbose` proved and unreachable assertions as `note`
 //! results; the stores of an explanation as `relatedLocations`; modelling notes as tool
 //! execution notifications.
 //!
@@ -9,8 +10,10 @@
 
 use super::baseline::FINGERPRINT;
 use super::finding::Finding;
+use super::race::{self, RaceFinding};
 use super::suppress::UNUSED_CODE;
 use super::{distinct_notes, Report};
+use crate::analysis::races::RaceStatus;
 use crate::analysis::Status;
 use crate::ir::Span;
 use serde_json::{json, Map, Value};
@@ -20,7 +23,7 @@ use std::io::{self, Write};
 const SRCROOT: &str = "SRCROOT";
 
 /// Every rule a result can name: (id, name, level, short description, full description).
-const RULES: [(&str, &str, &str, &str, &str); 5] = [
+const RULES: [(&str, &str, &str, &str, &str); 6] = [
     (
         "assert-may-fail",
         "AssertMayFail",
@@ -54,6 +57,16 @@ const RULES: [(&str, &str, &str, &str, &str); 5] = [
         "No analysed execution reaches the assertion; it holds vacuously.",
     ),
     (
+        race::CODE,
+        "DataRace",
+        "warning",
+        "Two threads may access this memory at once, at least one writing.",
+        "Two accesses to the same memory from different threads, at least one a write and at \
+         least one not atomic, are not ordered by thread creation, joins or a published flag, \
+         and hold no common lock. The related locations are the accesses; a confirmed race \
+         (--confirm) carries the execution that reaches both at once.",
+    ),
+    (
         UNUSED_CODE,
         "UnusedSuppression",
         "warning",
@@ -79,6 +92,9 @@ pub(super) fn document(report: &Report) -> Value {
             continue;
         }
         results.push(result(report, &f, &cwd, with_baseline));
+    }
+    for r in report.races() {
+        results.push(race_result(report, &r, &cwd, with_baseline));
     }
     for s in report.unused_suppressions() {
         let span = Span {
@@ -221,6 +237,56 @@ fn result(report: &Report, f: &Finding, cwd: &std::path::Path, with_baseline: bo
         r["baselineState"] = json!(if f.baselined { "unchanged" } else { "new" });
     }
     r
+}
+
+fn race_result(
+    report: &Report,
+    r: &RaceFinding,
+    cwd: &std::path::Path,
+    with_baseline: bool,
+) -> Value {
+    let level = match r.race.status {
+        RaceStatus::Violated => "error",
+        RaceStatus::MayRace => "warning",
+    };
+    let text = format!(
+        "{}. {}.",
+        capitalized(&r.headline()),
+        capitalized(&r.race.reason).trim_end_matches('.')
+    );
+    let first = r.first().and_then(|a| a.access.span);
+    let mut out = json!({
+        "ruleId": race::CODE,
+        "ruleIndex": rule_index(race::CODE),
+        "level": level,
+        "message": {"text": text},
+        "locations": [{"physicalLocation": physical(report, first, cwd)}],
+        "partialFingerprints": {FINGERPRINT: r.fingerprint},
+        "properties": {"id": r.label_id(), "status": r.race.status.name(),
+                       "memory": r.race.memory.name},
+    });
+    let related: Vec<Value> = (r.accesses.iter().enumerate())
+        .map(|(i, a)| {
+            json!({
+                "id": i + 1,
+                "physicalLocation": physical(report, a.access.span, cwd),
+                "message": {"text": format!("({}) {}", i + 1, a.describe())},
+            })
+        })
+        .collect();
+    if !related.is_empty() {
+        out["relatedLocations"] = json!(related);
+    }
+    if let Some(w) = &r.race.witness {
+        out["codeFlows"] = json!([code_flow(report, w, cwd)]);
+    }
+    if r.suppressed {
+        out["suppressions"] = json!([{"kind": "inSource", "status": "accepted"}]);
+    }
+    if with_baseline {
+        out["baselineState"] = json!(if r.baselined { "unchanged" } else { "new" });
+    }
+    out
 }
 
 /// The witness of a violated assertion as a SARIF code flow: one thread flow per thread, whose

@@ -85,6 +85,7 @@ fn report(statuses: &[Status], text: Option<&str>) -> Report {
             iterations: 3,
             ..Stats::default()
         },
+        races: None,
     };
     Report::new(
         &Config::new(vec![PathBuf::from("t.c")]),

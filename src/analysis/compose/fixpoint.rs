@@ -244,6 +244,7 @@ pub fn run<D: NumDomain>(
                 grew
             };
             changed |= reached_more;
+            r.reached = states.iter().map(|s| !s.is_bottom()).collect();
             // The flow-sensitive plans read the states (which loads are reached).
             r.states = if how.flow_sensitive() || how.keep_states {
                 states

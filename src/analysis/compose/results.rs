@@ -46,6 +46,9 @@ pub struct ThreadResults<D> {
     pub reads_oracle: bool,
     /// Per node with a load (`fixpoint::load_reach`), whether some analysis so far reached it.
     pub reached_loads: Vec<bool>,
+    /// Per node, whether its last analysis reached it (a state that is not bottom): what the
+    /// race check takes as the accesses that may run (`analysis::races`).
+    pub reached: Vec<bool>,
     /// The cells written by stores too wide to keep as events (see `replay::WIDE_STORE`):
     /// a load of one of them has no list of candidate stores and reads the joined interference.
     pub wide: CellBits,
@@ -72,6 +75,7 @@ impl<D> ThreadResults<D> {
             fell_back: false,
             reads_oracle: false,
             reached_loads: Vec::new(),
+            reached: Vec::new(),
             wide: CellBits::default(),
             events_by_cell: std::sync::OnceLock::new(),
         }

@@ -1,0 +1,647 @@
+//! Data races (issue 19): two accesses to the same memory from different threads, at least one
+//! a write, at least one not atomic, that no happens-before order separates and no common lock
+//! excludes. One report per memory location, with every access that takes part in a race
+//! there.
+//!
+//! - `touch`: what each instruction reads and writes (objects and bytes, atomic or not).
+//! - `sharing`: which objects more than one thread may reach at all.
+//! - `contexts`: in which thread, where, and holding which locks each access runs (functions
+//!   analysed on their own run at their calls).
+//! - `order`: creation, joins, join loops (and published flags) as a must-happen-before order.
+//!
+//! Invariant (soundness): a pair of conflicting accesses is left out only with an argument: a
+//! lock both hold for sure (exclusively, or one of them shared with the other exclusive),
+//! an order of `order` in one direction, both atomic, the same thread that runs once, or
+//! memory only one thread can reach (`sharing`). Anything unknown (an address the analysis
+//! lost, code it does not see, a budget) keeps the pair.
+
+mod contexts;
+mod order;
+mod sharing;
+pub mod touch;
+
+use self::contexts::{Contexts, Ctx};
+use self::order::{Order, Place};
+use self::sharing::Sharing;
+use self::touch::{At, Touch, Via};
+use super::compose::Fixpoint;
+use crate::facts::Facts;
+use crate::ir::{ObjId, ObjectKind, Program, Span};
+use crate::threads::{NodeId, Thread};
+use fixedbitset::FixedBitSet;
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use touch::AccessKind;
+
+/// Whether a race is only possible or shown by an execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RaceStatus {
+    /// The analysis cannot exclude it.
+    MayRace,
+    /// An execution reaches a state where both accesses are the next steps of their threads
+    /// (`--confirm`).
+    Violated,
+}
+
+impl RaceStatus {
+    /// `may-race` or `violated`, as JSON says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RaceStatus::MayRace => "may-race",
+            RaceStatus::Violated => "violated",
+        }
+    }
+}
+
+/// One access of a race, as the report shows it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RaceAccess {
+    /// Where it is in the source.
+    pub span: Option<Span>,
+    /// Read or write.
+    pub kind: AccessKind,
+    /// Whether it is atomic.
+    pub atomic: bool,
+    /// The thread that runs it (`main`, `worker`, `any thread`).
+    pub thread: String,
+    /// The function whose code it is.
+    pub function: String,
+    /// The locks it holds for sure (a read lock as `rw (read)`).
+    pub locks: Vec<String>,
+    /// How it accesses the memory when not by a plain load or store (`memcpy`, ``a call of
+    /// `fill` (assumed to touch what its arguments point to)``, `inline assembly`).
+    pub how: Option<String>,
+}
+
+/// The memory of a race, as the report names it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Memory {
+    /// `dev.count`, `buf[*]`, `heap@a.c:12.len`; `memory reached through lost addresses` when
+    /// both accesses go through addresses the analysis lost.
+    pub name: String,
+    /// Where the object is declared or allocated, when known.
+    pub span: Option<Span>,
+}
+
+/// A memory location that threads may access at once.
+#[derive(Clone, Debug)]
+pub struct Race {
+    /// The memory.
+    pub memory: Memory,
+    /// The accesses that take part, sorted by place.
+    pub accesses: Vec<RaceAccess>,
+    /// The pairs of `accesses` that may race (indices, the first not after the second).
+    pub pairs: Vec<(usize, usize)>,
+    /// Why no lock and no order excludes the first pair, in words.
+    pub reason: String,
+    /// The verdict.
+    pub status: RaceStatus,
+    /// An execution that reaches both accesses at once (`--confirm`).
+    pub witness: Option<crate::explore::witness::Witness>,
+    /// Which search of `--confirm` found it.
+    pub found_by: Option<String>,
+}
+
+/// What the race check found.
+#[derive(Clone, Debug, Default)]
+pub struct RaceCheck {
+    /// One per memory location.
+    pub races: Vec<Race>,
+    /// Declared functions assumed to touch only what their arguments point to.
+    pub assumed: BTreeSet<String>,
+    /// Accesses to shared memory considered.
+    pub accesses: usize,
+    /// Why the check could not consider every execution (a timeout, a fixpoint that stopped
+    /// early): then no memory is race-free, whatever `races` lists.
+    pub incomplete: Option<String>,
+}
+
+/// An access as reports tell it apart: its code, how it accesses, and its class (accesses of
+/// one instruction in contexts of the same class are one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Acc {
+    func: crate::ir::FuncId,
+    span: Option<Span>,
+    via: Via,
+    /// Its class (`Class`).
+    class: usize,
+}
+
+/// What decides whether an access may race with another: accesses of one class are
+/// interchangeable in every pair check, so pairs are checked per class, not per access.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Class {
+    thread: Option<usize>,
+    excl: BTreeSet<u32>,
+    shared: BTreeSet<u32>,
+    kind: AccessKind,
+    atomic: bool,
+    /// The order points that follow it (`Order::follows`), interned.
+    follows: usize,
+    /// The last order point before it (`Order::precedes`).
+    precedes: Option<usize>,
+}
+
+/// Most pairs of accesses one report lists (every access that takes part is listed).
+const MAX_PAIRS: usize = 64;
+
+/// Most accesses the report of lost addresses lists besides its own (the others are counted).
+const MAX_COUNTERPARTS: usize = 16;
+
+/// Two groups of accesses (each of one class) that may race.
+type GroupPair<'a> = (&'a [usize], &'a [usize]);
+
+/// A location of a report: an object and where in it (`None`: anywhere), or memory whose
+/// address was lost (`obj` is `None`).
+type LocKey = (Option<ObjId>, Option<At>);
+
+/// Finds the races of the program under the threads of `fix`.
+pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
+    let program = facts.program;
+    let threads = &fix.threads;
+    let reached: Vec<Vec<bool>> = fix.results.iter().map(|r| r.reached.clone()).collect();
+    let sharing = Sharing::of(facts);
+    let contexts = Contexts::of(facts, threads, &reached);
+    let order = Order::of(facts, threads, &reached);
+    let mut classes = Classes::default();
+    let mut accs: Vec<Acc> = Vec::new();
+    let mut acc_ids: HashMap<Acc, usize> = HashMap::default();
+    // Per object, per (place in it, class): the accesses.
+    let mut by_obj: BTreeMap<ObjId, BTreeMap<(At, usize), Vec<usize>>> = BTreeMap::new();
+    let mut lost: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut assumed = BTreeSet::new();
+    for (k, t) in threads.iter().enumerate() {
+        for (n, nd) in t.cfg.nodes.iter().enumerate() {
+            if t.shape.rpo[n] == u32::MAX || !reached[k].get(n).copied().unwrap_or(true) {
+                continue;
+            }
+            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+            let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+            for idx in nd.start..nd.end {
+                let inst = &insts[idx as usize];
+                let touches = touch::touches(facts, func, inst);
+                if touches.is_empty() {
+                    continue;
+                }
+                let ctxs = contexts.of_access(threads, k, NodeId(n as u32), idx);
+                for Touch {
+                    kind,
+                    atomic,
+                    parts,
+                    unknown,
+                    via,
+                } in touches
+                {
+                    let parts: Vec<_> = (parts.into_iter())
+                        .filter(|p| sharing.shared(p.obj) && touch::writable(program, p.obj))
+                        .collect();
+                    if parts.is_empty() && !unknown {
+                        continue;
+                    }
+                    if let Via::Assumed(g) = via {
+                        assumed.insert(program.funcs[g.index()].name.clone());
+                    }
+                    for c in &ctxs {
+                        let class = classes.of(&order, c, kind, atomic);
+                        let acc = Acc {
+                            func,
+                            span: inst.span,
+                            via,
+                            class,
+                        };
+                        let id = *acc_ids.entry(acc).or_insert_with(|| {
+                            accs.push(acc);
+                            accs.len() - 1
+                        });
+                        for p in &parts {
+                            let slot = by_obj.entry(p.obj).or_default();
+                            let list = slot.entry((p.at, class)).or_default();
+                            if list.last() != Some(&id) {
+                                list.push(id);
+                            }
+                        }
+                        if unknown {
+                            let list = lost.entry(class).or_default();
+                            if list.last() != Some(&id) {
+                                list.push(id);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for list in (by_obj.values_mut().flat_map(|g| g.values_mut())).chain(lost.values_mut()) {
+        list.sort_unstable();
+        list.dedup();
+    }
+    let mut check = Pairs {
+        program,
+        threads,
+        accs: &accs,
+        classes: &classes,
+        memo: HashMap::default(),
+        shown: std::cell::RefCell::new(vec![None; accs.len()]),
+        lock_names: std::cell::RefCell::new(HashMap::default()),
+    };
+    // Per location, the pairs of groups (each a list of accesses of one class) that may race.
+    let mut found: BTreeMap<LocKey, Vec<GroupPair>> = BTreeMap::new();
+    for (&obj, groups) in &by_obj {
+        let groups: Vec<(&(At, usize), &Vec<usize>)> = groups.iter().collect();
+        for (i, &(&(ax, cx), xs)) in groups.iter().enumerate() {
+            for &(&(ay, cy), ys) in &groups[i..] {
+                if touch::overlap(program, obj, ax, ay) && check.may_race(cx, cy) {
+                    let key = (Some(obj), specific(ax, ay));
+                    found.entry(key).or_default().push((xs, ys));
+                }
+            }
+        }
+    }
+    // Accesses through lost addresses touch any exposed object, and each other: one report
+    // for all of them, which names the objects they may touch (a report per object would
+    // repeat them in every one).
+    let exposed = &facts.memory.pts.exposed;
+    let mut lost_pairs: Vec<(&[usize], &[usize])> = Vec::new();
+    let mut touched: BTreeSet<ObjId> = BTreeSet::new();
+    for (&cu, us) in &lost {
+        for obj in exposed.iter().filter(|o| by_obj.contains_key(o)) {
+            for (&(_, cy), ys) in &by_obj[obj] {
+                if check.may_race(cu, cy) {
+                    touched.insert(*obj);
+                    lost_pairs.push((us, ys));
+                }
+            }
+        }
+    }
+    let lost: Vec<(&usize, &Vec<usize>)> = lost.iter().collect();
+    for (i, &(&cu, us)) in lost.iter().enumerate() {
+        for &(&cv, vs) in &lost[i..] {
+            if check.may_race(cu, cv) {
+                lost_pairs.push((us, vs));
+            }
+        }
+    }
+    let mut races: Vec<Race> = (found.into_iter())
+        .map(|(key, groups)| check.report(&contexts, key, &groups, None))
+        .collect();
+    if !lost_pairs.is_empty() {
+        races.push(check.lost_report(&contexts, &lost_pairs, &touched));
+    }
+    races.sort_by(|a, b| {
+        let first = |r: &Race| r.accesses.first().map(|x| x.span);
+        (first(a), &a.memory).cmp(&(first(b), &b.memory))
+    });
+    // Soundness: a fixpoint that stopped early may not have found every thread or every
+    // reached node.
+    let incomplete = (fix.gave_up || fix.over_memory).then(|| {
+        "the analysis stopped before its fixpoint, so it may not know every thread".to_string()
+    });
+    RaceCheck {
+        races,
+        assumed,
+        accesses: accs.len(),
+        incomplete,
+    }
+}
+
+/// The classes of the accesses, interned, and the sets of order points they follow.
+#[derive(Default)]
+struct Classes {
+    list: Vec<Class>,
+    ids: HashMap<Class, usize>,
+    follows: Vec<FixedBitSet>,
+    follows_ids: HashMap<FixedBitSet, usize>,
+    /// Per (thread, place): the interned `follows` and the `precedes` of an access there.
+    at: HashMap<(usize, Option<Place>), (usize, Option<usize>)>,
+}
+
+impl Classes {
+    /// The class of an access of `kind` in context `c`.
+    fn of(&mut self, order: &Order<'_>, c: &Ctx, kind: AccessKind, atomic: bool) -> usize {
+        let (follows, precedes) = match c.thread {
+            Some(t) => match self.at.get(&(t, c.place)) {
+                Some(&v) => v,
+                None => {
+                    let set = order.follows(t, c.place);
+                    let f = self.intern_follows(set);
+                    let v = (f, order.precedes(t, c.place));
+                    self.at.insert((t, c.place), v);
+                    v
+                }
+            },
+            None => (
+                self.intern_follows(FixedBitSet::with_capacity(order.len())),
+                None,
+            ),
+        };
+        let class = Class {
+            thread: c.thread,
+            excl: c.excl.clone(),
+            shared: c.shared.clone(),
+            kind,
+            atomic,
+            follows,
+            precedes,
+        };
+        if let Some(&id) = self.ids.get(&class) {
+            return id;
+        }
+        self.list.push(class.clone());
+        self.ids.insert(class, self.list.len() - 1);
+        self.list.len() - 1
+    }
+
+    fn intern_follows(&mut self, set: FixedBitSet) -> usize {
+        if let Some(&id) = self.follows_ids.get(&set) {
+            return id;
+        }
+        self.follows.push(set.clone());
+        self.follows_ids.insert(set, self.follows.len() - 1);
+        self.follows.len() - 1
+    }
+}
+
+/// `1 access`, `2 accesses`.
+fn plural(n: usize, noun: &str) -> String {
+    match (n, noun.ends_with('s')) {
+        (1, _) => format!("1 {noun}"),
+        (_, true) => format!("{n} {noun}es"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+/// The more specific of two places in one object.
+fn specific(a: At, b: At) -> Option<At> {
+    match (a, b) {
+        (At::Bytes { .. }, _) => Some(a),
+        (_, At::Bytes { .. }) => Some(b),
+        _ => None,
+    }
+}
+
+/// The pair checks over the classes of the collected accesses.
+struct Pairs<'a> {
+    program: &'a Program,
+    threads: &'a [Thread],
+    accs: &'a [Acc],
+    classes: &'a Classes,
+    memo: HashMap<(usize, usize), bool>,
+    /// Per access, how the report shows it (made once).
+    shown: std::cell::RefCell<Vec<Option<RaceAccess>>>,
+    /// Per lock id, its name (made once).
+    lock_names: std::cell::RefCell<HashMap<u32, String>>,
+}
+
+impl Pairs<'_> {
+    /// Whether accesses of classes `x` and `y` may race: at least one writes, at least one is
+    /// not atomic, not the same thread that runs once, no lock both hold (a read lock excludes
+    /// only a write lock), no order between them.
+    fn may_race(&mut self, x: usize, y: usize) -> bool {
+        let key = (x.min(y), x.max(y));
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let (a, b) = (&self.classes.list[x], &self.classes.list[y]);
+        let follows = |c: &Class, d: &Class| {
+            d.precedes
+                .is_some_and(|p| self.classes.follows[c.follows].contains(p))
+        };
+        let v = (a.kind == AccessKind::Write || b.kind == AccessKind::Write)
+            && !(a.atomic && b.atomic)
+            && !matches!((a.thread, b.thread), (Some(ta), Some(tb)) if ta == tb && !self.threads[ta].multi)
+            && a.excl.is_disjoint(&b.excl)
+            && a.excl.is_disjoint(&b.shared)
+            && a.shared.is_disjoint(&b.excl)
+            && !follows(a, b)
+            && !follows(b, a);
+        self.memo.insert(key, v);
+        v
+    }
+
+    /// The report of one location, from the pairs of groups that may race there.
+    fn report(
+        &self,
+        contexts: &Contexts,
+        key: LocKey,
+        groups: &[(&[usize], &[usize])],
+        only: Option<&BTreeSet<usize>>,
+    ) -> Race {
+        // Each access once, as shown (accesses of several contexts may look the same).
+        let mut ids: Vec<usize> = (groups.iter().flat_map(|(x, y)| x.iter().chain(*y)))
+            .filter(|x| only.is_none_or(|o| o.contains(x)))
+            .copied()
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let shown: BTreeMap<usize, RaceAccess> =
+            ids.iter().map(|&x| (x, self.shown(contexts, x))).collect();
+        let mut accesses: Vec<RaceAccess> = shown
+            .values()
+            .cloned()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        accesses.sort_by(|a, b| (a.span, a.kind, &a.thread).cmp(&(b.span, b.kind, &b.thread)));
+        let index: BTreeMap<&RaceAccess, usize> =
+            accesses.iter().enumerate().map(|(i, a)| (a, i)).collect();
+        let of = |x: &usize| index[&shown[x]];
+        let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
+        let listed = |x: &&usize| only.is_none_or(|o| o.contains(*x));
+        'groups: for (xs, ys) in groups {
+            let xs: BTreeSet<usize> = xs.iter().filter(listed).map(of).collect();
+            let ys: BTreeSet<usize> = ys.iter().filter(listed).map(of).collect();
+            for &i in &xs {
+                for &j in &ys {
+                    pairs.insert((i.min(j), i.max(j)));
+                    if pairs.len() >= MAX_PAIRS {
+                        break 'groups;
+                    }
+                }
+            }
+        }
+        let (xs, ys) = groups[0];
+        Race {
+            memory: self.memory(key),
+            reason: self.reason(contexts, xs[0], ys[0]),
+            accesses,
+            pairs: pairs.into_iter().collect(),
+            status: RaceStatus::MayRace,
+            witness: None,
+            found_by: None,
+        }
+    }
+
+    /// The one report of the accesses through lost addresses: those accesses, a few of the
+    /// accesses they may race with, and the objects they may touch.
+    fn lost_report(
+        &self,
+        contexts: &Contexts,
+        pairs: &[(&[usize], &[usize])],
+        touched: &BTreeSet<ObjId>,
+    ) -> Race {
+        let lost: BTreeSet<usize> = pairs.iter().flat_map(|(x, _)| x.iter()).copied().collect();
+        let mut others: Vec<usize> = (pairs.iter().flat_map(|(_, y)| y.iter()))
+            .filter(|y| !lost.contains(y))
+            .copied()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let more = others.len().saturating_sub(MAX_COUNTERPARTS);
+        others.truncate(MAX_COUNTERPARTS);
+        let kept: BTreeSet<usize> = lost.iter().chain(&others).copied().collect();
+        let groups: Vec<(&[usize], &[usize])> = pairs.to_vec();
+        let mut race = self.report(contexts, (None, None), &groups, Some(&kept));
+        let mut names: Vec<String> = (touched.iter().take(8))
+            .map(|o| format!("`{}`", self.memory((Some(*o), None)).name))
+            .collect();
+        if touched.len() > 8 {
+            names.push(format!("and {} more", touched.len() - 8));
+        }
+        let objects = if names.is_empty() {
+            String::new()
+        } else {
+            format!(", among them {}", names.join(", "))
+        };
+        race.reason = format!(
+            "{} through pointers the analysis cannot follow may touch any memory whose address \
+             escaped ({}{objects}), at the same time as {} there{}",
+            plural(lost.len(), "access"),
+            plural(touched.len(), "object"),
+            plural(others.len() + more, "other access"),
+            if more > 0 {
+                format!(" ({} of them listed)", others.len())
+            } else {
+                String::new()
+            }
+        );
+        race
+    }
+
+    /// The name of lock `m`.
+    fn lock_name(&self, contexts: &Contexts, m: u32) -> String {
+        (self.lock_names.borrow_mut().entry(m))
+            .or_insert_with(|| contexts.names.describe(self.program, m))
+            .clone()
+    }
+
+    /// An access as the report shows it.
+    fn shown(&self, contexts: &Contexts, x: usize) -> RaceAccess {
+        if let Some(a) = &self.shown.borrow()[x] {
+            return a.clone();
+        }
+        let a = self.show(contexts, x);
+        self.shown.borrow_mut()[x] = Some(a.clone());
+        a
+    }
+
+    fn show(&self, contexts: &Contexts, x: usize) -> RaceAccess {
+        let a = &self.accs[x];
+        let class = &self.classes.list[a.class];
+        let mut locks: Vec<String> = (class.excl.iter())
+            .map(|m| self.lock_name(contexts, *m))
+            .collect();
+        locks.extend(
+            (class.shared.iter()).map(|m| format!("{} (read)", self.lock_name(contexts, *m))),
+        );
+        let fname = |g: crate::ir::FuncId| self.program.funcs[g.index()].name.clone();
+        let how = match a.via {
+            Via::Direct => None,
+            Via::Bytes => Some("memset or memcpy".to_string()),
+            Via::Library(g) => Some(format!("`{}`", fname(g))),
+            Via::Assumed(g) => Some(format!(
+                "`{}` (assumed to access what its arguments point to)",
+                fname(g)
+            )),
+            Via::UnknownCall => Some("a call through a pointer to unknown code".to_string()),
+            Via::Asm => Some("inline assembly".to_string()),
+            Via::Threads => Some("thread creation or join".to_string()),
+        };
+        RaceAccess {
+            span: a.span,
+            kind: self.classes.list[a.class].kind,
+            atomic: self.classes.list[a.class].atomic,
+            thread: self.thread_name(class),
+            function: self.program.funcs[a.func.index()].name.clone(),
+            locks,
+            how,
+        }
+    }
+
+    fn thread_name(&self, c: &Class) -> String {
+        match c.thread {
+            Some(t) => self.threads[t].name.clone(),
+            None => "any thread".to_string(),
+        }
+    }
+
+    /// The name of a location.
+    fn memory(&self, (obj, at): LocKey) -> Memory {
+        let Some(obj) = obj else {
+            return Memory {
+                name: "memory reached through addresses the analysis lost".to_string(),
+                span: None,
+            };
+        };
+        let object = &self.program.objects[obj.index()];
+        let mut name = match object.kind {
+            ObjectKind::Global(g) => self.program.globals[g.index()].name.clone(),
+            _ => object.name.clone(),
+        };
+        if let (Some(At::Bytes { start, raw, .. }), Some(layout)) = (at, &object.layout) {
+            name += &layout.path(start, None, !raw);
+        }
+        Memory {
+            name,
+            span: object.span,
+        }
+    }
+
+    /// Why the pair `(x, y)` is not excluded, in words.
+    fn reason(&self, contexts: &Contexts, x: usize, y: usize) -> String {
+        let (a, b) = (&self.accs[x], &self.accs[y]);
+        let (ca, cb) = (&self.classes.list[a.class], &self.classes.list[b.class]);
+        let who = |c: &Class| -> String {
+            let locks: Vec<String> = (c.excl.iter().chain(&c.shared))
+                .map(|m| format!("`{}`", self.lock_name(contexts, *m)))
+                .collect();
+            let name = self.thread_name(c);
+            if locks.is_empty() {
+                format!("`{name}` holds no lock")
+            } else {
+                format!("`{name}` holds {}", locks.join(", "))
+            }
+        };
+        let same = ca.thread.is_some() && ca.thread == cb.thread;
+        let locks = if same {
+            let name = self.thread_name(ca);
+            if x == y {
+                format!("two instances of `{name}` may run this access at once, and no lock excludes them")
+            } else {
+                format!(
+                    "two instances of `{name}` may run these accesses at once: {} and {}",
+                    who(ca),
+                    who(cb)
+                )
+            }
+        } else if ca.excl.is_empty()
+            && cb.excl.is_empty()
+            && ca.shared.is_empty()
+            && cb.shared.is_empty()
+        {
+            format!(
+                "no common lock: neither `{}` nor `{}` holds one",
+                self.thread_name(ca),
+                self.thread_name(cb)
+            )
+        } else {
+            format!("no common lock: {}, {}", who(ca), who(cb))
+        };
+        let order = if ca.thread.is_none() || cb.thread.is_none() {
+            "code outside the analysed files may call it at any time"
+        } else {
+            "no thread creation, join or published flag orders them"
+        };
+        format!("{locks}; {order}")
+    }
+}

@@ -1,0 +1,429 @@
+//! What memory one instruction reads or writes, for the race check: the objects and bytes of
+//! its accesses, whether they are atomic, and how (a plain access, a library call, code the
+//! analysis cannot see).
+//!
+//! Invariant: every byte an execution of the instruction reads or writes lies in one of its
+//! touches' parts, or the touch is `unknown` (any exposed object); what is not an access in the
+//! C sense (lock operations, `free`) touches nothing, and a declared function the table below
+//! does not know touches what its pointer arguments point to (the assumption of the race check,
+//! noted in the report), never more.
+
+use crate::facts::Facts;
+use crate::ir::{Callee, FuncId, Inst, InstKind, ObjId, ObjectKind, Operand, Program};
+use crate::memory::points_to::is_sync_function;
+
+/// A read or a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AccessKind {
+    /// Reads the memory.
+    Read,
+    /// Writes it (an update reads and writes).
+    Write,
+}
+
+impl AccessKind {
+    /// `read` or `write`, as JSON and messages say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+        }
+    }
+}
+
+/// Which bytes of an object an access touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum At {
+    /// Any bytes of it.
+    Anywhere,
+    /// `len` bytes from `start`. `raw`: the offset is the address's own (a constant address,
+    /// `&a[3]`); otherwise it is normalized over arrays (element 0 stands for any element).
+    Bytes {
+        /// First byte.
+        start: u64,
+        /// Number of bytes.
+        len: u64,
+        /// Whether `start` names one element of an array rather than any.
+        raw: bool,
+    },
+}
+
+/// One object an access may touch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Part {
+    /// The object.
+    pub obj: ObjId,
+    /// Where in it.
+    pub at: At,
+}
+
+/// How an instruction accesses memory, for messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Via {
+    /// A load, store or atomic operation of the program.
+    Direct,
+    /// `memset`, `memcpy` (and struct copies).
+    Bytes,
+    /// A library function the race check knows (`strcpy`, `sprintf`, ...).
+    Library(FuncId),
+    /// A declared function it does not know: assumed to touch what its arguments point to.
+    Assumed(FuncId),
+    /// A call through a pointer that may reach code the analysis does not see.
+    UnknownCall,
+    /// Inline assembly that may write memory.
+    Asm,
+    /// `pthread_create` writing the thread handle, `pthread_join` writing the result.
+    Threads,
+}
+
+/// One access of an instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Touch {
+    /// Read or write.
+    pub kind: AccessKind,
+    /// Whether it is atomic (C11 atomics, `__atomic`/`__sync` builtins); `volatile` is not.
+    pub atomic: bool,
+    /// The objects it may touch.
+    pub parts: Vec<Part>,
+    /// Whether it may also touch any exposed object (an address the analysis lost).
+    pub unknown: bool,
+    /// How.
+    pub via: Via,
+}
+
+/// What a known library function does with each pointer argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Not program data (a `FILE *`, a size), or not a pointer.
+    None,
+    /// Reads what it points to.
+    Read,
+    /// Writes (and may read) what it points to.
+    Write,
+}
+
+/// The roles of the arguments of library functions whose effect on the program's memory is
+/// known: `(name, roles of the leading arguments, role of any further (variadic) argument)`.
+/// Functions absent here and not synchronisation functions are *assumed* to access what their
+/// pointer arguments point to (writes), which the report says.
+const LIBRARY: &[(&str, &[Role], Role)] = {
+    use Role::{None as N, Read as R, Write as W};
+    &[
+        ("printf", &[R], R),
+        ("fprintf", &[N, R], R),
+        ("dprintf", &[N, R], R),
+        ("sprintf", &[W, R], R),
+        ("snprintf", &[W, N, R], R),
+        ("vprintf", &[R, N], N),
+        ("vfprintf", &[N, R, N], N),
+        ("vsnprintf", &[W, N, R, N], N),
+        ("vsprintf", &[W, R, N], N),
+        ("puts", &[R], N),
+        ("fputs", &[R, N], N),
+        ("putchar", &[], N),
+        ("putc", &[], N),
+        ("fputc", &[], N),
+        ("perror", &[R], N),
+        ("fflush", &[], N),
+        ("fwrite", &[R], N),
+        ("fread", &[W], N),
+        ("fgets", &[W], N),
+        ("write", &[N, R], N),
+        ("read", &[N, W], N),
+        ("send", &[N, R], N),
+        ("recv", &[N, W], N),
+        ("strlen", &[R], N),
+        ("strnlen", &[R], N),
+        ("strcmp", &[R, R], N),
+        ("strncmp", &[R, R], N),
+        ("strcasecmp", &[R, R], N),
+        ("strncasecmp", &[R, R], N),
+        ("memcmp", &[R, R], N),
+        ("strchr", &[R], N),
+        ("strrchr", &[R], N),
+        ("memchr", &[R], N),
+        ("strstr", &[R, R], N),
+        ("strdup", &[R], N),
+        ("strndup", &[R], N),
+        ("strcpy", &[W, R], N),
+        ("strncpy", &[W, R], N),
+        ("strcat", &[W, R], N),
+        ("strncat", &[W, R], N),
+        ("atoi", &[R], N),
+        ("atol", &[R], N),
+        ("atoll", &[R], N),
+        ("atof", &[R], N),
+        ("strtol", &[R, W], N),
+        ("strtoul", &[R, W], N),
+        ("strtoll", &[R, W], N),
+        ("strtoull", &[R, W], N),
+        ("strtod", &[R, W], N),
+        ("getenv", &[R], N),
+        ("time", &[W], N),
+        ("gettimeofday", &[W, N], N),
+        ("clock_gettime", &[N, W], N),
+        ("nanosleep", &[R, W], N),
+        ("sleep", &[], N),
+        ("usleep", &[], N),
+        ("rand", &[], N),
+        ("srand", &[], N),
+        ("random", &[], N),
+        ("abs", &[], N),
+        ("labs", &[], N),
+        ("llabs", &[], N),
+        ("getpid", &[], N),
+        ("isalpha", &[], N),
+        ("isdigit", &[], N),
+        ("isspace", &[], N),
+        ("isalnum", &[], N),
+        ("isupper", &[], N),
+        ("islower", &[], N),
+        ("toupper", &[], N),
+        ("tolower", &[], N),
+        ("exit", &[], N),
+        ("abort", &[], N),
+        // Not a data access (C11 7.22.3): a use after `free` is another kind of bug.
+        ("free", &[], N),
+    ]
+};
+
+/// Whether a declared function is a synchronisation or thread function, whose accesses to its
+/// objects are not data accesses (they order and exclude, and are atomic).
+fn is_threading(name: &str) -> bool {
+    is_sync_function(name)
+        || name.starts_with("pthread_")
+        || name.starts_with("sem_")
+        || name.starts_with("thrd_")
+        || name.starts_with("mtx_")
+        || name.starts_with("cnd_")
+        || name.starts_with("__VERIFIER_")
+}
+
+/// The accesses of `inst`, an instruction of `func`.
+pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
+    let program = facts.program;
+    let plain = |kind, atomic, ptr: &Operand, len: Option<u64>, via| {
+        let (parts, unknown) = parts_of(facts, func, ptr, len);
+        Touch {
+            kind,
+            atomic,
+            parts,
+            unknown,
+            via,
+        }
+    };
+    let word = |bits: u32| {
+        if bits == 0 {
+            u64::from(program.pointer_size)
+        } else {
+            u64::from(bits.div_ceil(8))
+        }
+    };
+    match &inst.kind {
+        InstKind::Load {
+            ptr, size, atomic, ..
+        } => vec![plain(
+            AccessKind::Read,
+            *atomic,
+            ptr,
+            Some(u64::from(*size)),
+            Via::Direct,
+        )],
+        InstKind::Store {
+            ptr, size, atomic, ..
+        } => vec![plain(
+            AccessKind::Write,
+            *atomic,
+            ptr,
+            Some(u64::from(*size)),
+            Via::Direct,
+        )],
+        InstKind::AtomicRmw { ptr, bits, .. } | InstKind::CmpXchg { ptr, bits, .. } => {
+            vec![plain(
+                AccessKind::Write,
+                true,
+                ptr,
+                Some(word(*bits)),
+                Via::Direct,
+            )]
+        }
+        InstKind::MemSet { ptr, len, .. } => vec![plain(
+            AccessKind::Write,
+            false,
+            ptr,
+            crate::memory::constant_len(len),
+            Via::Bytes,
+        )],
+        InstKind::MemCopy { dst, src, len } => {
+            let len = crate::memory::constant_len(len);
+            vec![
+                plain(AccessKind::Write, false, dst, len, Via::Bytes),
+                plain(AccessKind::Read, false, src, len, Via::Bytes),
+            ]
+        }
+        InstKind::ThreadCreate { handle, .. } => {
+            let len = Some(u64::from(program.pointer_size));
+            vec![plain(AccessKind::Write, false, handle, len, Via::Threads)]
+        }
+        InstKind::ThreadJoin { retval, .. } if !matches!(retval, Operand::Null) => {
+            let len = Some(u64::from(program.pointer_size));
+            vec![plain(AccessKind::Write, false, retval, len, Via::Threads)]
+        }
+        InstKind::Call {
+            callee: Callee::Direct(g),
+            args,
+            ..
+        } if !program.funcs[g.index()].is_defined => library_call(facts, func, *g, args),
+        InstKind::Call {
+            callee: Callee::Indirect(op),
+            args,
+            ..
+        } => {
+            // A call through a pointer runs the defined functions it may name (their bodies
+            // are analysed where they run, see `contexts`) and, when the pointer may name a
+            // function the analysis does not see, that code: it may touch what its arguments
+            // point to (the race check's assumption) and, not knowing which function it is,
+            // anything exposed.
+            let (_, unknown) = facts.memory.pts.callees(program, func, op);
+            if !unknown {
+                return Vec::new();
+            }
+            let mut out: Vec<Touch> = (args.iter())
+                .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, Via::UnknownCall))
+                .collect();
+            out.push(Touch {
+                kind: AccessKind::Write,
+                atomic: false,
+                parts: Vec::new(),
+                unknown: true,
+                via: Via::UnknownCall,
+            });
+            out
+        }
+        InstKind::Havoc {
+            clobbers_memory: true,
+            ..
+        } => vec![Touch {
+            kind: AccessKind::Write,
+            atomic: false,
+            parts: Vec::new(),
+            unknown: true,
+            via: Via::Asm,
+        }],
+        _ => Vec::new(),
+    }
+}
+
+/// The accesses of a call of the declared function `g`.
+fn library_call(facts: &Facts<'_>, func: FuncId, g: FuncId, args: &[Operand]) -> Vec<Touch> {
+    let name = facts.program.funcs[g.index()].name.as_str();
+    if is_threading(name) || facts.memory.pts.writes_nothing(name) {
+        return Vec::new();
+    }
+    match LIBRARY.iter().find(|(n, _, _)| *n == name) {
+        Some((_, roles, rest)) => (args.iter().enumerate())
+            .filter_map(|(i, a)| {
+                let kind = match roles.get(i).copied().unwrap_or(*rest) {
+                    Role::None => return None,
+                    Role::Read => AccessKind::Read,
+                    Role::Write => AccessKind::Write,
+                };
+                arg_touch(facts, func, a, kind, Via::Library(g))
+            })
+            .collect(),
+        None => (args.iter())
+            .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, Via::Assumed(g)))
+            .collect(),
+    }
+}
+
+/// The access of a library function to what the pointer argument `a` points to (any byte of
+/// those objects), if it is a pointer.
+fn arg_touch(
+    facts: &Facts<'_>,
+    func: FuncId,
+    a: &Operand,
+    kind: AccessKind,
+    via: Via,
+) -> Option<Touch> {
+    let pts = facts.memory.pts.of(facts.program, func, a);
+    let parts: Vec<Part> = (pts.objects())
+        .map(|obj| Part {
+            obj,
+            at: At::Anywhere,
+        })
+        .collect();
+    (!parts.is_empty() || pts.unknown).then_some(Touch {
+        kind,
+        atomic: false,
+        parts,
+        unknown: pts.unknown,
+        via,
+    })
+}
+
+/// The objects an access of `len` bytes through `ptr` may touch, and whether it may touch any
+/// exposed object.
+fn parts_of(facts: &Facts<'_>, func: FuncId, ptr: &Operand, len: Option<u64>) -> (Vec<Part>, bool) {
+    let pts = facts.memory.pts.of(facts.program, func, ptr);
+    // Soundness: a dereferenced variable with an empty set is an address the analysis lost
+    // (as `MemoryModel::access` takes it), not null.
+    let unknown = pts.unknown || (pts.targets.is_empty() && matches!(ptr, Operand::Var(_)));
+    let raw = matches!(ptr, Operand::GlobalAddr(..));
+    let parts = (pts.objects_at())
+        .map(|(obj, off)| Part {
+            obj,
+            at: match (off, len) {
+                (Some(start), Some(len)) => At::Bytes { start, len, raw },
+                _ => At::Anywhere,
+            },
+        })
+        .collect();
+    (parts, unknown)
+}
+
+/// Whether accesses at `a` and `b` of one object may touch a common byte. Offsets normalized
+/// over arrays stand for every element, so they overlap an element's bytes wherever they are.
+pub fn overlap(program: &Program, obj: ObjId, a: At, b: At) -> bool {
+    let (
+        At::Bytes {
+            start: s1,
+            len: l1,
+            raw: r1,
+        },
+        At::Bytes {
+            start: s2,
+            len: l2,
+            raw: r2,
+        },
+    ) = (a, b)
+    else {
+        return true;
+    };
+    let meets = |s1: u64, l1: u64, s2: u64, l2: u64| {
+        s1 < s2.saturating_add(l2) && s2 < s1.saturating_add(l1)
+    };
+    if r1 && r2 {
+        return meets(s1, l1, s2, l2);
+    }
+    let Some(layout) = program.objects[obj.index()].layout.as_ref() else {
+        return meets(s1, l1, s2, l2);
+    };
+    // Soundness: an offset past the object's layout (`normalize` has none) may be any byte.
+    match (
+        crate::memory::cells::normalize(layout, s1),
+        crate::memory::cells::normalize(layout, s2),
+    ) {
+        (Some(n1), Some(n2)) => meets(n1, l1, n2, l2),
+        _ => true,
+    }
+}
+
+/// Whether the object can be written at all: a constant global is not (writing it is
+/// undefined), so it has no race.
+pub fn writable(program: &Program, obj: ObjId) -> bool {
+    match program.objects[obj.index()].kind {
+        ObjectKind::Global(g) => !program.globals[g.index()].is_constant,
+        _ => true,
+    }
+}
