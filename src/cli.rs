@@ -286,6 +286,17 @@ pub struct AnalyzeArgs {
     #[arg(long, help_heading = "Output")]
     pub svcomp: bool,
 
+    /// The SV-COMP property of --svcomp: `unreach-call` (no error call or assertion fails;
+    /// the default), `no-data-race` (no two accesses race), or a `.prp` file that states one
+    /// of them. It chooses what is checked, unless --check says otherwise.
+    #[arg(
+        long,
+        value_name = "PROPERTY",
+        requires = "svcomp",
+        help_heading = "Output"
+    )]
+    pub property: Option<String>,
+
     /// Execute the program to confirm the assertions that may fail: a real failing
     /// interleaving makes the assertion `violated` and is shown step by step.
     #[arg(long, help_heading = "Confirm")]
@@ -519,6 +530,7 @@ impl AnalyzeArgs {
     pub fn to_config(self) -> Result<Config, String> {
         let format = Format::from(self.format);
         check("--format", format, IMPLEMENTED_FORMATS, format_name)?;
+        let explicit_check = !self.input.check.is_empty();
         let mut config = self.input.to_config()?;
         let color = match self.color {
             ColorArg::Always => true,
@@ -537,6 +549,17 @@ impl AnalyzeArgs {
         config.baseline = self.baseline;
         config.progress = !self.quiet && std::io::stderr().is_terminal();
         config.progress_after = progress_after();
+        if self.svcomp {
+            let property = match self.property.as_deref() {
+                None => crate::config::Property::UnreachCall,
+                Some(p) => crate::config::Property::parse(p)?,
+            };
+            // The property decides what is checked, unless --check said so.
+            if !explicit_check {
+                config.checks = property.checks();
+            }
+            config.property = Some(property);
+        }
         if self.confirm || self.svcomp {
             let mut c = ConfirmOptions::default();
             if let Some(k) = self.bound {

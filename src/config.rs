@@ -123,6 +123,63 @@ pub struct Config {
     pub notes: Vec<String>,
     /// What is checked (`--check`): assertions, data races.
     pub checks: Checks,
+    /// The SV-COMP property whose answer `--svcomp` prints (`None` without `--svcomp`).
+    pub property: Option<Property>,
+}
+
+/// An SV-COMP property `--svcomp` answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Property {
+    /// `unreach-call`: no error call (`reach_error`, a failing assertion) is reached.
+    UnreachCall,
+    /// `no-data-race`: no execution has two conflicting accesses that may run at once.
+    NoDataRace,
+}
+
+impl Property {
+    /// `unreach-call`, `no-data-race`, or the path of a `.prp` file that states one of them
+    /// (SV-COMP's `LTL(G ! call(reach_error()))`, `LTL(G ! data-race)`).
+    pub fn parse(text: &str) -> Result<Property, String> {
+        match text {
+            "unreach-call" => return Ok(Property::UnreachCall),
+            "no-data-race" => return Ok(Property::NoDataRace),
+            _ => {}
+        }
+        let path = std::path::Path::new(text);
+        if !path.exists() {
+            return Err(format!(
+                "--property {text}: expected unreach-call, no-data-race or a .prp file"
+            ));
+        }
+        // A property file is a line or two; a larger one is not one.
+        let body =
+            std::fs::read(path).map_err(|e| format!("--property {text}: cannot read it: {e}"))?;
+        let body = String::from_utf8_lossy(&body[..body.len().min(4096)]).replace(' ', "");
+        if body.contains("G!call(reach_error())") {
+            Ok(Property::UnreachCall)
+        } else if body.contains("G!data-race") {
+            Ok(Property::NoDataRace)
+        } else {
+            Err(format!(
+                "--property {text}: the file states no property watts answers (unreach-call, \
+                 no-data-race)"
+            ))
+        }
+    }
+
+    /// What must be checked to answer it.
+    pub fn checks(self) -> Checks {
+        match self {
+            Property::UnreachCall => Checks {
+                asserts: true,
+                races: false,
+            },
+            Property::NoDataRace => Checks {
+                asserts: false,
+                races: true,
+            },
+        }
+    }
 }
 
 /// What `watts analyze` checks (`--check assert,race`).
@@ -364,6 +421,7 @@ impl Config {
             confirm: None,
             notes: Vec::new(),
             checks: Checks::default(),
+            property: None,
         }
     }
 }

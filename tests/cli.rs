@@ -244,7 +244,7 @@ fn proved_program_exits_0() {
     let o = analyze("safe.c", SAFE, &[]);
     assert_status(&o, 0);
     assert!(
-        stdout(&o).ends_with("1 assertion: 1 proved\n"),
+        stdout(&o).ends_with("1 assertion: 1 proved; no data race\n"),
         "{}",
         stdout(&o)
     );
@@ -262,7 +262,7 @@ fn failing_program_exits_1_with_a_warning() {
     assert!(out.contains("unsafe.c:8:3"), "{out}");
     assert!(out.contains("`x == 0` may be false"), "{out}");
     assert!(
-        out.ends_with("1 assertion: 0 proved, 1 may fail\n"),
+        out.ends_with("1 assertion: 0 proved, 1 may fail; 1 data race\n"),
         "{out}"
     );
 }
@@ -286,12 +286,19 @@ fn gnu_output_lines() {
     assert_status(&o, 1);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines.len(), 3, "{out}");
     assert!(
         lines[0].ends_with("unsafe.c:8:3: warning: assertion `x == 0` may fail [assert-may-fail]"),
         "{out}"
     );
-    assert_eq!(lines[1], "1 assertion: 0 proved, 1 may fail");
+    // The race: at its first access, with the other access of its first pair in the message.
+    assert!(
+        lines[1].contains("unsafe.c:4:29: warning: data race on `x`: write in `writer`"),
+        "{out}"
+    );
+    assert!(lines[1].contains("and read in `main`"), "{out}");
+    assert!(lines[1].contains("unsafe.c:8:3 [data-race]"), "{out}");
+    assert_eq!(lines[2], "1 assertion: 0 proved, 1 may fail; 1 data race");
 }
 
 #[test]
@@ -341,12 +348,24 @@ int main(void) {
   return 0;
 }
 "#;
-    let o = analyze("flag.c", FLAG, &["--mode", "flow-sensitive"]);
+    // The flag and `x` race: only the assertion matters here.
+    let o = analyze(
+        "flag.c",
+        FLAG,
+        &["--mode", "flow-sensitive", "--check", "assert"],
+    );
     assert_status(&o, 0);
     let o = analyze(
         "flag.c",
         FLAG,
-        &["--mode", "flow-sensitive", "--max-combinations", "1"],
+        &[
+            "--mode",
+            "flow-sensitive",
+            "--max-combinations",
+            "1",
+            "--check",
+            "assert",
+        ],
     );
     assert_status(&o, 1);
     assert!(stdout(&o).contains("--max-combinations"), "{}", stdout(&o));

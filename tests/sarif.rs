@@ -788,6 +788,7 @@ fn sarif_results_rules_fingerprints_and_related_locations() {
             "assert-violated",
             "assert-proved",
             "assert-unreachable",
+            "data-race",
             "unused-suppression"
         ]
     );
@@ -819,6 +820,26 @@ fn sarif_results_rules_fingerprints_and_related_locations() {
     assert!(related[0]["message"]["text"]
         .as_str()
         .is_some_and(|t| t.starts_with("(1)")));
+    // The reader and the writer race on `flag` and `data`: one result per memory, at its
+    // first access, the accesses as related locations.
+    let races = by_rule("data-race");
+    assert!(!races.is_empty(), "{results:#?}");
+    for r in &races {
+        assert_eq!(r["level"], "warning");
+        assert!(r["properties"]["memory"].is_string(), "{r:#}");
+        let related = r["relatedLocations"].as_array().expect("the accesses");
+        assert!(
+            related.len() >= 2
+                || r["message"]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("instances")),
+            "{r:#}"
+        );
+        assert!(
+            r["partialFingerprints"]["wattsAssertion/v1"].is_string(),
+            "{r:#}"
+        );
+    }
     // Suppressed findings stay, with an in-source suppression; they are not proofs.
     let suppressed: Vec<_> = failing
         .iter()

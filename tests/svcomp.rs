@@ -98,7 +98,8 @@ fn no_false_task_is_proved_and_no_task_crashes() {
                     break;
                 };
                 let out = Command::new(env!("CARGO_BIN_EXE_watts"))
-                    .args(["analyze", "--quiet", "--mode", mode, "--domain", domain])
+                    .args(["analyze", "--quiet", "--check", "assert", "--mode", mode])
+                    .args(["--domain", domain])
                     .args(["--format", "gnu"])
                     .arg(dir.join(&task.input))
                     .args(["--", "-m32"])

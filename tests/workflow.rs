@@ -22,6 +22,30 @@ int main(void) {
 }
 "#;
 
+/// `RACY` fixed: the workers update under a mutex and `main` joins them before it looks, and
+/// only the assertion that holds is left.
+const FIXED: &str = r#"#include <assert.h>
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int count, ready;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  count = count + 1;
+  ready = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, worker, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(ready <= 1);
+  return 0;
+}
+"#;
+
 fn finding<'a>(doc: &'a serde_json::Value, cond: &str) -> &'a serde_json::Value {
     doc["assertions"]
         .as_array()
@@ -43,14 +67,23 @@ fn suppression_hides_a_finding_but_never_proves_it() {
         .replace(
             "assert(ready == 1);",
             "assert(ready == 1); /* watts-ignore(assert-may-fail) */",
+        )
+        // The races on `count` and `ready`: one comment on a line of one of their accesses.
+        .replace(
+            "ready = 1; return 0; }",
+            "ready = 1; return 0; } // watts-ignore(data-race)",
         );
     let dir = project(&[("racy.c", &text)]);
     let o = watts_in(dir.path(), &["analyze", "racy.c"]);
     assert_status(&o, 0);
     let out = stdout(&o);
     assert!(!out.contains("assertion may fail"), "{out}");
+    assert!(!out.contains("data race on"), "{out}");
     assert!(
-        out.contains("3 assertions: 1 proved, 2 may fail (2 suppressed)"),
+        out.contains(
+            "3 assertions: 1 proved, 2 may fail (2 suppressed); 2 data races (2 suppressed or in \
+             the baseline)"
+        ),
         "{out}"
     );
     // JSON keeps both findings as may-fail, flagged.
@@ -63,6 +96,10 @@ fn suppression_hides_a_finding_but_never_proves_it() {
     assert_eq!(finding(&doc, "ready <= 1")["suppressed"], false);
     assert_eq!(doc["summary"]["may_fail"], 2);
     assert_eq!(doc["summary"]["suppressed"], 2);
+    // The races too: still listed, flagged.
+    let races = doc["races"].as_array().expect("races");
+    assert_eq!(races.len(), 2, "{doc}");
+    assert!(races.iter().all(|r| r["suppressed"] == true), "{doc}");
     // --verbose shows them, marked.
     let o = watts_in(dir.path(), &["analyze", "-v", "racy.c"]);
     assert!(stdout(&o).contains("suppressed by a `watts-ignore` comment (not proved)"));
@@ -156,9 +193,10 @@ fn baseline_excuses_old_findings_by_fingerprint_not_line() {
         .iter()
         .filter_map(|r| r["baselineState"].as_str())
         .collect();
+    // Two assertions and the two races (`count`, `ready`: the same memory and functions).
     assert_eq!(
         states.iter().filter(|s| **s == "unchanged").count(),
-        2,
+        4,
         "{states:?}"
     );
     assert_eq!(
@@ -433,11 +471,8 @@ fn pre_commit_hook_rejects_a_failing_commit_and_accepts_a_passing_one() {
         out.contains("racy.c:9:3: warning: assertion `count <= 1` may fail"),
         "{out}"
     );
-    // Fixed: only assertions that hold.
-    let fixed = RACY
-        .replace("  assert(count <= 1);\n", "")
-        .replace("  assert(ready == 1);\n", "");
-    std::fs::write(repo.join("racy.c"), fixed).expect("racy.c");
+    // Fixed: only assertions that hold, and no race.
+    std::fs::write(repo.join("racy.c"), FIXED).expect("racy.c");
     ok(run_in(&repo, git, &["add", "."], home.path()));
     let o = run_in(&repo, git, &["commit", "-qm", "fixed"], home.path());
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
@@ -487,13 +522,11 @@ fn pre_commit_hook_with_include_paths_after_double_dash() {
         "      - id: watts\n        args: [--, -I, include, -DLIMIT=1]\n",
     );
     let git = Path::new("git");
-    let text = RACY
+    let text = FIXED
         .replace(
             "#include <assert.h>",
             "#include <assert.h>\n#include \"limits.h\"",
         )
-        .replace("  assert(count <= 1);\n", "")
-        .replace("  assert(ready == 1);\n", "")
         .replace("assert(ready <= 1)", "assert(ready <= MAX)");
     write(&repo, "include/limits.h", "#define MAX LIMIT\n");
     write(&repo, "racy.c", &text);

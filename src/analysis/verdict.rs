@@ -62,6 +62,9 @@ pub fn analyze_with<D: NumDomain>(
         .races
         .then(|| super::races::find(&facts, &fix));
     let mut notes = notes(program, &fix);
+    if let Some(check) = races.as_ref().filter(|c| !c.assumed.is_empty()) {
+        notes.push(assumed_note(&check.assumed));
+    }
     // A fixpoint that stopped early found less than there is: its notes too, so say it even
     // when no assertion shows it.
     let stopped = if fix.over_memory {
@@ -184,6 +187,27 @@ fn budget_text() -> String {
         _ if b >= f64::from(1u32 << 30) => format!("{:.1} GiB", b / f64::from(1u32 << 30)),
         _ if b >= f64::from(1u32 << 20) => format!("{:.0} MiB", b / f64::from(1u32 << 20)),
         _ => format!("{:.0} KiB", b / 1024.0),
+    }
+}
+
+/// The note of the race check's assumption about functions without a definition.
+fn assumed_note(assumed: &BTreeSet<String>) -> Note {
+    let mut names: Vec<String> = assumed.iter().take(10).map(|n| format!("`{n}`")).collect();
+    if assumed.len() > 10 {
+        names.push(format!("and {} more", assumed.len() - 10));
+    }
+    let (what, access, its, keeps) = if assumed.len() == 1 {
+        ("a function", "accesses", "its", "keeps")
+    } else {
+        ("functions", "access", "their", "keep")
+    };
+    Note {
+        span: None,
+        message: format!(
+            "the race check assumes that {what} without a definition ({}) {access} only what \
+             {its} arguments point to, during the call, and {keeps} no pointer",
+            names.join(", ")
+        ),
     }
 }
 

@@ -25,6 +25,7 @@ pub use source::{call_range, Region};
 pub use suggest::render as render_suggestion;
 pub use suppress::Suppression;
 
+use crate::analysis::races::RaceStatus;
 use crate::analysis::{Note, Outcome, Status};
 use crate::config::{Config, Format};
 use crate::ir::{FileId, Program, Span};
@@ -276,6 +277,20 @@ impl Report {
     /// when one is violated (only `--confirm`, which `--svcomp` implies, violates, and only
     /// with a witness), else `unknown`.
     pub fn svcomp_result(&self) -> &'static str {
+        if self.config.property == Some(crate::config::Property::NoDataRace) {
+            // `true` only from a finished race check that found nothing; `false` only with an
+            // execution that reaches two conflicting accesses at once.
+            let Some(check) = &self.outcome.races else {
+                return "unknown";
+            };
+            return if (check.races.iter()).any(|r| r.status == RaceStatus::Violated) {
+                "false"
+            } else if check.incomplete.is_none() && check.races.is_empty() {
+                "true"
+            } else {
+                "unknown"
+            };
+        }
         let s = self.summary();
         if s.violated > 0 {
             // A violation has a witness: an execution that replays and fails it.

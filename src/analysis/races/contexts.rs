@@ -38,6 +38,8 @@ pub struct Ctx {
     pub excl: BTreeSet<u32>,
     /// Read locks held for sure (not also held exclusively).
     pub shared: BTreeSet<u32>,
+    /// Inside the one run of this `pthread_once` routine (see [`once_routines`]).
+    pub once: Option<FuncId>,
 }
 
 /// The contexts of every function analysed on its own, and the lock facts of every thread.
@@ -71,9 +73,15 @@ impl Contexts {
             level: vec![0; threads.len()],
         };
         let exposed = &facts.memory.pts.exposed_funcs;
+        let once = once_routines(facts);
         let mut work: Vec<usize> = Vec::new();
         for (k, t) in threads.iter().enumerate() {
-            if t.origin == Origin::Detached && exposed.contains(&t.entry) {
+            // A `pthread_once` routine runs where `pthread_once` is called (below), not at
+            // any time: the library calls it from there, once.
+            if t.origin == Origin::Detached
+                && exposed.contains(&t.entry)
+                && !once.contains_key(&t.entry)
+            {
                 detached.insert(k, Ctx::anywhere());
                 work.push(k);
             }
@@ -82,7 +90,7 @@ impl Contexts {
             if t.origin == Origin::Detached {
                 continue;
             }
-            for_calls(facts, t, &reached[k], |node, idx, callee| {
+            for_calls(facts, &once, t, &reached[k], |node, idx, callee| {
                 let Some(&d) = by_func.get(&callee) else {
                     return;
                 };
@@ -92,6 +100,7 @@ impl Contexts {
                     place: Some(Place { node, idx }),
                     excl: locks[k].held.get(&at).cloned().unwrap_or_default(),
                     shared: locks[k].held_shared.get(&at).cloned().unwrap_or_default(),
+                    once: once.contains_key(&callee).then_some(callee),
                 };
                 if detached.insert(d, c) {
                     work.push(d);
@@ -102,15 +111,24 @@ impl Contexts {
         while let Some(d) = work.pop() {
             let ctxs: Vec<Ctx> = detached.sets[d].iter().cloned().collect();
             let mut calls = Vec::new();
-            for_calls(facts, &threads[d], &reached[d], |node, idx, callee| {
-                if let Some(&e) = by_func.get(&callee) {
-                    calls.push((node, idx, e));
-                }
-            });
-            for (node, idx, e) in calls {
+            for_calls(
+                facts,
+                &once,
+                &threads[d],
+                &reached[d],
+                |node, idx, callee| {
+                    if let Some(&e) = by_func.get(&callee) {
+                        calls.push((node, idx, e, callee));
+                    }
+                },
+            );
+            for (node, idx, e, callee) in calls {
                 let mut grew = false;
                 for c in &ctxs {
-                    let inner = within(c, &locks[d], released[d].as_ref(), node, idx);
+                    let mut inner = within(c, &locks[d], released[d].as_ref(), node, idx);
+                    if once.contains_key(&callee) {
+                        inner.once = Some(callee);
+                    }
                     grew |= detached.insert(e, inner);
                 }
                 if grew {
@@ -140,6 +158,7 @@ impl Contexts {
                     .get(&at)
                     .cloned()
                     .unwrap_or_default(),
+                once: None,
             }];
         }
         let released = releases(&self.locks[k], &threads[k]);
@@ -180,6 +199,7 @@ fn within(
         place: c.place,
         excl,
         shared,
+        once: c.once,
     }
 }
 
@@ -202,9 +222,11 @@ fn releases(locks: &ThreadLocks, t: &Thread) -> Option<BTreeSet<u32>> {
 }
 
 /// Calls `f(node, idx, callee)` for every call of a defined function that thread `t` makes
-/// without inlining it, in reached nodes.
+/// without inlining it, in reached nodes, and for every `pthread_once` of one of the `once`
+/// routines (which runs it there).
 fn for_calls(
     facts: &Facts<'_>,
+    once: &BTreeMap<FuncId, OnceObject>,
     t: &Thread,
     reached: &[bool],
     mut f: impl FnMut(NodeId, u32, FuncId),
@@ -221,6 +243,12 @@ fn for_calls(
                 continue;
             };
             let targets = match callee {
+                Callee::Direct(g) if program.funcs[g.index()].name == "pthread_once" => {
+                    match once_routine_of(insts[idx as usize].kind.clone()) {
+                        Some(r) if once.contains_key(&r) => vec![r],
+                        _ => Vec::new(),
+                    }
+                }
                 Callee::Direct(g) => vec![*g],
                 Callee::Indirect(op) => facts.memory.pts.callees(program, func, op).0,
             };
@@ -241,8 +269,119 @@ impl Ctx {
             place: None,
             excl: BTreeSet::new(),
             shared: BTreeSet::new(),
+            once: None,
         }
     }
+}
+
+/// The once-control object of a `pthread_once` routine: a global, and the offset in it.
+pub type OnceObject = (crate::ir::ObjId, u64);
+
+/// The routine `pthread_once(o, f)` names, when it is a function's address.
+fn once_routine_of(kind: InstKind) -> Option<FuncId> {
+    match kind {
+        InstKind::Call { args, .. } => match args.get(1) {
+            Some(crate::ir::Operand::FuncAddr(f)) => Some(*f),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The routines of `pthread_once` that run at most once per execution, each with its one
+/// once-control object: every mention of the function's address in the program is the routine
+/// argument of a `pthread_once` call, and every such call passes the same once-control object,
+/// one global at one offset. Nothing when the program may cancel threads (a cancelled routine
+/// lets a later `pthread_once` run it again).
+///
+/// Soundness: POSIX runs the routine the first time `pthread_once` is called with that
+/// control object, and no call returns before it completed; the routine is called nowhere
+/// else (no other mention of its address, no direct call), so its body runs at most once, at
+/// one of those calls, in the thread that made it.
+pub fn once_routines(facts: &Facts<'_>) -> BTreeMap<FuncId, OnceObject> {
+    let program = facts.program;
+    let mut objects: BTreeMap<FuncId, Option<OnceObject>> = BTreeMap::new();
+    let mut other_uses: BTreeSet<FuncId> = BTreeSet::new();
+    if facts.may_end().cancel {
+        return BTreeMap::new();
+    }
+    for (fi, f) in program.funcs.iter().enumerate() {
+        let func = FuncId(fi as u32);
+        for b in &f.blocks {
+            for inst in &b.insts {
+                let once_call = match &inst.kind {
+                    InstKind::Call {
+                        callee: Callee::Direct(g),
+                        args,
+                        ..
+                    } if program.funcs[g.index()].name == "pthread_once" => {
+                        once_routine_of(inst.kind.clone()).map(|r| (r, args[0]))
+                    }
+                    _ => None,
+                };
+                if let Some((r, o)) = once_call {
+                    let pts = facts.memory.pts.of(program, func, &o);
+                    let target = match pts.targets.iter().collect::<Vec<_>>()[..] {
+                        [crate::memory::points_to::Target::Obj(obj, Some(off))]
+                            if !pts.unknown
+                                && matches!(
+                                    program.objects[obj.index()].kind,
+                                    crate::ir::ObjectKind::Global(_)
+                                ) =>
+                        {
+                            Some((*obj, *off))
+                        }
+                        _ => None,
+                    };
+                    let slot = objects.entry(r).or_insert(target);
+                    if *slot != target {
+                        *slot = None;
+                    }
+                }
+                let mut mentioned: Vec<FuncId> = Vec::new();
+                let mut mention = |op: &crate::ir::Operand| {
+                    if let crate::ir::Operand::FuncAddr(g) = op {
+                        mentioned.push(*g);
+                    }
+                };
+                match &inst.kind {
+                    InstKind::Call {
+                        callee: Callee::Direct(g),
+                        args,
+                        ..
+                    } => {
+                        mention(&crate::ir::Operand::FuncAddr(*g));
+                        for (i, a) in args.iter().enumerate() {
+                            if !(once_call.is_some() && i == 1) {
+                                mention(a);
+                            }
+                        }
+                    }
+                    k => k.for_each_use(&mut mention),
+                }
+                other_uses.extend(mentioned);
+            }
+        }
+    }
+    // Addresses in initialisers and those the lowering hides.
+    for g in &program.globals {
+        for c in g.init.iter().flatten() {
+            if let crate::ir::InitValue::FuncAddr(f) = c.value {
+                other_uses.insert(f);
+            }
+        }
+    }
+    for op in &program.hidden_addrs {
+        if let crate::ir::Operand::FuncAddr(f) = op {
+            other_uses.insert(*f);
+        }
+    }
+    (objects.into_iter())
+        .filter(|(f, o)| {
+            o.is_some() && !other_uses.contains(f) && program.funcs[f.index()].is_defined
+        })
+        .map(|(f, o)| (f, o.expect("filtered")))
+        .collect()
 }
 
 /// The contexts of each detached function, coarsened per function past `MAX_CONTEXTS`: at

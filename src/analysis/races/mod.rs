@@ -141,6 +141,8 @@ struct Class {
     follows: usize,
     /// The last order point before it (`Order::precedes`).
     precedes: Option<usize>,
+    /// Inside the one run of this `pthread_once` routine: two such accesses never race.
+    once: Option<crate::ir::FuncId>,
 }
 
 /// Most pairs of accesses one report lists (every access that takes part is listed).
@@ -319,7 +321,7 @@ struct Classes {
 impl Classes {
     /// The class of an access of `kind` in context `c`.
     fn of(&mut self, order: &Order<'_>, c: &Ctx, kind: AccessKind, atomic: bool) -> usize {
-        let (follows, precedes) = match c.thread {
+        let (mut follows, precedes) = match c.thread {
             Some(t) => match self.at.get(&(t, c.place)) {
                 Some(&v) => v,
                 None => {
@@ -335,6 +337,12 @@ impl Classes {
                 None,
             ),
         };
+        if let Some(f) = c.once {
+            // The routine's one run ends before every `pthread_once` of it returns.
+            let mut set = self.follows[follows].clone();
+            set.union_with(&order.once_follows(f));
+            follows = self.intern_follows(set);
+        }
         let class = Class {
             thread: c.thread,
             excl: c.excl.clone(),
@@ -343,6 +351,7 @@ impl Classes {
             atomic,
             follows,
             precedes,
+            once: c.once,
         };
         if let Some(&id) = self.ids.get(&class) {
             return id;
@@ -414,7 +423,8 @@ impl Pairs<'_> {
             && a.excl.is_disjoint(&b.shared)
             && a.shared.is_disjoint(&b.excl)
             && !follows(a, b)
-            && !follows(b, a);
+            && !follows(b, a)
+            && !(a.once.is_some() && a.once == b.once);
         self.memo.insert(key, v);
         v
     }

@@ -53,7 +53,8 @@ enum Point {
     },
     /// The end of a thread (of one instance, for a thread that runs once).
     End,
-    /// The moment every instance of a multi-instance thread has ended.
+    /// The moment every instance of a multi-instance thread has ended (also the end of the one
+    /// run of a `pthread_once` routine).
     AllEnded,
 }
 
@@ -72,6 +73,8 @@ pub struct Order<'a> {
     in_node: Vec<HashMap<NodeId, Vec<(u32, usize)>>>,
     /// Per thread, its points at places (for first hops).
     placed: Vec<Vec<usize>>,
+    /// Per `pthread_once` routine, the point where its one run has ended.
+    once: std::collections::BTreeMap<FuncId, usize>,
     /// Per point: the points reachable from it (itself included), computed when asked.
     reach: RefCell<HashMap<usize, FixedBitSet>>,
     /// Per point at a place: the nodes its thread can reach after it, computed when asked.
@@ -93,6 +96,7 @@ impl<'a> Order<'a> {
             all_ended: vec![None; n],
             in_node: vec![HashMap::default(); n],
             placed: vec![Vec::new(); n],
+            once: std::collections::BTreeMap::new(),
             reach: RefCell::new(HashMap::default()),
             cfg_reach: RefCell::new(HashMap::default()),
             dom_last: RefCell::new(HashMap::default()),
@@ -158,9 +162,68 @@ impl<'a> Order<'a> {
             });
             o.edge(all, p);
         }
+        o.once_edges(facts, reached);
         o.publishing_edges(facts, reached);
         o.dominance_edges();
         o
+    }
+
+    /// `pthread_once`: the one run of a routine (`contexts::once_routines`) ends before any
+    /// call of `pthread_once` with it returns. A point `Once(f)` stands for that end, before
+    /// the place right after each such call.
+    fn once_edges(&mut self, facts: &Facts<'_>, reached: &[Vec<bool>]) {
+        let routines = super::contexts::once_routines(facts);
+        if routines.is_empty() {
+            return;
+        }
+        let program = facts.program;
+        for (k, t) in self.threads.iter().enumerate() {
+            if t.origin == Origin::Detached {
+                continue;
+            }
+            for (n, nd) in t.cfg.nodes.iter().enumerate() {
+                if t.shape.rpo[n] == u32::MAX || !reached[k].get(n).copied().unwrap_or(true) {
+                    continue;
+                }
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+                for idx in nd.start..nd.end {
+                    let InstKind::Call {
+                        callee: crate::ir::Callee::Direct(g),
+                        args,
+                        ..
+                    } = &insts[idx as usize].kind
+                    else {
+                        continue;
+                    };
+                    let Some(crate::ir::Operand::FuncAddr(f)) = args.get(1) else {
+                        continue;
+                    };
+                    if program.funcs[g.index()].name != "pthread_once" || !routines.contains_key(f)
+                    {
+                        continue;
+                    }
+                    let done = match self.once.get(f) {
+                        Some(&p) => p,
+                        None => {
+                            let p = self.add(Point::AllEnded);
+                            self.once.insert(*f, p);
+                            p
+                        }
+                    };
+                    let after = self.at(k, NodeId(n as u32), 2 * idx + 2);
+                    self.edge(done, after);
+                }
+            }
+        }
+    }
+
+    /// The points every access of the one run of the `pthread_once` routine `f` precedes.
+    pub fn once_follows(&self, f: FuncId) -> FixedBitSet {
+        match self.once.get(&f) {
+            Some(&p) => self.reach(p),
+            None => FixedBitSet::with_capacity(self.points.len()),
+        }
     }
 
     /// Flags that publish: the exit read of a wait loop (`while (!flag) {}`, a condition
