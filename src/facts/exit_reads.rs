@@ -123,13 +123,17 @@ pub fn may_exit_with(
     let nd = &cfg.nodes[x.node.index()];
     let func = cfg.contexts[nd.ctx.0 as usize].func;
     let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
-    let InstKind::Load {
-        dst,
-        ty: Ty::Int(bits),
-        ..
-    } = block.insts[x.load as usize].kind
-    else {
-        return true;
+    // A pointer is tested against null: it is read as a 64-bit integer, null as 0.
+    let (dst, bits) = match block.insts[x.load as usize].kind {
+        InstKind::Load {
+            dst,
+            ty: Ty::Int(bits),
+            ..
+        } => (dst, bits),
+        InstKind::Load {
+            dst, ty: Ty::Ptr, ..
+        } => (dst, 64),
+        _ => return true,
     };
     let ty = IntTy::new(bits);
     let mut known: std::collections::BTreeMap<VarId, Interval> = Default::default();
@@ -137,6 +141,7 @@ pub fn may_exit_with(
     let val = |o: &Operand, known: &std::collections::BTreeMap<VarId, Interval>| match o {
         Operand::Var(v) => known.get(v).copied(),
         Operand::Int { value, .. } => Some(Interval::constant(*value)),
+        Operand::Null => Some(Interval::constant(0)),
         _ => None,
     };
     for i in x.load + 1..nd.end {
@@ -157,8 +162,12 @@ pub fn may_exit_with(
                 a,
                 b,
                 bits,
-            } if *bits > 0 => match (val(a, &known), val(b, &known)) {
-                (Some(a), Some(b)) => (*dst, machine::compare(*pred, a, b, IntTy::new(*bits))),
+            } => match (val(a, &known), val(b, &known)) {
+                // A pointer comparison (`bits` 0) is one of the loaded pointer with null.
+                (Some(a), Some(b)) => {
+                    let width = if *bits == 0 { 64 } else { *bits };
+                    (*dst, machine::compare(*pred, a, b, IntTy::new(width)))
+                }
                 _ => continue,
             },
             InstKind::Cast {
@@ -215,9 +224,10 @@ fn decided_by_load(
 ) -> Option<(u32, CellId)> {
     let insts = &facts.program.funcs[func.index()].blocks[block.index()].insts;
     let last = last_effect(insts, start, end)?;
+    // An integer, or a pointer tested against null (`while (!(p = head)) {}`).
     let InstKind::Load {
         dst,
-        ty: Ty::Int(_),
+        ty: Ty::Int(_) | Ty::Ptr,
         ..
     } = insts[last as usize].kind
     else {
@@ -235,7 +245,7 @@ fn decided_by_load(
     let mut derived: BTreeSet<VarId> = BTreeSet::from([dst]);
     let from_load = |o: &Operand, derived: &BTreeSet<VarId>| match o {
         Operand::Var(v) => derived.contains(v),
-        Operand::Int { .. } => true,
+        Operand::Int { .. } | Operand::Null => true,
         _ => false,
     };
     for i in last + 1..end {

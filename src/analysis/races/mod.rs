@@ -380,9 +380,10 @@ fn plural(n: usize, noun: &str) -> String {
     }
 }
 
-/// The more specific of two places in one object.
+/// The more specific of two places in one object: the shorter range of bytes.
 fn specific(a: At, b: At) -> Option<At> {
     match (a, b) {
+        (At::Bytes { len: la, .. }, At::Bytes { len: lb, .. }) => Some(if lb < la { b } else { a }),
         (At::Bytes { .. }, _) => Some(a),
         (_, At::Bytes { .. }) => Some(b),
         _ => None,

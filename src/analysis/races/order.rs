@@ -260,6 +260,10 @@ impl<'a> Order<'a> {
                                 val: crate::ir::Operand::Int { value, .. },
                                 ..
                             } => Some(*value),
+                            InstKind::Store {
+                                val: crate::ir::Operand::Null,
+                                ..
+                            } => Some(0),
                             _ => None,
                         };
                         crate::facts::exit_reads::may_exit_with(facts, &t.cfg, &x, value)
