@@ -245,11 +245,9 @@ fn emit_race(sources: &Sources, r: &RaceFinding, w: &mut dyn WriteColor) -> io::
     {
         notes.push(format!("({}) {} at {}", i + 1, a.describe(), a.position()));
     }
-    if r.accesses.len() > listed {
-        notes.push(format!(
-            "and {} more (all of them in `--format json`)",
-            plural(r.accesses.len() - listed, "access")
-        ));
+    let hidden = r.accesses.len() - listed + r.race.more_accesses;
+    if hidden > 0 {
+        notes.push(format!("and {} more", plural(hidden, "access")));
     }
     let pairs: Vec<String> = (r.race.pairs.iter())
         .filter(|(i, j)| *i < listed && *j < listed)

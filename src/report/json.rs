@@ -42,6 +42,9 @@ struct RaceOut<'a> {
     status: &'static str,
     memory: &'a str,
     accesses: Vec<AccessOut<'a>>,
+    /// How many more accesses take part than `accesses` lists (at most 48 are listed).
+    #[serde(skip_serializing_if = "is_zero")]
+    more_accesses: usize,
     /// The pairs of `accesses` (0-based indices) that may run at once (at most 64 listed).
     pairs: &'a [(usize, usize)],
     reason: &'a str,
@@ -363,6 +366,7 @@ fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
                 how: a.access.how.as_deref(),
             })
             .collect(),
+        more_accesses: r.race.more_accesses,
         pairs: &r.race.pairs,
         reason: &r.race.reason,
         fingerprint: r.fingerprint.clone(),
@@ -371,6 +375,10 @@ fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
         witness: r.race.witness.as_ref().map(|w| report.witness_file(w)),
         found_by: r.race.found_by.as_deref(),
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn note<'a>(report: &Report, n: &'a Note) -> NoteOut<'a> {

@@ -171,7 +171,12 @@ impl Report {
             report.suppressions[k].used = true;
         }
         let mut race_hits = Vec::new();
-        for r in report.races() {
+        let races = if report.suppressions.is_empty() {
+            Vec::new()
+        } else {
+            report.races()
+        };
+        for r in races {
             for span in r.spans() {
                 for (k, s) in report.suppressions.iter().enumerate() {
                     if s.covers(span.file, span.line, race::CODE) {
@@ -187,6 +192,12 @@ impl Report {
         report
     }
 
+    /// Whether race `i` is neither suppressed nor in the baseline.
+    fn race_is_new(&self, i: usize) -> bool {
+        !self.race_suppressed.get(i).copied().unwrap_or(false)
+            && !(self.race_baselined.as_ref()).is_some_and(|b| b.get(i).copied().unwrap_or(false))
+    }
+
     /// One finding per race, in the order of the race check.
     pub fn races(&self) -> Vec<race::RaceFinding<'_>> {
         race::collect(self)
@@ -199,9 +210,8 @@ impl Report {
         if let Some(why) = &check.incomplete {
             return Some(format!("data races not checked: {why}"));
         }
-        let races = self.races();
-        let hidden = races.iter().filter(|r| !r.is_new()).count();
-        let n = races.len();
+        let n = check.races.len();
+        let hidden = (0..n).filter(|&i| !self.race_is_new(i)).count();
         Some(match (n, hidden) {
             (0, _) => "no data race".to_string(),
             (n, 0) => plural(n, "data race"),
@@ -306,12 +316,9 @@ impl Report {
     /// unreachable (also when there is none), 1 when at least one may fail or is violated and
     /// is neither suppressed nor in the baseline.
     pub fn exit_code(&self) -> u8 {
-        let races = self
-            .outcome
-            .races
-            .as_ref()
-            .is_some_and(|c| c.incomplete.is_some())
-            || self.races().iter().any(race::RaceFinding::is_new);
+        let races = self.outcome.races.as_ref().is_some_and(|c| {
+            c.incomplete.is_some() || (0..c.races.len()).any(|i| self.race_is_new(i))
+        });
         u8::from(races || self.findings().iter().any(Finding::is_new_problem))
     }
 

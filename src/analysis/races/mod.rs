@@ -89,8 +89,11 @@ pub struct Memory {
 pub struct Race {
     /// The memory.
     pub memory: Memory,
-    /// The accesses that take part, sorted by place.
+    /// The accesses that take part, sorted by place (at most `MAX_LISTED`).
     pub accesses: Vec<RaceAccess>,
+    /// How many more accesses take part than `accesses` lists (counted per instruction and
+    /// context, so a little more than the accesses a report would show).
+    pub more_accesses: usize,
     /// The pairs of `accesses` that may race (indices, the first not after the second).
     pub pairs: Vec<(usize, usize)>,
     /// Why no lock and no order excludes the first pair, in words.
@@ -147,6 +150,9 @@ struct Class {
 
 /// Most pairs of accesses one report lists (every access that takes part is listed).
 const MAX_PAIRS: usize = 64;
+
+/// Most accesses one report lists (the others are counted).
+const MAX_LISTED: usize = 48;
 
 /// Most accesses the report of lost addresses lists besides its own (the others are counted).
 const MAX_COUNTERPARTS: usize = 16;
@@ -244,7 +250,8 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
         accs: &accs,
         classes: &classes,
         memo: HashMap::default(),
-        shown: std::cell::RefCell::new(vec![None; accs.len()]),
+        display_of: std::cell::RefCell::new(vec![None; accs.len()]),
+        displays: std::cell::RefCell::new(Displays::default()),
         lock_names: std::cell::RefCell::new(HashMap::default()),
     };
     // Per location, the pairs of groups (each a list of accesses of one class) that may race.
@@ -264,31 +271,40 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     // for all of them, which names the objects they may touch (a report per object would
     // repeat them in every one).
     let exposed = &facts.memory.pts.exposed;
-    let mut lost_pairs: Vec<(&[usize], &[usize])> = Vec::new();
+    let mut lost_ids: BTreeSet<usize> = BTreeSet::new();
+    let mut others: BTreeSet<usize> = BTreeSet::new();
     let mut touched: BTreeSet<ObjId> = BTreeSet::new();
+    let mut counted: BTreeSet<(ObjId, At, usize)> = BTreeSet::new();
     for (&cu, us) in &lost {
+        let mut racing = false;
         for obj in exposed.iter().filter(|o| by_obj.contains_key(o)) {
-            for (&(_, cy), ys) in &by_obj[obj] {
+            for (&(ay, cy), ys) in &by_obj[obj] {
                 if check.may_race(cu, cy) {
+                    racing = true;
                     touched.insert(*obj);
-                    lost_pairs.push((us, ys));
+                    if counted.insert((*obj, ay, cy)) {
+                        others.extend(ys.iter().copied());
+                    }
                 }
             }
+        }
+        if racing {
+            lost_ids.extend(us.iter().copied());
         }
     }
     let lost: Vec<(&usize, &Vec<usize>)> = lost.iter().collect();
     for (i, &(&cu, us)) in lost.iter().enumerate() {
         for &(&cv, vs) in &lost[i..] {
             if check.may_race(cu, cv) {
-                lost_pairs.push((us, vs));
+                lost_ids.extend(us.iter().chain(vs).copied());
             }
         }
     }
     let mut races: Vec<Race> = (found.into_iter())
         .map(|(key, groups)| check.report(&contexts, key, &groups, None))
         .collect();
-    if !lost_pairs.is_empty() {
-        races.push(check.lost_report(&contexts, &lost_pairs, &touched));
+    if !lost_ids.is_empty() {
+        races.push(check.lost_report(&contexts, &lost_ids, &others, &touched));
     }
     races.sort_by(|a, b| {
         let first = |r: &Race| r.accesses.first().map(|x| x.span);
@@ -390,6 +406,13 @@ fn specific(a: At, b: At) -> Option<At> {
     }
 }
 
+/// The accesses as reports show them, each once.
+#[derive(Default)]
+struct Displays {
+    list: Vec<RaceAccess>,
+    ids: HashMap<RaceAccess, usize>,
+}
+
 /// The pair checks over the classes of the collected accesses.
 struct Pairs<'a> {
     program: &'a Program,
@@ -397,8 +420,10 @@ struct Pairs<'a> {
     accs: &'a [Acc],
     classes: &'a Classes,
     memo: HashMap<(usize, usize), bool>,
-    /// Per access, how the report shows it (made once).
-    shown: std::cell::RefCell<Vec<Option<RaceAccess>>>,
+    /// Per access, its display (`display_id`), made once.
+    display_of: std::cell::RefCell<Vec<Option<usize>>>,
+    /// The displays, each once.
+    displays: std::cell::RefCell<Displays>,
     /// Per lock id, its name (made once).
     lock_names: std::cell::RefCell<HashMap<u32, String>>,
 }
@@ -438,30 +463,44 @@ impl Pairs<'_> {
         groups: &[(&[usize], &[usize])],
         only: Option<&BTreeSet<usize>>,
     ) -> Race {
-        // Each access once, as shown (accesses of several contexts may look the same).
-        let mut ids: Vec<usize> = (groups.iter().flat_map(|(x, y)| x.iter().chain(*y)))
-            .filter(|x| only.is_none_or(|o| o.contains(x)))
+        // At most `MAX_LISTED` accesses, each once as shown (accesses of several contexts may
+        // look the same): first one of each of the first pairs, so that the list shows races,
+        // then the others by place.
+        let listed = |x: &&usize| only.is_none_or(|o| o.contains(*x));
+        let mut distinct: Vec<&[usize]> = groups.iter().flat_map(|(x, y)| [*x, *y]).collect();
+        distinct.sort_unstable_by_key(|g| (g.as_ptr(), g.len()));
+        distinct.dedup_by_key(|g| (g.as_ptr(), g.len()));
+        let mut ids: Vec<usize> = (distinct.iter().flat_map(|g| g.iter()))
+            .filter(listed)
             .copied()
             .collect();
-        ids.sort_unstable();
+        ids.sort_unstable_by_key(|&x| (self.accs[x].span, x));
         ids.dedup();
-        let shown: BTreeMap<usize, RaceAccess> =
-            ids.iter().map(|&x| (x, self.shown(contexts, x))).collect();
-        let mut accesses: Vec<RaceAccess> = shown
-            .values()
-            .cloned()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        accesses.sort_by(|a, b| (a.span, a.kind, &a.thread).cmp(&(b.span, b.kind, &b.thread)));
-        let index: BTreeMap<&RaceAccess, usize> =
-            accesses.iter().enumerate().map(|(i, a)| (a, i)).collect();
-        let of = |x: &usize| index[&shown[x]];
+        let mut chosen: Vec<usize> = Vec::new();
+        let mut seen: BTreeSet<usize> = BTreeSet::new();
+        let firsts = (groups.iter().take(MAX_PAIRS))
+            .flat_map(|(xs, ys)| [xs.iter().find(listed), ys.iter().find(listed)])
+            .flatten();
+        for &x in firsts.chain(ids.iter()) {
+            if chosen.len() >= MAX_LISTED {
+                break;
+            }
+            if seen.insert(self.display_id(contexts, x)) {
+                chosen.push(self.display_id(contexts, x));
+            }
+        }
+        let more = ids.len().saturating_sub(seen.len().max(chosen.len()));
+        let table = self.displays.borrow();
+        chosen.sort_by_key(|&d| (table.list[d].span, table.list[d].kind, d));
+        let accesses: Vec<RaceAccess> = chosen.iter().map(|&d| table.list[d].clone()).collect();
+        drop(table);
+        let index: HashMap<usize, usize> =
+            chosen.iter().enumerate().map(|(i, &d)| (d, i)).collect();
+        let of = |x: &usize| index.get(&self.display_id(contexts, *x)).copied();
         let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
-        let listed = |x: &&usize| only.is_none_or(|o| o.contains(*x));
         'groups: for (xs, ys) in groups {
-            let xs: BTreeSet<usize> = xs.iter().filter(listed).map(of).collect();
-            let ys: BTreeSet<usize> = ys.iter().filter(listed).map(of).collect();
+            let xs: BTreeSet<usize> = xs.iter().filter(listed).filter_map(of).collect();
+            let ys: BTreeSet<usize> = ys.iter().filter(listed).filter_map(of).collect();
             for &i in &xs {
                 for &j in &ys {
                     pairs.insert((i.min(j), i.max(j)));
@@ -476,6 +515,7 @@ impl Pairs<'_> {
             memory: self.memory(key),
             reason: self.reason(contexts, xs[0], ys[0]),
             accesses,
+            more_accesses: more,
             pairs: pairs.into_iter().collect(),
             status: RaceStatus::MayRace,
             witness: None,
@@ -488,21 +528,20 @@ impl Pairs<'_> {
     fn lost_report(
         &self,
         contexts: &Contexts,
-        pairs: &[(&[usize], &[usize])],
+        lost: &BTreeSet<usize>,
+        others: &BTreeSet<usize>,
         touched: &BTreeSet<ObjId>,
     ) -> Race {
-        let lost: BTreeSet<usize> = pairs.iter().flat_map(|(x, _)| x.iter()).copied().collect();
-        let mut others: Vec<usize> = (pairs.iter().flat_map(|(_, y)| y.iter()))
-            .filter(|y| !lost.contains(y))
-            .copied()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        let mut others: Vec<usize> = others.difference(lost).copied().collect();
         let more = others.len().saturating_sub(MAX_COUNTERPARTS);
         others.truncate(MAX_COUNTERPARTS);
-        let kept: BTreeSet<usize> = lost.iter().chain(&others).copied().collect();
-        let groups: Vec<(&[usize], &[usize])> = pairs.to_vec();
-        let mut race = self.report(contexts, (None, None), &groups, Some(&kept));
+        let lost_list: Vec<usize> = lost.iter().copied().collect();
+        let groups: Vec<GroupPair> = if others.is_empty() {
+            vec![(&lost_list, &lost_list)]
+        } else {
+            vec![(&lost_list, &others)]
+        };
+        let mut race = self.report(contexts, (None, None), &groups, None);
         let mut names: Vec<String> = (touched.iter().take(8))
             .map(|o| format!("`{}`", self.memory((Some(*o), None)).name))
             .collect();
@@ -536,14 +575,24 @@ impl Pairs<'_> {
             .clone()
     }
 
-    /// An access as the report shows it.
-    fn shown(&self, contexts: &Contexts, x: usize) -> RaceAccess {
-        if let Some(a) = &self.shown.borrow()[x] {
-            return a.clone();
+    /// The display of access `x`: the same number for accesses the report shows the same.
+    fn display_id(&self, contexts: &Contexts, x: usize) -> usize {
+        if let Some(d) = self.display_of.borrow()[x] {
+            return d;
         }
         let a = self.show(contexts, x);
-        self.shown.borrow_mut()[x] = Some(a.clone());
-        a
+        let mut table = self.displays.borrow_mut();
+        let d = match table.ids.get(&a) {
+            Some(&d) => d,
+            None => {
+                table.list.push(a.clone());
+                let d = table.list.len() - 1;
+                table.ids.insert(a, d);
+                d
+            }
+        };
+        self.display_of.borrow_mut()[x] = Some(d);
+        d
     }
 
     fn show(&self, contexts: &Contexts, x: usize) -> RaceAccess {
