@@ -294,6 +294,57 @@ const STDIO_BUFFERS: &[&str] = &[
     "funopen",
 ];
 
+/// Library functions that call the functions they are given only during the call, in the
+/// calling thread (POSIX): the race check runs those callbacks at the call.
+pub const SYNCHRONOUS_CALLBACKS: &[&str] = &[
+    "qsort",
+    "qsort_r",
+    "bsearch",
+    "lfind",
+    "lsearch",
+    "tsearch",
+    "tfind",
+    "tdelete",
+    "twalk",
+    "twalk_r",
+    "tdestroy",
+    "ftw",
+    "nftw",
+    "scandir",
+    "glob",
+    "inflateBack",
+];
+
+/// How far an exposure reaches: whether other threads may get the objects (`shared`) and
+/// whether code the analysis does not see may call the functions, at any time (`called`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    shared: bool,
+    called: bool,
+}
+
+impl Reach {
+    /// A global's linkage, or an argument of a declared function that keeps nothing (whose
+    /// callbacks `call_back` finds): neither.
+    const LINKAGE: Reach = Reach {
+        shared: false,
+        called: false,
+    };
+    /// An address turned into data the program itself uses (an integer, the bytes of a copy, a
+    /// thread's result, a variadic argument): it may reach another thread, but comes back to
+    /// the program's own code (a call through it is a call of the program).
+    const LEAKED: Reach = Reach {
+        shared: true,
+        called: false,
+    };
+    /// Code the analysis does not see gets it (an unknown call target or thread, memory written
+    /// through an unknown pointer, a kept argument): both.
+    const THREAD: Reach = Reach {
+        shared: true,
+        called: true,
+    };
+}
+
 /// Known functions that copy bytes from their second argument into their first.
 const BYTE_COPIES: &[&str] = &["strcpy", "strncpy", "strcat", "strncat"];
 
@@ -308,14 +359,25 @@ pub struct PointsTo {
     rets: Vec<PtsSet>,
     /// Objects whose address is exposed to code the analysis cannot see.
     pub exposed: BTreeSet<ObjId>,
-    /// The exposed objects whose address may reach another thread: all of `exposed` but those
-    /// exposed only as arguments of declared functions that keep no pointer (`call`), and what
-    /// only such objects contain. The race check's sharing starts from these (a library
-    /// function touches what its arguments point to during the call and keeps nothing, the
-    /// assumption its report states).
+    /// The exposed objects whose address may reach another thread: all of `exposed` but the
+    /// globals exposed by their linkage alone, those exposed only as arguments of declared
+    /// functions that keep no pointer (`call`), and what only such objects contain. The race
+    /// check's sharing starts from these (a library function touches what its arguments point
+    /// to during the call and keeps nothing, the assumption its report states).
     pub thread_exposed: BTreeSet<ObjId>,
+    /// The exposed objects that code the analysis does not see is given (`Reach::called`): the
+    /// functions they hold are called back.
+    called_exposed: BTreeSet<ObjId>,
     /// Defined functions whose address is exposed.
     pub exposed_funcs: BTreeSet<FuncId>,
+    /// The exposed functions that code the analysis does not see may call at any time, in any
+    /// thread (`Reach::called`): those given to it (an argument, or memory an argument reaches),
+    /// not those exposed only as a global's linkage (no other code names the program's globals,
+    /// README's "the program is all the code that calls it"), nor callbacks of the functions
+    /// that call them during the call (`SYNCHRONOUS_CALLBACKS`), nor addresses turned into data
+    /// the program itself uses (`Reach::LEAKED`: a call through them is the program's). The
+    /// race check runs these in any thread.
+    pub called_back: BTreeSet<FuncId>,
     /// `leaks[o]`: an integer read of `o` exposed what it contains (`expose_bytes_read`).
     /// Invariant (outside `visit_inst`): what a leaking object contains is exposed;
     /// `close_exposed` restores it when the contents grow.
@@ -395,13 +457,13 @@ impl PointsTo {
             for (i, f) in program.funcs.iter().enumerate() {
                 if f.is_defined && !f.is_internal {
                     pt.exposed_funcs.insert(FuncId::from(i));
+                    pt.called_back.insert(FuncId::from(i));
                 }
             }
         }
         for g in &program.globals {
             if !g.is_internal {
                 pt.exposed.insert(g.obj);
-                pt.thread_exposed.insert(g.obj);
             }
             match &g.init {
                 None => pt.contents[g.obj.index()].unknown = true,
@@ -435,7 +497,7 @@ impl PointsTo {
         // pointer the analysis sees as `unknown`; exposing it puts it in what `unknown` covers.
         for op in &program.hidden_addrs {
             let s = pt.of(program, FuncId(0), op);
-            pt.expose(&s);
+            pt.expose_to(&s, Reach::LEAKED);
         }
         // Soundness: `main` may be given pointers (argv) by the environment.
         for (fi, f) in program.funcs.iter().enumerate() {
@@ -674,29 +736,57 @@ impl PointsTo {
     }
 
     fn expose(&mut self, set: &PtsSet) -> bool {
-        self.expose_to(set, true)
+        self.expose_to(set, Reach::THREAD)
     }
 
-    /// Exposes what `set` names; `thread`: also to other threads (see `thread_exposed`), as
-    /// every exposure is except the arguments of a declared function that keeps nothing.
-    fn expose_to(&mut self, set: &PtsSet, thread: bool) -> bool {
+    /// Exposes what `set` names, as far as `reach` says (see [`Reach`]).
+    fn expose_to(&mut self, set: &PtsSet, reach: Reach) -> bool {
         let mut changed = false;
         for t in set.targets.iter() {
             changed |= match t {
                 Target::Obj(o, _) => {
-                    let new = self.exposed.insert(*o);
-                    let new_thread = thread && self.thread_exposed.insert(*o);
-                    self.sched.reclose |= new || new_thread;
-                    new || new_thread
+                    let mut new = self.exposed.insert(*o);
+                    new |= reach.called && self.called_exposed.insert(*o);
+                    new |= reach.shared && self.thread_exposed.insert(*o);
+                    self.sched.reclose |= new;
+                    new
                 }
                 Target::Func(func) => {
-                    let new = self.exposed_funcs.insert(*func);
+                    let mut new = self.exposed_funcs.insert(*func);
+                    let cb = reach.called && self.called_back.insert(*func);
+                    new |= cb;
                     self.sched.exposed_funcs_changed |= new;
                     new
                 }
             };
         }
         changed
+    }
+
+    /// A declared function that keeps nothing gets `set`: it may call the functions `set`
+    /// names, and those the objects it names hold (a `struct sigaction`'s handler, an
+    /// allocator's table), at any time (`called_back`).
+    fn call_back(&mut self, set: &PtsSet) -> bool {
+        self.reads(set);
+        let mut funcs: Vec<FuncId> = set.funcs().collect();
+        for o in set.objects() {
+            funcs.extend(self.contents[o.index()].funcs());
+        }
+        let mut changed = false;
+        for f in funcs {
+            let new = self.called_back.insert(f);
+            self.sched.exposed_funcs_changed |= new;
+            changed |= new;
+        }
+        changed
+    }
+
+    /// How far an exposed object reaches (what its contents are exposed as).
+    fn reach_of(&self, o: ObjId) -> Reach {
+        Reach {
+            shared: self.thread_exposed.contains(&o),
+            called: self.called_exposed.contains(&o),
+        }
     }
 
     /// Exposed objects expose what they contain, and may contain anything exposed when memory
@@ -718,8 +808,7 @@ impl PointsTo {
             let exposed: Vec<ObjId> = self.exposed.iter().copied().collect();
             for o in exposed {
                 let c = self.contents[o.index()].clone();
-                let thread = self.thread_exposed.contains(&o);
-                round |= self.expose_to(&c, thread);
+                round |= self.expose_to(&c, self.reach_of(o));
                 if self.untracked_writes
                     && !self.contents[o.index()].unknown
                     && !constant(o.index())
@@ -732,7 +821,7 @@ impl PointsTo {
             for o in 0..self.leaks.len() {
                 if self.leaks[o] {
                     let c = self.contents[o].clone();
-                    round |= self.expose(&c);
+                    round |= self.expose_to(&c, Reach::LEAKED);
                 }
             }
             if !round {
@@ -769,7 +858,7 @@ impl PointsTo {
             if !clean && !self.leaks[o.index()] {
                 self.leaks[o.index()] = true;
                 let c = self.contents[o.index()].clone();
-                changed |= self.expose(&c);
+                changed |= self.expose_to(&c, Reach::LEAKED);
             }
         }
         changed
@@ -796,7 +885,7 @@ impl PointsTo {
             }
         });
         if misplaced {
-            self.expose(val)
+            self.expose_to(val, Reach::LEAKED)
         } else {
             false
         }
@@ -909,7 +998,7 @@ impl PointsTo {
                     Some(p) => changed |= self.add(callee, *p, &s),
                     // Soundness: extra variadic arguments are read through `va_arg`, which the
                     // front end lowers to unknown values; their targets escape.
-                    None => changed |= self.expose(&s),
+                    None => changed |= self.expose_to(&s, Reach::LEAKED),
                 }
             }
             if let Some(d) = dst {
@@ -934,7 +1023,14 @@ impl PointsTo {
                 // other thread, unless the user said the function keeps its pointers.
                 let kept = self.writes_nothing(&target.name);
                 if !known || kept || (target.is_variadic && i >= target.params.len()) {
-                    changed |= self.expose_to(&s, kept);
+                    if kept {
+                        changed |= self.expose(&s);
+                    } else {
+                        changed |= self.expose_to(&s, Reach::LINKAGE);
+                        if !SYNCHRONOUS_CALLBACKS.contains(&target.name.as_str()) {
+                            changed |= self.call_back(&s);
+                        }
+                    }
                 }
             }
             if known && BYTE_COPIES.contains(&target.name.as_str()) {
@@ -947,7 +1043,7 @@ impl PointsTo {
                     self.reads(&s);
                     changed |= self.copy_bytes(&d, &s);
                     let moved = self.load_from(&s);
-                    changed |= self.expose(&moved);
+                    changed |= self.expose_to(&moved, Reach::LEAKED);
                 }
             }
             if let Some(d) = dst {
@@ -1099,7 +1195,7 @@ impl PointsTo {
                     // Soundness: pointer bytes copied where the layout does not put a pointer
                     // (`memcpy(&l, &p, 8)` into a `long`) may be read back as an integer, which
                     // a later integer load does not see: they are exposed here.
-                    changed |= self.expose(&moved);
+                    changed |= self.expose_to(&moved, Reach::LEAKED);
                 }
             }
             InstKind::Cast { dst, op, src, .. } => match op {
@@ -1107,7 +1203,7 @@ impl PointsTo {
                 // like `ptrtoint`; `Other` to a pointer rebuilds one like `inttoptr`.
                 crate::ir::CastOp::PtrToInt | crate::ir::CastOp::Other => {
                     let s = self.of(program, f, src);
-                    changed |= self.expose(&s);
+                    changed |= self.expose_to(&s, Reach::LEAKED);
                     if program.funcs[f.index()].vars[dst.index()].ty == Ty::Ptr {
                         changed |= self.add(f, *dst, &PtsSet::unknown());
                     }
@@ -1163,7 +1259,7 @@ impl PointsTo {
                     // is exposed by the front end (a `ptrtoint` before the thread's end).
                     self.reads_result_of(g);
                     let r = self.rets[g.index()].clone();
-                    changed |= self.expose(&r);
+                    changed |= self.expose_to(&r, Reach::LEAKED);
                 }
             }
             InstKind::ThreadJoin { retval, .. } => {

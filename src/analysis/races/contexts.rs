@@ -19,6 +19,7 @@ use super::order::Place;
 use crate::analysis::sync::locks::{Effect, LockNames, ThreadLocks};
 use crate::facts::Facts;
 use crate::ir::{Callee, FuncId, InstKind};
+use crate::memory::points_to::SYNCHRONOUS_CALLBACKS;
 use crate::threads::{NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -72,7 +73,7 @@ impl Contexts {
             sets: vec![BTreeSet::new(); threads.len()],
             level: vec![0; threads.len()],
         };
-        let exposed = &facts.memory.pts.exposed_funcs;
+        let exposed = &facts.memory.pts.called_back;
         let once = once_routines(facts);
         let mut work: Vec<usize> = Vec::new();
         for (k, t) in threads.iter().enumerate() {
@@ -243,6 +244,26 @@ fn for_calls(
                 continue;
             };
             let targets = match callee {
+                // A library function that calls what it is given during the call runs it
+                // here (`SYNCHRONOUS_CALLBACKS`).
+                Callee::Direct(g)
+                    if SYNCHRONOUS_CALLBACKS.contains(&program.funcs[g.index()].name.as_str())
+                        && !program.funcs[g.index()].is_defined =>
+                {
+                    let InstKind::Call { args, .. } = &insts[idx as usize].kind else {
+                        continue;
+                    };
+                    (args.iter())
+                        .flat_map(|a| {
+                            facts
+                                .memory
+                                .pts
+                                .of(program, func, a)
+                                .funcs()
+                                .collect::<Vec<_>>()
+                        })
+                        .collect()
+                }
                 Callee::Direct(g) if program.funcs[g.index()].name == "pthread_once" => {
                     match once_routine_of(insts[idx as usize].kind.clone()) {
                         Some(r) if once.contains_key(&r) => vec![r],
