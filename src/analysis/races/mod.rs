@@ -688,6 +688,14 @@ impl Pairs<'_> {
             && cb.excl.is_empty()
             && ca.shared.is_empty()
             && cb.shared.is_empty()
+            && ca.thread.is_none()
+            && cb.thread.is_none()
+        {
+            "no lock held: two threads may run them at once".to_string()
+        } else if ca.excl.is_empty()
+            && cb.excl.is_empty()
+            && ca.shared.is_empty()
+            && cb.shared.is_empty()
         {
             format!(
                 "no common lock: neither `{}` nor `{}` holds one",
