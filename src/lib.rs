@@ -113,44 +113,50 @@ fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Ou
         .filter(|v| v.status == Status::MayFail)
         .map(|v| v.id)
         .collect();
-    if targets.is_empty() {
+    let races = race_targets(program, outcome);
+    if targets.is_empty() && races.is_empty() {
         return;
     }
     let start = std::time::Instant::now();
-    let proof = explore::proof::prove(
-        program,
-        &targets,
-        start + options.timeout.mul_f64(PROOF_SHARE),
-    );
-    for v in &mut outcome.verdicts {
-        if proof.proved.contains(&v.id) {
-            // Soundness: `explore::proof` ran every execution of the program, and none fails
-            // this assertion.
-            v.status = Status::Proved;
-            v.reason = format!(
-                "every execution was run ({}, --confirm) and none fails it",
-                report::plural(proof.executions as usize, "execution")
-            );
-            v.values.clear();
-            v.explanation.clear();
-            targets.remove(&v.id);
-        }
+    if !targets.is_empty() {
+        prove_by_exploration(program, options, outcome, &mut targets);
     }
-    outcome.stats.executions = proof.executions;
-    if targets.is_empty() {
-        return;
+    let remaining = options.timeout.saturating_sub(start.elapsed());
+    if !targets.is_empty() {
+        // Races are confirmed by executions of their own: a state where a race's accesses
+        // are both next ends the execution, which must not hide a failing assertion further on.
+        let share = if races.is_empty() {
+            remaining
+        } else {
+            remaining.mul_f64(ASSERTION_SHARE)
+        };
+        let options = config::ConfirmOptions {
+            timeout: share,
+            ..options.clone()
+        };
+        confirm_assertions(program, &options, &targets, outcome);
     }
-    if let Some(gap) = &proof.gap {
-        outcome.notes.push(Note {
-            span: None,
-            message: format!("--confirm: not every execution could be run for a proof: {gap}"),
-        });
+    if !races.is_empty() {
+        let options = config::ConfirmOptions {
+            timeout: options.timeout.saturating_sub(start.elapsed()),
+            ..options.clone()
+        };
+        confirm_races(program, &options, races, outcome);
     }
-    let options = &config::ConfirmOptions {
-        timeout: options.timeout.saturating_sub(start.elapsed()),
-        ..options.clone()
-    };
-    let confirmation = match explore::confirm(program, options, &targets) {
+}
+
+/// The share of `--confirm`'s budget, after the proof, that confirming assertions may take
+/// when there are races to confirm too.
+const ASSERTION_SHARE: f64 = 0.6;
+
+/// `--confirm` of the assertions of `targets`: executions that fail them.
+fn confirm_assertions(
+    program: &Program,
+    options: &config::ConfirmOptions,
+    targets: &std::collections::BTreeSet<AssertId>,
+    outcome: &mut Outcome,
+) {
+    let confirmation = match explore::confirm(program, options, targets, Vec::new()) {
         Ok(found) => found,
         Err(why) => {
             outcome.notes.push(Note {
@@ -216,23 +222,132 @@ fn confirm(program: &Program, options: &config::ConfirmOptions, outcome: &mut Ou
     }
 }
 
+/// `--confirm` of the race check's races: executions that reach a state where two threads
+/// are about to run two conflicting accesses of one race (`explore::RaceTarget`).
+fn confirm_races(
+    program: &Program,
+    options: &config::ConfirmOptions,
+    races: Vec<explore::RaceTarget>,
+    outcome: &mut Outcome,
+) {
+    let targets = races.iter().map(|r| r.id).collect();
+    let confirmation = match explore::confirm(program, options, &targets, races.clone()) {
+        Ok(found) => found,
+        Err(why) => {
+            let message = format!("--confirm: the program cannot be executed: {why}");
+            if !outcome.notes.iter().any(|n| n.message == message) {
+                outcome.notes.push(Note {
+                    span: None,
+                    message,
+                });
+            }
+            return;
+        }
+    };
+    let found = &confirmation.outcome;
+    outcome.stats.executions += found.executions;
+    let Some(check) = &mut outcome.races else {
+        return;
+    };
+    for (k, race) in check.races.iter_mut().enumerate() {
+        let id = AssertId::from(program.asserts.len() + k);
+        let Some(v) = found.violations.get(&id) else {
+            continue;
+        };
+        // Soundness: the witness is a replayed execution that reaches both accesses at once
+        // (`explore::race_witness`); without it, the race stays `may-race`.
+        if let Some(w) = explore::race_witness(program, &races, v) {
+            race.status = analysis::races::RaceStatus::Violated;
+            race.witness = Some(w);
+            race.found_by = (!v.found_by.is_empty()).then(|| v.found_by.clone());
+        }
+    }
+}
+
+/// The proof by exploration of `--confirm` (`explore::proof`) on the assertions of `targets`;
+/// those it proves leave `targets`.
+fn prove_by_exploration(
+    program: &Program,
+    options: &config::ConfirmOptions,
+    outcome: &mut Outcome,
+    targets: &mut std::collections::BTreeSet<AssertId>,
+) {
+    let start = std::time::Instant::now();
+    let proof = explore::proof::prove(
+        program,
+        targets,
+        start + options.timeout.mul_f64(PROOF_SHARE),
+    );
+    for v in &mut outcome.verdicts {
+        if proof.proved.contains(&v.id) {
+            // Soundness: `explore::proof` ran every execution of the program, and none fails
+            // this assertion.
+            v.status = Status::Proved;
+            v.reason = format!(
+                "every execution was run ({}, --confirm) and none fails it",
+                report::plural(proof.executions as usize, "execution")
+            );
+            v.values.clear();
+            v.explanation.clear();
+            targets.remove(&v.id);
+        }
+    }
+    outcome.stats.executions = proof.executions;
+    if let (false, Some(gap)) = (targets.is_empty(), &proof.gap) {
+        outcome.notes.push(Note {
+            span: None,
+            message: format!("--confirm: not every execution could be run for a proof: {gap}"),
+        });
+    }
+}
+
+/// The races of the race check as targets of `--confirm`, with ids past the assertions'.
+fn race_targets(program: &Program, outcome: &Outcome) -> Vec<explore::RaceTarget> {
+    let Some(check) = &outcome.races else {
+        return Vec::new();
+    };
+    let global_of = |memory: &str| {
+        (program.globals.iter().enumerate())
+            .filter(|(_, g)| {
+                memory.strip_prefix(g.name.as_str()).is_some_and(|rest| {
+                    rest.is_empty() || rest.starts_with('.') || rest.starts_with('[')
+                })
+            })
+            .max_by_key(|(_, g)| g.name.len())
+            .map(|(i, _)| i as u32)
+    };
+    (check.races.iter().enumerate())
+        .map(|(k, race)| explore::RaceTarget {
+            id: AssertId::from(program.asserts.len() + k),
+            spans: race.accesses.iter().filter_map(|a| a.span).collect(),
+            memory: match global_of(&race.memory.name) {
+                Some(g) => explore::RaceMemory::Global(g),
+                None => explore::RaceMemory::NotGlobal,
+            },
+        })
+        .collect()
+}
+
 /// `--witness-dir`: one file per violated assertion, `A3.json`.
 fn write_witnesses(report: &report::Report, dir: &std::path::Path) -> Result<(), InputError> {
     let io = |e: std::io::Error| {
         InputError::Unsupported(format!("--witness-dir {}: {e}", dir.display()))
     };
     std::fs::create_dir_all(dir).map_err(io)?;
-    for v in &report.outcome.verdicts {
-        let Some(w) = &v.witness else { continue };
+    // Also relative to the witness file: a tree moved with its witnesses replays.
+    let at = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let races = (report.outcome.races.iter()).flat_map(|c| c.races.iter().enumerate());
+    let witnesses = (report.outcome.verdicts.iter())
+        .filter_map(|v| Some((format!("A{}", v.id.index() + 1), v.witness.as_ref()?)))
+        .chain(races.filter_map(|(k, r)| Some((format!("R{}", k + 1), r.witness.as_ref()?))));
+    for (name, w) in witnesses {
         let mut file = report.witness_file(w);
-        // Also relative to the witness file: a tree moved with its witnesses replays.
-        let at = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         file.program.inputs_from_witness = (file.program.inputs.iter())
             .map(|p| explore::witness::relative_to(std::path::Path::new(p), &at))
             .collect::<Option<Vec<_>>>()
             .unwrap_or_default();
         let text = serde_json::to_string_pretty(&file).expect("witness serialises");
-        std::fs::write(dir.join(format!("A{}.json", v.id.index() + 1)), text + "\n").map_err(io)?;
+        std::fs::write(dir.join(format!("{name}.json")), text + "\n").map_err(io)?;
     }
     Ok(())
 }
@@ -297,6 +412,11 @@ pub fn replay(
     }
     config.assume_no_write = file.program.assume_no_write.clone();
     let program = load_program(&config).map_err(|e| e.to_string())?;
+    if file.is_race() {
+        let (choices, inputs) = file.schedule();
+        return explore::replay_race(&program, file.bound, &choices, inputs)
+            .map_err(|e| format!("{}: {e}", path.display()));
+    }
     let id = file
         .assertion_id()
         .filter(|id| id.index() < program.asserts.len())

@@ -424,7 +424,7 @@ fn cross_check(path: &Path, args: &[String], verdict: Option<bool>) -> Result<Cr
     let all = (0..program.asserts.len())
         .map(watts::ir::AssertId::from)
         .collect();
-    let found = watts::explore::confirm(&program, &options, &all)
+    let found = watts::explore::confirm(&program, &options, &all, Vec::new())
         .map_err(|e| e.to_string())?
         .outcome;
     let deadline = std::time::Instant::now() + Duration::from_millis(1500);
@@ -1062,4 +1062,87 @@ fn a_proof_by_exploration_runs_every_execution_or_says_why_not() {
         }
     }
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// Two threads write one variable at the same time; the second is also read after both
+/// writes (`--check race`).
+#[test]
+fn a_race_is_confirmed_with_both_accesses_and_its_witness_replays() {
+    let dir = dir_with("racy.c", RACY);
+    let (doc, code) = json_in(
+        dir.path(),
+        &[
+            "--check",
+            "race",
+            "--confirm",
+            "--witness-dir",
+            "w",
+            "racy.c",
+        ],
+    );
+    assert_eq!(code, 1, "{doc}");
+    let r = &doc["races"][0];
+    assert_eq!(r["status"], "violated", "{r}");
+    assert_eq!(r["memory"], "count", "{r}");
+    // The witness ends with the two accesses: two threads, lines of the race's accesses,
+    // at least one a write.
+    let steps = r["witness"]["steps"].as_array().expect("steps");
+    let [.., x, y] = &steps[..] else {
+        panic!("{r}")
+    };
+    assert_ne!(x["tid"], y["tid"], "{r}");
+    let lines: Vec<&serde_json::Value> = (r["accesses"].as_array().expect("accesses").iter())
+        .map(|a| &a["line"])
+        .collect();
+    assert!(
+        lines.contains(&&x["line"]) && lines.contains(&&y["line"]),
+        "{r}"
+    );
+    let event = |s: &serde_json::Value| s["event"].as_str().unwrap_or_default().to_string();
+    assert!(
+        event(x).starts_with("writes count") || event(y).starts_with("writes count"),
+        "{r}"
+    );
+    // The human report says it is confirmed and shows the interleaving.
+    let o = watts_in(
+        dir.path(),
+        &["analyze", "--check", "race", "--confirm", "racy.c"],
+    );
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    assert!(out.contains("data race on `count` (confirmed)"), "{out}");
+    // The witness file replays: the race happens again (exit 1).
+    assert!(dir.path().join("w/R1.json").is_file());
+    let o = watts_in(dir.path(), &["replay", "w/R1.json"]);
+    assert_status(&o, 1);
+    assert!(
+        stdout(&o).contains("the race happens again"),
+        "{}",
+        stdout(&o)
+    );
+    // Without its last step but one, the schedule does not reach both accesses at once.
+    let text = std::fs::read_to_string(dir.path().join("w/R1.json")).expect("read");
+    let mut w: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let steps = w["steps"].as_array_mut().expect("steps");
+    let n = steps.len();
+    steps.remove(n - 3);
+    std::fs::write(dir.path().join("cut.json"), w.to_string()).expect("write");
+    let o = watts_in(dir.path(), &["replay", "cut.json"]);
+    assert_ne!(o.status.code(), Some(1), "{}", stdout(&o));
+}
+
+/// The race check reports a pair a barrier orders (it does not model barriers); no execution
+/// reaches both accesses at once, so it stays `may-race`. Locked accesses are no race at all.
+#[test]
+fn a_race_no_execution_reaches_is_not_confirmed() {
+    let dir = dir_with("barrier.c", include_str!("corpus/20-races/ra-19-barrier.c"));
+    let (doc, code) = json_in(dir.path(), &["--confirm", "barrier.c"]);
+    assert_eq!(code, 1, "{doc}");
+    let r = &doc["races"][0];
+    assert_eq!(r["memory"], "data", "{r}");
+    assert_eq!(r["status"], "may-race", "{r}");
+    assert!(r.get("witness").is_none(), "{r}");
+    let dir = dir_with("locked.c", LOCKED);
+    let (doc, _) = json_in(dir.path(), &["--check", "race", "--confirm", "locked.c"]);
+    assert_eq!(doc["summary"]["races"], 0, "{doc}");
 }

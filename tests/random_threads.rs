@@ -334,7 +334,7 @@ fn holds(s: Status) -> bool {
 #[allow(clippy::needless_range_loop)]
 /// The program of `seed` checked: (assertions, violated by the explorer, proved by
 /// exploration), or what went wrong.
-fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize), Vec<String>> {
+fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize, bool), Vec<String>> {
     let text = program(seed);
     let path = dir.join(format!("random-{seed}.c"));
     std::fs::write(&path, &text).expect("write program");
@@ -346,16 +346,31 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize), Vec<
     let n = program.asserts.len();
     // statuses[domain][mode][assertion]
     let mut statuses = Vec::new();
+    // races[domain][mode]: the places of each reported race's accesses; `None` when the
+    // race check was incomplete (then it claims nothing).
+    let mut races: Vec<Vec<Option<Vec<Vec<watts::ir::Span>>>>> = Vec::new();
     for domain in DOMAINS {
         let mut per_mode = Vec::new();
+        let mut races_per_mode = Vec::new();
         for mode in Mode::ALL {
             config.mode = mode;
             config.domain = domain;
             let out = watts::analysis::analyze(&program, &config)
                 .map_err(|e| vec![format!("{shown}: {}/{}: {e}", mode.name(), domain.name())])?;
             per_mode.push(out.verdicts.iter().map(|v| v.status).collect::<Vec<_>>());
+            races_per_mode.push(
+                out.races
+                    .as_ref()
+                    .filter(|c| c.incomplete.is_none())
+                    .map(|c| {
+                        (c.races.iter())
+                            .map(|r| r.accesses.iter().filter_map(|a| a.span).collect())
+                            .collect()
+                    }),
+            );
         }
         statuses.push(per_mode);
+        races.push(races_per_mode);
     }
     let options = watts::config::ConfirmOptions {
         bound: 4,
@@ -364,7 +379,7 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize), Vec<
         ..Default::default()
     };
     let all = (0..n).map(watts::ir::AssertId::from).collect();
-    let found = watts::explore::confirm(&program, &options, &all)
+    let found = watts::explore::confirm(&program, &options, &all, Vec::new())
         .map_err(|e| vec![format!("{shown}: confirm: {e}")])?
         .outcome;
     let deadline = std::time::Instant::now() + Duration::from_millis(800);
@@ -417,6 +432,30 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize), Vec<
             }
         }
     }
+    // A race that an execution reaches (two conflicting accesses both next) is reported in
+    // every mode and domain.
+    let confirmed_race =
+        witnessed_race(&program, &options).map_err(|e| vec![format!("{shown}: {e}")])?;
+    if let Some((x, y)) = confirmed_race {
+        for (d, domain) in DOMAINS.iter().enumerate() {
+            for (m, mode) in Mode::ALL.iter().enumerate() {
+                let Some(reported) = &races[d][m] else {
+                    continue;
+                };
+                if !reported.iter().any(|r| r.contains(&x) && r.contains(&y)) {
+                    errors.push(format!(
+                        "{shown}:{}:{} and {}:{}: an execution reaches both accesses at once, yet {}/{} reports no race between them",
+                        x.line,
+                        x.col,
+                        y.line,
+                        y.col,
+                        mode.name(),
+                        domain.name()
+                    ));
+                }
+            }
+        }
+    }
     for a in 0..n {
         for (d, domain) in DOMAINS.iter().enumerate() {
             // flow-insensitive ⊆ flow-sensitive ⊆ constraints; then constraints = optimized.
@@ -456,9 +495,62 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize), Vec<
         }
     }
     if errors.is_empty() {
-        Ok((n, found.violations.len(), proof.proved.len()))
+        Ok((
+            n,
+            found.violations.len(),
+            proof.proved.len(),
+            confirmed_race.is_some(),
+        ))
     } else {
         Err(errors)
+    }
+}
+
+/// A race of some execution of `program`, found with no help from the analysis: a state in
+/// which two threads are about to run conflicting accesses, whatever their places; the places
+/// of those two accesses (from the replayed witness, whose last two steps they are).
+fn witnessed_race(
+    program: &watts::ir::Program,
+    options: &watts::config::ConfirmOptions,
+) -> Result<Option<(watts::ir::Span, watts::ir::Span)>, String> {
+    use watts::ir::InstKind;
+    let spans = (program.funcs.iter())
+        .flat_map(|f| f.blocks.iter().flat_map(|b| b.insts.iter()))
+        .filter(|i| {
+            matches!(
+                i.kind,
+                InstKind::Load { .. }
+                    | InstKind::Store { .. }
+                    | InstKind::AtomicRmw { .. }
+                    | InstKind::CmpXchg { .. }
+            )
+        })
+        .filter_map(|i| i.span)
+        .collect();
+    let id = watts::ir::AssertId::from(program.asserts.len());
+    let target = watts::explore::RaceTarget {
+        id,
+        spans,
+        memory: watts::explore::RaceMemory::Any,
+    };
+    let options = watts::config::ConfirmOptions {
+        timeout: Duration::from_millis(400),
+        ..options.clone()
+    };
+    let found = watts::explore::confirm(program, &options, &[id].into(), vec![target.clone()])
+        .map_err(|e| format!("confirm of races: {e}"))?
+        .outcome;
+    let Some(v) = found.violations.get(&id) else {
+        return Ok(None);
+    };
+    let w = watts::explore::race_witness(program, &[target], v)
+        .ok_or("a race the explorer found does not replay")?;
+    let [.., x, y] = &w.steps[..] else {
+        return Err("a race witness has fewer than two steps".into());
+    };
+    match (x.span, y.span) {
+        (Some(x), Some(y)) => Ok(Some((x, y))),
+        _ => Err("a race witness's accesses have no place".into()),
     }
 }
 
@@ -473,18 +565,20 @@ fn random_programs_violated_by_the_explorer_are_never_proved() {
         .expect("temp dir")
         .keep();
     let (mut asserts, mut violated, mut explored, mut errors) = (0, 0, 0, Vec::new());
+    let mut raced = 0;
     for seed in first..first + count {
         match check(seed, &dir) {
-            Ok((n, v, p)) => {
+            Ok((n, v, p, r)) => {
                 asserts += n;
                 violated += v;
                 explored += p;
+                raced += usize::from(r);
             }
             Err(e) => errors.extend(e),
         }
     }
     println!(
-        "{count} random programs (seeds {first}..{}): {asserts} assertions, {violated} violated, {explored} proved by exploration",
+        "{count} random programs (seeds {first}..{}): {asserts} assertions, {violated} violated, {explored} proved by exploration, {raced} with a race an execution reaches",
         first + count
     );
     assert!(errors.is_empty(), "{}", errors.join("\n"));
@@ -492,6 +586,10 @@ fn random_programs_violated_by_the_explorer_are_never_proved() {
     assert!(
         violated * 5 >= asserts,
         "only {violated} of {asserts} assertions violated"
+    );
+    assert!(
+        raced * 5 >= count as usize,
+        "only {raced} of {count} programs with a race an execution reaches"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,7 +30,7 @@ pub mod witness;
 
 use crate::ir::{AssertId, Span};
 
-pub use interp::{Interp, InterpOptions};
+pub use interp::{Interp, InterpOptions, RaceMemory, RaceTarget};
 
 /// A thread of one execution: 0 is `main`, then in creation order.
 pub type Tid = usize;
@@ -282,12 +282,15 @@ pub struct Confirmation {
 /// Explores the executions of `program` until every assertion of `targets` is violated or the
 /// budget `options.timeout` runs out, as `options.strategy` says ([`strategy::plan`]).
 /// `Err` when the program cannot be executed at all (no `main`).
+///
+/// `races` are races to confirm as well ([`RaceTarget`]): their ids are among `targets`.
 pub fn confirm(
     program: &crate::ir::Program,
     options: &crate::config::ConfirmOptions,
     targets: &std::collections::BTreeSet<AssertId>,
+    races: Vec<RaceTarget>,
 ) -> Result<Confirmation, String> {
-    let interp = Interp::new(program, InterpOptions::default())?;
+    let interp = Interp::new(program, InterpOptions::default())?.with_races(races);
     Ok(strategy::run(
         &interp,
         strategy::plan(options),
@@ -350,4 +353,119 @@ pub fn replay(program: &crate::ir::Program, v: &search::Violation) -> Result<(u8
             (t, alt, input)
         }));
     witness::replay_with_inputs(program, v.bound, v.assertion, &choices, inputs)
+}
+
+/// The witness of a confirmed race ([`RaceTarget`]): the execution of `v`, which ends where
+/// two threads are about to run the race's accesses, followed by those two accesses. `None`
+/// when `v` does not replay to such a state (which would be a bug).
+pub fn race_witness(
+    program: &crate::ir::Program,
+    races: &[RaceTarget],
+    v: &search::Violation,
+) -> Option<witness::Witness> {
+    let (choices, inputs) =
+        witness::schedule(v.choices.iter().zip(&v.steps).map(|(&(t, alt), s)| {
+            let input = match &s.kind {
+                StepKind::Input(x) => Some(x.value),
+                _ => None,
+            };
+            (t, alt, input)
+        }));
+    let plain = Interp::new(
+        program,
+        InterpOptions {
+            bound: if v.bound == 0 {
+                InterpOptions::default().bound
+            } else {
+                v.bound
+            },
+            ..InterpOptions::default()
+        },
+    )
+    .ok()?;
+    let plain = if inputs.is_empty() {
+        plain
+    } else {
+        plain.with_inputs(std::sync::Arc::new(inputs))
+    };
+    let (state, steps) = search::replay(&plain, &choices).ok()?;
+    let (id, a, b) = plain.with_races(races.to_vec()).race_at(&state)?;
+    if id != v.assertion {
+        return None;
+    }
+    // Both accesses, each as it runs from this state; the read first, so that the values
+    // shown are those of one execution (the read, then the write, which reads nothing the
+    // other thread writes; or two writes).
+    let run = |t: Tid| (t, plain.step(&mut state.clone(), t, 0));
+    let (x, y) = (run(a), run(b));
+    let ran = if matches!(y.1.kind, StepKind::Read { .. }) {
+        [y, x]
+    } else {
+        [x, y]
+    };
+    let mut choices = choices;
+    let mut steps = steps;
+    for (t, step) in ran {
+        choices.push((t, 0));
+        steps.push(step);
+    }
+    Some(witness::Witness {
+        assertion: v.assertion,
+        choices,
+        steps,
+        threads: v.threads.clone(),
+        bound: v.bound,
+    })
+}
+
+/// Replays a race witness: `choices` up to its last two steps, after which the threads of
+/// those two steps must be about to run conflicting accesses of one object (exit status 1 and
+/// a message), else 0 and why not; `Err` when the schedule does not fit the program.
+pub fn replay_race(
+    program: &crate::ir::Program,
+    bound: u32,
+    choices: &[(Tid, usize)],
+    inputs: std::collections::BTreeMap<(Tid, u32), i128>,
+) -> Result<(u8, String), String> {
+    let [prefix @ .., (a, _), (b, _)] = choices else {
+        return Err("a race witness ends with the two accesses: it has fewer steps".into());
+    };
+    let plain = Interp::new(
+        program,
+        InterpOptions {
+            bound,
+            ..InterpOptions::default()
+        },
+    )?;
+    let plain = if inputs.is_empty() {
+        plain
+    } else {
+        plain.with_inputs(std::sync::Arc::new(inputs))
+    };
+    let (state, steps) = search::replay(&plain, prefix)?;
+    let spans = [*a, *b].map(|t| plain.next_span(&state, t));
+    let [Some(x), Some(y)] = spans else {
+        return Ok((
+            0,
+            "the two last steps are not accesses of the source".into(),
+        ));
+    };
+    let target = RaceTarget {
+        id: AssertId::from(program.asserts.len()),
+        spans: [x, y].into_iter().collect(),
+        memory: RaceMemory::Any,
+    };
+    Ok(match plain.with_races(vec![target]).race_at(&state) {
+        Some((_, p, q)) if [p, q] == [*a.min(b), *a.max(b)] => (
+            1,
+            format!(
+                "the race happens again: after {} steps, both accesses are next",
+                steps.len()
+            ),
+        ),
+        _ => (
+            0,
+            "the race does not happen: the two last steps are not conflicting accesses that are both next".into(),
+        ),
+    })
 }

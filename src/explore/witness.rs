@@ -191,7 +191,15 @@ pub fn assertion_ref(
     id: AssertId,
     path_of: &dyn Fn(Span) -> String,
 ) -> AssertionRef {
-    let info = &program.asserts[id.index()];
+    // A confirmed race (`super::RaceTarget`) has an id past the assertions.
+    let Some(info) = program.asserts.get(id.index()) else {
+        return AssertionRef {
+            id: format!("R{}", id.index() - program.asserts.len() + 1),
+            file: String::new(),
+            line: None,
+            condition: "data race".to_string(),
+        };
+    };
     AssertionRef {
         id: format!("A{}", id.index() + 1),
         file: info.span.map(path_of).unwrap_or_default(),
@@ -239,6 +247,11 @@ impl WitnessFile {
     /// The (thread, alternative) schedule and the forced input values: [`schedule`].
     pub fn schedule(&self) -> Schedule {
         schedule(self.steps.iter().map(|s| (s.tid, s.alternative, s.input)))
+    }
+
+    /// Whether it is the witness of a data race (`R1`), whose last two steps are the accesses.
+    pub fn is_race(&self) -> bool {
+        self.assertion.id.starts_with('R') && self.assertion.condition == "data race"
     }
 
     /// The assertion id (`A3` → 2), if well formed.

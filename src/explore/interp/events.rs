@@ -60,7 +60,7 @@ impl Interp<'_> {
         }
     }
 
-    fn inst_op(&self, s: &State, t: Tid, inst: &Inst) -> Op {
+    pub(super) fn inst_op(&self, s: &State, t: Tid, inst: &Inst) -> Op {
         // An operation on something that is not an address stops the execution as
         // unsupported: it touches nothing.
         let or_local = |l: Option<Loc>, f: fn(Loc) -> Op| l.map_or(Op::Local, f);

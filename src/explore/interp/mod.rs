@@ -21,6 +21,9 @@
 //!   have equal futures, including the bound counters and the step budget.
 
 mod events;
+mod race;
+
+pub use race::{RaceMemory, RaceTarget};
 pub(crate) mod memory;
 mod shadow;
 #[cfg(test)]
@@ -208,6 +211,9 @@ pub struct Interp<'p> {
     /// With `options.exact`: per function, per variable, whether any instruction, phi or
     /// terminator reads it (a library result taken as success matters only when read).
     used: Arc<Vec<Vec<bool>>>,
+    /// Races to confirm (`race`), and the places of their accesses.
+    races: Arc<Vec<RaceTarget>>,
+    race_spans: Arc<std::collections::BTreeSet<crate::ir::Span>>,
 }
 
 /// One function activation.
@@ -304,6 +310,15 @@ impl<'p> Interp<'p> {
     pub fn with_inputs(&self, inputs: Arc<BTreeMap<(Tid, u32), i128>>) -> Interp<'p> {
         let mut i = self.clone();
         i.forced = Some(inputs);
+        i
+    }
+
+    /// The same interpreter ending `Violated` with a race's id in a state where two threads
+    /// are about to run conflicting accesses of that race ([`RaceTarget`]).
+    pub fn with_races(&self, races: Vec<RaceTarget>) -> Interp<'p> {
+        let mut i = self.clone();
+        i.race_spans = Arc::new(races.iter().flat_map(|r| r.spans.iter().copied()).collect());
+        i.races = Arc::new(races);
         i
     }
 
@@ -416,6 +431,8 @@ impl<'p> Interp<'p> {
             } else {
                 Vec::new()
             }),
+            races: Arc::default(),
+            race_spans: Arc::default(),
         })
     }
 
@@ -2211,7 +2228,9 @@ impl System for Interp<'_> {
             self.sh_exit(s);
         }
         if s.status == Status::Running {
-            if s.threads.iter().all(|th| th.at == At::Finished) {
+            if let Some((id, ..)) = self.race_at(s) {
+                s.status = Status::Violated(id);
+            } else if s.threads.iter().all(|th| th.at == At::Finished) {
                 s.status = Status::Done;
             } else if !self.any_enabled(s) {
                 s.status = if s.threads.iter().any(|th| th.at == At::Cut) {
