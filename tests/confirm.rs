@@ -1146,3 +1146,55 @@ fn a_race_no_execution_reaches_is_not_confirmed() {
     let (doc, _) = json_in(dir.path(), &["--check", "race", "--confirm", "locked.c"]);
     assert_eq!(doc["summary"]["races"], 0, "{doc}");
 }
+
+/// On every program of the race corpus, `--confirm` never confirms a race at an access
+/// annotated `NO-RACE` (which races with nothing), and confirms most races annotated `RACE!`.
+#[test]
+fn confirmed_races_agree_with_the_race_corpus() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/20-races");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("race corpus")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    paths.sort();
+    let (mut racy, mut confirmed, mut errors) = (0, 0, Vec::new());
+    for path in &paths {
+        let text = std::fs::read_to_string(path).expect("read");
+        let marked = |line: u64, mark: &str| {
+            (text.lines().nth(line.saturating_sub(1) as usize)).is_some_and(|l| l.contains(mark))
+        };
+        racy += text.lines().filter(|l| l.contains("// RACE!")).count();
+        let (doc, _) = json_in(
+            &dir,
+            &[
+                "--check",
+                "race",
+                "--confirm",
+                "--confirm-budget",
+                "2",
+                path.to_str().expect("path"),
+            ],
+        );
+        for r in doc["races"].as_array().into_iter().flatten() {
+            let Some(steps) = r["witness"]["steps"].as_array() else {
+                continue;
+            };
+            for s in &steps[steps.len().saturating_sub(2)..] {
+                let line = s["line"].as_u64().unwrap_or(0);
+                if marked(line, "NO-RACE") {
+                    errors.push(format!("{}:{line}: NO-RACE, yet confirmed", path.display()));
+                }
+                if marked(line, "RACE!") {
+                    confirmed += 1;
+                }
+            }
+        }
+    }
+    println!("race corpus: {confirmed} confirmed accesses on lines marked RACE! ({racy} lines)");
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(
+        confirmed * 2 >= racy,
+        "only {confirmed} of {racy} RACE! lines confirmed"
+    );
+}

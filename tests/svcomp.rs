@@ -225,3 +225,46 @@ fn svcomp_answers_are_never_wrong() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `--property no-data-race` (by name or as a `.prp` file): `false` only with a confirmed race,
+/// `true` only when the race check finds none; the barrier task, whose verdict for the
+/// property is true but whose barrier the check does not model, stays `unknown`.
+#[test]
+fn the_no_data_race_property_is_answered_only_when_sure() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let answer = |file: &Path, property: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_watts"))
+            .args(["analyze", "--quiet", "--svcomp", "--property", property])
+            .arg(file)
+            .output()
+            .expect("run watts");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        ["true", "false", "unknown"]
+            .into_iter()
+            .find(|a| text.contains(&format!("SV-COMP result: {a}")))
+            .unwrap_or("none")
+            .to_string()
+    };
+    let racy = corpus.join("00-readme/counter.c");
+    assert_eq!(answer(&racy, "no-data-race"), "false");
+    // The same program's assertion is the property `unreach-call`: violated as well.
+    assert_eq!(answer(&racy, "unreach-call"), "false");
+    assert_eq!(
+        answer(&corpus.join("05-threads/08-mutex.c"), "no-data-race"),
+        "true"
+    );
+    assert_eq!(
+        answer(&corpus.join("20-races/ra-19-barrier.c"), "no-data-race"),
+        "unknown"
+    );
+    let prp = tempfile::tempdir().expect("temp dir");
+    let file = prp.path().join("no-data-race.prp");
+    std::fs::write(&file, "CHECK( init(main()), LTL(G ! data-race) )\n").expect("write");
+    assert_eq!(answer(&racy, file.to_str().expect("path")), "false");
+    if let Some(dir) = svcomp_dir() {
+        let task = dir.join("pthread-ext/40_barrier_vf.i");
+        if task.is_file() {
+            assert_ne!(answer(&task, "no-data-race"), "false", "{}", task.display());
+        }
+    }
+}
