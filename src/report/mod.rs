@@ -212,13 +212,20 @@ impl Report {
         }
         let n = check.races.len();
         let hidden = (0..n).filter(|&i| !self.race_is_new(i)).count();
-        Some(match (n, hidden) {
-            (0, _) => "no data race".to_string(),
-            (n, 0) => plural(n, "data race"),
-            (n, h) => format!(
-                "{} ({h} suppressed or in the baseline)",
-                plural(n, "data race")
-            ),
+        let confirmed = (check.races.iter())
+            .filter(|r| r.status == crate::analysis::races::RaceStatus::Violated)
+            .count();
+        let mut parts = Vec::new();
+        if confirmed > 0 {
+            parts.push(format!("{confirmed} confirmed"));
+        }
+        if hidden > 0 {
+            parts.push(format!("{hidden} suppressed or in the baseline"));
+        }
+        Some(match n {
+            0 => "no data race".to_string(),
+            n if parts.is_empty() => plural(n, "data race"),
+            n => format!("{} ({})", plural(n, "data race"), parts.join(", ")),
         })
     }
 
