@@ -322,7 +322,8 @@ pub struct AnalyzeArgs {
 
     /// How --confirm chooses executions: `exhaustive` runs every execution within the loop
     /// bound (and says so when it finishes); `speed`, `pct` and `random` sample executions
-    /// (thread speed control, probabilistic concurrency testing, uniform), which finds deep
+    /// (thread speed control, probabilistic concurrency testing, uniform; `focus` runs main
+    /// and a few other threads far, the rest newest first or only when those wait), which finds deep
     /// bugs sooner but never shows their absence; `symbolic` asks z3 for inputs and a schedule
     /// that reach a new path (bugs that need specific input values); `auto` samples a little,
     /// searches exhaustively with half the budget, then runs symbolic inputs and speed
@@ -433,6 +434,9 @@ pub enum StrategyArg {
     Pct,
     /// Sampled executions under a uniformly random scheduler.
     Random,
+    /// Sampled executions that run a few threads far (main and at most two others; the rest
+    /// newest first, or only when those cannot move).
+    Focus,
     /// Inputs and schedule prefixes solved by z3 to reach new paths (symbolic inputs).
     Symbolic,
 }
@@ -445,6 +449,7 @@ impl From<StrategyArg> for ConfirmStrategy {
             StrategyArg::Speed => ConfirmStrategy::Speed,
             StrategyArg::Pct => ConfirmStrategy::Pct,
             StrategyArg::Random => ConfirmStrategy::Random,
+            StrategyArg::Focus => ConfirmStrategy::Focus,
             StrategyArg::Symbolic => ConfirmStrategy::Symbolic,
         }
     }

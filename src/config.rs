@@ -251,6 +251,9 @@ pub enum ConfirmStrategy {
     Pct,
     /// Sampled executions under a uniformly random scheduler.
     Random,
+    /// Sampled executions that run a few threads far: `main` and at most two others, the rest
+    /// eagerly or only when those cannot move (`explore::focus`).
+    Focus,
     /// Symbolic inputs (maximal path causality, FSE'18): runs whose inputs and schedule
     /// prefix z3 chose to reach a new path, speed-controlled after the prefix.
     Symbolic,
@@ -265,6 +268,7 @@ impl ConfirmStrategy {
             ConfirmStrategy::Speed => "speed",
             ConfirmStrategy::Pct => "pct",
             ConfirmStrategy::Random => "random",
+            ConfirmStrategy::Focus => "focus",
             ConfirmStrategy::Symbolic => "symbolic",
         }
     }

@@ -414,7 +414,7 @@ pub fn replay(
     let program = load_program(&config).map_err(|e| e.to_string())?;
     if file.is_race() {
         let (choices, inputs) = file.schedule();
-        return explore::replay_race(&program, file.bound, &choices, inputs)
+        return explore::replay_race(&program, file.bound, file.thread_loops, &choices, inputs)
             .map_err(|e| format!("{}: {e}", path.display()));
     }
     let id = file
@@ -436,8 +436,15 @@ pub fn replay(
         )));
     }
     let (choices, inputs) = file.schedule();
-    explore::witness::replay_with_inputs(&program, file.bound, id, &choices, inputs)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    explore::witness::replay_with_inputs(
+        &program,
+        file.bound,
+        file.thread_loops,
+        id,
+        &choices,
+        inputs,
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The front end, then the driver harness of `config`, if any, then the start-up code of the C

@@ -57,7 +57,7 @@ fn json_carries_the_witness_and_replay_confirms_it() {
     let a = &doc["assertions"][0];
     assert_eq!(a["status"], "violated", "{a}");
     let w = &a["witness"];
-    assert_eq!(w["version"], 2);
+    assert_eq!(w["version"], 3);
     assert_eq!(w["assertion"]["condition"], "count == 2");
     let steps = w["steps"].as_array().expect("steps");
     assert!(steps.len() >= 4, "{w}");
@@ -173,7 +173,7 @@ const INHERITED: &str = include_str!("corpus/10-flow/07-inherited-view.c");
 fn each_sampler_finds_a_corpus_failure_and_its_witness_replays() {
     for (name, text) in [("racy.c", RACY), ("inherited.c", INHERITED)] {
         let dir = dir_with(name, text);
-        for strategy in ["speed", "pct", "random"] {
+        for strategy in ["speed", "pct", "random", "focus"] {
             let (doc, code) = json_in(
                 dir.path(),
                 &[
@@ -203,7 +203,7 @@ fn each_sampler_finds_a_corpus_failure_and_its_witness_replays() {
                 let by = a["found_by"].as_str().unwrap_or("");
                 assert!(by.starts_with(&format!("{strategy} sampling, run ")), "{a}");
                 assert!(a["reason"].as_str().unwrap_or("").contains(by), "{a}");
-                assert_eq!(a["witness"]["version"], 2, "{a}");
+                assert_eq!(a["witness"]["version"], 3, "{a}");
                 assert!(a["witness"]["bound"].as_u64().unwrap_or(0) >= 1024, "{a}");
                 let id = a["id"].as_str().expect("id");
                 let o = watts_in(dir.path(), &["replay", &format!("w/{id}.json")]);
@@ -720,7 +720,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
         },
         &|_| "lin.c".to_string(),
     );
-    assert_eq!(file.version, 2);
+    assert_eq!(file.version, 3);
     let text = serde_json::to_string_pretty(&file).expect("json");
     assert!(text.contains("\"input\": 331"), "{text}");
     std::fs::write(dir.path().join("w.json"), &text).expect("write");

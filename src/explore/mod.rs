@@ -8,6 +8,7 @@
 //!   exact mode; the assertions none fails are proved.
 //! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
 //! - `sample`: sampled executions under a seeded scheduler (random, PCT, thread speed control).
+//! - `focus`: the few-threads-far sampler (a few focus threads, the others eager or parked).
 //! - `strategy`: the strategies of `confirm` behind one `Explorer` trait (exhaustive, samplers)
 //!   and the plan `--strategy` makes of them.
 //! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
@@ -19,6 +20,7 @@
 //! an address or an assertion) and fails that assertion.
 
 pub mod classes;
+pub mod focus;
 pub mod interp;
 pub mod proof;
 pub mod rvf;
@@ -161,6 +163,35 @@ pub trait System {
 
     /// A readable name of thread `t` in `s` (`main`, `worker#2`).
     fn thread_name(&self, s: &Self::State, t: Tid) -> String;
+
+    /// Whether thread `t` can move in `s` (`enabled(s).contains(&t)`), at a cost that does not
+    /// grow with the other threads (the default builds the list).
+    fn ready(&self, s: &Self::State, t: Tid) -> bool {
+        self.enabled(s).contains(&t)
+    }
+
+    /// Whether thread `t`'s next step in `s` touches nothing another thread sees and has one
+    /// alternative (its `Start`: local code up to its first visible operation), so that it
+    /// commutes with every step of another thread and stays enabled until taken. The default,
+    /// `false`, is always safe.
+    fn local_next(&self, s: &Self::State, t: Tid) -> bool {
+        let _ = (s, t);
+        false
+    }
+
+    /// Whether thread `t` will never move again in `s` (finished, or stopped for good); the
+    /// default, `false`, is always safe.
+    fn done(&self, s: &Self::State, t: Tid) -> bool {
+        let _ = (s, t);
+        false
+    }
+
+    /// Whether thread `t`'s next step ends the process (`main` returning, `exit`); the
+    /// default, `false`, is always safe.
+    fn ends_process_next(&self, s: &Self::State, t: Tid) -> bool {
+        let _ = (s, t);
+        false
+    }
 
     /// Whether a thread may ever wait for a mutex or for another thread's atomic section
     /// (then a read may never run in a maximal execution, which the reads-value-from search
@@ -352,7 +383,14 @@ pub fn replay(program: &crate::ir::Program, v: &search::Violation) -> Result<(u8
             };
             (t, alt, input)
         }));
-    witness::replay_with_inputs(program, v.bound, v.assertion, &choices, inputs)
+    witness::replay_with_inputs(
+        program,
+        v.bound,
+        v.thread_loops,
+        v.assertion,
+        &choices,
+        inputs,
+    )
 }
 
 /// The witness of a confirmed race ([`RaceTarget`]): the execution of `v`, which ends where
@@ -371,18 +409,25 @@ pub fn race_witness(
             };
             (t, alt, input)
         }));
+    let bound = if v.bound == 0 {
+        InterpOptions::default().bound
+    } else {
+        v.bound
+    };
     let plain = Interp::new(
         program,
         InterpOptions {
-            bound: if v.bound == 0 {
-                InterpOptions::default().bound
-            } else {
-                v.bound
-            },
+            bound,
             ..InterpOptions::default()
         },
     )
     .ok()?;
+    // Runs of the focus sampler follow loops that create threads to their end.
+    let plain = if v.thread_loops {
+        plain.sampled(bound)
+    } else {
+        plain
+    };
     let plain = if inputs.is_empty() {
         plain
     } else {
@@ -415,6 +460,7 @@ pub fn race_witness(
         steps,
         threads: v.threads.clone(),
         bound: v.bound,
+        thread_loops: v.thread_loops,
     })
 }
 
@@ -424,6 +470,7 @@ pub fn race_witness(
 pub fn replay_race(
     program: &crate::ir::Program,
     bound: u32,
+    thread_loops: bool,
     choices: &[(Tid, usize)],
     inputs: std::collections::BTreeMap<(Tid, u32), i128>,
 ) -> Result<(u8, String), String> {
@@ -437,6 +484,11 @@ pub fn replay_race(
             ..InterpOptions::default()
         },
     )?;
+    let plain = if thread_loops {
+        plain.sampled(bound)
+    } else {
+        plain
+    };
     let plain = if inputs.is_empty() {
         plain
     } else {

@@ -35,6 +35,11 @@ const STEP_LIMIT: u64 = 5_000_000;
 /// execution (a loop over shared memory that runs a million times) ends the attempt.
 const MAX_DEPTH: usize = 20_000;
 
+/// Threads of one execution the search follows: every state branches over the threads that can
+/// move, so the executions of more (a loop that creates 10,000 threads) cannot all be run, and
+/// the attempt ends at once rather than with the budget.
+const MAX_THREADS: usize = 64;
+
 /// What a proof by exploration found.
 #[derive(Clone, Debug, Default)]
 pub struct Proof {
@@ -65,6 +70,7 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
         bound: u32::MAX,
         max_steps: STEP_LIMIT,
         exact: true,
+        ..InterpOptions::default()
     };
     let interp = match Interp::new(program, options) {
         Ok(i) => i,
@@ -79,6 +85,7 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
         deadline: Some(deadline),
         stop_at_first_gap: true,
         max_depth: MAX_DEPTH,
+        max_threads: MAX_THREADS,
         ..Budget::default()
     };
     let out = search::explore(&interp, Strategy::Cached, budget, None);
@@ -92,7 +99,10 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
         Some(if Instant::now() >= deadline {
             "its share of the --confirm budget ran out".to_string()
         } else {
-            format!("it reached two million states, or an execution of {MAX_DEPTH} steps")
+            format!(
+                "it reached two million states, an execution of {MAX_DEPTH} steps or one of \
+                 more than {MAX_THREADS} threads"
+            )
         })
     } else {
         None

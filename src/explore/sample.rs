@@ -84,6 +84,15 @@ pub trait Scheduler {
     /// The (thread, alternative) to run next among `enabled` (non-empty, threads increasing).
     fn pick(&mut self, enabled: &[Choice]) -> (Tid, usize);
 
+    /// The (thread, alternative) to run next, chosen by asking `view` about the threads the
+    /// scheduler cares about, without the list of every thread that can move (whose cost grows
+    /// with the threads); `None` to be given that list ([`Scheduler::pick`]). It must name a
+    /// thread `view` says is ready, and an alternative below its count.
+    fn pick_lazy(&mut self, view: &dyn View) -> Option<(Tid, usize)> {
+        let _ = view;
+        None
+    }
+
     /// The step just picked ran and did `info` (a `Spawn` tells of a new thread).
     fn stepped(&mut self, info: &StepInfo) {
         let _ = info;
@@ -94,9 +103,62 @@ pub trait Scheduler {
         let _ = steps;
     }
 
+    /// Whether the scheduler's steps cost nothing per thread that waits or has not started
+    /// (it asks [`Scheduler::pick_lazy`] about a few threads): then its runs follow the loops
+    /// that create threads to their end (`InterpOptions::thread_loops`).
+    fn few_threads(&self) -> bool {
+        false
+    }
+
+    /// Whether to end this run now, before it ends by itself: what is left of it is not what
+    /// the scheduler is after (threads it parked, running one after another). Such a run
+    /// counts as an execution and ends with no status.
+    fn give_up(&self) -> bool {
+        false
+    }
+
     /// What this run's parameters were, for people (`speeds main 1, #1 1/8`); may be empty.
     fn describe(&self) -> String {
         String::new()
+    }
+}
+
+/// What a scheduler may ask about the state of a run, thread by thread, at a cost that does not
+/// grow with the other threads.
+pub trait View {
+    /// How many threads were created (main included): threads are `0..threads()`.
+    fn threads(&self) -> usize;
+    /// Whether thread `t` can move now.
+    fn ready(&self, t: Tid) -> bool;
+    /// Whether thread `t` will never move again (finished, or stopped for good).
+    fn done(&self, t: Tid) -> bool;
+    /// How many alternatives thread `t`'s next step has (it is ready).
+    fn alternatives(&self, t: Tid) -> usize;
+    /// Whether thread `t`'s next step ends the process (`main` returning, `exit`).
+    fn ends_process_next(&self, t: Tid) -> bool;
+}
+
+/// A [`View`] of one state of a system.
+struct StateView<'a, S: System> {
+    system: &'a S,
+    state: &'a S::State,
+}
+
+impl<S: System> View for StateView<'_, S> {
+    fn threads(&self) -> usize {
+        self.system.thread_count(self.state)
+    }
+    fn ready(&self, t: Tid) -> bool {
+        self.system.ready(self.state, t)
+    }
+    fn done(&self, t: Tid) -> bool {
+        self.system.done(self.state, t)
+    }
+    fn alternatives(&self, t: Tid) -> usize {
+        self.system.alternatives(self.state, t).max(1)
+    }
+    fn ends_process_next(&self, t: Tid) -> bool {
+        self.system.ends_process_next(self.state, t)
     }
 }
 
@@ -125,24 +187,48 @@ pub fn run<S: System>(
             scheduler.finished(path.len() as u64);
             return new;
         }
-        enabled.clear();
-        enabled.extend(system.enabled(&state).into_iter().map(|t| Choice {
-            tid: t,
-            alternatives: system.alternatives(&state, t).max(1),
-        }));
-        if enabled.is_empty()
-            || deadline.is_some_and(|d| path.len() % 64 == 63 && Instant::now() >= d)
-        {
+        if deadline.is_some_and(|d| path.len() % 64 == 63 && Instant::now() >= d) {
             return None;
         }
-        let (t, alt) = scheduler.pick(&enabled);
-        // Invariant: the scheduler picks among what can move; a bug there must not make a
-        // witness that does not replay.
-        assert!(
-            enabled.iter().any(|c| c.tid == t && alt < c.alternatives),
-            "{} picked ({t}, {alt}) outside {enabled:?}",
-            scheduler.name()
-        );
+        if scheduler.give_up() {
+            out.executions += 1;
+            out.threads = out.threads.max(system.thread_count(&state));
+            scheduler.finished(path.len() as u64);
+            return None;
+        }
+        let view = StateView {
+            system,
+            state: &state,
+        };
+        let (t, alt) = match scheduler.pick_lazy(&view) {
+            Some((t, alt)) => {
+                // Invariant: the scheduler picks among what can move; a bug there must not
+                // make a witness that does not replay.
+                assert!(
+                    view.ready(t) && alt < view.alternatives(t),
+                    "{} picked ({t}, {alt}), which cannot move",
+                    scheduler.name()
+                );
+                (t, alt)
+            }
+            None => {
+                enabled.clear();
+                enabled.extend(system.enabled(&state).into_iter().map(|t| Choice {
+                    tid: t,
+                    alternatives: system.alternatives(&state, t).max(1),
+                }));
+                if enabled.is_empty() {
+                    return None;
+                }
+                let (t, alt) = scheduler.pick(&enabled);
+                assert!(
+                    enabled.iter().any(|c| c.tid == t && alt < c.alternatives),
+                    "{} picked ({t}, {alt}) outside {enabled:?}",
+                    scheduler.name()
+                );
+                (t, alt)
+            }
+        };
         let info = system.step(&mut state, t, alt);
         out.steps += 1;
         if matches!(info.kind, StepKind::Input(_)) {

@@ -65,6 +65,9 @@ pub struct Budget {
     /// Most steps of one execution the depth-first search follows (each keeps a state on its
     /// stack); a deeper execution stops the search, with `complete` false.
     pub max_depth: usize,
+    /// Most threads of one execution the depth-first search follows (each state branches over
+    /// every thread that can move); more stop the search, with `complete` false.
+    pub max_threads: usize,
 }
 
 impl Default for Budget {
@@ -77,6 +80,7 @@ impl Default for Budget {
             random_walks: 0,
             stop_at_first_gap: false,
             max_depth: usize::MAX,
+            max_threads: usize::MAX,
         }
     }
 }
@@ -96,6 +100,9 @@ pub struct Violation {
     /// The loop bound the execution was found with (replay needs at least this one); 0 when
     /// the caller did not say.
     pub bound: u32,
+    /// Whether it was found by a sampled run, whose loops that create or join threads are not
+    /// bounded (`InterpOptions::thread_loops`): replay runs the same way.
+    pub thread_loops: bool,
     /// Which search found it, for people (`exhaustive search (RVF, bound 10)`, `speed run 3,
     /// seed 0x…`); empty when the caller did not say. Replay does not need it: `choices` is
     /// the whole witness.
@@ -118,11 +125,59 @@ pub struct Outcome {
     /// Some execution chose a `__VERIFIER_nondet_*` value from the small candidate set (so
     /// not every input was tried).
     pub restricted_inputs: bool,
-    /// Why executions were abandoned (unmodelled operations), without duplicates.
-    pub unsupported: BTreeSet<String>,
+    /// Why executions were abandoned (unmodelled operations), each with how many were.
+    pub unsupported: Abandoned,
+    /// The most threads an execution created (main included).
+    pub threads: usize,
     /// With `Budget::classes`: (reads-from classes, reads-value-from classes) of the complete
     /// executions.
     pub classes: Option<(usize, usize)>,
+}
+
+/// Why executions were abandoned, and how many for each reason (the reason names the
+/// construct and where it is: `an unknown value decides a branch at f.c:12`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Abandoned(BTreeMap<String, u64>);
+
+impl Abandoned {
+    /// One more execution abandoned for `why`.
+    pub fn insert(&mut self, why: String) {
+        *self.0.entry(why).or_insert(0) += 1;
+    }
+
+    /// Whether no execution was abandoned.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The reasons, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &String> + '_ {
+        self.0.keys()
+    }
+
+    /// The reasons with their counts, the most common first (ties in order of the reasons).
+    pub fn by_count(&self) -> Vec<(&str, u64)> {
+        let mut v: Vec<(&str, u64)> = self.0.iter().map(|(k, &n)| (k.as_str(), n)).collect();
+        v.sort_by_key(|&(k, n)| (std::cmp::Reverse(n), k));
+        v
+    }
+
+    /// How many executions were abandoned.
+    pub fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+
+    /// Adds the counts of `other`.
+    pub fn extend(&mut self, other: Abandoned) {
+        for (k, n) in other.0 {
+            *self.0.entry(k).or_insert(0) += n;
+        }
+    }
+
+    /// Keeps only the reasons `keep` accepts.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.0.retain(|k, _| keep(k));
+    }
 }
 
 impl Outcome {
@@ -137,6 +192,10 @@ struct Frame<S> {
     state: S,
     choices: Vec<(Tid, usize)>,
     next: usize,
+    /// `choices` is the one local step of a thread (`System::local_next`), which commutes with
+    /// every other step: the other choices need no exploration here unless that step ends the
+    /// execution (which disables them).
+    reduced: bool,
     /// `Reduced`: steps not to explore here (they commute with the step that led here), and
     /// the steps explored here so far; each with what it does.
     sleep: Vec<((Tid, usize), StepKind)>,
@@ -241,11 +300,12 @@ pub fn explore<S: System>(
     let mut stack: Vec<Frame<S::State>> = Vec::new();
     match system.status(&initial) {
         Status::Running => {
-            let choices = choices(system, &initial);
+            let (choices, reduced) = dfs_choices(system, &initial, strategy);
             stack.push(Frame {
                 state: initial,
                 choices,
                 next: 0,
+                reduced,
                 sleep: Vec::new(),
                 done: Vec::new(),
             });
@@ -265,6 +325,7 @@ pub fn explore<S: System>(
                 .is_some_and(|d| out.steps.is_multiple_of(64) && Instant::now() >= d)
             || visited.len() + slept.len() > budget.states
             || depth >= budget.max_depth
+            || system.thread_count(&top.state) > budget.max_threads
         {
             out.complete = false;
             break;
@@ -281,7 +342,14 @@ pub fn explore<S: System>(
                 .filter(|((u, _), k)| *u != t && independent(&info.kind, k))
                 .cloned()
                 .collect();
-            top.done.push(((t, alt), info.kind.clone()));
+            // Soundness: a step that ended the execution (a thread's start whose local code
+            // failed or was abandoned) disables every other step: it commutes with none.
+            let kind = if system.status(&state) == Status::Running {
+                info.kind.clone()
+            } else {
+                StepKind::End
+            };
+            top.done.push(((t, alt), kind));
             after
         } else {
             Vec::new()
@@ -293,6 +361,14 @@ pub fn explore<S: System>(
         }
         path.push((t, alt, info));
         let status = system.status(&state);
+        if status != Status::Running && top.reduced {
+            // The local step ended the execution, which disables the other threads' steps:
+            // they are explored here after all.
+            top.reduced = false;
+            let all = choices(system, &top.state);
+            top.choices
+                .extend(all.into_iter().filter(|&c| c != (t, alt)));
+        }
         if status != Status::Running {
             record_end(system, &state, &status, &path, &mut out);
             if budget.stop_at_first_gap && matches!(status, Status::Cut | Status::Unsupported(_)) {
@@ -333,7 +409,7 @@ pub fn explore<S: System>(
                 }
             }
         }
-        let mut choices = choices(system, &state);
+        let (mut choices, reduced) = dfs_choices(system, &state, strategy);
         choices.retain(|c| !sleep.iter().any(|(k, _)| k == c));
         if choices.is_empty() {
             // Every enabled step is asleep: their orders are explored elsewhere.
@@ -345,6 +421,7 @@ pub fn explore<S: System>(
             state,
             choices,
             next: 0,
+            reduced,
             sleep,
             done: Vec::new(),
         });
@@ -407,6 +484,36 @@ fn fingerprint<T: std::hash::Hash>(s: &T) -> u128 {
     (u128::from(half(0)) << 64) | u128::from(half(1))
 }
 
+/// The choices the depth-first search explores in `s`, and whether they were reduced to the
+/// local step of one thread: every (thread, alternative) that can move, or with `Cached` and
+/// `Reduced`, only the first thread whose next step is local (`System::local_next`) when one
+/// can move.
+///
+/// Soundness: such a step (a thread's start: local code up to its first visible operation)
+/// touches nothing another thread reads or writes and stays enabled until it is taken, so
+/// every execution that takes other steps first reaches, by taking it first, a state with the
+/// same future (up to the numbering of allocations); a singleton persistent set (Godefroid).
+/// When the step ends the execution, the others are explored too (see `explore`).
+fn dfs_choices<S: System>(
+    system: &S,
+    s: &S::State,
+    strategy: Strategy,
+) -> (Vec<(Tid, usize)>, bool) {
+    let enabled = system.enabled(s);
+    if matches!(strategy, Strategy::Cached | Strategy::Reduced) {
+        if let Some(&t) = enabled.iter().find(|&&t| system.local_next(s, t)) {
+            if system.alternatives(s, t) <= 1 {
+                return (vec![(t, 0)], true);
+            }
+        }
+    }
+    let all = enabled
+        .into_iter()
+        .flat_map(|t| (0..system.alternatives(s, t).max(1)).map(move |a| (t, a)))
+        .collect();
+    (all, false)
+}
+
 /// Every (thread, alternative) that can move in `s`.
 fn choices<S: System>(system: &S, s: &S::State) -> Vec<(Tid, usize)> {
     system
@@ -436,6 +543,7 @@ pub(crate) fn record_status<S: System>(
     path: &[(Tid, usize, StepInfo)],
     out: &mut Outcome,
 ) {
+    out.threads = out.threads.max(system.thread_count(state));
     match status {
         Status::Violated(id) => {
             out.violations.entry(*id).or_insert_with(|| {
@@ -448,6 +556,7 @@ pub(crate) fn record_status<S: System>(
                         .map(|t| system.thread_name(state, t))
                         .collect(),
                     bound: 0,
+                    thread_loops: false,
                     found_by: String::new(),
                 }
             });

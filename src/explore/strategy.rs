@@ -32,12 +32,21 @@ pub const MAX_BOUND: u32 = 1 << 16;
 pub const WALK_BOUND: u32 = 1024;
 
 /// Sampled runs of one systematic round of the speed vectors (FSE'18, Algorithm 1): `auto`'s
-/// first burst.
+/// second burst.
 pub const BURST_RUNS: u64 = 42;
 
-/// The shares of the budget at which `auto`'s phases end: the speed burst, then the exhaustive
-/// search.
-pub const BURST_SHARE: f64 = 0.1;
+/// Past this many threads in one execution, `auto` skips the phases whose steps cost more with
+/// every thread (the exhaustive search, speed sampling, the symbolic search) and gives their
+/// budget to few-threads-far sampling, whose steps cost the same with 10,000 threads as with
+/// ten.
+pub const MANY_THREADS: usize = 256;
+
+/// The shares of the budget at which `auto`'s phases end: the few-threads-far runs
+/// ([`super::focus`]: `main` first, newest first, then drawn focus threads), the speed burst,
+/// then the exhaustive search.
+pub const FOCUS_SHARE: f64 = 0.1;
+/// See [`FOCUS_SHARE`].
+pub const BURST_SHARE: f64 = 0.2;
 /// See [`BURST_SHARE`].
 pub const EXHAUSTIVE_SHARE: f64 = 0.5;
 /// See [`BURST_SHARE`]: the symbolic-input search ends here, speed sampling has the rest.
@@ -47,11 +56,21 @@ pub const SYMBOLIC_SHARE: f64 = 0.8;
 pub trait Bounded: System + Sized {
     /// The same system with loop bound `bound`.
     fn with_bound(&self, bound: u32) -> Self;
+
+    /// The same system for sampled runs with loop bound `bound` (which need not be
+    /// exhaustive: the interpreter lets loops that create threads run to their end).
+    fn sampled(&self, bound: u32) -> Self {
+        self.with_bound(bound)
+    }
 }
 
 impl Bounded for Interp<'_> {
     fn with_bound(&self, bound: u32) -> Self {
         Interp::with_bound(self, bound)
+    }
+
+    fn sampled(&self, bound: u32) -> Self {
+        Interp::sampled(self, bound)
     }
 }
 
@@ -125,7 +144,13 @@ impl<S: Bounded> Explorer<S> for Exhaustive {
             walks,
             Some(&remaining(found)),
         );
-        merge(&mut found.outcome, out, walk_bound, "exhaustive search");
+        merge(
+            &mut found.outcome,
+            out,
+            walk_bound,
+            false,
+            "exhaustive search",
+        );
         let mut bound = self.bound;
         // The RVF search, until its event model gives up on the program: then the reduced
         // search, for this bound and the next ones.
@@ -155,14 +180,14 @@ impl<S: Bounded> Explorer<S> for Exhaustive {
                 // What it found is real; that it gave up is not a property of the program.
                 out.unsupported.retain(|u| !u.starts_with(rvf::GAVE_UP));
                 out.complete = false;
-                merge(&mut found.outcome, out, bound, label);
+                merge(&mut found.outcome, out, bound, false, label);
                 strategy = search::Strategy::Reduced;
                 walked = true;
                 continue;
             }
             walked = false;
             let (complete, cut) = (out.complete, out.cut);
-            merge(&mut found.outcome, out, bound, label);
+            merge(&mut found.outcome, out, bound, false, label);
             found.outcome.complete = complete;
             found.outcome.cut = cut;
             found.bound = bound;
@@ -174,12 +199,14 @@ impl<S: Bounded> Explorer<S> for Exhaustive {
     }
 }
 
-/// Adds the results of a search run with loop `bound` to `total`: its violations not found
-/// before (each with that bound, and `by` as who found it unless the search said), its
-/// counters, and the reasons it abandoned executions. `complete` and `cut` are the caller's.
-fn merge(total: &mut Outcome, out: Outcome, bound: u32, by: &str) {
+/// Adds the results of a search run with loop `bound` (and unbounded thread loops, with
+/// `thread_loops`) to `total`: its violations not found before (each with that bound, and
+/// `by` as who found it unless the search said), its counters, and the reasons it abandoned
+/// executions. `complete` and `cut` are the caller's.
+fn merge(total: &mut Outcome, out: Outcome, bound: u32, thread_loops: bool, by: &str) {
     for (id, mut v) in out.violations {
         v.bound = bound;
+        v.thread_loops = thread_loops;
         v.found_by = if v.found_by.is_empty() {
             format!("the {by}, loop bound {bound}")
         } else {
@@ -190,6 +217,7 @@ fn merge(total: &mut Outcome, out: Outcome, bound: u32, by: &str) {
     total.executions += out.executions;
     total.steps += out.steps;
     total.unsupported.extend(out.unsupported);
+    total.threads = total.threads.max(out.threads);
     total.restricted_inputs |= out.restricted_inputs;
 }
 
@@ -241,7 +269,10 @@ impl<S: Bounded> Explorer<S> for Sampling {
         deadline: Instant,
         found: &mut Confirmation,
     ) {
-        let system = system.with_bound(self.bound);
+        let bounded = system.with_bound(self.bound);
+        // Few-threads-far runs follow the loops that create threads to their end: their steps
+        // cost nothing per waiting thread.
+        let sampled = system.sampled(self.bound);
         let mut runs = 0;
         while runs < self.max_runs && !all_found(targets, found) && Instant::now() < deadline {
             let turn = self.turn % self.schedulers.len();
@@ -252,7 +283,9 @@ impl<S: Bounded> Explorer<S> for Sampling {
             let name = scheduler.name();
             scheduler.reset(run, sample::run_seed(self.seed, name, run));
             let mut out = Outcome::default();
-            sample::run(&system, scheduler.as_mut(), Some(deadline), &mut out);
+            let thread_loops = scheduler.few_threads();
+            let system = if thread_loops { &sampled } else { &bounded };
+            sample::run(system, scheduler.as_mut(), Some(deadline), &mut out);
             runs += 1;
             if !found.samplers.contains(&name) {
                 found.samplers.push(name);
@@ -263,6 +296,7 @@ impl<S: Bounded> Explorer<S> for Sampling {
             }
             for (id, mut v) in std::mem::take(&mut out.violations) {
                 v.bound = self.bound;
+                v.thread_loops = thread_loops;
                 let how = scheduler.describe();
                 v.found_by = format!(
                     "{name} sampling, run {run} of seed {}{}",
@@ -279,6 +313,7 @@ impl<S: Bounded> Explorer<S> for Sampling {
             found.outcome.steps += out.steps;
             found.outcome.unsupported.extend(out.unsupported);
             found.outcome.restricted_inputs |= out.restricted_inputs;
+            found.outcome.threads = found.outcome.threads.max(out.threads);
         }
     }
 }
@@ -390,6 +425,7 @@ impl<'p> Explorer<Interp<'p>> for Symbolic {
         found.outcome.executions += out.executions;
         found.outcome.steps += out.steps;
         found.outcome.unsupported.extend(out.unsupported);
+        found.outcome.threads = found.outcome.threads.max(out.threads);
     }
 }
 
@@ -398,6 +434,7 @@ fn scheduler(strategy: ConfirmStrategy, options: &ConfirmOptions) -> Box<dyn Sch
     match strategy {
         ConfirmStrategy::Pct => Box::new(sample::Pct::new(options.pct_depth)),
         ConfirmStrategy::Random => Box::new(sample::Random::new()),
+        ConfirmStrategy::Focus => Box::new(super::focus::Focus::new()),
         _ => Box::new(sample::Speed::new()),
     }
 }
@@ -409,6 +446,9 @@ pub struct Phase<S: Bounded> {
     pub explorer: Box<dyn Explorer<S>>,
     /// Its deadline, as a share of the budget from the start (at most 1).
     pub until: f64,
+    /// Skipped once an execution created more than [`MANY_THREADS`] threads: its steps cost
+    /// more with every thread.
+    pub few_threads: bool,
 }
 
 /// The phases `options.strategy` runs, in order.
@@ -435,55 +475,74 @@ pub fn plan<'p>(options: &ConfirmOptions) -> Vec<Phase<Interp<'p>>> {
             bound: options.bound,
         })
     };
+    let burst = |strategy, runs| -> Box<dyn Explorer<Interp<'p>>> {
+        Box::new(
+            Sampling::new(
+                vec![scheduler(strategy, options)],
+                options.seed,
+                options.bound.max(WALK_BOUND),
+            )
+            .with_max_runs(runs),
+        )
+    };
+    let phase = |explorer, until, few_threads| Phase {
+        explorer,
+        until,
+        few_threads,
+    };
     match options.strategy {
         ConfirmStrategy::Auto => vec![
-            Phase {
-                explorer: Box::new(
-                    Sampling::new(
-                        vec![scheduler(ConfirmStrategy::Speed, options)],
-                        options.seed,
-                        options.bound.max(WALK_BOUND),
-                    )
-                    .with_max_runs(BURST_RUNS),
-                ),
-                until: BURST_SHARE,
-            },
-            Phase {
-                explorer: exhaustive(),
-                until: EXHAUSTIVE_SHARE,
-            },
+            phase(sampling(ConfirmStrategy::Focus), FOCUS_SHARE, false),
+            phase(burst(ConfirmStrategy::Speed, BURST_RUNS), BURST_SHARE, true),
+            phase(exhaustive(), EXHAUSTIVE_SHARE, true),
             // Inputs beyond the candidates, and schedules toward new paths; speed sampling
             // after each prefix. Without z3 it runs nothing and the next phase takes its time.
-            Phase {
-                explorer: Box::new(Symbolic {
+            phase(
+                Box::new(Symbolic {
                     seed: options.seed,
                     bound: options.bound.max(WALK_BOUND),
                 }),
-                until: SYMBOLIC_SHARE,
-            },
-            Phase {
-                explorer: sampling(ConfirmStrategy::Speed),
-                until: 1.0,
-            },
+                SYMBOLIC_SHARE,
+                true,
+            ),
+            // Speed and few-threads-far runs in turn; with many threads, the latter alone.
+            phase(
+                Box::new(Sampling::new(
+                    vec![
+                        scheduler(ConfirmStrategy::Speed, options),
+                        scheduler(ConfirmStrategy::Focus, options),
+                    ],
+                    options.seed,
+                    options.bound.max(WALK_BOUND),
+                )),
+                1.0,
+                true,
+            ),
+            phase(sampling(ConfirmStrategy::Focus), 1.0, false),
         ],
-        ConfirmStrategy::Exhaustive => vec![Phase {
-            explorer: exhaustive(),
-            until: 1.0,
-        }],
-        ConfirmStrategy::Symbolic => vec![Phase {
-            explorer: Box::new(Symbolic {
+        ConfirmStrategy::Exhaustive => vec![phase(exhaustive(), 1.0, false)],
+        ConfirmStrategy::Symbolic => vec![phase(
+            Box::new(Symbolic {
                 seed: options.seed,
                 bound: options.bound.max(WALK_BOUND),
             }),
-            until: 1.0,
-        }],
-        s @ (ConfirmStrategy::Speed | ConfirmStrategy::Pct | ConfirmStrategy::Random) => {
-            vec![Phase {
-                explorer: sampling(s),
-                until: 1.0,
-            }]
-        }
+            1.0,
+            false,
+        )],
+        s @ (ConfirmStrategy::Speed
+        | ConfirmStrategy::Pct
+        | ConfirmStrategy::Random
+        | ConfirmStrategy::Focus) => vec![phase(sampling(s), 1.0, false)],
     }
+}
+
+/// Whether an execution created more than [`MANY_THREADS`] threads and its loops that create
+/// threads ended by themselves (before [`super::interp::MAX_LOOP_THREADS`]): the phases whose
+/// loops are bounded cut such a loop before the code after it, so only few-threads-far runs
+/// reach that code. (A loop that creates threads forever is better cut: the bounded phases
+/// explore its first rounds.)
+fn many_threads(found: &Confirmation) -> bool {
+    (MANY_THREADS + 1..super::interp::MAX_LOOP_THREADS).contains(&found.outcome.threads)
 }
 
 /// Runs the phases of `plan` on `system` within `options.timeout`, until every assertion of
@@ -506,6 +565,9 @@ pub fn run<S: Bounded>(
     for mut phase in plan {
         if all_found(targets, &found) {
             break;
+        }
+        if phase.few_threads && many_threads(&found) {
+            continue;
         }
         let deadline = start + options.timeout.mul_f64(phase.until.clamp(0.0, 1.0));
         phase
@@ -553,6 +615,7 @@ mod tests {
                 WALK_BOUND,
             )),
             until: 1.0,
+            few_threads: false,
         }
     }
 
@@ -573,6 +636,7 @@ mod tests {
             ConfirmStrategy::Speed,
             ConfirmStrategy::Pct,
             ConfirmStrategy::Random,
+            ConfirmStrategy::Focus,
         ] {
             let o = options(s);
             let found = run(&toy, vec![sampling(s, &o)], &o, &targets(&[0, 1]));
@@ -600,6 +664,7 @@ mod tests {
             Phase {
                 explorer: Box::new(Exhaustive { bound: 10 }) as Box<dyn Explorer<Toy>>,
                 until: 0.5,
+                few_threads: true,
             },
             sampling(ConfirmStrategy::Speed, &o),
         ];

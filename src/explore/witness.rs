@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 
 /// The version of the witness file format. Version 2 records the value of every input step
 /// ([`StepOut::input`]), which replay forces (the symbolic search chooses values outside the
-/// candidate set); version 1 files (without values) are still read.
-pub const VERSION: u32 = 2;
+/// candidate set); version 3 says whether loops that create threads were bounded
+/// ([`WitnessFile::thread_loops`]); version 1 and 2 files are still read.
+pub const VERSION: u32 = 3;
 
 /// The oldest witness file version this watts replays.
 pub const OLDEST_VERSION: u32 = 1;
@@ -33,6 +34,8 @@ pub struct Witness {
     pub threads: Vec<String>,
     /// The loop bound it was found with.
     pub bound: u32,
+    /// Whether loops that create or join threads were unbounded (a sampled run).
+    pub thread_loops: bool,
 }
 
 impl From<Violation> for Witness {
@@ -43,6 +46,7 @@ impl From<Violation> for Witness {
             steps: v.steps,
             threads: v.threads,
             bound: v.bound,
+            thread_loops: v.thread_loops,
         }
     }
 }
@@ -116,6 +120,10 @@ pub struct WitnessFile {
     pub assertion: AssertionRef,
     /// The loop bound the explorer ran with (replay uses the same).
     pub bound: u32,
+    /// Version 3: loops that create or join threads were not bounded by `bound` (a sampled
+    /// run; replay runs the same way).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub thread_loops: bool,
     /// Every step, in order.
     pub steps: Vec<StepOut>,
 }
@@ -221,6 +229,7 @@ impl WitnessFile {
             program: program_ref,
             assertion: assertion_ref(program, w.assertion, path_of),
             bound: w.bound,
+            thread_loops: w.thread_loops,
             steps: w
                 .steps
                 .iter()
@@ -286,13 +295,15 @@ pub fn schedule(steps: impl Iterator<Item = (Tid, usize, Option<i128>)>) -> Sche
     (choices, inputs)
 }
 
-/// Replays `choices` on `program` with loop bound `bound` and the forced `inputs`
+/// Replays `choices` on `program` with loop bound `bound` (and loops that create threads
+/// unbounded, with `thread_loops`) and the forced `inputs`
 /// ([`super::Interp::with_inputs`]; none: the alternatives choose): exit status 1 and a
 /// message when assertion `id` fails at the end, 0 when the execution does not fail it; `Err`
 /// when the schedule does not fit the program.
 pub fn replay_with_inputs(
     program: &Program,
     bound: u32,
+    thread_loops: bool,
     id: AssertId,
     choices: &[(Tid, usize)],
     inputs: BTreeMap<(Tid, u32), i128>,
@@ -305,6 +316,12 @@ pub fn replay_with_inputs(
             ..InterpOptions::default()
         },
     )?;
+    // The step budget only cuts: a larger one replays every witness the same way.
+    let interp = if thread_loops {
+        interp.sampled(bound)
+    } else {
+        interp
+    };
     let interp = if inputs.is_empty() {
         interp
     } else {

@@ -9,12 +9,11 @@ use super::memory::{Byte, Ptr, Value};
 use super::{At, Ext, Interp, State};
 use crate::explore::{Loc, Next, Op, Tid};
 use crate::ir::{Callee, Inst, InstKind, Operand};
-use std::sync::Arc;
 
 impl Interp<'_> {
     /// The key of the next allocation of thread `t` (counted in the thread).
     pub(super) fn alloc_key(&self, s: &mut State, t: Tid) -> u64 {
-        let th = Arc::make_mut(&mut s.threads[t]);
+        let th = s.threads.make_mut(t);
         th.allocs += 1;
         Loc::BY_THREAD | ((t as u64) << 32) | u64::from(th.allocs)
     }

@@ -106,6 +106,10 @@ pub struct Alloc {
     /// `Loc::BY_THREAD | thread << 32 | n` for the n-th allocation of a thread (the allocation
     /// id depends on how the threads' allocations interleave).
     pub key: u64,
+    /// Which block of its allocation site a heap block is (0 for the first), for its name.
+    pub ordinal: u32,
+    /// Its address, once it has one (0: none yet; `interp::addr`).
+    pub addr: u64,
 }
 
 /// Growable allocations never grow past this (a runaway `memset` is not a real program).
@@ -123,6 +127,8 @@ impl Alloc {
             escaped: false,
             live: true,
             key: 0,
+            ordinal: 0,
+            addr: 0,
         }
     }
 

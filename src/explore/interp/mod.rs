@@ -20,11 +20,13 @@
 //! - The state is plain data (`Clone + Eq + Hash`, no maps with random order): equal states
 //!   have equal futures, including the bound counters and the step budget.
 
+mod addr;
 mod events;
 mod race;
 
 pub use race::{RaceMemory, RaceTarget};
 pub(crate) mod memory;
+mod pvec;
 mod shadow;
 #[cfg(test)]
 mod tests;
@@ -33,6 +35,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Value};
+use self::pvec::PVec;
 use super::{InputValue, Loc, Next, Status, StepInfo, StepKind, System, Tid};
 use crate::ir::{
     AssertKind, BinOp, BlockId, CInt, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind,
@@ -54,6 +57,12 @@ pub struct InterpOptions {
     /// otherwise restrict (a read lock, a result taken as success, an input beyond the
     /// candidates, argv, an unknown function) ends the execution as unsupported.
     pub exact: bool,
+    /// Loops that create or join a thread are bounded by the threads, not by `bound`: a
+    /// thread's `pthread_create` or `pthread_join` restarts the loop counts of its function's
+    /// activation. Sampled runs, which need not be exhaustive, so follow
+    /// `for (i = 0; i < 10000; i++) pthread_create(...)` to its end; a loop that creates
+    /// threads forever ends at `max_steps`.
+    pub thread_loops: bool,
 }
 
 impl Default for InterpOptions {
@@ -62,9 +71,19 @@ impl Default for InterpOptions {
             bound: 3,
             max_steps: 200_000,
             exact: false,
+            thread_loops: false,
         }
     }
 }
+
+/// The step budget of a sampled run (`Interp::sampled`): enough for 10,000 threads of a few
+/// dozen instructions each and the loops that create and join them.
+pub const SAMPLED_MAX_STEPS: u64 = 4_000_000;
+
+/// Past this many threads, loops that create threads are bounded again
+/// (`InterpOptions::thread_loops`): a loop that creates threads forever is cut by the loop
+/// bound soon after, as every other loop, rather than filling memory with threads.
+pub const MAX_LOOP_THREADS: usize = 1 << 15;
 
 /// At most this many candidate values for an integer `__VERIFIER_nondet_*`.
 const MAX_INPUTS: usize = 12;
@@ -177,7 +196,7 @@ fn sealed_globals(program: &Program) -> Vec<bool> {
 }
 
 /// How a memory location is named (`Interp::describe`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Naming {
     /// The scalar accessed: `dev.count`, `dev.irq_lock.0.__lock`.
     Location,
@@ -186,6 +205,9 @@ enum Naming {
     /// A lock: the field that holds it, `dev.lock` even at the start of `dev`.
     Lock,
 }
+
+/// Layout paths by object, offset and naming (`Interp::describe`).
+type PathCache = std::collections::HashMap<(u32, i64, Naming), String>;
 
 /// The concrete interpreter of one program.
 #[derive(Clone)]
@@ -214,6 +236,10 @@ pub struct Interp<'p> {
     /// Races to confirm (`race`), and the places of their accesses.
     races: Arc<Vec<RaceTarget>>,
     race_spans: Arc<std::collections::BTreeSet<crate::ir::Span>>,
+    /// The thread-local globals, each copied into every new thread.
+    thread_locals: Arc<Vec<GlobalId>>,
+    /// The layout paths of locations named so far (`describe`), by object, offset and naming.
+    paths: Arc<std::sync::Mutex<PathCache>>,
 }
 
 /// One function activation.
@@ -254,6 +280,8 @@ enum At {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Thread {
     entry: FuncId,
+    /// Which thread of its entry function it is (1 for the first), for its name.
+    instance: u32,
     frames: Vec<Frame>,
     at: At,
     /// The entry's result, once finished.
@@ -272,11 +300,29 @@ struct Thread {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Allocations by id; globals first (allocation `g` is global `g`). Shared between the
-    /// states of a search until written (the state is cloned at every branch).
-    mem: Vec<Arc<Alloc>>,
+    /// states of a search until written (the state is cloned at every branch): a persistent
+    /// vector whose clone, change and digest cost nothing per allocation left alone.
+    mem: PVec<Alloc>,
     /// Threads, shared between states until written, like allocations: a deep search keeps
     /// one state per level, and most steps change one thread.
-    threads: Vec<Arc<Thread>>,
+    threads: PVec<Thread>,
+    /// How many threads are finished, and how many were cut (`At::Finished`, `At::Cut`):
+    /// counted as they change, so that a step never looks at every thread.
+    finished: u32,
+    cut: u32,
+    /// How many threads have not started (`At::Start`): each can move outside another
+    /// thread's atomic section.
+    unstarted: u32,
+    /// A thread that could move when last looked at, where the next search for one starts
+    /// (not part of the state's meaning: ignored by `==` and the hash).
+    hint: Hint,
+    /// How many threads each entry function has started (by `FuncId`), for their names.
+    instances: BTreeMap<u32, u32>,
+    /// How many blocks each heap allocation site has made (by `ObjId`), for their names.
+    heap_blocks: BTreeMap<u32, u32>,
+    /// The objects given an address (`addr`), by address, and the next free address.
+    addrs: BTreeMap<u64, u32>,
+    next_addr: u64,
     /// Held locks (allocation, offset) and their owner.
     locks: BTreeMap<(u32, i64), Tid>,
     /// The thread inside an `__VERIFIER_atomic_begin` section, and its nesting depth.
@@ -286,6 +332,48 @@ pub struct State {
     steps: u64,
     /// The concolic shadow (equal in every state, `None` unless the interpreter is concolic).
     shadow: shadow::ShadowCell,
+}
+
+/// A thread that could move when last looked at: where `Interp::any_enabled` starts. Not part
+/// of a state's meaning: every hint equals every other and hashes to nothing.
+#[derive(Debug, Default)]
+struct Hint(std::sync::atomic::AtomicUsize);
+
+impl Hint {
+    fn get(&self) -> Tid {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn set(&self, t: Tid) {
+        self.0.store(t, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Clone for Hint {
+    fn clone(&self) -> Self {
+        Hint(std::sync::atomic::AtomicUsize::new(self.get()))
+    }
+}
+
+impl PartialEq for Hint {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Hint {}
+
+impl std::hash::Hash for Hint {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+/// ` at file:line` of a span, as `Interp::at` writes it, when displayed.
+struct Here<'i, 'p>(&'i Interp<'p>, Option<Span>);
+
+impl std::fmt::Display for Here<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.at(self.1))
+    }
 }
 
 /// The result of executing something: `Err` ends the execution with that status.
@@ -301,6 +389,25 @@ impl<'p> Interp<'p> {
         let mut i = self.clone();
         i.options.bound = bound;
         i
+    }
+
+    /// The same interpreter for sampled runs with loop bound `bound`: loops that create or join
+    /// threads are not bounded by it, and the step budget is [`SAMPLED_MAX_STEPS`].
+    pub fn sampled(&self, bound: u32) -> Interp<'p> {
+        let mut i = self.with_bound(bound);
+        i.options.thread_loops = true;
+        i.options.max_steps = i.options.max_steps.max(SAMPLED_MAX_STEPS);
+        i
+    }
+
+    /// Restarts the loop counts of thread `t`'s top activation (`InterpOptions::thread_loops`),
+    /// while the execution has fewer than [`MAX_LOOP_THREADS`] threads.
+    fn thread_loop_round(&self, s: &mut State, t: Tid) {
+        if self.options.thread_loops && !self.options.exact && s.threads.len() < MAX_LOOP_THREADS {
+            for v in &mut self.top_mut(s, t).visits {
+                *v = 0;
+            }
+        }
     }
 
     /// The same interpreter with forced input values: the `n`-th integer (or boolean) input of
@@ -426,6 +533,13 @@ impl<'p> Interp<'p> {
             blocking,
             forced: None,
             concolic: false,
+            paths: Arc::default(),
+            thread_locals: Arc::new(
+                (program.globals.iter().enumerate())
+                    .filter(|(_, g)| g.thread_local)
+                    .map(|(g, _)| GlobalId::from(g))
+                    .collect(),
+            ),
             used: Arc::new(if options.exact {
                 used_vars(program)
             } else {
@@ -487,6 +601,11 @@ impl<'p> Interp<'p> {
 
     // ---- Naming -------------------------------------------------------------------------
 
+    /// ` at file:line` of a span, written only when a message is (most steps need none).
+    fn here(&self, span: Option<Span>) -> Here<'_, 'p> {
+        Here(self, span)
+    }
+
     /// `file:line` of a span, for messages.
     fn at(&self, span: Option<Span>) -> String {
         match span {
@@ -527,11 +646,15 @@ impl<'p> Interp<'p> {
 
     /// The program's object that allocation `a` is a copy of.
     fn object_of(&self, a: &Alloc) -> &crate::ir::Object {
-        let obj = match a.kind {
-            AllocKind::Global(g) => self.program.globals[g.index()].obj,
-            AllocKind::Stack { obj, .. } | AllocKind::Heap(obj) => obj,
-        };
-        &self.program.objects[obj.index()]
+        &self.program.objects[self.object_id(a) as usize]
+    }
+
+    /// The id of the program's object that allocation `a` is a copy of.
+    fn object_id(&self, a: &Alloc) -> u32 {
+        match a.kind {
+            AllocKind::Global(g) => self.program.globals[g.index()].obj.0,
+            AllocKind::Stack { obj, .. } | AllocKind::Heap(obj) => obj.0,
+        }
     }
 
     fn describe(&self, s: &State, alloc: u32, off: i64, naming: Naming) -> String {
@@ -545,10 +668,7 @@ impl<'p> Interp<'p> {
         };
         if let AllocKind::Heap(_) = a.kind {
             // The k-th block of one allocation site.
-            let k = s.mem[..alloc as usize]
-                .iter()
-                .filter(|b| b.kind == a.kind)
-                .count();
+            let k = a.ordinal;
             if k > 0 {
                 name += &format!("#{}", k + 1);
             }
@@ -568,7 +688,13 @@ impl<'p> Interp<'p> {
             Some(l)
                 if naming == Naming::Lock && off == 0 && whole.is_some_and(|n| l.size() <= n) => {}
             Some(l) if off >= 0 && (off as u64) < l.size() => {
-                name += &layout_path(l, off as u64, whole)
+                // The same paths come back at every step that touches them: kept.
+                let key = (self.object_id(a), off, naming);
+                let mut cache = self.paths.lock().unwrap_or_else(|e| e.into_inner());
+                let path = cache
+                    .entry(key)
+                    .or_insert_with(|| layout_path(l, off as u64, whole));
+                name += path;
             }
             _ if off != 0 => name += &format!("{off:+}"),
             _ => {}
@@ -660,11 +786,8 @@ impl<'p> Interp<'p> {
     /// copy of every thread-local global with its initial contents: allocations it owns, like
     /// its stack, that no other thread can reach (`ir::Global::thread_local`).
     fn thread_local_copies(&self, s: &mut State, t: Tid) {
-        for (g, global) in self.program.globals.iter().enumerate() {
-            if !global.thread_local {
-                continue;
-            }
-            let g = GlobalId::from(g);
+        for &g in self.thread_locals.iter() {
+            let global = &self.program.globals[g.index()];
             let kind = AllocKind::Stack {
                 obj: global.obj,
                 owner: t,
@@ -672,8 +795,8 @@ impl<'p> Interp<'p> {
             let mut a = self.global_alloc(g, kind);
             a.key = self.alloc_key(s, t);
             let id = s.mem.len() as u32;
-            s.mem.push(Arc::new(a));
-            Arc::make_mut(&mut s.threads[t]).tls.push((g.0, id));
+            s.mem.push(a);
+            s.threads.make_mut(t).tls.push((g.0, id));
         }
     }
 
@@ -703,7 +826,8 @@ impl<'p> Interp<'p> {
     }
 
     fn top_mut<'s>(&self, s: &'s mut State, t: Tid) -> &'s mut Frame {
-        Arc::make_mut(&mut s.threads[t])
+        s.threads
+            .make_mut(t)
             .frames
             .last_mut()
             .expect("a running thread has a frame")
@@ -795,12 +919,39 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Whether some thread can move (`!enabled_raw(s).is_empty()`, without building the list).
-    fn any_enabled(&self, s: &State) -> bool {
+    /// Whether some thread can move (`!enabled_raw(s).is_empty()`, without building the list),
+    /// looking at thread `from` first (the thread that just moved usually still can), then at
+    /// whether a thread has not started, then from the last thread found ready on.
+    fn any_enabled(&self, s: &State, from: Tid) -> bool {
         match s.atomic {
             Some((a, _)) => self.thread_ready(s, a),
-            None => (0..s.threads.len()).any(|t| self.thread_ready(s, t)),
+            None => {
+                if self.thread_ready(s, from) || s.unstarted > 0 {
+                    return true;
+                }
+                let n = s.threads.len();
+                let start = s.hint.get().min(n);
+                match (start..n)
+                    .chain(0..start)
+                    .find(|&t| self.thread_ready(s, t))
+                {
+                    Some(t) => {
+                        s.hint.set(t);
+                        true
+                    }
+                    None => false,
+                }
+            }
         }
+    }
+
+    /// Whether thread `t` can move in `s` (it is ready, and no other thread is inside an
+    /// atomic section).
+    pub fn ready(&self, s: &State, t: Tid) -> bool {
+        s.status == Status::Running
+            && t < s.threads.len()
+            && s.atomic.is_none_or(|(a, _)| a == t)
+            && self.thread_ready(s, t)
     }
 
     fn enabled_raw(&self, s: &State) -> Vec<Tid> {
@@ -836,9 +987,9 @@ impl<'p> Interp<'p> {
         if s.shadow.on() {
             self.sh_pop(s, t);
         }
-        if let Some(fr) = Arc::make_mut(&mut s.threads[t]).frames.pop() {
+        if let Some(fr) = s.threads.make_mut(t).frames.pop() {
             for a in fr.allocas {
-                Arc::make_mut(&mut s.mem[a as usize]).kill();
+                s.mem.make_mut(a as usize).kill();
             }
         }
     }
@@ -861,7 +1012,8 @@ impl<'p> Interp<'p> {
             self.pop_frame(s, t);
         }
         self.escape(s, v);
-        let th = Arc::make_mut(&mut s.threads[t]);
+        s.finished += 1;
+        let th = s.threads.make_mut(t);
         th.at = At::Finished;
         th.ret = v;
         if matches!(s.atomic, Some((a, _)) if a == t) {
@@ -892,10 +1044,10 @@ impl<'p> Interp<'p> {
     /// may reach another thread from now on.
     fn escape(&self, s: &mut State, v: Value) {
         if let Value::Ptr(Ptr::Mem { alloc, .. }) = v {
-            if let Some(a) = s.mem.get_mut(alloc as usize) {
-                if matches!(a.kind, AllocKind::Stack { .. }) && !a.escaped {
-                    Arc::make_mut(a).escaped = true;
-                }
+            let stack = (s.mem.get(alloc as usize))
+                .is_some_and(|a| matches!(a.kind, AllocKind::Stack { .. }) && !a.escaped);
+            if stack {
+                s.mem.make_mut(alloc as usize).escaped = true;
             }
         }
     }
@@ -943,15 +1095,72 @@ impl<'p> Interp<'p> {
                 self.escape(s, Value::Ptr(target));
             }
         }
-        match Arc::make_mut(&mut s.mem[alloc as usize]).write(off, data) {
+        match s.mem.make_mut(alloc as usize).write(off, data) {
             Ok(()) => Ok(()),
             Err(e) => unsupported(format!("{e} of `{}`", self.describe_object(s, alloc, 0))),
         }
     }
 
-    fn load(&self, s: &State, p: Value, ty: Ty, size: u32) -> Exec<Value> {
+    fn load(&self, s: &mut State, p: Value, ty: Ty, size: u32) -> Exec<Value> {
         let bytes = self.read(s, p, u64::from(size))?;
-        Ok(decode(&bytes, ty, self.program.pointer_size))
+        let v = decode(&bytes, ty, self.program.pointer_size);
+        if self.options.exact {
+            return Ok(v);
+        }
+        // Outside the exact mode, addresses are integers (`addr`): pointer bytes read as an
+        // integer give the address, integer bytes read as a pointer the object there.
+        Ok(match (v, ty) {
+            (Value::Ptr(Ptr::Raw(x)), Ty::Ptr) => Value::Ptr(self.ptr_of_int(s, x)),
+            (Value::Unknown, Ty::Int(_) | Ty::Ptr) if bytes.len() <= 8 => {
+                match self.bytes_as_int(s, &bytes) {
+                    Some(x) => match ty {
+                        Ty::Int(bits) => Value::int(x as i128, bits),
+                        _ if bytes.len() == self.program.pointer_size as usize => {
+                            Value::Ptr(self.ptr_of_int(s, x))
+                        }
+                        _ => Value::Unknown,
+                    },
+                    None => Value::Unknown,
+                }
+            }
+            _ => v,
+        })
+    }
+
+    /// The little-endian integer that `bytes` hold when pointer fragments count as the bytes of
+    /// their address (`addr`); `None` when a byte is unknown or a pointer has no address.
+    fn bytes_as_int(&self, s: &mut State, bytes: &[Byte]) -> Option<u64> {
+        let mut x = 0u64;
+        for (i, b) in bytes.iter().enumerate() {
+            let byte = match *b {
+                Byte::Data(d) => d,
+                Byte::Frag { target, idx } => {
+                    (self.int_of_ptr(s, target)? >> (8 * u32::from(idx).min(7))) as u8
+                }
+                Byte::Unknown => return None,
+            };
+            x |= u64::from(byte) << (8 * i);
+        }
+        Some(x)
+    }
+
+    /// LLVM's cast `op` of `v` from `from` to `to` bits; outside the exact mode, a pointer cast
+    /// to an integer is its address and an integer cast to a pointer points to the object there
+    /// (`addr`).
+    fn cast(&self, s: &mut State, op: CastOp, v: Value, from: u32, to: u32) -> Value {
+        let pbits = self.program.pointer_size * 8;
+        match (op, v) {
+            (CastOp::PtrToInt, Value::Ptr(p @ (Ptr::Mem { .. } | Ptr::Func(_)))) => {
+                match self.int_of_ptr(s, p) {
+                    Some(x) => Value::int(x as i128, to),
+                    None => Value::Unknown,
+                }
+            }
+            (CastOp::IntToPtr, Value::Int { v, .. }) => {
+                Value::Ptr(self.ptr_of_int(s, mask(v, pbits) as u64))
+            }
+            _ => cast(op, v, from, to, self.program.pointer_size),
+        }
     }
 
     fn store(&self, s: &mut State, p: Value, v: Value, size: u32) -> Exec<()> {
@@ -1082,7 +1291,7 @@ impl<'p> Interp<'p> {
             }
         };
         if self.forced.is_some() {
-            Arc::make_mut(&mut s.threads[t]).inputs += 1;
+            s.threads.make_mut(t).inputs += 1;
         }
         let func = s.threads[t].frames.last().map(|fr| fr.func);
         self.set(s, t, dst, v);
@@ -1117,7 +1326,8 @@ impl<'p> Interp<'p> {
     fn exec_pending(&self, s: &mut State, t: Tid, alt: usize) -> (Option<Span>, Exec<StepKind>) {
         match s.threads[t].at {
             At::Start => {
-                Arc::make_mut(&mut s.threads[t]).at = At::Inst;
+                s.threads.make_mut(t).at = At::Inst;
+                s.unstarted -= 1;
                 let span = self.program.funcs[s.threads[t].entry.index()].span;
                 (span, Ok(StepKind::Start))
             }
@@ -1128,7 +1338,7 @@ impl<'p> Interp<'p> {
                 if let InstKind::Call { dst, .. } = &inst.kind {
                     self.set_opt(s, t, *dst, Value::int(0, 32));
                 }
-                Arc::make_mut(&mut s.threads[t]).at = At::Inst;
+                s.threads.make_mut(t).at = At::Inst;
                 if s.shadow.on() {
                     if let InstKind::Call { dst, .. } = &inst.kind {
                         self.sh_extern(s, t, *dst, &[], None);
@@ -1192,7 +1402,7 @@ impl<'p> Interp<'p> {
                     // when both come back, it loops forever.
                     if let Some(c) = spin.as_mut() {
                         if c.repeats(|| fingerprint(&(&s.mem, &s.threads[t]))) {
-                            Arc::make_mut(&mut s.threads[t]).at = At::Spins;
+                            s.threads.make_mut(t).at = At::Spins;
                         }
                     }
                 }
@@ -1237,7 +1447,8 @@ impl<'p> Interp<'p> {
         let n = &mut fr.visits[target.index()];
         *n += 1;
         if *n > bound.saturating_add(1) {
-            Arc::make_mut(&mut s.threads[t]).at = At::Cut;
+            s.threads.make_mut(t).at = At::Cut;
+            s.cut += 1;
         }
         Ok(())
     }
@@ -1245,7 +1456,7 @@ impl<'p> Interp<'p> {
     fn exec_term(&self, s: &mut State, t: Tid) -> Exec<()> {
         let fr = self.top(s, t);
         let block = &self.program.funcs[fr.func.index()].blocks[fr.block.index()];
-        let here = self.at(block.term_span);
+        let here = self.here(block.term_span);
         if s.shadow.on() {
             self.sh_term(s, t);
         }
@@ -1348,7 +1559,8 @@ impl<'p> Interp<'p> {
                 b,
                 bits,
             } => {
-                let v = self.compare(s, *pred, ev(s, a), ev(s, b), *bits);
+                let (a, b) = (ev(s, a), ev(s, b));
+                let v = self.compare(s, *pred, a, b, *bits);
                 self.set(
                     s,
                     t,
@@ -1363,7 +1575,7 @@ impl<'p> Interp<'p> {
                 from,
                 to,
             } => {
-                let v = cast(*op, ev(s, src), *from, *to, self.program.pointer_size);
+                let v = self.cast(s, *op, ev(s, src), *from, *to);
                 self.set(s, t, *dst, v);
             }
             InstKind::Select { dst, cond, t: a, f } => {
@@ -1429,7 +1641,7 @@ impl<'p> Interp<'p> {
                     Byte::Unknown,
                 );
                 a.key = self.alloc_key(s, t);
-                s.mem.push(Arc::new(a));
+                s.mem.push(a);
                 self.top_mut(s, t).allocas.push(id);
                 self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
             }
@@ -1452,7 +1664,10 @@ impl<'p> Interp<'p> {
                         return Ok(kind);
                     }
                 }
-                let fill = if *zeroed {
+                // Soundness (no false violation): a block fresh from the system holds zeros, one
+                // of the contents a real `malloc` may hand out (a restriction, like the input
+                // candidates); the exact mode keeps every content possible (unknown bytes).
+                let fill = if *zeroed || !self.options.exact {
                     Byte::Data(0)
                 } else {
                     Byte::Unknown
@@ -1465,7 +1680,7 @@ impl<'p> Interp<'p> {
                             if matches!(s.mem[alloc as usize].kind, AllocKind::Heap(_))
                                 && s.mem[alloc as usize].live =>
                         {
-                            let old = Arc::make_mut(&mut s.mem[alloc as usize]);
+                            let old = s.mem.make_mut(alloc as usize);
                             block.bytes = std::mem::take(&mut old.bytes);
                             block.fill = old.fill;
                             old.kill();
@@ -1486,7 +1701,10 @@ impl<'p> Interp<'p> {
                 }
                 let id = s.mem.len() as u32;
                 block.key = self.alloc_key(s, t);
-                s.mem.push(Arc::new(block));
+                let n = s.heap_blocks.entry(obj.0).or_insert(0);
+                block.ordinal = *n;
+                *n += 1;
+                s.mem.push(block);
                 self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
             }
             InstKind::Load {
@@ -1621,8 +1839,13 @@ impl<'p> Interp<'p> {
                 self.escape(s, a);
                 let child = s.threads.len();
                 let frame = self.frame(f, &[a]);
-                s.threads.push(Arc::new(Thread {
+                let instance = s.instances.entry(f.0).or_insert(0);
+                *instance += 1;
+                let instance = *instance;
+                s.unstarted += 1;
+                s.threads.push(Thread {
                     entry: f,
+                    instance,
                     frames: vec![frame],
                     at: At::Start,
                     ret: Value::Unknown,
@@ -1630,7 +1853,7 @@ impl<'p> Interp<'p> {
                     allocs: 0,
                     inputs: 0,
                     tls: Vec::new(),
-                }));
+                });
                 self.thread_local_copies(s, child);
                 // A null handle (the driver harness) names no thread to join.
                 let h = ev(s, handle);
@@ -1639,6 +1862,7 @@ impl<'p> Interp<'p> {
                     self.store(s, h, Value::int(child as i128, bits), bits / 8)?;
                 }
                 self.set_opt(s, t, *dst, Value::int(0, 32));
+                self.thread_loop_round(s, t);
                 kind = Some(StepKind::Spawn {
                     child,
                     entry: self.program.funcs[f.index()].name.clone(),
@@ -1654,13 +1878,14 @@ impl<'p> Interp<'p> {
                 if s.threads[c].joined {
                     return unsupported(format!("a thread joined twice{}", here()));
                 }
-                Arc::make_mut(&mut s.threads[c]).joined = true;
+                s.threads.make_mut(c).joined = true;
                 let r = ev(s, retval);
                 if r != Value::NULL {
                     let v = s.threads[c].ret;
                     self.store(s, r, v, self.program.pointer_size)?;
                 }
                 self.set_opt(s, t, *dst, Value::int(0, 32));
+                self.thread_loop_round(s, t);
                 kind = Some(StepKind::Join(c));
             }
             InstKind::Lock {
@@ -1812,8 +2037,10 @@ impl<'p> Interp<'p> {
         let n = size
             .unwrap_or(64)
             .min(end.saturating_sub(off.max(0) as u64));
-        let _ =
-            Arc::make_mut(&mut s.mem[alloc as usize]).write(off, &vec![Byte::Unknown; n as usize]);
+        let _ = s
+            .mem
+            .make_mut(alloc as usize)
+            .write(off, &vec![Byte::Unknown; n as usize]);
     }
 
     fn release(&self, s: &mut State, t: Tid, alloc: u32, off: i64) -> Exec<()> {
@@ -1839,7 +2066,7 @@ impl<'p> Interp<'p> {
         alt: usize,
         visible: bool,
     ) -> Exec<Option<StepKind>> {
-        let here = self.at(inst.span);
+        let here = self.here(inst.span);
         let Some(f) = self.callee(s, t, callee) else {
             return unsupported(format!("a call through an unknown function pointer{here}"));
         };
@@ -1869,7 +2096,7 @@ impl<'p> Interp<'p> {
             Ext::Defined => {
                 let syms = s.shadow.on().then(|| self.sh_args(s, t, args));
                 let frame = self.frame(f, &vals);
-                Arc::make_mut(&mut s.threads[t]).frames.push(frame);
+                s.threads.make_mut(t).frames.push(frame);
                 if let Some(syms) = syms {
                     self.sh_push(s, t, f, syms);
                 }
@@ -1925,7 +2152,7 @@ impl<'p> Interp<'p> {
                     let loc = self.sh_object_loc(s, t, args.get(1), false);
                     self.sh_extern(s, t, None, args, loc.map(shadow_unlock));
                 }
-                Arc::make_mut(&mut s.threads[t]).at = At::Relock { alloc, off };
+                s.threads.make_mut(t).at = At::Relock { alloc, off };
                 return Ok(Some(StepKind::Unlock(
                     self.describe_location(s, alloc, off),
                 )));
@@ -1969,7 +2196,7 @@ impl<'p> Interp<'p> {
                             value: "(freed)".into(),
                         });
                     }
-                    Arc::make_mut(&mut s.mem[alloc as usize]).kill();
+                    s.mem.make_mut(alloc as usize).kill();
                 }
                 _ => {
                     return unsupported(format!(
@@ -2057,7 +2284,7 @@ impl<'p> Interp<'p> {
 
     /// `a pred b`, or `None` when it depends on something unknown (addresses of distinct
     /// objects, unknown values).
-    fn compare(&self, s: &State, pred: CmpPred, a: Value, b: Value, bits: u32) -> Option<bool> {
+    fn compare(&self, s: &mut State, pred: CmpPred, a: Value, b: Value, bits: u32) -> Option<bool> {
         use CmpPred::*;
         let ints =
             |x: u128, y: u128, bits: u32| crate::explore::symbolic::expr::cmp(pred, x, y, bits);
@@ -2099,7 +2326,13 @@ impl<'p> Interp<'p> {
                 (Ptr::Raw(0), _) | (_, Ptr::Raw(0)) => distinct(),
                 (Ptr::Func(_), Ptr::Mem { .. }) | (Ptr::Mem { .. }, Ptr::Func(_)) => distinct(),
                 _ => None,
-            },
+            }
+            .or_else(|| {
+                // Outside the exact mode, the addresses decide (`addr`).
+                let x = self.int_of_ptr(s, p)?;
+                let y = self.int_of_ptr(s, q)?;
+                Some(ints(x.into(), y.into(), pbits))
+            }),
             _ => None,
         }
     }
@@ -2117,7 +2350,6 @@ impl System for Interp<'_> {
                 a.key = g.0 as u64;
                 a
             })
-            .map(Arc::new)
             .collect();
         // A real run of `main(argc, argv)` has argc == 1; argv is not modelled.
         let main = &p.funcs[self.main.index()];
@@ -2143,8 +2375,9 @@ impl System for Interp<'_> {
         };
         State {
             mem,
-            threads: vec![Arc::new(Thread {
+            threads: std::iter::once(Thread {
                 entry: self.main,
+                instance: 1,
                 frames: vec![self.frame(self.main, &args)],
                 at: At::Start,
                 ret: Value::Unknown,
@@ -2152,7 +2385,16 @@ impl System for Interp<'_> {
                 allocs: 0,
                 inputs: 0,
                 tls: Vec::new(),
-            })],
+            })
+            .collect(),
+            finished: 0,
+            cut: 0,
+            unstarted: 1,
+            hint: Hint::default(),
+            instances: BTreeMap::new(),
+            heap_blocks: BTreeMap::new(),
+            addrs: BTreeMap::new(),
+            next_addr: addr::ADDR_BASE,
             locks: BTreeMap::new(),
             atomic: None,
             status,
@@ -2230,10 +2472,10 @@ impl System for Interp<'_> {
         if s.status == Status::Running {
             if let Some((id, ..)) = self.race_at(s) {
                 s.status = Status::Violated(id);
-            } else if s.threads.iter().all(|th| th.at == At::Finished) {
+            } else if s.finished as usize == s.threads.len() {
                 s.status = Status::Done;
-            } else if !self.any_enabled(s) {
-                s.status = if s.threads.iter().any(|th| th.at == At::Cut) {
+            } else if !self.any_enabled(s, t) {
+                s.status = if s.cut > 0 {
                     Status::Cut
                 } else {
                     Status::Deadlock
@@ -2249,6 +2491,22 @@ impl System for Interp<'_> {
 
     fn thread_count(&self, s: &State) -> usize {
         s.threads.len()
+    }
+
+    fn ready(&self, s: &State, t: Tid) -> bool {
+        Interp::ready(self, s, t)
+    }
+
+    fn local_next(&self, s: &State, t: Tid) -> bool {
+        (s.threads.get(t)).is_some_and(|th| th.at == At::Start)
+    }
+
+    fn done(&self, s: &State, t: Tid) -> bool {
+        (s.threads.get(t)).is_some_and(|th| matches!(th.at, At::Finished | At::Cut | At::Spins))
+    }
+
+    fn ends_process_next(&self, s: &State, t: Tid) -> bool {
+        t < s.threads.len() && Interp::ends_process_next(self, s, t)
     }
 
     fn next_op(&self, s: &State, t: Tid) -> Next {
@@ -2267,13 +2525,9 @@ impl System for Interp<'_> {
         if t == 0 {
             return "main".into();
         }
-        let entry = s.threads[t].entry;
-        let name = self.program.funcs[entry.index()].name.clone();
-        let k = s.threads[1..t]
-            .iter()
-            .filter(|th| th.entry == entry)
-            .count()
-            + 1;
+        let th = &s.threads[t];
+        let name = self.program.funcs[th.entry.index()].name.clone();
+        let k = th.instance;
         if k == 1 {
             name
         } else {

@@ -308,6 +308,7 @@ fn a_loop_past_the_bound_is_cut() {
             bound: 3,
             max_steps: 200_000,
             exact: false,
+            thread_loops: false,
         },
     )
     .unwrap();
@@ -318,6 +319,7 @@ fn a_loop_past_the_bound_is_cut() {
             bound: 10,
             max_steps: 200_000,
             exact: false,
+            thread_loops: false,
         },
     )
     .unwrap();
@@ -328,6 +330,7 @@ fn a_loop_past_the_bound_is_cut() {
             bound: 10,
             max_steps: 20,
             exact: false,
+            thread_loops: false,
         },
     )
     .unwrap();
@@ -738,6 +741,7 @@ fn exact(p: &Program) -> Interp<'_> {
         bound: u32::MAX,
         max_steps: 5_000_000,
         exact: true,
+        thread_loops: false,
     };
     Interp::new(p, options).expect("main")
 }

@@ -1,0 +1,103 @@
+//! Addresses as integers (issue 20): outside the exact mode, an object whose address becomes an
+//! integer (`ptrtoint`, pointer bytes read as an integer, a comparison of pointers into different
+//! objects) gets a concrete address, the first time, from a bump allocator of the state; an
+//! integer turned back into a pointer (`inttoptr`, integer bytes read as a pointer) that falls
+//! inside such an object points into it.
+//!
+//! Soundness (no false violation): the layout is one a real run may have (objects disjoint,
+//! 16-byte aligned, none at 0, functions apart from data), chosen deterministically so that a
+//! schedule replays; a witness that depends on it is a real execution under that layout, a
+//! restriction like the candidate values of inputs. A real program's addresses differ between
+//! runs (ASLR, `malloc`), so the exact mode of proofs by exploration never gives an object an
+//! address: there a pointer made an integer stays unknown, and a branch it decides abandons the
+//! execution (`InterpOptions::exact`).
+
+use super::memory::{Alloc, Ptr};
+use super::{Interp, State};
+
+/// The address of the first object given one: above the first pages, and above the code.
+pub(super) const ADDR_BASE: u64 = 0x1000_0000;
+
+/// Where functions are: function `f` is at `CODE_BASE + 16 * f`.
+const CODE_BASE: u64 = 0x0800_0000;
+
+/// The room given to an object of unknown size (a heap block grows as it is written): a pointer
+/// past it has no integer value.
+const GROWABLE_ROOM: u64 = 1 << 16;
+
+/// The room an allocation takes in the layout: its size (or [`GROWABLE_ROOM`]), rounded up to
+/// 16, and 16 bytes more, so that one past its end is the start of no other object.
+fn room(a: &Alloc) -> u64 {
+    let size = a.size.unwrap_or(GROWABLE_ROOM).max(1);
+    size.div_ceil(16) * 16 + 16
+}
+
+impl Interp<'_> {
+    /// The largest address plus one.
+    fn address_space(&self) -> u128 {
+        1u128 << (self.program.pointer_size * 8).min(64)
+    }
+
+    /// The address of allocation `alloc`, given now if it has none; `None` in the exact mode or
+    /// when the address space is full.
+    pub(super) fn address(&self, s: &mut State, alloc: u32) -> Option<u64> {
+        if self.options.exact {
+            return None;
+        }
+        let a = s.mem.get(alloc as usize)?;
+        if a.addr != 0 {
+            return Some(a.addr);
+        }
+        let base = s.next_addr.max(ADDR_BASE);
+        let end = u128::from(base) + u128::from(room(a));
+        if end > self.address_space() {
+            return None;
+        }
+        s.next_addr = end as u64;
+        s.mem.make_mut(alloc as usize).addr = base;
+        s.addrs.insert(base, alloc);
+        Some(base)
+    }
+
+    /// The integer value of pointer `p`, giving its object an address if needed; `None` when it
+    /// has none (the exact mode, a pointer far outside its object).
+    pub(super) fn int_of_ptr(&self, s: &mut State, p: Ptr) -> Option<u64> {
+        match p {
+            Ptr::Raw(x) => Some(x),
+            Ptr::Func(f) if !self.options.exact => Some(CODE_BASE + 16 * u64::from(f.0)),
+            Ptr::Func(_) => None,
+            Ptr::Mem { alloc, off } => {
+                let base = self.address(s, alloc)?;
+                let room = room(&s.mem[alloc as usize]) as i64;
+                // Within the object or one past it (C's pointer arithmetic).
+                if !(0..room).contains(&off) {
+                    return None;
+                }
+                Some(base + off as u64)
+            }
+        }
+    }
+
+    /// The pointer whose integer value is `x`: into the object given an address that holds it,
+    /// the function there, or else an integer used as a pointer (`Ptr::Raw`).
+    pub(super) fn ptr_of_int(&self, s: &State, x: u64) -> Ptr {
+        if self.options.exact || x == 0 {
+            return Ptr::Raw(x);
+        }
+        if let Some((&base, &alloc)) = s.addrs.range(..=x).next_back() {
+            if x - base < room(&s.mem[alloc as usize]) {
+                return Ptr::Mem {
+                    alloc,
+                    off: (x - base) as i64,
+                };
+            }
+        }
+        if (CODE_BASE..ADDR_BASE).contains(&x) && (x - CODE_BASE) % 16 == 0 {
+            let f = (x - CODE_BASE) / 16;
+            if (f as usize) < self.program.funcs.len() {
+                return Ptr::Func(crate::ir::FuncId(f as u32));
+            }
+        }
+        Ptr::Raw(x)
+    }
+}
