@@ -1198,3 +1198,48 @@ fn confirmed_races_agree_with_the_race_corpus() {
         "only {confirmed} of {racy} RACE! lines confirmed"
     );
 }
+
+/// Issue 20: a driver as the kernel runs it, with several entries, instances of any number
+/// (`write:*`, `irq:*`) and pointer arguments (the user's buffer of `write` and `read`, a
+/// `struct file`): the bug needs two instances of `write` whose buffers start with 'V', read
+/// through the pointer. `confirm` passes each pointer a fresh buffer filled with an input and
+/// runs rounds of the `:*` entries as an input; the witness names the buffers' bytes and
+/// replays.
+#[test]
+fn a_driver_bug_through_user_buffers_and_instances_is_confirmed_and_replays() {
+    let text = include_str!("corpus/18-drivers/dr-09-watchdog-user-buffers.c");
+    let dir = dir_with("wdt.c", text);
+    let harness: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("//PARAM:"))
+        .expect("harness")
+        .split_whitespace()
+        .collect();
+    let mut args = vec!["--confirm", "--confirm-budget", "20", "--witness-dir", "w"];
+    args.extend(harness);
+    args.push("wdt.c");
+    let (doc, code) = json_in(dir.path(), &args);
+    assert_eq!(code, 1, "{doc}");
+    let a = (doc["assertions"].as_array().expect("assertions"))
+        .iter()
+        .find(|a| a["condition"] == "wdt.magic_locked <= wdt.magic")
+        .expect("the assertion");
+    assert_eq!(a["status"], "violated", "{a}");
+    let events: Vec<&str> = (a["witness"]["steps"].as_array().expect("steps"))
+        .iter()
+        .filter_map(|s| s["event"].as_str())
+        .collect();
+    // Two writers, each given a buffer that starts with 'V' (86), both read the count first.
+    let magic = events
+        .iter()
+        .filter(|e| e.starts_with("gets the input *buf = 86"))
+        .count();
+    assert!(magic >= 2, "{events:?}");
+    assert!(events
+        .iter()
+        .any(|e| e.contains("creates thread") && e.contains("wdt_write")));
+    let id = a["id"].as_str().expect("id");
+    let o = watts_in(dir.path(), &["replay", &format!("w/{id}.json")]);
+    assert_status(&o, 1);
+    assert!(stdout(&o).contains("fails again"), "{}", stdout(&o));
+}

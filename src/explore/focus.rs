@@ -55,6 +55,8 @@ pub struct Focus {
     /// and the last one of each, by entry.
     firsts: Vec<Tid>,
     lasts: std::collections::BTreeMap<String, Tid>,
+    /// The first two threads of each entry function that has two, in the order they appeared.
+    pairs: Vec<(Tid, Tid)>,
     /// The most accesses to shared memory and locks each thread made in a run.
     accesses_seen: Vec<u32>,
     // This run.
@@ -98,6 +100,7 @@ impl Focus {
             entries: vec!["main".to_string()],
             firsts: Vec::new(),
             lasts: std::collections::BTreeMap::new(),
+            pairs: Vec::new(),
             accesses_seen: Vec::new(),
             focus: vec![0],
             changes: Vec::new(),
@@ -223,9 +226,10 @@ impl Focus {
         None
     }
 
-    /// An alternative of a step with `n`: the first (0, for an input) half the time, else any.
+    /// An alternative of a step with `n`: the first (0, for an input) a quarter of the time,
+    /// else any.
     fn alternative(&mut self, n: usize) -> usize {
-        if n <= 1 || self.rng.below(2) == 0 {
+        if n <= 1 || self.rng.below(4) == 0 {
             0
         } else {
             self.rng.below(n)
@@ -262,7 +266,8 @@ impl Scheduler for Focus {
             1 => self.eager = true,
             _ => {
                 self.eager = self.rng.below(2) == 0;
-                if self.rng.below(2) == 0 && !self.firsts.is_empty() {
+                let mode = self.rng.below(3);
+                if mode == 0 && !self.firsts.is_empty() {
                     // One thread of each entry function (a random few when there are more).
                     let mut firsts = self.firsts.clone();
                     for i in (1..firsts.len()).rev() {
@@ -270,6 +275,10 @@ impl Scheduler for Focus {
                         firsts.swap(i, j);
                     }
                     self.focus.extend(firsts.into_iter().take(MAX_FOCUS));
+                } else if mode == 1 && !self.pairs.is_empty() {
+                    // Two threads of one entry function (two instances of a handler).
+                    let (a, b) = self.pairs[self.rng.below(self.pairs.len())];
+                    self.focus.extend([a, b]);
                 } else {
                     let k = 1 + self.rng.below(MAX_FOCUS);
                     for _ in 0..k {
@@ -379,7 +388,14 @@ impl Scheduler for Focus {
                     self.entries[child] = entry.clone();
                     // Threads are numbered by creation: the first of its entry appears first.
                     match self.lasts.get_mut(entry) {
-                        Some(last) => *last = (*last).max(child),
+                        Some(last) => {
+                            let first = *last;
+                            *last = (*last).max(child);
+                            if !self.pairs.iter().any(|&(a, _)| self.entries[a] == *entry) {
+                                // The thread before it of the entry is its first one.
+                                self.pairs.push((first, child));
+                            }
+                        }
                         None => {
                             self.firsts.push(child);
                             self.lasts.insert(entry.clone(), child);

@@ -113,8 +113,9 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
     // exit.
     let mut first = Vec::new();
     let mut init_ok = None;
+    let mut init_buffers = Vec::new();
     if let Some(i) = init {
-        let (insts, result) = call_with_any_args(program, i, &mut vars);
+        let (insts, result) = call_with_any_args(program, i, &mut vars, &mut init_buffers);
         first.extend(insts);
         // Harness contract: the entries run only after an init that succeeded; an init
         // returning an `int` or a `long` failed when it is negative (a kernel init's -errno).
@@ -196,6 +197,10 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
     }
     let ret = Terminator::Ret(Some(Operand::Int { value: 0, bits: 32 }));
     blocks.push(block(Vec::new(), ret));
+    if let Some(i) = init {
+        let main = FuncId::from(program.funcs.len());
+        add_buffers(program, main, i, init_buffers);
+    }
     program.funcs.push(Function {
         name: MAIN.to_string(),
         params: Vec::new(),
@@ -278,12 +283,33 @@ fn call_with_any_args(
     program: &Program,
     f: FuncId,
     vars: &mut Vec<VarInfo>,
+    buffers: &mut Vec<(u32, VarId)>,
 ) -> (Vec<Inst>, Option<(VarId, u32)>) {
     let func = &program.funcs[f.index()];
     let mut insts = Vec::new();
     let mut args = Vec::new();
-    for p in &func.params {
+    for (i, p) in func.params.iter().enumerate() {
         let info = &func.vars[p.index()];
+        if info.ty == Ty::Ptr {
+            // What the user's buffer holds: an input that only `watts confirm` reads (the
+            // bytes of the fresh buffer it passes, `Program::user_buffers`); the analysis
+            // passes any pointer.
+            let fill = VarId::from(vars.len());
+            vars.push(VarInfo {
+                ty: Ty::Int(8),
+                name: Some(format!("*{}", info.name.as_deref().unwrap_or("arg"))),
+                sign: crate::ir::Signedness::Unsigned,
+            });
+            insts.push(Inst {
+                kind: InstKind::Nondet {
+                    dst: fill,
+                    ty: Ty::Int(8),
+                    is_bool: false,
+                },
+                span: func.span,
+            });
+            buffers.push((i as u32, fill));
+        }
         match info.ty {
             Ty::Int(_) => {
                 let dst = VarId::from(vars.len());
@@ -328,7 +354,10 @@ fn call_with_any_args(
 /// Adds `void *NAME(void *)` that calls `f` with arguments of any value; returns its id.
 fn wrapper(program: &mut Program, f: FuncId) -> FuncId {
     let mut vars = vec![VarInfo::unnamed(Ty::Ptr)];
-    let (body, _) = call_with_any_args(program, f, &mut vars);
+    let mut buffers = Vec::new();
+    let (body, _) = call_with_any_args(program, f, &mut vars, &mut buffers);
+    let id = FuncId::from(program.funcs.len());
+    add_buffers(program, id, f, buffers);
     let entry = &program.funcs[f.index()];
     let func = Function {
         name: entry.name.clone(),
@@ -342,7 +371,22 @@ fn wrapper(program: &mut Program, f: FuncId) -> FuncId {
         span: entry.span,
     };
     program.funcs.push(func);
-    FuncId::from(program.funcs.len() - 1)
+    id
+}
+
+/// Records the user buffers of `caller`'s call of `callee` (`Program::user_buffers`).
+fn add_buffers(program: &mut Program, caller: FuncId, callee: FuncId, buffers: Vec<(u32, VarId)>) {
+    program.user_buffers.extend(
+        buffers
+            .into_iter()
+            .map(|(arg, fill)| crate::ir::UserBuffer {
+                caller,
+                callee,
+                arg,
+                fill,
+            }),
+    );
+    program.user_buffers.sort_unstable();
 }
 
 fn block(insts: Vec<Inst>, term: Terminator) -> Block {
@@ -424,28 +468,44 @@ mod tests {
                 ..
             }
         ));
-        // The wrapper of dev_write passes an unknown pointer and an input integer.
-        let w = p
-            .funcs
-            .iter()
-            .find(|f| f.name == "dev_write" && f.params.len() == 1)
+        // The wrapper of dev_write passes an unknown pointer and an input integer; for
+        // `confirm`, an 8-bit input fills the buffer it passes instead of the pointer.
+        let (wi, w) = (p.funcs.iter().enumerate())
+            .find(|(_, f)| f.name == "dev_write" && f.params.len() == 1)
             .expect("wrapper");
         let insts = &w.blocks[0].insts;
         assert!(matches!(
             insts[0].kind,
             InstKind::Nondet {
                 dst: VarId(1),
+                ty: Ty::Int(8),
+                is_bool: false
+            }
+        ));
+        assert!(matches!(
+            insts[1].kind,
+            InstKind::Nondet {
+                dst: VarId(2),
                 ty: Ty::Int(64),
                 is_bool: false
             }
         ));
-        assert_eq!(w.vars[1].ty, Ty::Int(64));
-        let InstKind::Call { args, .. } = &insts[1].kind else {
+        assert_eq!(w.vars[2].ty, Ty::Int(64));
+        let InstKind::Call { args, .. } = &insts[2].kind else {
             panic!("the wrapper calls the entry")
         };
         assert_eq!(
             args,
-            &vec![Operand::Unknown(Ty::Ptr), Operand::Var(VarId(1))]
+            &vec![Operand::Unknown(Ty::Ptr), Operand::Var(VarId(2))]
+        );
+        assert_eq!(
+            p.user_buffers,
+            vec![crate::ir::UserBuffer {
+                caller: FuncId::from(wi),
+                callee: FuncId(1),
+                arg: 0,
+                fill: VarId(1),
+            }]
         );
     }
 

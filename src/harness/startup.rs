@@ -93,7 +93,9 @@ pub fn compose(program: &mut Program) {
     let mut vars = program.funcs[main.index()].vars.clone();
     let mut calls = Vec::new();
     for f in ctors {
-        calls.extend(super::call_with_any_args(program, f, &mut vars).0);
+        let mut buffers = Vec::new();
+        calls.extend(super::call_with_any_args(program, f, &mut vars, &mut buffers).0);
+        super::add_buffers(program, main, f, buffers);
     }
     let func = &mut program.funcs[main.index()];
     func.vars = vars;

@@ -103,6 +103,26 @@ pub struct Program {
     /// (`--assume-no-write`: `request_irq`, `register_chrdev`); they may keep the pointers
     /// they get and call back the functions they are given. Sorted.
     pub assumed_no_write: Vec<FuncId>,
+    /// The pointer arguments a driver harness passes to its init and entries (`Unknown`
+    /// pointers, to the analysis), each with the input that `watts confirm` fills the fresh
+    /// buffer it passes instead with (`harness::synthesize`). Sorted by caller and callee.
+    pub user_buffers: Vec<UserBuffer>,
+}
+
+/// A pointer argument of a call the driver harness makes (`Program::user_buffers`): the
+/// analysis sees any pointer (`Operand::Unknown`); `watts confirm` passes a fresh buffer of the
+/// user's (a `write`'s data, a `struct file`), every byte of which holds the value of the input
+/// `fill`, so that reads and writes through it run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UserBuffer {
+    /// The function that makes the call (a harness wrapper, or the harness `main` for the init).
+    pub caller: FuncId,
+    /// The function called.
+    pub callee: FuncId,
+    /// Which argument (0-based).
+    pub arg: u32,
+    /// The caller's variable holding the fill byte (an 8-bit input).
+    pub fill: VarId,
 }
 
 /// Byte sizes of `pthread_mutex_t`, `pthread_cond_t` and `pthread_rwlock_t` in the analysed

@@ -181,9 +181,10 @@ impl Interp<'_> {
                 let fill = vec![s.mem[a].fill; loc.size as usize];
                 Some(self.encode_bytes(s, &fill))
             }
-            // Soundness: a stack object may have been written while it was still local (no
-            // event): its first content is not known, so it equals no other value.
-            AllocKind::Stack { .. } => None,
+            // Soundness: a stack object (or a user buffer) may have been written while it was
+            // still local (no event): its first content is not known, so it equals no other
+            // value.
+            AllocKind::Stack { .. } | AllocKind::Buffer { .. } => None,
         }
     }
 }

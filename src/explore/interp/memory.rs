@@ -85,6 +85,9 @@ pub enum AllocKind {
     Stack { obj: ObjId, owner: usize },
     /// An executed heap allocation of this site.
     Heap(ObjId),
+    /// The fresh buffer `Program::user_buffers[buffer]` passed by the driver harness to a call
+    /// of thread `owner` (a `write`'s data, a `struct file`).
+    Buffer { buffer: u32, owner: usize },
 }
 
 /// One allocation. Invariant: it holds `fill` beyond its `bytes`, which never end with `fill`

@@ -222,8 +222,14 @@ pub struct Interp<'p> {
     sealed: Vec<bool>,
     /// The candidate values of an integer input, by width.
     inputs: BTreeMap<u32, Vec<i128>>,
+    /// The candidate values of the byte a user buffer is filled with (`fill_candidates`), and
+    /// the variables that hold one, by function.
+    fill_values: Arc<Vec<i128>>,
+    fills: Arc<std::collections::BTreeSet<(FuncId, VarId)>>,
     /// Whether the program locks a mutex or enters an atomic section anywhere.
     blocking: bool,
+    /// Whether `main` is the one a driver harness synthesized (`harness::synthesize`).
+    harness: bool,
     /// Forced input values: the `n`-th integer input of thread `t` (0-based, by creation
     /// index) is `forced[(t, n)]` and has one alternative. When set, threads count their
     /// inputs (otherwise the count stays 0, so states are as without it).
@@ -523,6 +529,9 @@ impl<'p> Interp<'p> {
             .into_iter()
             .map(|bits| (bits, input_candidates(&compared, &constants, bits)))
             .collect();
+        let harness = !program.harness_entries.is_empty()
+            && program.funcs[main.index()].is_internal
+            && program.funcs[main.index()].span.is_none();
         Ok(Interp {
             program,
             options,
@@ -530,7 +539,15 @@ impl<'p> Interp<'p> {
             ext,
             sealed: sealed_globals(program),
             inputs,
-            blocking,
+            harness,
+            fill_values: Arc::new(fill_candidates(program)),
+            fills: Arc::new(
+                (program.user_buffers.iter())
+                    .map(|b| (b.caller, b.fill))
+                    .collect(),
+            ),
+            // `main` of a harness waits for the entries before it ends the process.
+            blocking: blocking || harness,
             forced: None,
             concolic: false,
             paths: Arc::default(),
@@ -583,6 +600,21 @@ impl<'p> Interp<'p> {
     /// The program being executed.
     pub fn program(&self) -> &'p Program {
         self.program
+    }
+
+    /// Whether the input of thread `t`'s top function into `dst` fills a user buffer.
+    fn is_fill(&self, s: &State, t: Tid, dst: VarId) -> bool {
+        !self.fills.is_empty()
+            && (s.threads[t].frames.last()).is_some_and(|fr| self.fills.contains(&(fr.func, dst)))
+    }
+
+    /// The candidate values of the input of thread `t` into `dst`, of type `ty` (in the order
+    /// of its alternatives).
+    fn input_values_of(&self, s: &State, t: Tid, dst: VarId, ty: Ty, is_bool: bool) -> Vec<Value> {
+        if !is_bool && self.is_fill(s, t, dst) {
+            return self.fill_values.iter().map(|&c| Value::int(c, 8)).collect();
+        }
+        self.input_values(ty, is_bool)
     }
 
     /// The candidate values of an input of type `ty` (in the order of its alternatives).
@@ -644,24 +676,45 @@ impl<'p> Interp<'p> {
         self.describe(s, alloc, off, Naming::Lock)
     }
 
-    /// The program's object that allocation `a` is a copy of.
-    fn object_of(&self, a: &Alloc) -> &crate::ir::Object {
-        &self.program.objects[self.object_id(a) as usize]
+    /// The program's object that allocation `a` is a copy of (none for a user buffer).
+    fn object_of(&self, a: &Alloc) -> Option<&crate::ir::Object> {
+        Some(&self.program.objects[self.object_id(a)? as usize])
     }
 
     /// The id of the program's object that allocation `a` is a copy of.
-    fn object_id(&self, a: &Alloc) -> u32 {
+    fn object_id(&self, a: &Alloc) -> Option<u32> {
         match a.kind {
-            AllocKind::Global(g) => self.program.globals[g.index()].obj.0,
-            AllocKind::Stack { obj, .. } | AllocKind::Heap(obj) => obj.0,
+            AllocKind::Global(g) => Some(self.program.globals[g.index()].obj.0),
+            AllocKind::Stack { obj, .. } | AllocKind::Heap(obj) => Some(obj.0),
+            AllocKind::Buffer { .. } => None,
         }
+    }
+
+    /// The name of the parameter that user buffer `b` is passed as (`buf`).
+    fn buffer_name(&self, b: u32) -> String {
+        let ub = &self.program.user_buffers[b as usize];
+        let callee = &self.program.funcs[ub.callee.index()];
+        (callee.params.get(ub.arg as usize))
+            .and_then(|v| callee.vars[v.index()].name.clone())
+            .unwrap_or_else(|| format!("{}#{}", callee.name, ub.arg + 1))
     }
 
     fn describe(&self, s: &State, alloc: u32, off: i64, naming: Naming) -> String {
         let Some(a) = s.mem.get(alloc as usize) else {
             return "?".into();
         };
-        let object = self.object_of(a);
+        let Some(object) = self.object_of(a) else {
+            // A user buffer: the bytes of a parameter, `buf[3]`.
+            let AllocKind::Buffer { buffer, .. } = a.kind else {
+                return "?".into();
+            };
+            let name = self.buffer_name(buffer);
+            return match naming {
+                Naming::Location => format!("{name}[{off}]"),
+                _ if off == 0 => name,
+                _ => format!("{name}{off:+}"),
+            };
+        };
         let mut name = match a.kind {
             AllocKind::Global(g) => self.program.globals[g.index()].name.clone(),
             _ => object.name.clone(),
@@ -689,7 +742,7 @@ impl<'p> Interp<'p> {
                 if naming == Naming::Lock && off == 0 && whole.is_some_and(|n| l.size() <= n) => {}
             Some(l) if off >= 0 && (off as u64) < l.size() => {
                 // The same paths come back at every step that touches them: kept.
-                let key = (self.object_id(a), off, naming);
+                let key = (self.object_id(a).unwrap_or(u32::MAX), off, naming);
                 let mut cache = self.paths.lock().unwrap_or_else(|e| e.into_inner());
                 let path = cache
                     .entry(key)
@@ -734,7 +787,9 @@ impl<'p> Interp<'p> {
         let Value::Ptr(Ptr::Mem { alloc, off }) = p else {
             return Signedness::Signed;
         };
-        let layout = (s.mem.get(alloc as usize)).and_then(|a| self.object_of(a).layout.as_ref());
+        let layout = (s.mem.get(alloc as usize))
+            .and_then(|a| self.object_of(a))
+            .and_then(|o| o.layout.as_ref());
         match (layout, u64::try_from(off)) {
             (Some(l), Ok(off)) if off < l.size() => l.sign_at(off, u64::from(size)),
             _ => Signedness::Signed,
@@ -914,6 +969,12 @@ impl<'p> Interp<'p> {
                     Ok(c) => s.threads[c].at == At::Finished,
                     Err(_) => true,
                 },
+                // Soundness (no false violation): the `main` of a driver harness is no code
+                // of the program; it ends the process only once every entry it started ended,
+                // a restriction of the runs to those in which the kernel lets them finish.
+                None if t == 0 && self.harness && self.ends_process(s, t) => {
+                    (s.finished + s.cut) as usize + 1 >= s.threads.len()
+                }
                 _ => true,
             },
         }
@@ -1034,7 +1095,9 @@ impl<'p> Interp<'p> {
         };
         a.live
             && match a.kind {
-                AllocKind::Stack { owner, .. } => owner == t && !a.escaped,
+                AllocKind::Stack { owner, .. } | AllocKind::Buffer { owner, .. } => {
+                    owner == t && !a.escaped
+                }
                 AllocKind::Global(g) => !write && self.program.globals[g.index()].is_constant,
                 AllocKind::Heap(_) => false,
             }
@@ -1044,8 +1107,9 @@ impl<'p> Interp<'p> {
     /// may reach another thread from now on.
     fn escape(&self, s: &mut State, v: Value) {
         if let Value::Ptr(Ptr::Mem { alloc, .. }) = v {
-            let stack = (s.mem.get(alloc as usize))
-                .is_some_and(|a| matches!(a.kind, AllocKind::Stack { .. }) && !a.escaped);
+            let stack = (s.mem.get(alloc as usize)).is_some_and(|a| {
+                matches!(a.kind, AllocKind::Stack { .. } | AllocKind::Buffer { .. }) && !a.escaped
+            });
             if stack {
                 s.mem.make_mut(alloc as usize).escaped = true;
             }
@@ -1286,7 +1350,7 @@ impl<'p> Interp<'p> {
             (Some(f), Ty::Int(bits)) if is_bool => Value::int((f != 0) as i128, bits),
             (Some(f), Ty::Int(bits)) => Value::int(f, bits),
             _ => {
-                let values = self.input_values(ty, is_bool);
+                let values = self.input_values_of(s, t, dst, ty, is_bool);
                 values[alt.min(values.len() - 1)]
             }
         };
@@ -2095,6 +2159,38 @@ impl<'p> Interp<'p> {
             }
             Ext::Defined => {
                 let syms = s.shadow.on().then(|| self.sh_args(s, t, args));
+                let caller = self.top(s, t).func;
+                let mut vals = vals;
+                for (b, ub) in (self.program.user_buffers.iter().enumerate())
+                    .filter(|(_, ub)| ub.caller == caller && ub.callee == f)
+                {
+                    let arg = ub.arg as usize;
+                    if !matches!(args.get(arg), Some(Operand::Unknown(Ty::Ptr))) {
+                        continue;
+                    }
+                    // Soundness (no false violation): the harness passes any pointer; a fresh
+                    // buffer whose bytes all hold one input value is one of them (a user's
+                    // buffer), a restriction the exact mode does not make.
+                    self.restricted(|| {
+                        format!("a pointer argument is taken as a fresh buffer{here}")
+                    })?;
+                    let fill = match self.top(s, t).vars[ub.fill.index()] {
+                        Value::Int { v, .. } => Byte::Data(v as u8),
+                        _ => Byte::Unknown,
+                    };
+                    let mut a = Alloc::new(
+                        AllocKind::Buffer {
+                            buffer: b as u32,
+                            owner: t,
+                        },
+                        None,
+                        fill,
+                    );
+                    a.key = self.alloc_key(s, t);
+                    let id = s.mem.len() as u32;
+                    s.mem.push(a);
+                    vals[arg] = Value::Ptr(Ptr::Mem { alloc: id, off: 0 });
+                }
                 let frame = self.frame(f, &vals);
                 s.threads.make_mut(t).frames.push(frame);
                 if let Some(syms) = syms {
@@ -2424,7 +2520,9 @@ impl System for Interp<'_> {
             {
                 1
             }
-            Some(InstKind::Nondet { ty, is_bool, .. }) => self.input_values(*ty, *is_bool).len(),
+            Some(InstKind::Nondet { dst, ty, is_bool }) => {
+                self.input_values_of(s, t, *dst, *ty, *is_bool).len()
+            }
             Some(InstKind::HeapAlloc { .. }) if self.options.exact => 2,
             Some(kind @ InstKind::Call { callee, .. }) => match self.callee(s, t, callee) {
                 Some(f) if self.ext[f.index()] == Ext::Unknown => {
@@ -2791,6 +2889,74 @@ fn operands(k: &InstKind, f: &mut impl FnMut(&Operand)) {
         InstKind::Assert { cond: Some(c), .. } | InstKind::Assume { cond: c } => f(c),
         _ => {}
     }
+}
+
+/// The most candidate values of the byte a user buffer is filled with.
+const MAX_FILLS: usize = 6;
+
+/// The candidate values of the byte a user buffer is filled with: 0, then the constants
+/// compared with a byte read from memory (`buf[0] == 'V'`, a byte widened before the
+/// comparison included), then the other compared constants of a byte's range, smallest first,
+/// at most [`MAX_FILLS`].
+fn fill_candidates(program: &Program) -> Vec<i128> {
+    if program.user_buffers.is_empty() {
+        return Vec::new();
+    }
+    let (mut bytes, mut others) = (Vec::new(), Vec::new());
+    for f in &program.funcs {
+        // The variables that hold a byte (a load or a widening of 8 bits).
+        let mut byte = vec![false; f.vars.len()];
+        for b in &f.blocks {
+            for i in &b.insts {
+                match &i.kind {
+                    InstKind::Load { dst, size: 1, .. } => byte[dst.index()] = true,
+                    InstKind::Cast {
+                        dst,
+                        from: 8,
+                        src: Operand::Var(_),
+                        ..
+                    } => byte[dst.index()] = true,
+                    _ => {}
+                }
+            }
+        }
+        for b in &f.blocks {
+            for i in &b.insts {
+                let InstKind::Cmp { a, b: c, bits, .. } = &i.kind else {
+                    continue;
+                };
+                for (x, y) in [(a, c), (c, a)] {
+                    if let Operand::Int { value, .. } = y {
+                        let v = crate::explore::interp::memory::sext(*value as u128, *bits);
+                        if !(1..=255).contains(&v) && !(-128..0).contains(&v) {
+                            continue;
+                        }
+                        let from_byte = *bits == 8
+                            || matches!(x, Operand::Var(d) if byte.get(d.index()) == Some(&true));
+                        if from_byte {
+                            bytes.push(v);
+                        } else {
+                            others.push(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let order = |v: &mut Vec<i128>| {
+        v.sort_unstable_by_key(|&c| (c.unsigned_abs(), c < 0));
+        v.dedup();
+    };
+    order(&mut bytes);
+    order(&mut others);
+    let mut all = vec![0];
+    for c in bytes.into_iter().chain(others) {
+        if !all.contains(&c) {
+            all.push(c);
+        }
+    }
+    all.truncate(MAX_FILLS);
+    all
 }
 
 /// The candidate values of an integer input of `bits` bits: 0, 1, -1, then every constant the
