@@ -92,7 +92,7 @@ impl Interp<'_> {
                 };
             }
         }
-        if (CODE_BASE..ADDR_BASE).contains(&x) && (x - CODE_BASE) % 16 == 0 {
+        if (CODE_BASE..ADDR_BASE).contains(&x) && (x - CODE_BASE).is_multiple_of(16) {
             let f = (x - CODE_BASE) / 16;
             if (f as usize) < self.program.funcs.len() {
                 return Ptr::Func(crate::ir::FuncId(f as u32));
