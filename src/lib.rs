@@ -214,10 +214,10 @@ fn confirm_assertions(
             ),
         });
     }
-    for why in found.unsupported.iter().take(3) {
+    if let Some(note) = explore::abandoned_note(found) {
         outcome.notes.push(Note {
             span: None,
-            message: format!("--confirm: some executions were abandoned: {why}"),
+            message: note,
         });
     }
 }

@@ -362,14 +362,55 @@ pub fn limits(found: &Confirmation, options: &crate::config::ConfirmOptions) -> 
     if out.restricted_inputs {
         why.push("inputs were taken from a few candidate values".to_string());
     }
-    if !out.unsupported.is_empty() {
-        why.push("some executions were abandoned".to_string());
+    if let Some((construct, _)) = out.unsupported.by_count().first() {
+        let n = out.unsupported.total();
+        why.push(format!(
+            "{n} execution{} abandoned, most often because {construct}",
+            if n == 1 { " was" } else { "s were" }
+        ));
     }
     if why.is_empty() {
         String::new()
     } else {
         format!("; {}", why.join(", "))
     }
+}
+
+/// How many executions `out` abandoned and why, the most common reason first (at most three,
+/// each with its count), as a note of the report; `None` when none was.
+pub fn abandoned_note(out: &search::Outcome) -> Option<String> {
+    let reasons = out.unsupported.by_count();
+    if reasons.is_empty() {
+        return None;
+    }
+    let total = out.unsupported.total();
+    let shown: Vec<String> = (reasons.iter().take(3))
+        .map(|(why, n)| format!("{why} ({n})"))
+        .collect();
+    let mut more = match reasons.len() {
+        n if n > 3 => format!("; and {} other reasons", n - 3),
+        _ => String::new(),
+    };
+    // What the user can do about the most common one.
+    let top = reasons[0].0;
+    if let Some(name) = (top.split_once("unknown function (`"))
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(name, _)| name)
+    {
+        more += &format!(
+            " (if `{name}` changes no memory of the program, say so with --assume-no-write {name})"
+        );
+    }
+    Some(format!(
+        "--confirm: {total} of {} executions were abandoned, most often because {}{}{more}",
+        out.executions.max(total),
+        shown[0],
+        if shown.len() > 1 {
+            format!("; also {}", shown[1..].join("; "))
+        } else {
+            String::new()
+        }
+    ))
 }
 
 /// Replays violation `v` on `program` (its schedule, bound and input values):
@@ -520,4 +561,50 @@ pub fn replay_race(
             "the race does not happen: the two last steps are not conflicting accesses that are both next".into(),
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 20, point 6: the report says how many executions were abandoned and names the
+    /// most common reason first, with a hint for an unknown function.
+    #[test]
+    fn abandoned_executions_are_counted_by_reason() {
+        let mut out = search::Outcome {
+            executions: 10,
+            ..search::Outcome::default()
+        };
+        assert_eq!(abandoned_note(&out), None);
+        for _ in 0..3 {
+            out.unsupported
+                .insert("an unknown value decides a branch at f.c:3".to_string());
+        }
+        for _ in 0..5 {
+            out.unsupported.insert(
+                "a pointer passed to an unknown function (`request_irq`) at f.c:9".to_string(),
+            );
+        }
+        out.unsupported
+            .insert("access through an integer address".to_string());
+        assert_eq!(out.unsupported.total(), 9);
+        let note = abandoned_note(&out).expect("a note");
+        assert!(
+            note.starts_with(
+                "--confirm: 9 of 10 executions were abandoned, most often because a pointer \
+                 passed to an unknown function (`request_irq`) at f.c:9 (5); also an unknown \
+                 value decides a branch at f.c:3 (3); access through an integer address (1)"
+            ),
+            "{note}"
+        );
+        assert!(note.ends_with("--assume-no-write request_irq)"), "{note}");
+        // Counts add up across searches.
+        let mut more = search::Abandoned::default();
+        more.insert("access through an integer address".to_string());
+        out.unsupported.extend(more);
+        assert_eq!(
+            out.unsupported.by_count()[2],
+            ("access through an integer address", 2)
+        );
+    }
 }
