@@ -639,7 +639,21 @@ impl FnLower<'_> {
             }
             // Soundness: the address of any other one may reach another thread, which then
             // accesses this thread's copy; an unknown pointer makes each access unknown.
-            out.push(self.havoc(inst, false, "thread-local storage is not modelled"));
+            let havoc = self.havoc(inst, false, "thread-local storage is not modelled");
+            // `watts confirm` executes it: the address of the running thread's copy.
+            if let (InstKind::Havoc { dst: Some(d), .. }, Some(Operand::GlobalAddr(g, 0))) =
+                (&havoc, op(self, 0))
+            {
+                self.cx
+                    .program
+                    .thread_local_addrs
+                    .push(crate::ir::ThreadLocalAddr {
+                        func: self.fid,
+                        dst: *d,
+                        global: g,
+                    });
+            }
+            out.push(havoc);
             return;
         }
         if name.starts_with("llvm.expect.") {

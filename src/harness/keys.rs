@@ -77,6 +77,9 @@ pub fn model_keys(program: &mut Program) -> bool {
     });
     let at = Operand::GlobalAddr(slot, 0);
     let mut destructors = false;
+    // The destructors given by name (for `watts confirm`, which runs them).
+    let mut dtors: Vec<FuncId> = Vec::new();
+    let mut unknown_dtor = false;
     for func in &mut program.funcs {
         for bi in 0..func.blocks.len() {
             let insts = std::mem::take(&mut func.blocks[bi].insts);
@@ -111,6 +114,14 @@ pub fn model_keys(program: &mut Program) -> bool {
                     // Soundness: the destructor runs at a thread's exit; exposed, it is
                     // analysed on its own, from an unknown state, at any time.
                     destructors |= args[1..].iter().any(|a| *a != Operand::Null);
+                    for a in &args[1..] {
+                        match a {
+                            Operand::Null => {}
+                            Operand::FuncAddr(d) if !dtors.contains(d) => dtors.push(*d),
+                            Operand::FuncAddr(_) => {}
+                            _ => unknown_dtor = true,
+                        }
+                    }
                     for a in &args[1..] {
                         let v = fresh(func, Ty::Int(bits));
                         kinds.push(InstKind::Cast {
@@ -174,6 +185,13 @@ pub fn model_keys(program: &mut Program) -> bool {
         }
     }
     program.key_destructors = destructors;
+    program.key_slot = Some(crate::ir::KeySlot {
+        slot,
+        destructor: match dtors[..] {
+            [d] if !unknown_dtor => Some(d),
+            _ => None,
+        },
+    });
     true
 }
 

@@ -90,6 +90,10 @@ pub struct Program {
     /// Whether thread-specific data (`harness::keys`) has a destructor, which runs when a
     /// thread whose value is not NULL ends; no instruction stands for that call.
     pub key_destructors: bool,
+    /// The thread-local global that holds each thread's value of the one key, when
+    /// `harness::keys` rewrote its calls, and the destructor when the program gives one
+    /// function by name (for `watts confirm`, which runs it at a thread's end).
+    pub key_slot: Option<KeySlot>,
     /// The functions a driver harness starts as threads (`--entry`, `--entries-from`), sorted.
     /// The harness contract says that these threads are every run of them that the environment
     /// makes, so unknown code given their address does not also run them on its own.
@@ -107,6 +111,11 @@ pub struct Program {
     /// pointers, to the analysis), each with the input that `watts confirm` fills the fresh
     /// buffer it passes instead with (`harness::synthesize`). Sorted by caller and callee.
     pub user_buffers: Vec<UserBuffer>,
+    /// The `Havoc`s that stand for the address of a thread-local global that is not private to
+    /// its thread (`Global::thread_local` false: its address goes elsewhere than loads and
+    /// stores): an unknown pointer to the analysis, the running thread's copy to `watts
+    /// confirm`. In lowering order.
+    pub thread_local_addrs: Vec<ThreadLocalAddr>,
 }
 
 /// A pointer argument of a call the driver harness makes (`Program::user_buffers`): the
@@ -123,6 +132,26 @@ pub struct UserBuffer {
     pub arg: u32,
     /// The caller's variable holding the fill byte (an 8-bit input).
     pub fill: VarId,
+}
+
+/// The one key of thread-specific data after `harness::keys` (`Program::key_slot`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeySlot {
+    /// The thread-local global of pointer width that holds each thread's value.
+    pub slot: GlobalId,
+    /// The destructor, when the program names one function (and passes no other pointer).
+    pub destructor: Option<FuncId>,
+}
+
+/// `llvm.threadlocal.address` of a thread-local global that is not private to its thread
+/// (`Program::thread_local_addrs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadLocalAddr {
+    /// The function, and the variable its `Havoc` defines.
+    pub func: FuncId,
+    pub dst: VarId,
+    /// The thread-local global.
+    pub global: GlobalId,
 }
 
 /// Byte sizes of `pthread_mutex_t`, `pthread_cond_t` and `pthread_rwlock_t` in the analysed

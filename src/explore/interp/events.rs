@@ -115,6 +115,7 @@ impl Interp<'_> {
             Ext::CondWait => arg(1).map_or(Op::Local, Op::Unlock),
             Ext::Free => Op::Opaque("free of a shared block".into()),
             Ext::Strlen => Op::Opaque("strlen of shared memory".into()),
+            Ext::KeyCreate | Ext::KeyDelete => Op::Opaque("a key of thread-specific data".into()),
             _ => Op::Local,
         }
     }

@@ -111,6 +111,14 @@ enum Ext {
     Equal,
     /// `strlen`: reads the string (visible unless it is local or constant).
     Strlen,
+    /// `pthread_key_create(&k, dtor)`: a new key (visible: it writes `k` and the key table).
+    KeyCreate,
+    /// `pthread_key_delete(k)` (visible).
+    KeyDelete,
+    /// `pthread_getspecific(k)`: the running thread's value of the key (local).
+    GetSpecific,
+    /// `pthread_setspecific(k, v)` (local).
+    SetSpecific,
     /// Anything else: may write whatever memory its pointer arguments reach.
     Unknown,
     /// `setjmp` and every function that may return twice (`Program::returns_twice`): not
@@ -157,6 +165,11 @@ fn classify(f: &crate::ir::Function) -> Ext {
         "pthread_self" => Ext::SelfTid,
         "pthread_equal" => Ext::Equal,
         "strlen" => Ext::Strlen,
+        // Thread-specific data when `harness::keys` left the calls (several keys).
+        "pthread_key_create" => Ext::KeyCreate,
+        "pthread_key_delete" => Ext::KeyDelete,
+        "pthread_getspecific" => Ext::GetSpecific,
+        "pthread_setspecific" => Ext::SetSpecific,
         _ => Ext::Unknown,
     }
 }
@@ -244,6 +257,9 @@ pub struct Interp<'p> {
     race_spans: Arc<std::collections::BTreeSet<crate::ir::Span>>,
     /// The thread-local globals, each copied into every new thread.
     thread_locals: Arc<Vec<GlobalId>>,
+    /// The `Havoc`s that stand for the address of a thread-local global's copy of the running
+    /// thread (`Program::thread_local_addrs`), by function and defined variable.
+    tls_addrs: Arc<BTreeMap<(FuncId, VarId), GlobalId>>,
     /// The layout paths of locations named so far (`describe`), by object, offset and naming.
     paths: Arc<std::sync::Mutex<PathCache>>,
 }
@@ -300,7 +316,17 @@ struct Thread {
     /// Its copies of the thread-local globals: (global, allocation); empty for `main`, which
     /// uses the globals' own allocations.
     tls: Vec<(u32, u32)>,
+    /// Its values of the keys of thread-specific data that it set, by key.
+    specific: Vec<(u32, Value)>,
+    /// While it runs the destructors of its keys' values after its end: its result.
+    ending: Option<Value>,
+    /// How many destructors it ran (at most [`DESTRUCTOR_ITERATIONS`] rounds over the keys).
+    destructors: u32,
 }
+
+/// POSIX's `PTHREAD_DESTRUCTOR_ITERATIONS` (glibc's value): rounds of destructors a thread runs
+/// at its end while values remain.
+const DESTRUCTOR_ITERATIONS: u32 = 4;
 
 /// One execution prefix: memory, threads, locks, atomic section, status and budget.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -329,6 +355,9 @@ pub struct State {
     /// The objects given an address (`addr`), by address, and the next free address.
     addrs: BTreeMap<u64, u32>,
     next_addr: u64,
+    /// The keys of thread-specific data created (`pthread_key_create`), by key: the
+    /// destructor, and whether the key is not deleted.
+    keys: Vec<(Value, bool)>,
     /// Held locks (allocation, offset) and their owner.
     locks: BTreeMap<(u32, i64), Tid>,
     /// The thread inside an `__VERIFIER_atomic_begin` section, and its nesting depth.
@@ -551,10 +580,19 @@ impl<'p> Interp<'p> {
             forced: None,
             concolic: false,
             paths: Arc::default(),
-            thread_locals: Arc::new(
-                (program.globals.iter().enumerate())
+            thread_locals: Arc::new({
+                let mut tls: Vec<GlobalId> = (program.globals.iter().enumerate())
                     .filter(|(_, g)| g.thread_local)
                     .map(|(g, _)| GlobalId::from(g))
+                    .chain(program.thread_local_addrs.iter().map(|a| a.global))
+                    .collect();
+                tls.sort_unstable();
+                tls.dedup();
+                tls
+            }),
+            tls_addrs: Arc::new(
+                (program.thread_local_addrs.iter())
+                    .map(|a| ((a.func, a.dst), a.global))
                     .collect(),
             ),
             used: Arc::new(if options.exact {
@@ -1056,14 +1094,109 @@ impl<'p> Interp<'p> {
     }
 
     /// Unsupported when a key destructor may run at the end of thread `t`
-    /// (`Program::key_destructors`): the interpreter does not call it, so what follows could
-    /// not happen.
+    /// (`Program::key_destructors`) and the interpreter does not know which function it is,
+    /// so that what follows could not happen.
     fn destructors_unsupported(&self, t: Tid) -> Result<(), Status> {
-        if self.program.key_destructors {
+        let known = self
+            .program
+            .key_slot
+            .is_some_and(|k| k.destructor.is_some());
+        if self.program.key_destructors && !known {
             return unsupported(format!(
                 "thread {t} ends, and a key destructor may run (not modelled)"
             ));
         }
+        Ok(())
+    }
+
+    /// Thread `t`'s value of the one key of `harness::keys` (its copy of the slot), when the
+    /// program gives a destructor: the destructor and the value (as a pointer), unless NULL.
+    fn slot_destructor(&self, s: &mut State, t: Tid) -> Exec<Option<(FuncId, Value)>> {
+        let Some(crate::ir::KeySlot {
+            slot,
+            destructor: Some(f),
+        }) = self.program.key_slot
+        else {
+            return Ok(None);
+        };
+        let size = self.program.pointer_size;
+        let p = self.eval(s, t, &Operand::GlobalAddr(slot, 0));
+        match self.load(s, p, Ty::Int(size * 8), size)? {
+            Value::Int { v: 0, .. } => Ok(None),
+            Value::Int { v, .. } => {
+                // POSIX: the value becomes NULL before the destructor runs.
+                self.store(s, p, Value::int(0, size * 8), size)?;
+                Ok(Some((f, Value::Ptr(self.ptr_of_int(s, v as u64)))))
+            }
+            _ => unsupported(format!(
+                "thread {t} ends with an unknown value of thread-specific data, whose destructor \
+                 may run"
+            )),
+        }
+    }
+
+    /// Thread `t`'s entry returned `v`, or it called `pthread_exit`: it runs the destructors
+    /// of its keys' values that are not NULL (POSIX: the value becomes NULL, then the
+    /// destructor runs with it, in rounds while values remain, at most
+    /// [`DESTRUCTOR_ITERATIONS`]), then ends.
+    fn end_thread(&self, s: &mut State, t: Tid, v: Value) -> Exec<()> {
+        self.destructors_unsupported(t)?;
+        while !s.threads[t].frames.is_empty() {
+            self.pop_frame(s, t);
+        }
+        let th = &s.threads[t];
+        let rounds = DESTRUCTOR_ITERATIONS * (s.keys.len() as u32);
+        let mut due = Vec::new();
+        if th.destructors < rounds {
+            for &(k, value) in &th.specific {
+                let (dtor, live) = s.keys[k as usize];
+                if !live || dtor == Value::NULL || value == Value::NULL {
+                    continue;
+                }
+                match (dtor, value) {
+                    (Value::Ptr(Ptr::Func(f)), Value::Ptr(_) | Value::Int { .. })
+                        if self.program.funcs[f.index()].is_defined =>
+                    {
+                        due.push((k, f, value))
+                    }
+                    _ => {
+                        return unsupported(format!(
+                            "thread {t} ends, and a destructor of thread-specific data with an \
+                             unknown function or value runs"
+                        ))
+                    }
+                }
+            }
+        }
+        if due.len() > 1 {
+            self.restricted(|| {
+                "destructors of thread-specific data run in the order of their keys".to_string()
+            })?;
+        }
+        let Some(&(k, f, value)) = due.first() else {
+            // The one key of `harness::keys`, in rounds as well.
+            if s.threads[t].destructors < DESTRUCTOR_ITERATIONS {
+                if let Some((f, value)) = self.slot_destructor(s, t)? {
+                    let th = s.threads.make_mut(t);
+                    th.ending.get_or_insert(v);
+                    th.destructors += 1;
+                    let frame = self.frame(f, &[value]);
+                    s.threads.make_mut(t).frames.push(frame);
+                    return Ok(());
+                }
+            }
+            let v = s.threads.make_mut(t).ending.take().unwrap_or(v);
+            self.finish_thread(s, t, v);
+            return Ok(());
+        };
+        let th = s.threads.make_mut(t);
+        th.ending.get_or_insert(v);
+        th.destructors += 1;
+        if let Some(e) = th.specific.iter_mut().find(|e| e.0 == k) {
+            e.1 = Value::NULL;
+        }
+        let frame = self.frame(f, &[value]);
+        s.threads.make_mut(t).frames.push(frame);
         Ok(())
     }
 
@@ -1275,6 +1408,8 @@ impl<'p> Interp<'p> {
                 Some(f) => match self.ext[f.index()] {
                     Ext::Defined | Ext::Zero | Ext::NoEffect | Ext::SelfTid | Ext::Equal => false,
                     Ext::TryLock | Ext::CondWait | Ext::Free => true,
+                    Ext::KeyCreate | Ext::KeyDelete => true,
+                    Ext::GetSpecific | Ext::SetSpecific => false,
                     Ext::Strlen => args.first().is_none_or(|a| !local(a, false)),
                     Ext::Unknown => {
                         self.unknown_call_check(s, t, f, args).is_err()
@@ -1553,13 +1688,11 @@ impl<'p> Interp<'p> {
                 };
                 self.pop_frame(s, t);
                 if s.threads[t].frames.is_empty() {
-                    if t == 0 {
+                    if t == 0 && s.threads[t].ending.is_none() {
                         // `main` returned: the process exits.
                         return Err(Status::Done);
                     }
-                    self.destructors_unsupported(t)?;
-                    self.finish_thread(s, t, v);
-                    return Ok(());
+                    return self.end_thread(s, t, v);
                 }
                 if let Some(InstKind::Call { dst, .. }) = self.cur_inst(s, t).map(|i| &i.kind) {
                     self.set_opt(s, t, *dst, v);
@@ -1574,9 +1707,7 @@ impl<'p> Interp<'p> {
                 StopReason::ProcessExit => Err(Status::Done),
                 StopReason::ThreadExit => {
                     // The IR keeps no operand of `pthread_exit`: its result is unknown.
-                    self.destructors_unsupported(t)?;
-                    self.finish_thread(s, t, Value::Unknown);
-                    Ok(())
+                    self.end_thread(s, t, Value::Unknown)
                 }
                 StopReason::Unreachable => {
                     unsupported(format!("reached `unreachable` (undefined behaviour){here}"))
@@ -1917,6 +2048,9 @@ impl<'p> Interp<'p> {
                     allocs: 0,
                     inputs: 0,
                     tls: Vec::new(),
+                    specific: Vec::new(),
+                    ending: None,
+                    destructors: 0,
                 });
                 self.thread_local_copies(s, child);
                 // A null handle (the driver harness) names no thread to join.
@@ -2061,7 +2195,13 @@ impl<'p> Interp<'p> {
                 if *clobbers_memory {
                     return unsupported(format!("{reason}{}", here()));
                 }
-                self.set_opt(s, t, *dst, Value::Unknown);
+                let func = self.top(s, t).func;
+                let v = match dst.and_then(|d| self.tls_addrs.get(&(func, d))) {
+                    // `llvm.threadlocal.address`: the running thread's copy (C's meaning).
+                    Some(&g) => self.eval(s, t, &Operand::GlobalAddr(g, 0)),
+                    None => Value::Unknown,
+                };
+                self.set_opt(s, t, *dst, v);
             }
         }
         if s.shadow.on() {
@@ -2340,6 +2480,65 @@ impl<'p> Interp<'p> {
                     });
                 }
             }
+            Ext::KeyCreate => {
+                self.result_restricted(s, t, dst, &func.name)?;
+                let k = s.keys.len() as u32;
+                let dtor = vals.get(1).copied().unwrap_or(Value::NULL);
+                s.keys.push((dtor, true));
+                let p = vals.first().copied().unwrap_or(Value::Unknown);
+                self.store(s, p, Value::int(i128::from(k), 32), 4)?;
+                if visible {
+                    kind = Some(StepKind::Write {
+                        loc: self.loc(s, p),
+                        value: format!("{k} (a new key)"),
+                    });
+                }
+                self.set_opt(s, t, dst, int32(0));
+            }
+            Ext::KeyDelete | Ext::GetSpecific | Ext::SetSpecific => {
+                let k = match vals.first() {
+                    Some(Value::Int { v, .. })
+                        if (*v as usize) < s.keys.len() && s.keys[*v as usize].1 =>
+                    {
+                        *v as u32
+                    }
+                    _ => {
+                        return unsupported(format!(
+                            "`{}` of a key that was not created{here}",
+                            func.name
+                        ))
+                    }
+                };
+                match self.ext[f.index()] {
+                    Ext::KeyDelete => {
+                        self.result_restricted(s, t, dst, &func.name)?;
+                        s.keys[k as usize].1 = false;
+                        if visible {
+                            kind = Some(StepKind::Write {
+                                loc: format!("key {k}"),
+                                value: "(deleted)".into(),
+                            });
+                        }
+                        self.set_opt(s, t, dst, int32(0));
+                    }
+                    Ext::GetSpecific => {
+                        let v = (s.threads[t].specific.iter())
+                            .find(|e| e.0 == k)
+                            .map_or(Value::NULL, |e| e.1);
+                        self.set_opt(s, t, dst, v);
+                    }
+                    _ => {
+                        self.result_restricted(s, t, dst, &func.name)?;
+                        let v = vals.get(1).copied().unwrap_or(Value::Unknown);
+                        let th = s.threads.make_mut(t);
+                        match th.specific.iter_mut().find(|e| e.0 == k) {
+                            Some(e) => e.1 = v,
+                            None => th.specific.push((k, v)),
+                        }
+                        self.set_opt(s, t, dst, int32(0));
+                    }
+                }
+            }
             Ext::Unknown => {
                 // A function the program does not define may write any global it names.
                 self.restricted(|| {
@@ -2481,6 +2680,9 @@ impl System for Interp<'_> {
                 allocs: 0,
                 inputs: 0,
                 tls: Vec::new(),
+                specific: Vec::new(),
+                ending: None,
+                destructors: 0,
             })
             .collect(),
             finished: 0,
@@ -2491,6 +2693,7 @@ impl System for Interp<'_> {
             heap_blocks: BTreeMap::new(),
             addrs: BTreeMap::new(),
             next_addr: addr::ADDR_BASE,
+            keys: Vec::new(),
             locks: BTreeMap::new(),
             atomic: None,
             status,
