@@ -2229,13 +2229,25 @@ impl<'p> Interp<'p> {
         }
     }
 
-    /// Exact mode: a synchronisation function changed the bytes of its object (`size` bytes,
+    /// A synchronisation function changed the bytes of its object (`size` bytes,
     /// `sizeof(pthread_mutex_t)` and friends; 64 when the module does not say), which the
     /// interpreter does not model, so a read of them as data is unknown.
+    ///
+    /// Soundness (no false violation, issue 20): a read of a mutex's bytes after a lock must
+    /// not see what was there before (the C library wrote its lock word and owner).
     fn sync_object_written(&self, s: &mut State, alloc: u32, off: i64, size: Option<u64>) {
-        if !self.options.exact {
-            return;
-        }
+        self.sync_object_filled(s, alloc, off, size, Byte::Unknown);
+    }
+
+    /// As `sync_object_written`, every byte set to `fill`.
+    fn sync_object_filled(
+        &self,
+        s: &mut State,
+        alloc: u32,
+        off: i64,
+        size: Option<u64>,
+        fill: Byte,
+    ) {
         let a = &s.mem[alloc as usize];
         let end = a.size.unwrap_or(u64::MAX);
         let n = size
@@ -2244,7 +2256,7 @@ impl<'p> Interp<'p> {
         let _ = s
             .mem
             .make_mut(alloc as usize)
-            .write(off, &vec![Byte::Unknown; n as usize]);
+            .write(off, &vec![fill; n as usize]);
     }
 
     fn release(&self, s: &mut State, t: Tid, alloc: u32, off: i64) -> Exec<()> {
@@ -2403,7 +2415,13 @@ impl<'p> Interp<'p> {
                     vals.first().copied(),
                 ) {
                     if s.mem[alloc as usize].live {
-                        self.sync_object_written(s, alloc, off, Some(n));
+                        // glibc and musl: `pthread_mutex_init(m, NULL)` zeroes the mutex, a
+                        // real content; the exact mode keeps every C library's possible.
+                        let zeroed = func.name == "pthread_mutex_init"
+                            && vals.get(1) == Some(&Value::NULL)
+                            && !self.options.exact;
+                        let fill = if zeroed { Byte::Data(0) } else { Byte::Unknown };
+                        self.sync_object_filled(s, alloc, off, Some(n), fill);
                     }
                 }
                 self.set_opt(s, t, dst, int32(0))
