@@ -85,11 +85,17 @@ pub struct Focus {
     /// or eager thread could move (a step, and one more for each thread looked at).
     steps: u64,
     parked_work: u64,
+    /// Whether this run goes on to its end however long the parked threads run (one run in
+    /// [`PATIENT_RUNS`]): a failure after `main` joined thousands of threads needs them all.
+    patient: bool,
 }
 
-/// A run ends when running parked threads (while no focus thread could move) cost this much
-/// work, and more than half the run's steps: the focus threads are done (waiting, say, to join
-/// every parked thread), and what is left is the parked threads one after another.
+/// One run in this many is patient (`Focus::patient`).
+pub const PATIENT_RUNS: u64 = 16;
+
+/// A run (but a patient one) ends when running parked threads (while no focus thread could
+/// move) cost this much work: the focus threads are done (waiting, say, to join every parked
+/// thread), and what is left is the parked threads one after another.
 pub const PARKED_TAIL: u64 = 4096;
 
 impl Focus {
@@ -113,6 +119,7 @@ impl Focus {
             plan: String::new(),
             steps: 0,
             parked_work: 0,
+            patient: false,
         }
     }
 
@@ -258,6 +265,7 @@ impl Scheduler for Focus {
         self.changes.clear();
         self.steps = 0;
         self.parked_work = 0;
+        self.patient = run % PATIENT_RUNS == PATIENT_RUNS - 1;
         self.focus = vec![0];
         match run {
             // `main` first: every other thread runs only when `main` cannot.
@@ -417,7 +425,7 @@ impl Scheduler for Focus {
     }
 
     fn give_up(&self) -> bool {
-        self.parked_work > PARKED_TAIL && 2 * self.parked_work > self.steps
+        !self.patient && self.parked_work > PARKED_TAIL
     }
 
     fn finished(&mut self, _steps: u64) {

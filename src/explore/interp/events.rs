@@ -13,7 +13,7 @@ use crate::ir::{Callee, Inst, InstKind, Operand};
 impl Interp<'_> {
     /// The key of the next allocation of thread `t` (counted in the thread).
     pub(super) fn alloc_key(&self, s: &mut State, t: Tid) -> u64 {
-        let th = s.threads.make_mut(t);
+        let th = s.threads.focus_mut(t);
         th.allocs += 1;
         Loc::BY_THREAD | ((t as u64) << 32) | u64::from(th.allocs)
     }

@@ -302,6 +302,8 @@ enum At {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Thread {
     entry: FuncId,
+    /// The argument of its entry (its frame is made at its start).
+    arg: Value,
     /// Which thread of its entry function it is (1 for the first), for its name.
     instance: u32,
     frames: Vec<Frame>,
@@ -889,7 +891,7 @@ impl<'p> Interp<'p> {
             a.key = self.alloc_key(s, t);
             let id = s.mem.len() as u32;
             s.mem.push(a);
-            s.threads.make_mut(t).tls.push((g.0, id));
+            s.threads.focus_mut(t).tls.push((g.0, id));
         }
     }
 
@@ -1086,7 +1088,7 @@ impl<'p> Interp<'p> {
         if s.shadow.on() {
             self.sh_pop(s, t);
         }
-        if let Some(fr) = s.threads.make_mut(t).frames.pop() {
+        if let Some(fr) = s.threads.focus_mut(t).frames.pop() {
             for a in fr.allocas {
                 s.mem.make_mut(a as usize).kill();
             }
@@ -1177,26 +1179,26 @@ impl<'p> Interp<'p> {
             // The one key of `harness::keys`, in rounds as well.
             if s.threads[t].destructors < DESTRUCTOR_ITERATIONS {
                 if let Some((f, value)) = self.slot_destructor(s, t)? {
-                    let th = s.threads.make_mut(t);
+                    let th = s.threads.focus_mut(t);
                     th.ending.get_or_insert(v);
                     th.destructors += 1;
                     let frame = self.frame(f, &[value]);
-                    s.threads.make_mut(t).frames.push(frame);
+                    s.threads.focus_mut(t).frames.push(frame);
                     return Ok(());
                 }
             }
-            let v = s.threads.make_mut(t).ending.take().unwrap_or(v);
+            let v = s.threads.focus_mut(t).ending.take().unwrap_or(v);
             self.finish_thread(s, t, v);
             return Ok(());
         };
-        let th = s.threads.make_mut(t);
+        let th = s.threads.focus_mut(t);
         th.ending.get_or_insert(v);
         th.destructors += 1;
         if let Some(e) = th.specific.iter_mut().find(|e| e.0 == k) {
             e.1 = Value::NULL;
         }
         let frame = self.frame(f, &[value]);
-        s.threads.make_mut(t).frames.push(frame);
+        s.threads.focus_mut(t).frames.push(frame);
         Ok(())
     }
 
@@ -1207,7 +1209,7 @@ impl<'p> Interp<'p> {
         }
         self.escape(s, v);
         s.finished += 1;
-        let th = s.threads.make_mut(t);
+        let th = s.threads.focus_mut(t);
         th.at = At::Finished;
         th.ret = v;
         if matches!(s.atomic, Some((a, _)) if a == t) {
@@ -1490,7 +1492,7 @@ impl<'p> Interp<'p> {
             }
         };
         if self.forced.is_some() {
-            s.threads.make_mut(t).inputs += 1;
+            s.threads.focus_mut(t).inputs += 1;
         }
         let func = s.threads[t].frames.last().map(|fr| fr.func);
         self.set(s, t, dst, v);
@@ -1525,7 +1527,12 @@ impl<'p> Interp<'p> {
     fn exec_pending(&self, s: &mut State, t: Tid, alt: usize) -> (Option<Span>, Exec<StepKind>) {
         match s.threads[t].at {
             At::Start => {
-                s.threads.make_mut(t).at = At::Inst;
+                let th = s.threads.focus_mut(t);
+                th.at = At::Inst;
+                if th.frames.is_empty() {
+                    let frame = self.frame(th.entry, &[th.arg]);
+                    th.frames.push(frame);
+                }
                 s.unstarted -= 1;
                 let span = self.program.funcs[s.threads[t].entry.index()].span;
                 (span, Ok(StepKind::Start))
@@ -1537,7 +1544,7 @@ impl<'p> Interp<'p> {
                 if let InstKind::Call { dst, .. } = &inst.kind {
                     self.set_opt(s, t, *dst, Value::int(0, 32));
                 }
-                s.threads.make_mut(t).at = At::Inst;
+                s.threads.focus_mut(t).at = At::Inst;
                 if s.shadow.on() {
                     if let InstKind::Call { dst, .. } = &inst.kind {
                         self.sh_extern(s, t, *dst, &[], None);
@@ -1601,7 +1608,7 @@ impl<'p> Interp<'p> {
                     // when both come back, it loops forever.
                     if let Some(c) = spin.as_mut() {
                         if c.repeats(|| fingerprint(&(&s.mem, &s.threads[t]))) {
-                            s.threads.make_mut(t).at = At::Spins;
+                            s.threads.focus_mut(t).at = At::Spins;
                         }
                     }
                 }
@@ -1646,7 +1653,7 @@ impl<'p> Interp<'p> {
         let n = &mut fr.visits[target.index()];
         *n += 1;
         if *n > bound.saturating_add(1) {
-            s.threads.make_mut(t).at = At::Cut;
+            s.threads.focus_mut(t).at = At::Cut;
             s.cut += 1;
         }
         Ok(())
@@ -2033,7 +2040,6 @@ impl<'p> Interp<'p> {
                 let a = ev(s, arg);
                 self.escape(s, a);
                 let child = s.threads.len();
-                let frame = self.frame(f, &[a]);
                 let instance = s.instances.entry(f.0).or_insert(0);
                 *instance += 1;
                 let instance = *instance;
@@ -2041,7 +2047,10 @@ impl<'p> Interp<'p> {
                 s.threads.push(Thread {
                     entry: f,
                     instance,
-                    frames: vec![frame],
+                    // Its frame is made when it starts: a thread that never starts (one of
+                    // 10,000 parked) costs its slot alone.
+                    frames: Vec::new(),
+                    arg: a,
                     at: At::Start,
                     ret: Value::Unknown,
                     joined: false,
@@ -2076,7 +2085,7 @@ impl<'p> Interp<'p> {
                 if s.threads[c].joined {
                     return unsupported(format!("a thread joined twice{}", here()));
                 }
-                s.threads.make_mut(c).joined = true;
+                s.threads.focus_mut(c).joined = true;
                 let r = ev(s, retval);
                 if r != Value::NULL {
                     let v = s.threads[c].ret;
@@ -2344,7 +2353,7 @@ impl<'p> Interp<'p> {
                     vals[arg] = Value::Ptr(Ptr::Mem { alloc: id, off: 0 });
                 }
                 let frame = self.frame(f, &vals);
-                s.threads.make_mut(t).frames.push(frame);
+                s.threads.focus_mut(t).frames.push(frame);
                 if let Some(syms) = syms {
                     self.sh_push(s, t, f, syms);
                 }
@@ -2400,7 +2409,7 @@ impl<'p> Interp<'p> {
                     let loc = self.sh_object_loc(s, t, args.get(1), false);
                     self.sh_extern(s, t, None, args, loc.map(shadow_unlock));
                 }
-                s.threads.make_mut(t).at = At::Relock { alloc, off };
+                s.threads.focus_mut(t).at = At::Relock { alloc, off };
                 return Ok(Some(StepKind::Unlock(
                     self.describe_location(s, alloc, off),
                 )));
@@ -2548,7 +2557,7 @@ impl<'p> Interp<'p> {
                     _ => {
                         self.result_restricted(s, t, dst, &func.name)?;
                         let v = vals.get(1).copied().unwrap_or(Value::Unknown);
-                        let th = s.threads.make_mut(t);
+                        let th = s.threads.focus_mut(t);
                         match th.specific.iter_mut().find(|e| e.0 == k) {
                             Some(e) => e.1 = v,
                             None => th.specific.push((k, v)),
@@ -2690,6 +2699,7 @@ impl System for Interp<'_> {
             mem,
             threads: std::iter::once(Thread {
                 entry: self.main,
+                arg: Value::Unknown,
                 instance: 1,
                 frames: vec![self.frame(self.main, &args)],
                 at: At::Start,
@@ -2785,6 +2795,9 @@ impl System for Interp<'_> {
         if self.options.exact {
             s.steps = 0;
         }
+        // The thread changed by the step goes back into the tree (states are hashed after
+        // steps).
+        s.threads.settle();
         if s.status == Status::Done && s.shadow.on() {
             self.sh_exit(s);
         }

@@ -15,11 +15,20 @@ const BITS: u32 = 5;
 const WIDTH: usize = 1 << BITS;
 const MASK: usize = WIDTH - 1;
 
-/// One element with its cached digest.
+/// One element with its cached digest; `None` while the element is taken out
+/// (`PVec::make_mut`).
 #[derive(Clone)]
 struct Slot<T> {
-    val: T,
+    val: Option<T>,
     digest: OnceLock<u128>,
+}
+
+impl<T> Slot<T> {
+    fn val(&self) -> &T {
+        self.val
+            .as_ref()
+            .expect("an element taken out is read through its vector")
+    }
 }
 
 enum Body<T> {
@@ -61,19 +70,27 @@ impl<T> Node<T> {
 }
 
 /// A persistent vector of `T` with a cached 128-bit digest (see the module doc).
+///
+/// The element last changed is kept out of the tree (`out`) until another is changed or the
+/// vector is settled ([`PVec::settle`]), so that the many changes a step makes to one thread
+/// walk the tree twice, not once each.
 pub struct PVec<T> {
     root: Arc<Node<T>>,
     len: usize,
     /// The bit shift of the root's digit of an index: 0 when the root is a leaf, 5 more per level.
     shift: u32,
+    /// The element taken out of the tree to be changed, and its index. Invariant: its slot
+    /// holds `None`, and the digests on its path are cleared.
+    out: Option<Box<(usize, T)>>,
 }
 
-impl<T> Clone for PVec<T> {
+impl<T: Clone> Clone for PVec<T> {
     fn clone(&self) -> Self {
         PVec {
             root: Arc::clone(&self.root),
             len: self.len,
             shift: self.shift,
+            out: self.out.clone(),
         }
     }
 }
@@ -84,6 +101,7 @@ impl<T> Default for PVec<T> {
             root: Arc::new(Node::leaf()),
             len: 0,
             shift: 0,
+            out: None,
         }
     }
 }
@@ -99,6 +117,11 @@ impl<T: Clone + Hash> PVec<T> {
         if i >= self.len {
             return None;
         }
+        if let Some(out) = &self.out {
+            if out.0 == i {
+                return Some(&out.1);
+            }
+        }
         let mut node = &*self.root;
         let mut shift = self.shift;
         loop {
@@ -107,7 +130,7 @@ impl<T: Clone + Hash> PVec<T> {
                     node = &kids[(i >> shift) & MASK];
                     shift -= BITS;
                 }
-                Body::Leaf(slots) => return Some(&slots[i & MASK].val),
+                Body::Leaf(slots) => return Some(slots[i & MASK].val()),
             }
         }
     }
@@ -116,6 +139,35 @@ impl<T: Clone + Hash> PVec<T> {
     /// Panics when `i >= len`.
     pub fn make_mut(&mut self, i: usize) -> &mut T {
         assert!(i < self.len, "index {i} out of {}", self.len);
+        if self.out.as_ref().is_some_and(|o| o.0 == i) {
+            return &mut self.out.as_mut().expect("out").1;
+        }
+        self.slot_mut(i).val.as_mut().expect("in the tree")
+    }
+
+    /// As [`PVec::make_mut`], but the element is taken out of the tree and stays out until
+    /// another is taken or the vector is settled: repeated changes of one element walk the
+    /// tree once.
+    pub fn focus_mut(&mut self, i: usize) -> &mut T {
+        assert!(i < self.len, "index {i} out of {}", self.len);
+        if self.out.as_ref().is_some_and(|o| o.0 == i) {
+            return &mut self.out.as_mut().expect("out").1;
+        }
+        self.settle();
+        let v = self.slot_mut(i).val.take().expect("in the tree");
+        &mut self.out.insert(Box::new((i, v))).1
+    }
+
+    /// Puts the element taken out to be changed back into the tree (before hashing).
+    pub fn settle(&mut self) {
+        if let Some(out) = self.out.take() {
+            let (i, v) = *out;
+            self.slot_mut(i).val = Some(v);
+        }
+    }
+
+    /// The slot of element `i`, its path copied if shared and its digests cleared.
+    fn slot_mut(&mut self, i: usize) -> &mut Slot<T> {
         let mut node = Arc::make_mut(&mut self.root);
         let mut shift = self.shift;
         loop {
@@ -128,7 +180,7 @@ impl<T: Clone + Hash> PVec<T> {
                 Body::Leaf(slots) => {
                     let slot = Arc::make_mut(&mut slots[i & MASK]);
                     slot.digest = OnceLock::new();
-                    return &mut slot.val;
+                    return slot;
                 }
             }
         }
@@ -136,6 +188,11 @@ impl<T: Clone + Hash> PVec<T> {
 
     /// Appends `v`.
     pub fn push(&mut self, v: T) {
+        self.push_slot(Some(v));
+    }
+
+    /// Appends a slot holding `v`.
+    fn push_slot(&mut self, v: Option<T>) {
         let i = self.len;
         // The capacity of a tree of this height: 32 per level.
         if i >= WIDTH << self.shift {
@@ -175,14 +232,18 @@ impl<T: Clone + Hash> PVec<T> {
 
     /// The elements in order.
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
-        let mut out = Vec::with_capacity(self.len);
-        collect(&self.root, &mut out);
-        out.into_iter()
+        let mut all = Vec::with_capacity(self.len);
+        collect(&self.root, &mut all);
+        if let Some(out) = &self.out {
+            all[out.0] = Some(&out.1);
+        }
+        all.into_iter().map(|v| v.expect("every element"))
     }
 
     /// A 128-bit digest of the contents (two independent 64-bit hashes), recomputed only along
-    /// the paths changed since it was last computed.
+    /// the paths changed since it was last computed. The vector must be settled.
     pub fn digest(&self) -> u128 {
+        assert!(self.out.is_none(), "the digest of a vector not settled");
         digest_of(&self.root) ^ self.len as u128
     }
 }
@@ -198,10 +259,10 @@ impl<T: Clone + Hash> std::ops::Index<usize> for PVec<T> {
     }
 }
 
-/// The elements under `node`, in order, into `out`.
-fn collect<'a, T>(node: &'a Node<T>, out: &mut Vec<&'a T>) {
+/// The elements under `node`, in order, into `out` (`None` for the one taken out).
+fn collect<'a, T>(node: &'a Node<T>, out: &mut Vec<Option<&'a T>>) {
     match &node.body {
-        Body::Leaf(slots) => out.extend(slots.iter().map(|s| &s.val)),
+        Body::Leaf(slots) => out.extend(slots.iter().map(|s| s.val.as_ref())),
         Body::Inner(kids) => kids.iter().for_each(|k| collect(k, out)),
     }
 }
@@ -214,7 +275,7 @@ fn digest_of<T: Hash>(node: &Node<T>) -> u128 {
                 for s in slots {
                     h.write_u128(*s.digest.get_or_init(|| {
                         let mut e = Hasher128::default();
-                        s.val.hash(&mut e);
+                        s.val().hash(&mut e);
                         e.finish128()
                     }));
                 }
@@ -272,7 +333,8 @@ impl<T: Clone + Hash> Hash for PVec<T> {
 impl<T: Clone + Hash + PartialEq> PartialEq for PVec<T> {
     fn eq(&self, other: &Self) -> bool {
         self.len == other.len
-            && (Arc::ptr_eq(&self.root, &other.root) || self.iter().eq(other.iter()))
+            && ((self.out.is_none() && other.out.is_none() && Arc::ptr_eq(&self.root, &other.root))
+                || self.iter().eq(other.iter()))
     }
 }
 
@@ -329,5 +391,19 @@ mod tests {
         }
         let short: PVec<u64> = plain[..10].iter().copied().collect();
         assert_ne!(short.digest(), before);
+        // An element taken out reads and changes as if it were in, and goes back on settling.
+        let mut d = b.clone();
+        *d.focus_mut(7) = 1;
+        *d.focus_mut(7) += 1;
+        assert_eq!((d[7], d.iter().nth(7).copied()), (2, Some(2)));
+        *d.focus_mut(9) = 3;
+        *d.make_mut(9) += 1;
+        assert_eq!((d[7], d[9], b[7]), (2, 4, 49));
+        d.settle();
+        assert_ne!(d.digest(), before);
+        *d.focus_mut(7) = 49;
+        *d.focus_mut(9) = 63;
+        d.settle();
+        assert_eq!(d.digest(), before);
     }
 }
