@@ -168,9 +168,32 @@ fn confirm_assertions(
     };
     let found = &confirmation.outcome;
     outcome.stats.executions += found.executions;
+    // Soundness: a witness is reported only once it replayed, from the start, through the
+    // same interpreter `watts replay` runs, to the same failure: a search that recorded a
+    // schedule its replay does not follow (a bug of watts) loses the witness, never reports a
+    // failure no execution has.
+    let mut replayed = std::collections::BTreeSet::new();
+    for (id, violation) in &found.violations {
+        match explore::replay(program, violation) {
+            Ok((1, _)) => {
+                replayed.insert(*id);
+            }
+            other => outcome.notes.push(Note {
+                span: program.asserts[id.index()].span,
+                message: format!(
+                    "internal error: the witness found for assertion A{} does not replay ({}), so it is not reported (please report this bug)",
+                    id.index() + 1,
+                    match other {
+                        Ok((_, why)) | Err(why) => why,
+                    }
+                ),
+            }),
+        }
+    }
     let mut found_proved = Vec::new();
     for v in &mut outcome.verdicts {
-        if let Some(violation) = found.violations.get(&v.id) {
+        if let Some(violation) = (found.violations.get(&v.id)).filter(|_| replayed.contains(&v.id))
+        {
             if matches!(v.status, Status::Proved | Status::Unreachable) {
                 found_proved.push(v.id);
             }
