@@ -187,10 +187,129 @@ pub struct StepOut {
     pub input: Option<i128>,
     /// What it did, in words.
     pub event: String,
+    /// What it did, as data (`event` says the same in words): for tools that draw the
+    /// execution, such as the HTML report. Absent from files of watts before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
     /// Where, when known.
     pub file: Option<String>,
     pub line: Option<u32>,
     pub column: Option<u32>,
+}
+
+/// A step's operation as data.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    /// `read`, `write`, `update`, `lock`, `unlock`, `trylock-failed`, `spawn`, `join`,
+    /// `atomic-begin`, `atomic-end`, `input`, `start` or `end`.
+    pub op: String,
+    /// The memory read or written, or the lock (as `event` names them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<String>,
+    /// The value read (or written, for `write`; or given, for `input`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// The value an `update` wrote (none when its compare-exchange failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written: Option<String>,
+    /// The thread a `spawn` created or a `join` waited for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread: Option<Tid>,
+    /// For a `read` or an `update`: the step (1-based) whose write it saw, the last earlier
+    /// write of the same memory, when that write wrote the value read; none when it read the
+    /// initial value (or a write the execution does not list as a step).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads_from: Option<usize>,
+}
+
+impl Action {
+    fn of(kind: &StepKind) -> Action {
+        let mut a = Action {
+            op: String::new(),
+            memory: None,
+            value: None,
+            written: None,
+            thread: None,
+            reads_from: None,
+        };
+        let op = match kind {
+            StepKind::Read { loc, value } => {
+                (a.memory, a.value) = (Some(loc.clone()), Some(value.clone()));
+                "read"
+            }
+            StepKind::Write { loc, value } => {
+                (a.memory, a.value) = (Some(loc.clone()), Some(value.clone()));
+                "write"
+            }
+            StepKind::Update { loc, read, written } => {
+                (a.memory, a.value) = (Some(loc.clone()), Some(read.clone()));
+                a.written = written.clone();
+                "update"
+            }
+            StepKind::Lock(m) => {
+                a.memory = Some(m.clone());
+                "lock"
+            }
+            StepKind::Unlock(m) => {
+                a.memory = Some(m.clone());
+                "unlock"
+            }
+            StepKind::TryLockFailed(m) => {
+                a.memory = Some(m.clone());
+                "trylock-failed"
+            }
+            StepKind::Spawn { child, .. } => {
+                a.thread = Some(*child);
+                "spawn"
+            }
+            StepKind::Join(t) => {
+                a.thread = Some(*t);
+                "join"
+            }
+            StepKind::AtomicBegin => "atomic-begin",
+            StepKind::AtomicEnd => "atomic-end",
+            StepKind::Input(v) => {
+                a.value = Some(v.ty.show_value(v.value));
+                "input"
+            }
+            StepKind::Start => "start",
+            StepKind::End => "end",
+        };
+        a.op = op.to_string();
+        a
+    }
+}
+
+/// The actions of `kinds`, each read and update with the step it read from: the last earlier
+/// step that wrote the same memory, if it wrote the value read. (Under sequential consistency
+/// a read sees the last write before it; a name shared by two objects, such as one local of
+/// two instances of a thread, or a write that is no step, shows as a different value, and
+/// then no step is named.)
+pub fn actions<'a>(kinds: impl Iterator<Item = &'a StepKind>) -> Vec<Action> {
+    let mut last: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, kind) in kinds.enumerate() {
+        let mut a = Action::of(kind);
+        if matches!(kind, StepKind::Read { .. } | StepKind::Update { .. }) {
+            if let (Some(m), Some(v)) = (&a.memory, &a.value) {
+                a.reads_from = (last.get(m))
+                    .filter(|(_, w)| w == v)
+                    .map(|(step, _)| step + 1);
+            }
+        }
+        let wrote = match kind {
+            StepKind::Write { value, .. } => Some(value),
+            StepKind::Update {
+                written: Some(w), ..
+            } => Some(w),
+            _ => None,
+        };
+        if let (Some(m), Some(v)) = (&a.memory, wrote) {
+            last.insert(m.clone(), (i, v.clone()));
+        }
+        out.push(a);
+    }
+    out
 }
 
 /// The assertion's reference in a witness file.
@@ -224,6 +343,7 @@ impl WitnessFile {
         program_ref: ProgramRef,
         path_of: &dyn Fn(Span) -> String,
     ) -> WitnessFile {
+        let actions = actions(w.steps.iter().map(|s| &s.kind));
         WitnessFile {
             version: VERSION,
             program: program_ref,
@@ -234,8 +354,9 @@ impl WitnessFile {
                 .steps
                 .iter()
                 .zip(&w.choices)
+                .zip(actions)
                 .enumerate()
-                .map(|(i, (s, &(tid, alternative)))| StepOut {
+                .map(|(i, ((s, &(tid, alternative)), action))| StepOut {
                     step: i + 1,
                     tid,
                     thread: w.thread(s.tid).to_string(),
@@ -245,6 +366,7 @@ impl WitnessFile {
                         _ => None,
                     },
                     event: event(&s.kind),
+                    action: Some(action),
                     file: s.span.map(path_of),
                     line: s.span.map(|s| s.line),
                     column: s.span.map(|s| s.col),
@@ -559,4 +681,72 @@ pub fn relative_to(path: &std::path::Path, base: &std::path::Path) -> Option<Str
         out.push(c);
     }
     Some(out.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(loc: &str, value: &str) -> StepKind {
+        StepKind::Read {
+            loc: loc.to_string(),
+            value: value.to_string(),
+        }
+    }
+
+    fn write(loc: &str, value: &str) -> StepKind {
+        StepKind::Write {
+            loc: loc.to_string(),
+            value: value.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_read_names_the_last_write_of_its_value() {
+        let steps = [
+            read("count", "0"),
+            write("count", "1"),
+            read("count", "1"),
+            write("flag", "1"),
+            write("count", "2"),
+            read("count", "1"),
+            StepKind::Update {
+                loc: "count".to_string(),
+                read: "2".to_string(),
+                written: Some("3".to_string()),
+            },
+            read("count", "3"),
+        ];
+        let a = actions(steps.iter());
+        let from: Vec<Option<usize>> = a.iter().map(|a| a.reads_from).collect();
+        // The initial value; step 2's write; step 5's write of 2 does not give 1 (another
+        // object of the same name), so nothing; the update read step 5; the read, the update.
+        assert_eq!(
+            from,
+            [None, None, Some(2), None, None, None, Some(5), Some(7)]
+        );
+        assert_eq!(a[6].op, "update");
+        assert_eq!(a[6].written.as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn spawns_and_joins_name_their_thread() {
+        let a = actions(
+            [
+                StepKind::Spawn {
+                    child: 2,
+                    entry: "inc".to_string(),
+                },
+                StepKind::Join(2),
+                StepKind::Lock("m".to_string()),
+            ]
+            .iter(),
+        );
+        assert_eq!((a[0].op.as_str(), a[0].thread), ("spawn", Some(2)));
+        assert_eq!((a[1].op.as_str(), a[1].thread), ("join", Some(2)));
+        assert_eq!(
+            (a[2].op.as_str(), a[2].memory.as_deref()),
+            ("lock", Some("m"))
+        );
+    }
 }
