@@ -125,6 +125,11 @@ pub struct Config {
     pub checks: Checks,
     /// The SV-COMP property whose answer `--svcomp` prints (`None` without `--svcomp`).
     pub property: Option<Property>,
+    /// Keep the line invariants of the verdicts' fixpoints in the outcome (`--html` shows
+    /// them; the JSON report then has `invariants`).
+    pub invariants: bool,
+    /// Write the HTML report into this directory (`--html DIR`).
+    pub html: Option<PathBuf>,
 }
 
 /// An SV-COMP property `--svcomp` answers.
@@ -426,6 +431,8 @@ impl Config {
             notes: Vec::new(),
             checks: Checks::default(),
             property: None,
+            invariants: false,
+            html: None,
         }
     }
 }

@@ -604,5 +604,6 @@ fn timed_out(program: &Program, budget: Duration, config_races: bool) -> Outcome
             incomplete: Some(reason.clone()),
             ..Default::default()
         }),
+        invariants: None,
     }
 }

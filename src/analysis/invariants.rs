@@ -104,41 +104,54 @@ fn compute_with<D: NumDomain>(
     let detached = detached_roots(program, &memory);
     // The verdicts' fixpoints; the protected run even without an assertion, since its ranges
     // are the ones a proof about a lock-protected global would use.
+    let runs = runs::<D>(&facts, main, &detached, how, true);
+    Ok(of_runs(&facts, &runs, config.mode, config))
+}
+
+/// The invariants of fixpoints already computed with `keep_states` (`verdict::analyze_with`
+/// keeps them for `--html`, so that the report shows the ranges of the run whose verdicts it
+/// shows, without a second analysis). `mode` is the mode the runs were asked for.
+pub(crate) fn of_runs<D: NumDomain>(
+    facts: &Facts<'_>,
+    runs: &Runs<D>,
+    mode: Mode,
+    config: &Config,
+) -> Invariants {
     let Runs {
         plain,
         guarded,
         degraded,
-    } = runs::<D>(&facts, main, &detached, how, true);
+    } = runs;
     // A protected run that stopped early proves nothing (`verdict_of`), so it shows nothing.
-    let guarded = guarded.filter(|g| !g.gave_up);
-    let mut threads = run_invariants(&facts, &plain);
-    if let Some(g) = &guarded {
-        threads = meet_runs(threads, run_invariants(&facts, g));
+    let guarded = guarded.as_ref().filter(|g| !g.gave_up);
+    let mut threads = run_invariants(facts, plain);
+    if let Some(g) = guarded {
+        threads = meet_runs(threads, run_invariants(facts, g));
     }
-    let mode = if degraded {
+    let shown = if *degraded {
         Mode::FlowInsensitive
     } else {
-        config.mode
+        mode
     };
     let mut notes = Vec::new();
-    if degraded {
+    if *degraded {
         notes.push(format!(
             "the {} mode went past the memory budget (--max-memory): the ranges are those of \
              the flow-insensitive mode, which is coarser",
-            config.mode.name()
+            mode.name()
         ));
     }
-    Ok(Invariants {
+    Invariants {
         inputs: (config.inputs.iter())
             .map(|p| p.display().to_string())
             .collect(),
-        mode: mode.name(),
+        mode: shown.name(),
         domain: config.domain.name(),
         lock_protection: guarded.is_some(),
         threads: threads.into_iter().map(|(_, t)| t).collect(),
         gave_up: plain.gave_up,
         notes,
-    })
+    }
 }
 
 /// Which thread a thread of one run is in another: the create sites (node, instruction and

@@ -151,6 +151,9 @@ pub struct Outcome {
     pub stats: Stats,
     /// The data races, when they were checked (`--check race`).
     pub races: Option<races::RaceCheck>,
+    /// The invariants of every line per thread, from the verdicts' own fixpoints, when
+    /// `Config::invariants` asked for them (`--html`).
+    pub invariants: Option<invariants::Invariants>,
 }
 
 /// Analyses `program` in the mode and domain of `config`.

@@ -36,12 +36,21 @@ pub fn analyze_with<D: NumDomain>(
     } else {
         Mode::FlowInsensitive
     };
-    let how = Composition::of(mode, config.max_combinations, config.jobs);
+    // `--html` shows the line invariants of these very runs: they keep their states, and the
+    // protected run is made even without an assertion (it only adds precision to the ranges;
+    // no verdict of a program without a reachable assertion can change).
+    let how = Composition {
+        keep_states: config.invariants,
+        ..Composition::of(mode, config.max_combinations, config.jobs)
+    };
+    let all = runs::<D>(&facts, main, &detached, how, checks || config.invariants);
+    let invariants =
+        (config.invariants).then(|| super::invariants::of_runs(&facts, &all, mode, config));
     let Runs {
         plain: fix,
         guarded,
         degraded,
-    } = runs::<D>(&facts, main, &detached, how, checks);
+    } = all;
     let mut verdicts = Vec::with_capacity(program.asserts.len());
     for i in 0..program.asserts.len() {
         let plain = verdict_of(program, &fix, i);
@@ -126,6 +135,7 @@ pub fn analyze_with<D: NumDomain>(
         notes,
         stats,
         races,
+        invariants,
     })
 }
 

@@ -73,7 +73,26 @@ fn document(inv: &Invariants) -> serde_json::Value {
         "inputs": inv.inputs,
         "complete": !inv.gave_up,
         "notes": inv.notes,
-        "threads": inv.threads.iter().map(|t| json!({
+        "threads": threads(inv),
+    })
+}
+
+/// The `invariants` of the JSON report (`--html`): the document above without what the
+/// report already says (`version`, `tool`, `inputs`).
+pub(super) fn section(inv: &Invariants) -> serde_json::Value {
+    json!({
+        "config": {"mode": inv.mode, "domain": inv.domain, "lock_protection": inv.lock_protection},
+        "complete": !inv.gave_up,
+        "notes": inv.notes,
+        "threads": threads(inv),
+    })
+}
+
+fn threads(inv: &Invariants) -> serde_json::Value {
+    json!(inv
+        .threads
+        .iter()
+        .map(|t| json!({
             "name": t.name,
             "entry": t.entry,
             "multi": t.multi,
@@ -84,6 +103,6 @@ fn document(inv: &Invariants) -> serde_json::Value {
                 "values": l.values.iter().map(|v| (v.name.clone(), json!(value_text(v))))
                     .collect::<serde_json::Map<_, _>>(),
             })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    })
+        }))
+        .collect::<Vec<_>>())
 }

@@ -28,6 +28,11 @@ struct Document<'a> {
     stats: StatsOut,
     notes: Vec<NoteOut<'a>>,
     unused_suppressions: Vec<UnusedOut<'a>>,
+    /// With `--html`: the invariants of every line per thread from the verdicts' fixpoints,
+    /// shaped as the output of `watts invariants --format json` (without its `version`,
+    /// `tool` and `inputs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invariants: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -215,6 +220,11 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)
 }
 
+/// The JSON v1 document of `report` as a value (the HTML report embeds and reads it).
+pub(super) fn value(report: &Report) -> serde_json::Value {
+    serde_json::to_value(document(report)).expect("the report serialises")
+}
+
 fn document(report: &Report) -> Document<'_> {
     let s = report.summary();
     let stats = &report.outcome.stats;
@@ -304,6 +314,7 @@ fn document(report: &Report) -> Document<'_> {
                 message: format!("`{}` suppresses nothing", s.text),
             })
             .collect(),
+        invariants: (report.outcome.invariants.as_ref()).map(super::invariants::section),
     }
 }
 

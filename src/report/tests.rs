@@ -86,6 +86,7 @@ fn report(statuses: &[Status], text: Option<&str>) -> Report {
             ..Stats::default()
         },
         races: None,
+        invariants: None,
     };
     Report::new(
         &Config::new(vec![PathBuf::from("t.c")]),
