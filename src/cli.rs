@@ -344,6 +344,12 @@ pub struct AnalyzeArgs {
     /// Write one witness file per violated assertion into DIR (`A3.json`), for `watts replay`.
     #[arg(long, value_name = "DIR", help_heading = "Confirm")]
     pub witness_dir: Option<PathBuf>,
+
+    /// Also write a static HTML report into DIR (`DIR/index.html`: the summary, the sources
+    /// annotated with every assertion and race, the invariants of each line, every witness
+    /// drawn as swim lanes); open it from disk, nothing is fetched.
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
+    pub html: Option<PathBuf>,
 }
 
 /// The options of `watts replay`.
@@ -552,6 +558,9 @@ impl AnalyzeArgs {
         config.quiet = self.quiet;
         config.color = color;
         config.baseline = self.baseline;
+        // The HTML report shows the line invariants of the verdicts' own fixpoints.
+        config.invariants = self.html.is_some();
+        config.html = self.html;
         config.progress = !self.quiet && std::io::stderr().is_terminal();
         config.progress_after = progress_after();
         if self.svcomp {

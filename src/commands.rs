@@ -91,6 +91,10 @@ fn analyze(
         return Ok((write!(out, "{}", crate::frontend::dump(&p)), 0));
     }
     let report = crate::run(&config).map_err(|e| e.to_string())?;
+    if let Some(dir) = &config.html {
+        crate::report::html::write(&report, dir)
+            .map_err(|e| format!("--html {}: {e}", dir.display()))?;
+    }
     let mut written = report.render(config.format, out);
     if svcomp {
         let line = format!("SV-COMP result: {}", report.svcomp_result());

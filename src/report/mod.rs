@@ -7,6 +7,7 @@
 mod baseline;
 mod finding;
 mod gnu;
+pub mod html;
 mod human;
 mod invariants;
 mod json;

@@ -1,0 +1,411 @@
+//! `--html DIR`: a static, self-contained report (`DIR/index.html`, opened from disk): the
+//! summary of assertions and races, each shown source annotated with every finding, the
+//! details of a finding (reason, values, notes, the stores its explanation names, accesses)
+//! and its witness as an SVG swim-lane diagram, and the invariants of each line on selection.
+//!
+//! Invariant: the page is a view of the JSON v1 document of the run, which it embeds once:
+//! everything shown is read from that document (`page::Doc`) or from a source text, never from
+//! the analysis. The summary, the sources and the details are HTML written here (readable
+//! without JavaScript; a finding opens through a `#A1` link and CSS `:target`); the small
+//! hand-written script of `page.js` only sorts and filters the summary, shows the invariants
+//! of a selected line from the embedded document, and shows the source line of a selected
+//! step. Nothing is fetched.
+
+mod highlight;
+pub mod page;
+mod svg;
+
+use super::Report;
+use highlight::escaped;
+use page::{MarkKind, Page};
+use std::fmt::Write as _;
+use std::path::Path;
+
+const CSS: &str = include_str!("page.css");
+const SCRIPT: &str = include_str!("page.js");
+
+/// Writes `DIR/index.html` for `report`.
+pub fn write(report: &Report, dir: &Path) -> std::io::Result<()> {
+    let json = super::json::value(report);
+    let sources: Vec<(String, Option<String>)> = (report.program.files.iter())
+        .map(|f| (f.path.clone(), f.text.clone()))
+        .collect();
+    let html = render(&json, &sources);
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("index.html"), html)
+}
+
+/// The page of the JSON document `json` over `sources` (path, text).
+pub fn render(json: &serde_json::Value, sources: &[(String, Option<String>)]) -> String {
+    let doc: page::Doc = serde_json::from_value(json.clone()).unwrap_or_default();
+    let page = Page::new(doc, sources);
+    let mut out = String::with_capacity(
+        sources
+            .iter()
+            .map(|(_, t)| t.as_ref().map_or(0, |t| t.len() * 2))
+            .sum::<usize>()
+            + 64 * 1024,
+    );
+    head(&page, &mut out);
+    summary(&page, &mut out);
+    files(&page, &mut out);
+    details(&page, &mut out);
+    out.push_str("<aside id=\"line-panel\" hidden></aside>\n");
+    // The document, once; `<` escaped so that no string in it can end the script element.
+    out.push_str("<script type=\"application/json\" id=\"watts-report\">");
+    let text = serde_json::to_string(json).expect("a JSON value serialises");
+    out.push_str(&text.replace('<', "\\u003c"));
+    out.push_str("</script>\n<script>");
+    out.push_str(SCRIPT);
+    out.push_str("</script>\n</body>\n</html>\n");
+    out
+}
+
+fn head(page: &Page, out: &mut String) {
+    let doc = &page.doc;
+    let inputs = doc.inputs.join(" ");
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>watts: {}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<header>\n\
+         <h1>watts report <small>{}</small></h1>\n<p class=\"config\">mode {}, domain {}, \
+         checks: {}</p>\n<p class=\"counts\" id=\"counts\">",
+        escaped(&inputs),
+        escaped(&inputs),
+        escaped(&doc.config.mode),
+        escaped(&doc.config.domain),
+        escaped(&doc.config.checks.join(", "))
+    );
+    let s = &doc.summary;
+    let mut counts = vec![
+        ("assertions", s.assertions, "assertions"),
+        ("proved", s.proved, "proved"),
+        ("unreachable", s.unreachable, "unreachable"),
+        ("may_fail", s.may_fail, "may fail"),
+        ("violated", s.violated, "violated"),
+    ];
+    if let Some(r) = s.races {
+        counts.push(("races", r, "data races"));
+    }
+    for (key, n, label) in counts {
+        let _ = write!(
+            out,
+            "<span class=\"count c-{key}\" data-key=\"{key}\"><b>{n}</b> {label}</span> "
+        );
+    }
+    if let Some(why) = &s.races_incomplete {
+        let _ = writeln!(
+            out,
+            "<span class=\"incomplete\">data races not checked: {}</span>",
+            escaped(why)
+        );
+    }
+    out.push_str("</p>\n</header>\n<main>\n");
+}
+
+fn location(
+    page: &Page,
+    file: &str,
+    place: Option<page::Place>,
+    line: Option<u32>,
+    column: Option<u32>,
+) -> String {
+    let short = file.rsplit('/').next().unwrap_or(file);
+    let text = match (line, column) {
+        (Some(l), Some(c)) => format!("{short}:{l}:{c}"),
+        (Some(l), None) => format!("{short}:{l}"),
+        _ => short.to_string(),
+    };
+    match place {
+        Some((f, l)) => format!(
+            "<a href=\"#f{f}L{l}\" title=\"{}\">{}</a>",
+            escaped(&page.files[f].path),
+            escaped(&text)
+        ),
+        None => format!(
+            "<span title=\"{}\">{}</span>",
+            escaped(file),
+            escaped(&text)
+        ),
+    }
+}
+
+fn summary(page: &Page, out: &mut String) {
+    out.push_str(
+        "<section id=\"summary\">\n<h2>Findings</h2>\n<div class=\"filters\" hidden>\
+         <label>status <select id=\"filter-status\"><option value=\"\">all</option></select></label> \
+         <label>file <select id=\"filter-file\"><option value=\"\">all</option></select></label> \
+         <label>thread <select id=\"filter-thread\"><option value=\"\">all</option></select></label> \
+         <span id=\"shown\"></span></div>\n<table id=\"findings\">\n<thead><tr>\
+         <th data-sort=\"id\">id</th><th data-sort=\"status\">status</th>\
+         <th data-sort=\"location\">location</th><th data-sort=\"what\">what</th>\
+         <th data-sort=\"threads\">threads</th><th>reason</th></tr></thead>\n<tbody>",
+    );
+    for (i, item) in page.items.iter().enumerate() {
+        let kind = if item.is_race { "race" } else { "assertion" };
+        let what = if item.is_race {
+            format!("race on <code>{}</code>", escaped(&item.title))
+        } else {
+            format!("<code>{}</code>", escaped(&item.title))
+        };
+        let _ = writeln!(
+            out,
+            "<tr class=\"item st-{st}\" data-index=\"{i}\" data-kind=\"{kind}\" \
+             data-status=\"{st}\" data-file=\"{file}\" data-line=\"{line}\" \
+             data-threads=\"{threads}\"><td><a href=\"#{id}\">{id}</a></td>\
+             <td><span class=\"badge st-{st}\">{st}</span></td><td>{loc}</td><td>{what}</td>\
+             <td>{threads_text}</td><td class=\"reason\">{reason}</td></tr>",
+            st = escaped(&item.status),
+            file = escaped(&item.file),
+            line = item.line.unwrap_or(0),
+            threads = escaped(&item.threads.join("|")),
+            id = escaped(&item.id),
+            loc = location(page, &item.file, item.place, item.line, item.column),
+            threads_text = escaped(&item.threads.join(", ")),
+            reason = escaped(&item.reason),
+        );
+    }
+    if page.items.is_empty() {
+        out.push_str("<tr><td colspan=\"6\">no assertion and no data race</td></tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n</section>\n");
+}
+
+/// The rank of a status on a line's background: the worst one wins.
+fn rank(status: &str) -> u8 {
+    match status {
+        "violated" => 4,
+        "may-fail" | "may-race" => 3,
+        "unreachable" => 1,
+        "proved" => 2,
+        _ => 0,
+    }
+}
+
+fn files(page: &Page, out: &mut String) {
+    out.push_str("<section id=\"sources\">\n<h2>Sources</h2>\n");
+    for (f, file) in page.files.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<section class=\"file\" id=\"f{f}\">\n<h3>{}</h3>\n\
+             <table class=\"src\" data-file=\"{f}\" data-path=\"{}\">",
+            escaped(&file.path),
+            escaped(&file.path)
+        );
+        for (i, code) in highlight::lines(&file.text).iter().enumerate() {
+            let l = i as u32 + 1;
+            let marks = file.marks.get(&l);
+            let worst = (marks.into_iter().flatten())
+                .filter(|m| matches!(m.kind, MarkKind::Assertion | MarkKind::Access(_)))
+                .map(|m| page.items[m.item].status.as_str())
+                .max_by_key(|s| rank(s));
+            match worst {
+                Some(st) => {
+                    let _ = write!(
+                        out,
+                        "<tr id=\"f{f}L{l}\" class=\"marked st-{}\">",
+                        escaped(st)
+                    );
+                }
+                None => {
+                    let _ = write!(out, "<tr id=\"f{f}L{l}\">");
+                }
+            }
+            let _ = write!(
+                out,
+                "<td class=\"ln\"><a href=\"#f{f}L{l}\">{l}</a></td><td class=\"code\">{code}"
+            );
+            if let Some(marks) = marks {
+                out.push_str("<span class=\"marks\">");
+                marks_html(page, marks, out);
+                out.push_str("</span>");
+            }
+            out.push_str("</td></tr>\n");
+        }
+        out.push_str("</table>\n</section>\n");
+    }
+    out.push_str("</section>\n</main>\n");
+}
+
+/// The marks of one line: per finding, the assertion or its accesses, its stores, its steps.
+fn marks_html(page: &Page, marks: &[page::Mark], out: &mut String) {
+    let mut seen: Vec<usize> = Vec::new();
+    for m in marks {
+        if seen.contains(&m.item) {
+            continue;
+        }
+        seen.push(m.item);
+        let item = &page.items[m.item];
+        let mine: Vec<&MarkKind> = (marks.iter())
+            .filter(|o| o.item == m.item)
+            .map(|o| &o.kind)
+            .collect();
+        let mut parts: Vec<String> = Vec::new();
+        if mine.contains(&&MarkKind::Assertion) {
+            parts.push(item.status.clone());
+        }
+        let mut accesses: Vec<String> = Vec::new();
+        for k in &mine {
+            if let MarkKind::Access(a) = k {
+                let kind = &item.accesses[*a].0.kind;
+                if !accesses.contains(kind) {
+                    accesses.push(kind.clone());
+                }
+            }
+        }
+        if !accesses.is_empty() {
+            parts.push(format!("{} {}", item.status, accesses.join(", ")));
+        }
+        if mine.iter().any(|k| matches!(k, MarkKind::Store(_))) {
+            parts.push("store read".to_string());
+        }
+        let steps: Vec<String> = (mine.iter())
+            .filter_map(|k| match k {
+                MarkKind::Step(n) => Some(format!("({n})")),
+                _ => None,
+            })
+            .collect();
+        if !steps.is_empty() {
+            parts.push(format!("step {}", steps.join(" ")));
+        }
+        let primary = mine
+            .iter()
+            .any(|k| matches!(k, MarkKind::Assertion | MarkKind::Access(_)));
+        let class = if primary { "mark" } else { "mark aux" };
+        let _ = write!(
+            out,
+            "<a class=\"{class} st-{st}\" href=\"#{id}\" data-item=\"{id}\">{id} {text}</a>",
+            st = escaped(&item.status),
+            id = escaped(&item.id),
+            text = escaped(&parts.join("; "))
+        );
+    }
+}
+
+fn details(page: &Page, out: &mut String) {
+    out.push_str("<div id=\"details\">\n");
+    for item in &page.items {
+        let kind = if item.is_race {
+            "data race"
+        } else {
+            "assertion"
+        };
+        let _ = writeln!(
+            out,
+            "<section class=\"detail\" id=\"{id}\" data-status=\"{st}\">\n\
+             <a class=\"close\" href=\"#summary\" title=\"close\">×</a>\n\
+             <h2>{id} <span class=\"badge st-{st}\">{st}</span> <small>{kind}</small></h2>",
+            id = escaped(&item.id),
+            st = escaped(&item.status)
+        );
+        if item.is_race {
+            let _ = writeln!(out, "<p>on <code>{}</code></p>", escaped(&item.title));
+        } else {
+            let _ = writeln!(
+                out,
+                "<p><code>{}</code> in <code>{}</code> at {}</p>",
+                escaped(&item.title),
+                escaped(&item.function),
+                location(page, &item.file, item.place, item.line, item.column)
+            );
+        }
+        let _ = writeln!(out, "<p class=\"reason\">{}</p>", escaped(&item.reason));
+        if !item.threads.is_empty() {
+            let _ = writeln!(out, "<p>threads: {}</p>", escaped(&item.threads.join(", ")));
+        }
+        if !item.values.is_empty() {
+            out.push_str("<p>values:");
+            for (name, v) in &item.values {
+                let _ = write!(out, " <code>{} = {}</code>", escaped(name), escaped(v));
+            }
+            out.push_str("</p>\n");
+        }
+        if !item.notes.is_empty() {
+            out.push_str("<ul class=\"notes\">");
+            for n in &item.notes {
+                let _ = write!(out, "<li>note: {}</li>", escaped(n));
+            }
+            out.push_str("</ul>\n");
+        }
+        if !item.stores.is_empty() {
+            out.push_str("<h3>Stores the explanation names</h3>\n<ul class=\"stores\">");
+            for (memory, at, place, thread) in &item.stores {
+                let _ = write!(
+                    out,
+                    "<li>a load of <code>{}</code> may read the store ",
+                    escaped(memory)
+                );
+                match at {
+                    Some((f, l)) => {
+                        out.push_str(&format!("at {}", location(page, f, *place, Some(*l), None)))
+                    }
+                    None => out.push_str("at an unknown place"),
+                }
+                if let Some(t) = thread {
+                    let _ = write!(out, " in thread {}", escaped(t));
+                }
+                if let Some((f, l)) = place {
+                    if let Some(text) = page.files[*f].text.lines().nth(*l as usize - 1) {
+                        let _ = write!(out, ": <code>{}</code>", escaped(text.trim()));
+                    }
+                }
+                out.push_str("</li>");
+            }
+            out.push_str("</ul>\n");
+        }
+        if !item.accesses.is_empty() {
+            out.push_str(
+                "<h3>Accesses</h3>\n<table class=\"accesses\"><thead><tr><th>where</th>\
+                 <th>kind</th><th>thread</th><th>function</th><th>locks held</th></tr></thead><tbody>",
+            );
+            for (a, place) in &item.accesses {
+                let mut kind = a.kind.clone();
+                if a.atomic {
+                    kind.push_str(" (atomic)");
+                }
+                if let Some(how) = &a.how {
+                    kind.push_str(&format!(" ({how})"));
+                }
+                let _ = write!(
+                    out,
+                    "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
+                    location(page, &a.file, *place, a.line, a.column),
+                    escaped(&kind),
+                    escaped(&a.thread),
+                    escaped(&a.function),
+                    if a.locks.is_empty() {
+                        "none".to_string()
+                    } else {
+                        escaped(&a.locks.join(", "))
+                    }
+                );
+            }
+            out.push_str("</tbody></table>\n");
+            if item.more_accesses > 0 {
+                let _ = writeln!(out, "<p>and {} more accesses</p>", item.more_accesses);
+            }
+        }
+        if let Some(d) = item.diagram {
+            out.push_str("<h3>The execution</h3>\n");
+            if let Some(by) = &item.found_by {
+                let _ = writeln!(out, "<p>found by {}</p>", escaped(by));
+            }
+            out.push_str("<p class=\"legend\"><span class=\"lg rf\">write → the read that saw it</span> \
+                 <span class=\"lg sp\">creation, join</span> <span class=\"lg lk\">lock held</span></p>\n\
+                 <div class=\"diagram\">");
+            svg::render(&page.diagrams[d], d, out);
+            let _ = writeln!(
+                out,
+                "</div>\n<p class=\"step-source\" id=\"step-source-{}\">select a step to see its \
+                 source line</p>",
+                escaped(&item.id)
+            );
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("</div>\n");
+}
+
+#[cfg(test)]
+mod tests;
