@@ -1,0 +1,137 @@
+//! `--html DIR` (issue 21): the report a browser opens. The page is checked in a real headless
+//! browser (Debian's chromium and chromedriver through selenium: `tests/html_browser.py`), which
+//! `.ci/setup` installs; a missing browser fails the test, unless `WATTS_SKIP_BROWSER` is set
+//! outside CI (`CI` unset), which skips only the browser part, saying so.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A corpus program with a violated assertion (a lost update) and a data race (on `count`).
+const COUNTER: &str = "tests/corpus/00-readme/counter.c";
+
+/// Runs `watts confirm --html DIR --format json COUNTER` from the repository's root; returns
+/// the JSON it printed.
+fn report_of_counter(dir: &Path) -> serde_json::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = watts_in(
+        root,
+        &[
+            "confirm",
+            "--html",
+            dir.to_str().expect("utf-8 path"),
+            "--format",
+            "json",
+            COUNTER,
+        ],
+    );
+    assert_status(&out, 1);
+    serde_json::from_str(&stdout(&out)).expect("JSON report")
+}
+
+/// The JSON document the page embeds.
+fn embedded(html: &str) -> serde_json::Value {
+    let start = html.find("id=\"watts-report\">").expect("embedded report") + 18;
+    let end = start + html[start..].find("</script>").expect("end of the report");
+    serde_json::from_str(&html[start..end]).expect("embedded JSON")
+}
+
+#[test]
+fn the_page_embeds_the_json_report_once_with_the_invariants() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json = report_of_counter(dir.path());
+    let html = std::fs::read_to_string(dir.path().join("index.html")).expect("index.html");
+    assert_eq!(html.matches("id=\"watts-report\"").count(), 1);
+    assert_eq!(
+        embedded(&html),
+        json,
+        "the page's document is the JSON report"
+    );
+    // What the page needs is in the JSON: the witness's steps as data, the invariants.
+    let a1 = &json["assertions"][0];
+    assert_eq!(a1["status"], "violated");
+    let steps = a1["witness"]["steps"].as_array().expect("steps");
+    assert!(steps.iter().all(|s| s["action"]["op"].is_string()));
+    let last = steps.last().expect("a step");
+    assert_eq!(last["action"]["op"], "read");
+    let from = last["action"]["reads_from"]
+        .as_u64()
+        .expect("the final read saw a write") as usize;
+    assert_eq!(steps[from - 1]["action"]["op"], "write");
+    assert!(json["invariants"]["threads"]
+        .as_array()
+        .is_some_and(|t| !t.is_empty()));
+    assert_eq!(json["races"][0]["status"], "may-race");
+    // Without --html there are no invariants in the JSON (they cost a kept fixpoint).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let plain = watts_in(root, &["analyze", "--format", "json", COUNTER]);
+    let plain: serde_json::Value = serde_json::from_str(&stdout(&plain)).expect("JSON");
+    assert!(plain.get("invariants").is_none());
+}
+
+#[test]
+fn an_unwritable_directory_is_an_input_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = watts_in(root, &["analyze", "--html", "/dev/null/report", COUNTER]);
+    assert_status(&out, 2);
+    assert!(
+        stderr(&out).contains("--html /dev/null/report"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The Python with selenium: `WATTS_PYTHON`, else Debian's (`python3-selenium` installs for
+/// `/usr/bin/python3`, which a pyenv or venv `python3` on PATH would not see), else `python3`.
+fn python() -> PathBuf {
+    if let Some(p) = std::env::var_os("WATTS_PYTHON") {
+        return p.into();
+    }
+    let debian = Path::new("/usr/bin/python3");
+    if debian.exists() {
+        debian.to_path_buf()
+    } else {
+        "python3".into()
+    }
+}
+
+#[test]
+fn a_browser_opens_the_report_of_the_racy_counter() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let dir = out_dir.join("counter");
+    let json = report_of_counter(&dir);
+    let json_path = out_dir.join("counter.json");
+    std::fs::write(&json_path, json.to_string()).expect("write the JSON");
+    let shot = out_dir.join("counter.png");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = Command::new(python())
+        .arg(root.join("tests/html_browser.py"))
+        .arg("check")
+        .arg(&dir)
+        .arg(&json_path)
+        .arg(&shot)
+        .current_dir(root)
+        .output();
+    let (code, text) = match &run {
+        Ok(o) => (o.status.code(), format!("{}{}", stdout(o), stderr(o))),
+        Err(e) => (Some(2), format!("cannot run {}: {e}", python().display())),
+    };
+    // Status 2: no browser, driver or selenium.
+    if code == Some(2)
+        && std::env::var_os("WATTS_SKIP_BROWSER").is_some()
+        && std::env::var_os("CI").is_none()
+    {
+        eprintln!("SKIPPED the browser test (WATTS_SKIP_BROWSER is set): {text}");
+        return;
+    }
+    assert_eq!(
+        code,
+        Some(0),
+        "the browser test failed (install the browser with .ci/setup; outside CI, \
+         WATTS_SKIP_BROWSER=1 skips it):\n{text}"
+    );
+    assert!(shot.exists(), "the screenshot {}", shot.display());
+    eprintln!("{}", text.trim());
+}
