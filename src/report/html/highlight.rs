@@ -83,6 +83,18 @@ pub fn escape(text: &str, out: &mut String) {
     }
 }
 
+/// Escapes `&`, `<` and `>`: enough for text (not attribute values), and shorter on C strings.
+fn escape_text(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+}
+
 /// [`escape`] into a new string.
 pub fn escaped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -100,7 +112,7 @@ fn span(class: &str, text: &str, out: &mut String) {
     out.push_str("<span class=\"");
     out.push_str(class);
     out.push_str("\">");
-    escape(text, out);
+    escape_text(text, out);
     out.push_str("</span>");
 }
 
@@ -173,7 +185,7 @@ fn line(l: &str, in_comment: &mut bool) -> String {
         // Any other character (UTF-8 sequences stay whole).
         let ch = l[i..].chars().next().expect("inside the line");
         let mut buf = [0u8; 4];
-        escape(ch.encode_utf8(&mut buf), &mut out);
+        escape_text(ch.encode_utf8(&mut buf), &mut out);
         i += ch.len_utf8();
     }
     out

@@ -200,28 +200,24 @@ fn files(page: &Page, out: &mut String) {
                 .filter(|m| matches!(m.kind, MarkKind::Assertion | MarkKind::Access(_)))
                 .map(|m| page.items[m.item].status.as_str())
                 .max_by_key(|s| rank(s));
+            // Compact rows (a large program has tens of thousands): unquoted ids, the line
+            // number drawn by a CSS counter, and the optional end tags of `td` and `tr` left out.
             match worst {
                 Some(st) => {
-                    let _ = write!(
-                        out,
-                        "<tr id=\"f{f}L{l}\" class=\"marked st-{}\">",
-                        escaped(st)
-                    );
+                    let _ = write!(out, "<tr id=f{f}L{l} class=\"marked st-{}\">", escaped(st));
                 }
                 None => {
-                    let _ = write!(out, "<tr id=\"f{f}L{l}\">");
+                    let _ = write!(out, "<tr id=f{f}L{l}>");
                 }
             }
-            let _ = write!(
-                out,
-                "<td class=\"ln\"><a href=\"#f{f}L{l}\">{l}</a></td><td class=\"code\">{code}"
-            );
+            out.push_str("<td><td>");
+            out.push_str(code);
             if let Some(marks) = marks {
                 out.push_str("<span class=\"marks\">");
                 marks_html(page, marks, out);
                 out.push_str("</span>");
             }
-            out.push_str("</td></tr>\n");
+            out.push('\n');
         }
         out.push_str("</table>\n</section>\n");
     }

@@ -122,9 +122,19 @@
           text("code", parts.length ? parts.join(", ") : "reached"));
       });
       panel.appendChild(t);
+      if (report.invariants.unconstrained_omitted) {
+        panel.appendChild(text("p", "variables not listed may have any value of their type", "hint"));
+      }
     }
     panel.hidden = false;
   }
+  // A click on a line number selects the line (its row's id is the fragment).
+  Array.prototype.forEach.call(document.querySelectorAll("table.src"), function (t) {
+    t.addEventListener("click", function (e) {
+      var td = e.target.closest("td");
+      if (td && td.cellIndex === 0) location.hash = td.parentNode.id;
+    });
+  });
   window.addEventListener("hashchange", showLine);
   showLine();
 
