@@ -16,7 +16,7 @@ pub mod page;
 mod svg;
 
 use super::Report;
-use highlight::escaped;
+use highlight::{escape, escaped};
 use page::{MarkKind, Page};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -326,23 +326,25 @@ fn details(page: &Page, out: &mut String) {
         }
         if !item.stores.is_empty() {
             out.push_str("<h3>Stores the explanation names</h3>\n<ul class=\"stores\">");
-            for (memory, at, place, thread) in &item.stores {
-                let _ = write!(
-                    out,
-                    "<li>a load of <code>{}</code> may read the store ",
-                    escaped(memory)
-                );
-                match at {
+            for st in &item.stores {
+                out.push_str("<li>the load of <code>");
+                escape(&st.memory, out);
+                out.push_str("</code>");
+                if let Some((f, l)) = &st.load_at {
+                    let _ = write!(out, " at {}", location(page, f, st.load, Some(*l), None));
+                }
+                out.push_str(" may read the store ");
+                match &st.store_at {
                     Some((f, l)) => {
-                        out.push_str(&format!("at {}", location(page, f, *place, Some(*l), None)))
+                        let _ = write!(out, "at {}", location(page, f, st.store, Some(*l), None));
                     }
                     None => out.push_str("at an unknown place"),
                 }
-                if let Some(t) = thread {
+                if let Some(t) = &st.thread {
                     let _ = write!(out, " in thread {}", escaped(t));
                 }
-                if let Some((f, l)) = place {
-                    if let Some(text) = page.files[*f].text.lines().nth(*l as usize - 1) {
+                if let Some((f, l)) = st.store {
+                    if let Some(text) = page.files[f].text.lines().nth(l as usize - 1) {
                         let _ = write!(out, ": <code>{}</code>", escaped(text.trim()));
                     }
                 }

@@ -135,6 +135,18 @@
       if (td && td.cellIndex === 0) location.hash = td.parentNode.id;
     });
   });
+  // Opening a finding's details (a `#A1` link, CSS :target) keeps the page where it was:
+  // the panel is fixed, and the line that was clicked stays in view.
+  var kept = null;
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href^='#']");
+    var target = a && document.getElementById(a.getAttribute("href").slice(1));
+    kept = target && target.classList.contains("detail") ? window.scrollY : null;
+  }, true);
+  window.addEventListener("hashchange", function () {
+    if (kept !== null) window.scrollTo(0, kept);
+    kept = null;
+  });
   window.addEventListener("hashchange", showLine);
   showLine();
 

@@ -174,9 +174,19 @@ pub struct Item {
     pub diagram: Option<usize>,
 }
 
-/// A store an explanation names: the memory, where the store is (file and line as the JSON
-/// names them), its place on the page, and the thread that stores.
-pub type Store = (String, Option<(String, u32)>, Option<Place>, Option<String>);
+/// A flow an explanation names: a load of `memory` may read a store.
+pub struct Store {
+    /// The memory.
+    pub memory: String,
+    /// Where the store and the load are (file and line as the JSON names them).
+    pub store_at: Option<(String, u32)>,
+    pub load_at: Option<(String, u32)>,
+    /// Their places on the page.
+    pub store: Option<Place>,
+    pub load: Option<Place>,
+    /// The thread that stores.
+    pub thread: Option<String>,
+}
 
 /// A shown source file.
 pub struct File {
@@ -226,6 +236,9 @@ pub struct Diagram {
     pub lanes: Vec<String>,
     pub rows: Vec<Row>,
     pub locks: Vec<LockRegion>,
+    /// The rows of the two racing accesses (a race's witness ends with them), empty for an
+    /// assertion's.
+    pub racing: Vec<usize>,
 }
 
 /// Everything the page shows.
@@ -310,10 +323,20 @@ impl Page {
                 notes: notes_at(&a.file, a.line),
                 stores: (a.explanation.iter())
                     .map(|f| {
-                        let at =
-                            (f.store.as_ref()).and_then(|p| p.line.map(|l| (p.file.clone(), l)));
-                        let pl = (f.store.as_ref()).and_then(|p| place(&p.file, p.line));
-                        (f.location.clone(), at, pl, f.store_thread.clone())
+                        let at = |p: &Option<DocPosition>| {
+                            (p.as_ref()).and_then(|p| p.line.map(|l| (p.file.clone(), l)))
+                        };
+                        let pl = |p: &Option<DocPosition>| {
+                            (p.as_ref()).and_then(|p| place(&p.file, p.line))
+                        };
+                        Store {
+                            memory: f.location.clone(),
+                            store_at: at(&f.store),
+                            load_at: at(&f.load),
+                            store: pl(&f.store),
+                            load: pl(&f.load),
+                            thread: f.store_thread.clone(),
+                        }
                     })
                     .collect(),
                 accesses: Vec::new(),
@@ -324,7 +347,10 @@ impl Page {
         }
         for r in doc.races.iter().flatten() {
             let diagram = r.witness.as_ref().map(|w| {
-                diagrams.push(diagram(&r.id, w, &place));
+                let mut d = diagram(&r.id, w, &place);
+                // A confirmed race's witness ends with the two accesses that race.
+                d.racing = (d.rows.len().saturating_sub(2)..d.rows.len()).collect();
+                diagrams.push(d);
                 diagrams.len() - 1
             });
             let first = r.accesses.first();
@@ -402,7 +428,7 @@ impl Page {
                 add(*p, MarkKind::Access(k));
             }
             for (k, s) in item.stores.iter().enumerate() {
-                add(s.2, MarkKind::Store(k));
+                add(s.store, MarkKind::Store(k));
             }
             if let Some(d) = item.diagram {
                 for r in &diagrams[d].rows {
@@ -493,5 +519,6 @@ fn diagram(
         lanes: names.into_values().collect(),
         rows,
         locks,
+        racing: Vec::new(),
     }
 }

@@ -111,15 +111,29 @@ pub fn render(d: &Diagram, n: usize, out: &mut String) {
             y = center_y(i)
         );
     }
+    // The two racing accesses of a confirmed race: joined by a dashed line under
+    // their boxes.
+    if let [a, b] = d.racing[..] {
+        let _ = write!(
+            out,
+            "<line class=\"race\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"><title>the two \
+             accesses that race</title></line>",
+            center_x(d.rows[a].lane),
+            center_y(a),
+            center_x(d.rows[b].lane),
+            center_y(b)
+        );
+    }
     // Steps.
     for (i, r) in d.rows.iter().enumerate() {
         let (file, line) = r.place.map_or((String::new(), String::new()), |(f, l)| {
             (f.to_string(), l.to_string())
         });
         let op = if r.op.is_empty() { "other" } else { &r.op };
+        let racing = if d.racing.contains(&i) { " racing" } else { "" };
         let _ = write!(
             out,
-            "<g class=\"step op-{op}\" data-step=\"{}\" data-row=\"{i}\" data-lane=\"{}\" \
+            "<g class=\"step op-{op}{racing}\" data-step=\"{}\" data-row=\"{i}\" data-lane=\"{}\" \
              data-file=\"{file}\" data-line=\"{line}\" tabindex=\"0\"><title>({}) ",
             r.step, r.lane, r.step
         );

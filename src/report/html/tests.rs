@@ -137,6 +137,9 @@ fn every_witness_step_is_a_row_and_a_mark() {
             ("join", Some(1))
         );
         assert_eq!(d.locks.len(), 1);
+        // A confirmed race's last two steps are its racing accesses.
+        let racing: &[usize] = if d.owner == "R2" { &[7, 8] } else { &[] };
+        assert_eq!(d.racing, racing);
         assert_eq!((d.locks[0].lane, d.locks[0].from, d.locks[0].to), (1, 3, 6));
     }
 }
@@ -167,7 +170,8 @@ fn assertions_stores_and_notes_are_placed() {
     assert_eq!(paths, ["t.c"]);
     let a2 = &page.items[1];
     assert_eq!(a2.stores.len(), 1);
-    assert_eq!(a2.stores[0].2, Some((0, 5)));
+    assert_eq!(a2.stores[0].store, Some((0, 5)));
+    assert_eq!(a2.stores[0].load, Some((0, 4)));
     assert!(page.files[0].marks[&5].contains(&super::page::Mark {
         item: 1,
         kind: MarkKind::Store(0)
