@@ -59,10 +59,36 @@ fn the_page_embeds_the_json_report_once_with_the_invariants() {
         .as_u64()
         .expect("the final read saw a write") as usize;
     assert_eq!(steps[from - 1]["action"]["op"], "write");
-    assert!(json["invariants"]["threads"]
+    let threads = json["invariants"]["threads"]
         .as_array()
-        .is_some_and(|t| !t.is_empty()));
-    assert_eq!(json["races"][0]["status"], "may-race");
+        .expect("invariants");
+    assert!(!threads.is_empty());
+    // Variables that may have any value of their type are left out (`watts invariants` shows
+    // `main::a ∈ [0, 18446744073709551615]` on line 21 and `count ∈ [-2147483648,
+    // 2147483647]` on line 23); the lines are still listed as reached.
+    assert_eq!(json["invariants"]["unconstrained_omitted"], true);
+    let main = threads.iter().find(|t| t["name"] == "main").expect("main");
+    let lines = main["lines"].as_array().expect("lines");
+    for line in [21, 23] {
+        let l = lines
+            .iter()
+            .find(|l| l["line"] == line)
+            .expect("a reached line");
+        assert_eq!(l["values"], serde_json::json!({}), "{l}");
+    }
+    // The race is confirmed: its witness has the shape of an assertion's and ends with the two
+    // racing accesses.
+    let race = &json["races"][0];
+    assert_eq!(race["status"], "violated");
+    let steps = race["witness"]["steps"].as_array().expect("race witness");
+    let ops: Vec<&str> = (steps[steps.len() - 2..].iter())
+        .map(|s| s["action"]["op"].as_str().unwrap_or(""))
+        .collect();
+    assert!(
+        ops.iter()
+            .all(|op| ["read", "write", "update"].contains(op)),
+        "{ops:?}"
+    );
     // Without --html there are no invariants in the JSON (they cost a kept fixpoint).
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let plain = watts_in(root, &["analyze", "--format", "json", COUNTER]);

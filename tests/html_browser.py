@@ -131,6 +131,10 @@ def check(dir_, report_path, shot):
             reads = [s for s in f["witness"]["steps"] if (s.get("action") or {}).get("reads_from")]
             arrows = svg.find_elements(By.CSS_SELECTOR, "path.rf")
             expect(len(arrows) == len(reads), f"{f['id']}: {len(arrows)} arrows, {len(reads)} reads-from")
+            # A confirmed race's witness ends with its two racing accesses, marked as such.
+            racing = svg.find_elements(By.CSS_SELECTOR, "g.step.racing")
+            want = 2 if f in report.get("races", []) else 0
+            expect(len(racing) == want, f"{f['id']}: {len(racing)} racing steps, expected {want}")
         # Selecting a step shows its source line.
         svg = d.find_element(By.CSS_SELECTOR, f"svg.lanes[data-owner='{a['id']}']")
         last = a["witness"]["steps"][-1]

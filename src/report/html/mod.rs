@@ -79,14 +79,22 @@ fn head(page: &Page, out: &mut String) {
     );
     let s = &doc.summary;
     let mut counts = vec![
-        ("assertions", s.assertions, "assertions"),
+        (
+            "assertions",
+            s.assertions,
+            if s.assertions == 1 {
+                "assertion"
+            } else {
+                "assertions"
+            },
+        ),
         ("proved", s.proved, "proved"),
         ("unreachable", s.unreachable, "unreachable"),
         ("may_fail", s.may_fail, "may fail"),
         ("violated", s.violated, "violated"),
     ];
     if let Some(r) = s.races {
-        counts.push(("races", r, "data races"));
+        counts.push(("races", r, if r == 1 { "data race" } else { "data races" }));
     }
     for (key, n, label) in counts {
         let _ = write!(
@@ -390,8 +398,11 @@ fn details(page: &Page, out: &mut String) {
                 let _ = writeln!(out, "<p>found by {}</p>", escaped(by));
             }
             out.push_str("<p class=\"legend\"><span class=\"lg rf\">write → the read that saw it</span> \
-                 <span class=\"lg sp\">creation, join</span> <span class=\"lg lk\">lock held</span></p>\n\
-                 <div class=\"diagram\">");
+                 <span class=\"lg sp\">creation, join</span> <span class=\"lg lk\">lock held</span>");
+            if !page.diagrams[d].racing.is_empty() {
+                out.push_str(" <span class=\"lg rc\">the two racing accesses</span>");
+            }
+            out.push_str("</p>\n<div class=\"diagram\">");
             svg::render(&page.diagrams[d], d, out);
             let _ = writeln!(
                 out,
