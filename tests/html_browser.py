@@ -145,14 +145,14 @@ def check(dir_, report_path, shot):
         src = pathlib.Path(last["file"]).read_text().splitlines()[last["line"] - 1].strip()
         expect(f":{last['line']}:" in box and src in box,
                f"step {last['step']} shows {box!r}, expected line {last['line']}: {src!r}")
-        expect(d.find_elements(By.CSS_SELECTOR, "tr.step-hl"), "the step's line is lit in the listing")
+        expect(d.find_elements(By.CSS_SELECTOR, ".src div.step-hl"), "the step's line is lit in the listing")
         d.execute_script("window.scrollTo(0, 0)")
         d.save_screenshot(shot)
         # Selecting a line shows its invariants per thread (the JSON's).
         line = a["line"]
         inv = [t["name"] for t in report["invariants"]["threads"]
                if any(l["line"] == line and l["file"] == a["file"] for l in t["lines"])]
-        row = d.find_element(By.CSS_SELECTOR, f"table.src tr[id$='L{line}'] td:first-child")
+        row = d.find_element(By.CSS_SELECTOR, f".src div[id$='L{line}'] > i")
         row.click()
         lp = d.find_element(By.ID, "line-panel")
         expect(lp.is_displayed(), "the line's invariants are shown")
@@ -168,7 +168,7 @@ def check(dir_, report_path, shot):
         d.get(url)
         rows = d.find_elements(By.CSS_SELECTOR, "#findings tbody tr.item")
         expect(len(rows) == len(findings), "without JavaScript: the summary")
-        expect(d.find_elements(By.CSS_SELECTOR, "table.src tr td:nth-child(2)"),
+        expect(d.find_elements(By.CSS_SELECTOR, ".src .chunk > div"),
                "without JavaScript: the sources")
         d.find_element(By.CSS_SELECTOR, f"#findings a[href='#{a['id']}']").click()
         panel = d.find_element(By.ID, a["id"])

@@ -100,7 +100,7 @@
   function showLine() {
     var m = /^#f(\d+)L(\d+)$/.exec(location.hash);
     if (!m) { panel.hidden = true; return; }
-    var file = document.querySelector("table.src[data-file='" + m[1] + "']");
+    var file = document.querySelector(".src[data-file='" + m[1] + "']");
     if (!file) return;
     var path = file.dataset.path, line = Number(m[2]);
     panel.textContent = "";
@@ -129,10 +129,9 @@
     panel.hidden = false;
   }
   // A click on a line number selects the line (its row's id is the fragment).
-  Array.prototype.forEach.call(document.querySelectorAll("table.src"), function (t) {
+  Array.prototype.forEach.call(document.querySelectorAll(".src"), function (t) {
     t.addEventListener("click", function (e) {
-      var td = e.target.closest("td");
-      if (td && td.cellIndex === 0) location.hash = td.parentNode.id;
+      if (e.target.tagName === "I" && e.target.parentNode.id) location.hash = e.target.parentNode.id;
     });
   });
   // Opening a finding's details (a `#A1` link, CSS :target) keeps the page where it was:
@@ -162,10 +161,9 @@
     lit = null;
     var row = g.dataset.file !== "" ? document.getElementById("f" + g.dataset.file + "L" + g.dataset.line) : null;
     if (!row) { box.textContent = title + " (no source line)"; return; }
-    var path = row.parentNode.closest("table").dataset.path.split("/").pop();
-    var code = row.cells[1].cloneNode(true);
-    var marks = code.querySelector(".marks");
-    if (marks) marks.remove();
+    var path = row.closest(".src").dataset.path.split("/").pop();
+    var code = row.cloneNode(true);
+    Array.prototype.forEach.call(code.querySelectorAll(".marks, i"), function (e) { e.remove(); });
     box.textContent = title + "\n" + path + ":" + g.dataset.line + ":  " + code.textContent.trim();
     row.classList.add("step-hl");
     lit = row;
