@@ -416,14 +416,7 @@ pub fn abandoned_note(out: &search::Outcome) -> Option<String> {
 /// Replays violation `v` on `program` (its schedule, bound and input values):
 /// [`witness::replay_with_inputs`].
 pub fn replay(program: &crate::ir::Program, v: &search::Violation) -> Result<(u8, String), String> {
-    let (choices, inputs) =
-        witness::schedule(v.choices.iter().zip(&v.steps).map(|(&(t, alt), s)| {
-            let input = match &s.kind {
-                StepKind::Input(x) => Some(x.value),
-                _ => None,
-            };
-            (t, alt, input)
-        }));
+    let (choices, inputs) = v.schedule();
     witness::replay_with_inputs(
         program,
         v.bound,
@@ -442,38 +435,13 @@ pub fn race_witness(
     races: &[RaceTarget],
     v: &search::Violation,
 ) -> Option<witness::Witness> {
-    let (choices, inputs) =
-        witness::schedule(v.choices.iter().zip(&v.steps).map(|(&(t, alt), s)| {
-            let input = match &s.kind {
-                StepKind::Input(x) => Some(x.value),
-                _ => None,
-            };
-            (t, alt, input)
-        }));
+    let (choices, inputs) = v.schedule();
     let bound = if v.bound == 0 {
         InterpOptions::default().bound
     } else {
         v.bound
     };
-    let plain = Interp::new(
-        program,
-        InterpOptions {
-            bound,
-            ..InterpOptions::default()
-        },
-    )
-    .ok()?;
-    // Runs of the focus sampler follow loops that create threads to their end.
-    let plain = if v.thread_loops {
-        plain.sampled(bound)
-    } else {
-        plain
-    };
-    let plain = if inputs.is_empty() {
-        plain
-    } else {
-        plain.with_inputs(std::sync::Arc::new(inputs))
-    };
+    let plain = witness::replay_interp(program, bound, v.thread_loops, inputs).ok()?;
     let (state, steps) = search::replay(&plain, &choices).ok()?;
     let (id, a, b) = plain.with_races(races.to_vec()).race_at(&state)?;
     if id != v.assertion {
@@ -518,23 +486,7 @@ pub fn replay_race(
     let [prefix @ .., (a, _), (b, _)] = choices else {
         return Err("a race witness ends with the two accesses: it has fewer steps".into());
     };
-    let plain = Interp::new(
-        program,
-        InterpOptions {
-            bound,
-            ..InterpOptions::default()
-        },
-    )?;
-    let plain = if thread_loops {
-        plain.sampled(bound)
-    } else {
-        plain
-    };
-    let plain = if inputs.is_empty() {
-        plain
-    } else {
-        plain.with_inputs(std::sync::Arc::new(inputs))
-    };
+    let plain = witness::replay_interp(program, bound, thread_loops, inputs)?;
     let (state, steps) = search::replay(&plain, prefix)?;
     let spans = [*a, *b].map(|t| plain.next_span(&state, t));
     let [Some(x), Some(y)] = spans else {

@@ -109,6 +109,20 @@ pub struct Violation {
     pub found_by: String,
 }
 
+impl Violation {
+    /// Its replayable schedule: every step's (thread, alternative) and the input values it
+    /// forces ([`super::witness::schedule`]).
+    pub fn schedule(&self) -> super::witness::Schedule {
+        super::witness::schedule(self.choices.iter().zip(&self.steps).map(|(&(t, alt), s)| {
+            let input = match &s.kind {
+                super::StepKind::Input(x) => Some(x.value),
+                _ => None,
+            };
+            (t, alt, input)
+        }))
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug, Default)]
 pub struct Outcome {

@@ -430,25 +430,8 @@ pub fn replay_with_inputs(
     choices: &[(Tid, usize)],
     inputs: BTreeMap<(Tid, u32), i128>,
 ) -> Result<(u8, String), String> {
-    use super::{search, Interp, InterpOptions, Status, System};
-    let interp = Interp::new(
-        program,
-        InterpOptions {
-            bound,
-            ..InterpOptions::default()
-        },
-    )?;
-    // The step budget only cuts: a larger one replays every witness the same way.
-    let interp = if thread_loops {
-        interp.sampled(bound)
-    } else {
-        interp
-    };
-    let interp = if inputs.is_empty() {
-        interp
-    } else {
-        interp.with_inputs(std::sync::Arc::new(inputs))
-    };
+    use super::{search, Status, System};
+    let interp = replay_interp(program, bound, thread_loops, inputs)?;
     let (end, steps) = search::replay(&interp, choices)?;
     let name = format!("A{}", id.index() + 1);
     Ok(match interp.status(&end) {
@@ -460,6 +443,35 @@ pub fn replay_with_inputs(
             format!("the execution fails A{} instead of {name}", v.index() + 1),
         ),
         other => (0, format!("{name} does not fail: {}", ending(&other))),
+    })
+}
+
+/// The interpreter that replays a witness: its loop bound, the sampled runs' way with loops
+/// that create threads when it was found by one (`thread_loops`; the step budget only cuts, so
+/// a larger one replays every witness the same way), and its forced input values.
+pub fn replay_interp(
+    program: &Program,
+    bound: u32,
+    thread_loops: bool,
+    inputs: BTreeMap<(Tid, u32), i128>,
+) -> Result<super::Interp<'_>, String> {
+    use super::{Interp, InterpOptions};
+    let interp = Interp::new(
+        program,
+        InterpOptions {
+            bound,
+            ..InterpOptions::default()
+        },
+    )?;
+    let interp = if thread_loops {
+        interp.sampled(bound)
+    } else {
+        interp
+    };
+    Ok(if inputs.is_empty() {
+        interp
+    } else {
+        interp.with_inputs(std::sync::Arc::new(inputs))
     })
 }
 

@@ -180,60 +180,52 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let mut lost: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut assumed = BTreeSet::new();
     for (k, t) in threads.iter().enumerate() {
-        for (n, nd) in t.cfg.nodes.iter().enumerate() {
-            if t.shape.rpo[n] == u32::MAX || !reached[k].get(n).copied().unwrap_or(true) {
+        for (node, func, idx, inst) in reached_insts(program, t, &reached[k]) {
+            let touches = touch::touches(facts, func, inst);
+            if touches.is_empty() {
                 continue;
             }
-            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
-            let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
-            for idx in nd.start..nd.end {
-                let inst = &insts[idx as usize];
-                let touches = touch::touches(facts, func, inst);
-                if touches.is_empty() {
+            let ctxs = contexts.of_access(threads, k, node, idx);
+            for Touch {
+                kind,
+                atomic,
+                parts,
+                unknown,
+                via,
+            } in touches
+            {
+                let parts: Vec<_> = (parts.into_iter())
+                    .filter(|p| sharing.shared(p.obj) && touch::writable(program, p.obj))
+                    .collect();
+                if parts.is_empty() && !unknown {
                     continue;
                 }
-                let ctxs = contexts.of_access(threads, k, NodeId(n as u32), idx);
-                for Touch {
-                    kind,
-                    atomic,
-                    parts,
-                    unknown,
-                    via,
-                } in touches
-                {
-                    let parts: Vec<_> = (parts.into_iter())
-                        .filter(|p| sharing.shared(p.obj) && touch::writable(program, p.obj))
-                        .collect();
-                    if parts.is_empty() && !unknown {
-                        continue;
-                    }
-                    if let Via::Assumed(g) = via {
-                        assumed.insert(program.funcs[g.index()].name.clone());
-                    }
-                    for c in &ctxs {
-                        let class = classes.of(&order, c, kind, atomic);
-                        let acc = Acc {
-                            func,
-                            span: inst.span,
-                            via,
-                            class,
-                        };
-                        let id = *acc_ids.entry(acc).or_insert_with(|| {
-                            accs.push(acc);
-                            accs.len() - 1
-                        });
-                        for p in &parts {
-                            let slot = by_obj.entry(p.obj).or_default();
-                            let list = slot.entry((p.at, class)).or_default();
-                            if list.last() != Some(&id) {
-                                list.push(id);
-                            }
+                if let Via::Assumed(g) = via {
+                    assumed.insert(program.funcs[g.index()].name.clone());
+                }
+                for c in &ctxs {
+                    let class = classes.of(&order, c, kind, atomic);
+                    let acc = Acc {
+                        func,
+                        span: inst.span,
+                        via,
+                        class,
+                    };
+                    let id = *acc_ids.entry(acc).or_insert_with(|| {
+                        accs.push(acc);
+                        accs.len() - 1
+                    });
+                    for p in &parts {
+                        let slot = by_obj.entry(p.obj).or_default();
+                        let list = slot.entry((p.at, class)).or_default();
+                        if list.last() != Some(&id) {
+                            list.push(id);
                         }
-                        if unknown {
-                            let list = lost.entry(class).or_default();
-                            if list.last() != Some(&id) {
-                                list.push(id);
-                            }
+                    }
+                    if unknown {
+                        let list = lost.entry(class).or_default();
+                        if list.last() != Some(&id) {
+                            list.push(id);
                         }
                     }
                 }
@@ -388,6 +380,24 @@ impl Classes {
 }
 
 /// `1 access`, `2 accesses`.
+/// The instructions of thread `t` on nodes the fixpoint reached (`reached[n]`, true past its
+/// end) and that its entry reaches: (node, function, index in the block, instruction).
+fn reached_insts<'p>(
+    program: &'p Program,
+    t: &'p Thread,
+    reached: &'p [bool],
+) -> impl Iterator<Item = (NodeId, crate::ir::FuncId, u32, &'p crate::ir::Inst)> + 'p {
+    (t.cfg.nodes.iter().enumerate())
+        .filter(move |&(n, _)| {
+            t.shape.rpo[n] != u32::MAX && reached.get(n).copied().unwrap_or(true)
+        })
+        .flat_map(move |(n, nd)| {
+            let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+            let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
+            (nd.start..nd.end).map(move |idx| (NodeId(n as u32), func, idx, &insts[idx as usize]))
+        })
+}
+
 fn plural(n: usize, noun: &str) -> String {
     match (n, noun.ends_with('s')) {
         (1, _) => format!("1 {noun}"),

@@ -181,39 +181,31 @@ impl<'a> Order<'a> {
             if t.origin == Origin::Detached {
                 continue;
             }
-            for (n, nd) in t.cfg.nodes.iter().enumerate() {
-                if t.shape.rpo[n] == u32::MAX || !reached[k].get(n).copied().unwrap_or(true) {
+            for (node, _, idx, inst) in super::reached_insts(program, t, &reached[k]) {
+                let InstKind::Call {
+                    callee: crate::ir::Callee::Direct(g),
+                    args,
+                    ..
+                } = &inst.kind
+                else {
+                    continue;
+                };
+                let Some(crate::ir::Operand::FuncAddr(f)) = args.get(1) else {
+                    continue;
+                };
+                if program.funcs[g.index()].name != "pthread_once" || !routines.contains_key(f) {
                     continue;
                 }
-                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
-                let insts = &program.funcs[func.index()].blocks[nd.block.index()].insts;
-                for idx in nd.start..nd.end {
-                    let InstKind::Call {
-                        callee: crate::ir::Callee::Direct(g),
-                        args,
-                        ..
-                    } = &insts[idx as usize].kind
-                    else {
-                        continue;
-                    };
-                    let Some(crate::ir::Operand::FuncAddr(f)) = args.get(1) else {
-                        continue;
-                    };
-                    if program.funcs[g.index()].name != "pthread_once" || !routines.contains_key(f)
-                    {
-                        continue;
+                let done = match self.once.get(f) {
+                    Some(&p) => p,
+                    None => {
+                        let p = self.add(Point::AllEnded);
+                        self.once.insert(*f, p);
+                        p
                     }
-                    let done = match self.once.get(f) {
-                        Some(&p) => p,
-                        None => {
-                            let p = self.add(Point::AllEnded);
-                            self.once.insert(*f, p);
-                            p
-                        }
-                    };
-                    let after = self.at(k, NodeId(n as u32), 2 * idx + 2);
-                    self.edge(done, after);
-                }
+                };
+                let after = self.at(k, node, 2 * idx + 2);
+                self.edge(done, after);
             }
         }
     }
