@@ -30,11 +30,10 @@ fn report_of_counter(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&stdout(&out)).expect("JSON report")
 }
 
-/// The JSON document the page embeds.
+/// The JSON document the page embeds (compressed; the browser test decodes it with the page's
+/// own script).
 fn embedded(html: &str) -> serde_json::Value {
-    let start = html.find("id=\"watts-report\">").expect("embedded report") + 18;
-    let end = start + html[start..].find("</script>").expect("end of the report");
-    serde_json::from_str(&html[start..end]).expect("embedded JSON")
+    watts::report::html::embedded(html).expect("the embedded JSON document")
 }
 
 #[test]

@@ -5,10 +5,12 @@ chromedriver, through selenium) and checks it against the JSON document of the s
     html_browser.py check DIR REPORT.json SCREENSHOT.png
     html_browser.py measure DIR        # prints the time to load DIR/index.html
 
-`check` verifies that the summary counts equal the JSON's, that every finding has a row, that
+`check` verifies that the page's script decodes the embedded document to the JSON report, that
+the summary counts equal the JSON's, that every finding has a row, that
 filtering by status works, that selecting an assertion's mark shows its reason, that each
 witness diagram has one lane per thread and one row per step, that selecting a step shows its
-source line, that selecting a line shows its invariants, that the page reads without
+source line, that selecting a line by its number shows its invariants and keeps an open
+finding open, that a race's details list every access the JSON lists, that the page reads without
 JavaScript (summary, sources, a finding opened by its link), and that the page logs no error;
 then it saves a screenshot of the first violated assertion's witness. It exits 1 with a
 message on the first failed check, 2 when the browser cannot be started.
@@ -23,6 +25,7 @@ import time
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 except ImportError as e:  # pragma: no cover - reported to the Rust test
@@ -72,6 +75,15 @@ def expect(cond, message):
         fail(message)
 
 
+def wait_for(cond, message, seconds=10):
+    """Waits for `cond()` to hold (the page reads its document asynchronously); fails if not."""
+    end = time.monotonic() + seconds
+    while not cond():
+        if time.monotonic() > end:
+            fail(message())
+        time.sleep(0.05)
+
+
 def lanes_of(witness):
     tids = {s["tid"] for s in witness["steps"]}
     for s in witness["steps"]:
@@ -87,6 +99,11 @@ def check(dir_, report_path, shot):
     d = browser()
     try:
         d.get(url)
+        # The page's script reads the document it embeds (compressed) as the JSON report.
+        doc = d.execute_async_script(
+            "var done = arguments[0];"
+            "wattsReport().then(done, function (e) { done('error: ' + e); })")
+        expect(doc == report, "the page's embedded document is the JSON report")
         # The counts of the summary line are the JSON's.
         s = report["summary"]
         keys = ["assertions", "proved", "unreachable", "may_fail", "violated"]
@@ -145,19 +162,31 @@ def check(dir_, report_path, shot):
         src = pathlib.Path(last["file"]).read_text().splitlines()[last["line"] - 1].strip()
         expect(f":{last['line']}:" in box and src in box,
                f"step {last['step']} shows {box!r}, expected line {last['line']}: {src!r}")
-        expect(d.find_elements(By.CSS_SELECTOR, ".src div.step-hl"), "the step's line is lit in the listing")
+        expect(d.find_elements(By.CSS_SELECTOR, ".src li.step-hl"), "the step's line is lit in the listing")
         d.execute_script("window.scrollTo(0, 0)")
         d.save_screenshot(shot)
         # Selecting a line shows its invariants per thread (the JSON's).
         line = a["line"]
         inv = [t["name"] for t in report["invariants"]["threads"]
                if any(l["line"] == line and l["file"] == a["file"] for l in t["lines"])]
-        row = d.find_element(By.CSS_SELECTOR, f".src div[id$='L{line}'] > i")
-        row.click()
+        row = d.execute_script(
+            "var li = document.querySelector('.src ol.chunk').children[arguments[0] - 1];"
+            "li.scrollIntoView({block: 'center'}); return li;", line)
+        # A real click on the line's number (left of its row).
+        ActionChains(d).move_to_element_with_offset(row, -row.size["width"] // 2 - 12, 0).click().perform()
         lp = d.find_element(By.ID, "line-panel")
         expect(lp.is_displayed(), "the line's invariants are shown")
-        for name in inv:
-            expect(name in lp.text, f"invariants of thread {name} at line {line}: {lp.text!r}")
+        expect("sel" in row.get_attribute("class").split(), "the selected line is lit")
+        expect(inv, f"some thread reaches line {line}")
+        wait_for(lambda: all(name in lp.text for name in inv),
+                 lambda: f"invariants of threads {inv} at line {line}: {lp.text!r}")
+        expect(panel.is_displayed(), f"selecting a line keeps {a['id']} open")
+        # A race's details list every access the JSON lists (beyond the first few, by script).
+        for r in report.get("races", []):
+            d.get(f"{url}#{r['id']}")
+            shown = lambda: d.find_elements(By.CSS_SELECTOR, f"#{r['id']} table.accesses tbody tr")
+            wait_for(lambda: len(shown()) == len(r["accesses"]),
+                     lambda: f"{r['id']}: {len(shown())} accesses shown, JSON {len(r['accesses'])}")
         errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
         expect(not errors, f"the page logs errors: {errors}")
     finally:
@@ -168,7 +197,7 @@ def check(dir_, report_path, shot):
         d.get(url)
         rows = d.find_elements(By.CSS_SELECTOR, "#findings tbody tr.item")
         expect(len(rows) == len(findings), "without JavaScript: the summary")
-        expect(d.find_elements(By.CSS_SELECTOR, ".src .chunk > div"),
+        expect(d.find_elements(By.CSS_SELECTOR, ".src .chunk > li"),
                "without JavaScript: the sources")
         d.find_element(By.CSS_SELECTOR, f"#findings a[href='#{a['id']}']").click()
         panel = d.find_element(By.ID, a["id"])

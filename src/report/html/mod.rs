@@ -3,27 +3,32 @@
 //! details of a finding (reason, values, notes, the stores its explanation names, accesses)
 //! and its witness as an SVG swim-lane diagram, and the invariants of each line on selection.
 //!
-//! Invariant: the page is a view of the JSON v1 document of the run, which it embeds once:
-//! everything shown is read from that document (`page::Doc`) or from a source text, never from
-//! the analysis. The summary, the sources and the details are HTML written here (readable
-//! without JavaScript; a finding opens through a `#A1` link and CSS `:target`); the small
-//! hand-written script of `page.js` only sorts and filters the summary, shows the invariants
-//! of a selected line from the embedded document, and shows the source line of a selected
-//! step. Nothing is fetched.
+//! Invariant: the page is a view of the JSON v1 document of the run, which it embeds once
+//! (compressed: `embed`): everything shown is read from that document (`page::Doc`) or from a
+//! source text, never from the analysis. The summary, the sources and the details are HTML
+//! written here (readable without JavaScript; a finding opens through a `#A1` link and CSS
+//! `:target`, and every line a link points to has an id); the small hand-written script of
+//! `page.js` only sorts and filters the summary, shows the invariants of a selected line and
+//! the accesses of a race beyond the first few from the embedded document, and shows the
+//! source line of a selected step. Nothing is fetched.
 
+pub mod embed;
 mod highlight;
 pub mod page;
 mod svg;
 
 use super::Report;
 use highlight::{escape, escaped};
-use page::{MarkKind, Page};
+use page::{MarkKind, Page, Place};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
 const CSS: &str = include_str!("page.css");
 /// Source lines per chunk (`page.css` gives a chunk its height before it is laid out).
 const CHUNK: usize = 400;
+/// A race's accesses written as HTML; the script adds the rest the JSON lists.
+const ACCESSES_SHOWN: usize = 12;
 const SCRIPT: &str = include_str!("page.js");
 
 /// Writes `DIR/index.html` for `report`.
@@ -37,26 +42,44 @@ pub fn write(report: &Report, dir: &Path) -> std::io::Result<()> {
     std::fs::write(dir.join("index.html"), html)
 }
 
+/// The JSON document a page embeds, or `None` when `html` is no page of ours.
+pub fn embedded(html: &str) -> Option<serde_json::Value> {
+    let start = html.find(REPORT_OPEN)? + REPORT_OPEN.len();
+    let end = start + html[start..].find("</script>")?;
+    serde_json::from_str(&embed::decode(&html[start..end])?).ok()
+}
+
+const REPORT_OPEN: &str = "<script type=\"application/gzip;base64\" id=\"watts-report\">";
+
 /// The page of the JSON document `json` over `sources` (path, text).
 pub fn render(json: &serde_json::Value, sources: &[(String, Option<String>)]) -> String {
     let doc: page::Doc = serde_json::from_value(json.clone()).unwrap_or_default();
     let page = Page::new(doc, sources);
+    // The summary and the details first: the lines their links point to get ids.
+    let mut linked = BTreeSet::new();
+    let mut summary_html = String::new();
+    summary(&page, &mut linked, &mut summary_html);
+    let mut details_html = String::new();
+    details(&page, &mut linked, &mut details_html);
     let mut out = String::with_capacity(
         sources
             .iter()
-            .map(|(_, t)| t.as_ref().map_or(0, |t| t.len() * 2))
+            .map(|(_, t)| t.as_ref().map_or(0, |t| t.len() * 3 / 2))
             .sum::<usize>()
+            + summary_html.len()
+            + details_html.len()
             + 64 * 1024,
     );
     head(&page, &mut out);
-    summary(&page, &mut out);
-    files(&page, &mut out);
-    details(&page, &mut out);
+    out.push_str(&summary_html);
+    files(&page, &linked, &mut out);
+    out.push_str(&details_html);
     out.push_str("<aside id=\"line-panel\" hidden></aside>\n");
-    // The document, once; `<` escaped so that no string in it can end the script element.
-    out.push_str("<script type=\"application/json\" id=\"watts-report\">");
-    let text = serde_json::to_string(json).expect("a JSON value serialises");
-    out.push_str(&text.replace('<', "\\u003c"));
+    // The document, once, compressed (base64 cannot end the script element).
+    out.push_str(REPORT_OPEN);
+    out.push_str(&embed::encode(
+        &serde_json::to_string(json).expect("a JSON value serialises"),
+    ));
     out.push_str("</script>\n<script>");
     out.push_str(SCRIPT);
     out.push_str("</script>\n</body>\n</html>\n");
@@ -114,10 +137,13 @@ fn head(page: &Page, out: &mut String) {
     out.push_str("</p>\n</header>\n<main>\n");
 }
 
+/// A link to `place` (the text `file:line:column`, the full path on hover), or the text alone
+/// for a line the page does not show; `linked` collects the lines links point to.
 fn location(
     page: &Page,
+    linked: &mut BTreeSet<Place>,
     file: &str,
-    place: Option<page::Place>,
+    place: Option<Place>,
     line: Option<u32>,
     column: Option<u32>,
 ) -> String {
@@ -128,11 +154,14 @@ fn location(
         _ => short.to_string(),
     };
     match place {
-        Some((f, l)) => format!(
-            "<a href=\"#f{f}L{l}\" title=\"{}\">{}</a>",
-            escaped(&page.files[f].path),
-            escaped(&text)
-        ),
+        Some((f, l)) => {
+            linked.insert((f, l));
+            format!(
+                "<a href=\"#f{f}L{l}\" title=\"{}\">{}</a>",
+                escaped(&page.files[f].path),
+                escaped(&text)
+            )
+        }
         None => format!(
             "<span title=\"{}\">{}</span>",
             escaped(file),
@@ -141,7 +170,7 @@ fn location(
     }
 }
 
-fn summary(page: &Page, out: &mut String) {
+fn summary(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
     out.push_str(
         "<section id=\"summary\">\n<h2>Findings</h2>\n<div class=\"filters\" hidden>\
          <label>status <select id=\"filter-status\"><option value=\"\">all</option></select></label> \
@@ -171,7 +200,7 @@ fn summary(page: &Page, out: &mut String) {
             line = item.line.unwrap_or(0),
             threads = escaped(&item.threads.join("|")),
             id = escaped(&item.id),
-            loc = location(page, &item.file, item.place, item.line, item.column),
+            loc = location(page, linked, &item.file, item.place, item.line, item.column),
             threads_text = escaped(&item.threads.join(", ")),
             reason = escaped(&item.reason),
         );
@@ -193,56 +222,85 @@ fn rank(status: &str) -> u8 {
     }
 }
 
-fn files(page: &Page, out: &mut String) {
+fn files(page: &Page, linked: &BTreeSet<Place>, out: &mut String) {
     out.push_str("<section id=\"sources\">\n<h2>Sources</h2>\n");
     for (f, file) in page.files.iter().enumerate() {
         let _ = writeln!(
             out,
             "<section class=\"file\" id=\"f{f}\">\n<h3>{}</h3>\n\
-             <div class=\"src\" data-file=\"{f}\" data-path=\"{}\">",
+             <div class=\"src\" data-file=\"{f}\" data-path=\"{}\" data-chunk=\"{CHUNK}\">",
             escaped(&file.path),
             escaped(&file.path)
         );
-        for (i, code) in highlight::lines(&file.text).iter().enumerate() {
-            let l = i as u32 + 1;
-            // Lines in chunks that the browser lays out only when they come into view
-            // (`content-visibility: auto`): a 40,000-line file opens in a quarter of the time.
-            if i % CHUNK == 0 {
-                if i > 0 {
-                    out.push_str("</div>\n");
+        match &file.text {
+            Some(text) => {
+                for (i, code) in highlight::lines(text).iter().enumerate() {
+                    let l = i as u32 + 1;
+                    // Lines in chunks that the browser lays out only when they come into view
+                    // (`content-visibility: auto`): a 40,000-line file opens in a quarter of
+                    // the time. An ordered list numbers the lines; a line has an id only when
+                    // a link points to it (the script finds the others by position).
+                    if i % CHUNK == 0 {
+                        if i > 0 {
+                            out.push_str("</ol>\n");
+                        }
+                        let _ = write!(out, "<ol class=\"chunk\" start=\"{l}\">");
+                    }
+                    line_open(page, f, l, linked.contains(&(f, l)), None, out);
+                    out.push_str(code);
+                    line_marks(page, file, l, out);
                 }
-                out.push_str("<div class=\"chunk\">");
-            }
-            let marks = file.marks.get(&l);
-            let worst = (marks.into_iter().flatten())
-                .filter(|m| matches!(m.kind, MarkKind::Assertion | MarkKind::Access(_)))
-                .map(|m| page.items[m.item].status.as_str())
-                .max_by_key(|s| rank(s));
-            // Compact rows (a large program has tens of thousands): unquoted ids, the line
-            // number in an `<i>`, no white space between rows.
-            match worst {
-                Some(st) => {
-                    let _ = write!(out, "<div id=f{f}L{l} class=\"marked st-{}\">", escaped(st));
-                }
-                None => {
-                    let _ = write!(out, "<div id=f{f}L{l}>");
+                if !text.is_empty() {
+                    out.push_str("</ol>\n");
                 }
             }
-            let _ = write!(out, "<i>{l}</i>");
-            out.push_str(code);
-            if let Some(marks) = marks {
-                out.push_str("<span class=\"marks\">");
-                marks_html(page, marks, out);
-                out.push_str("</span>");
+            None => {
+                // No text to show: the lines something names, with their marks.
+                out.push_str("<p class=\"no-text\">the source text could not be read</p>\n<ol class=\"lines\">");
+                for &l in file
+                    .marks
+                    .keys()
+                    .chain(linked.range((f, 0)..(f + 1, 0)).map(|(_, l)| l))
+                    .collect::<BTreeSet<_>>()
+                {
+                    line_open(page, f, l, true, Some(l), out);
+                    line_marks(page, file, l, out);
+                }
+                out.push_str("</ol>\n");
             }
-            out.push_str("</div>");
-        }
-        if !file.text.is_empty() {
-            out.push_str("</div>\n");
         }
         out.push_str("</div>\n</section>\n");
     }
     out.push_str("</section>\n</main>\n");
+}
+
+/// Opens line `l` of file `f` (an `<li>`, closed by the next one): its id when `with_id`, its
+/// number when it is not the list's next, the worst status of the findings on it.
+fn line_open(page: &Page, f: usize, l: u32, with_id: bool, number: Option<u32>, out: &mut String) {
+    let worst = (page.files[f].marks.get(&l).into_iter().flatten())
+        .filter(|m| matches!(m.kind, MarkKind::Assertion | MarkKind::Access(_)))
+        .map(|m| page.items[m.item].status.as_str())
+        .max_by_key(|s| rank(s));
+    // Compact rows (a large program has tens of thousands): unquoted ids, no white space.
+    out.push_str("<li");
+    if with_id {
+        let _ = write!(out, " id=f{f}L{l}");
+    }
+    if let Some(n) = number {
+        let _ = write!(out, " value={n}");
+    }
+    if let Some(st) = worst {
+        let _ = write!(out, " class=\"marked st-{}\"", escaped(st));
+    }
+    out.push('>');
+}
+
+fn line_marks(page: &Page, file: &page::File, l: u32, out: &mut String) {
+    if let Some(marks) = file.marks.get(&l) {
+        out.push_str("<span class=\"marks\">");
+        marks_html(page, marks, out);
+        out.push_str("</span>");
+    }
 }
 
 /// The marks of one line: per finding, the assertion or its accesses, its stores, its steps.
@@ -300,7 +358,7 @@ fn marks_html(page: &Page, marks: &[page::Mark], out: &mut String) {
     }
 }
 
-fn details(page: &Page, out: &mut String) {
+fn details(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
     out.push_str("<div id=\"details\">\n");
     for item in &page.items {
         let kind = if item.is_race {
@@ -324,7 +382,7 @@ fn details(page: &Page, out: &mut String) {
                 "<p><code>{}</code> in <code>{}</code> at {}</p>",
                 escaped(&item.title),
                 escaped(&item.function),
-                location(page, &item.file, item.place, item.line, item.column)
+                location(page, linked, &item.file, item.place, item.line, item.column)
             );
         }
         let _ = writeln!(out, "<p class=\"reason\">{}</p>", escaped(&item.reason));
@@ -352,12 +410,20 @@ fn details(page: &Page, out: &mut String) {
                 escape(&st.memory, out);
                 out.push_str("</code>");
                 if let Some((f, l)) = &st.load_at {
-                    let _ = write!(out, " at {}", location(page, f, st.load, Some(*l), None));
+                    let _ = write!(
+                        out,
+                        " at {}",
+                        location(page, linked, f, st.load, Some(*l), None)
+                    );
                 }
                 out.push_str(" may read the store ");
                 match &st.store_at {
                     Some((f, l)) => {
-                        let _ = write!(out, "at {}", location(page, f, st.store, Some(*l), None));
+                        let _ = write!(
+                            out,
+                            "at {}",
+                            location(page, linked, f, st.store, Some(*l), None)
+                        );
                     }
                     None => out.push_str("at an unknown place"),
                 }
@@ -365,7 +431,8 @@ fn details(page: &Page, out: &mut String) {
                     let _ = write!(out, " in thread {}", escaped(t));
                 }
                 if let Some((f, l)) = st.store {
-                    if let Some(text) = page.files[f].text.lines().nth(l as usize - 1) {
+                    let text = page.files[f].text.as_deref().unwrap_or_default();
+                    if let Some(text) = text.lines().nth(l as usize - 1) {
                         let _ = write!(out, ": <code>{}</code>", escaped(text.trim()));
                     }
                 }
@@ -374,35 +441,32 @@ fn details(page: &Page, out: &mut String) {
             out.push_str("</ul>\n");
         }
         if !item.accesses.is_empty() {
-            out.push_str(
-                "<h3>Accesses</h3>\n<table class=\"accesses\"><thead><tr><th>where</th>\
-                 <th>kind</th><th>thread</th><th>function</th><th>locks held</th></tr></thead><tbody>",
+            let _ = write!(
+                out,
+                "<h3>Accesses</h3>\n<table class=\"accesses\" data-race=\"{}\"><thead><tr>\
+                 <th>where</th><th>kind</th><th>thread</th><th>function</th><th>locks held</th>\
+                 </tr></thead><tbody>",
+                escaped(&item.id)
             );
-            for (a, place) in &item.accesses {
-                let mut kind = a.kind.clone();
-                if a.atomic {
-                    kind.push_str(" (atomic)");
-                }
-                if let Some(how) = &a.how {
-                    kind.push_str(&format!(" ({how})"));
-                }
-                let _ = write!(
-                    out,
-                    "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
-                    location(page, &a.file, *place, a.line, a.column),
-                    escaped(&kind),
-                    escaped(&a.thread),
-                    escaped(&a.function),
-                    if a.locks.is_empty() {
-                        "none".to_string()
-                    } else {
-                        escaped(&a.locks.join(", "))
-                    }
-                );
+            for (a, place) in item.accesses.iter().take(ACCESSES_SHOWN) {
+                access_row(page, linked, a, *place, out);
             }
             out.push_str("</tbody></table>\n");
+            let unshown = item.accesses.len().saturating_sub(ACCESSES_SHOWN);
+            if unshown > 0 {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"unshown\" data-race=\"{}\">{unshown} more accesses are marked \
+                     in the sources and listed in the JSON report</p>",
+                    escaped(&item.id)
+                );
+            }
             if item.more_accesses > 0 {
-                let _ = writeln!(out, "<p>and {} more accesses</p>", item.more_accesses);
+                let _ = writeln!(
+                    out,
+                    "<p>and {} more accesses the report does not list</p>",
+                    item.more_accesses
+                );
             }
         }
         if let Some(d) = item.diagram {
@@ -427,6 +491,36 @@ fn details(page: &Page, out: &mut String) {
         out.push_str("</section>\n");
     }
     out.push_str("</div>\n");
+}
+
+/// One row of a race's access table (`page.js` writes the same rows for the rest).
+fn access_row(
+    page: &Page,
+    linked: &mut BTreeSet<Place>,
+    a: &page::DocAccess,
+    place: Option<Place>,
+    out: &mut String,
+) {
+    let mut kind = a.kind.clone();
+    if a.atomic {
+        kind.push_str(" (atomic)");
+    }
+    if let Some(how) = &a.how {
+        kind.push_str(&format!(" ({how})"));
+    }
+    let _ = write!(
+        out,
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
+        location(page, linked, &a.file, place, a.line, a.column),
+        escaped(&kind),
+        escaped(&a.thread),
+        escaped(&a.function),
+        if a.locks.is_empty() {
+            "none".to_string()
+        } else {
+            escaped(&a.locks.join(", "))
+        }
+    );
 }
 
 #[cfg(test)]

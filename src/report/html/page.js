@@ -1,10 +1,23 @@
 // watts --html: the page's only script, written by hand (no library, nothing fetched). It
-// sorts and filters the summary, shows the invariants of a selected line from the embedded
-// JSON document, and shows the source line of a selected witness step. Everything else on
-// the page works without it.
+// sorts and filters the summary, shows the invariants of a selected line and the accesses of
+// a race beyond the first few from the embedded JSON document, and shows the source line of a
+// selected witness step. Everything else on the page works without it.
 (function () {
   "use strict";
-  var report = JSON.parse(document.getElementById("watts-report").textContent);
+  // The document, gzip-compressed in base64 (the report of a large program stays small),
+  // decoded on first use.
+  var loaded = null;
+  function report() {
+    if (!loaded) {
+      var text = document.getElementById("watts-report").textContent.trim();
+      loaded = typeof DecompressionStream === "undefined"
+        ? Promise.reject(new Error("this browser cannot decompress the embedded report"))
+        : new Response(new Blob([Uint8Array.from(atob(text), function (c) { return c.charCodeAt(0); })])
+          .stream().pipeThrough(new DecompressionStream("gzip"))).json();
+    }
+    return loaded;
+  }
+  window.wattsReport = report;
 
   // The summary: filters by status, file and thread; sorting by a column.
   var table = document.getElementById("findings");
@@ -75,13 +88,31 @@
     });
   });
 
-  // The invariants of a selected line (`#f0L12`), per thread, from the document.
+  // A source line's row: by its id when a link points to it, else by its position (a file's
+  // lines are the items of its chunks, `data-chunk` lines each); it gets its id then.
+  function lineRow(f, l) {
+    var id = "f" + f + "L" + l, row = document.getElementById(id);
+    if (row) return row;
+    var src = document.querySelector(".src[data-file='" + f + "']");
+    if (!src || !src.dataset.chunk || !(l >= 1)) return null;
+    var n = Number(src.dataset.chunk), ol = src.querySelectorAll("ol.chunk")[Math.floor((l - 1) / n)];
+    row = ol ? ol.children[(l - 1) % n] : null;
+    if (row) row.id = id;
+    return row || null;
+  }
+  function text(tag, s, cls) {
+    var e = document.createElement(tag);
+    e.textContent = s;
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  // The invariants of a selected line, per thread, from the document.
   var byLine = null;
-  function invariantsAt(path, line) {
+  function invariantsAt(doc, path, line) {
     if (!byLine) {
       byLine = {};
-      var inv = report.invariants;
-      (inv ? inv.threads : []).forEach(function (t) {
+      (doc.invariants ? doc.invariants.threads : []).forEach(function (t) {
         t.lines.forEach(function (l) {
           var k = l.file + ":" + l.line;
           (byLine[k] = byLine[k] || []).push({ thread: t.name, values: l.values });
@@ -91,27 +122,26 @@
     return byLine[path + ":" + line] || [];
   }
   var panel = document.getElementById("line-panel");
-  function text(tag, s, cls) {
-    var e = document.createElement(tag);
-    e.textContent = s;
-    if (cls) e.className = cls;
-    return e;
-  }
-  function showLine() {
-    var m = /^#f(\d+)L(\d+)$/.exec(location.hash);
-    if (!m) { panel.hidden = true; return; }
-    var file = document.querySelector(".src[data-file='" + m[1] + "']");
-    if (!file) return;
-    var path = file.dataset.path, line = Number(m[2]);
+  function showInvariants(path, line) {
     panel.textContent = "";
+    var close = text("a", "×", "close");
+    close.href = "#";
+    close.title = "close";
+    close.addEventListener("click", function (e) { e.preventDefault(); selectLine(null); });
+    panel.appendChild(close);
     panel.appendChild(text("strong", path.split("/").pop() + ":" + line));
-    if (!report.invariants) {
-      panel.appendChild(text("p", "no invariants in this report (the analysis did not finish)"));
-    } else {
-      var found = invariantsAt(path, line);
-      panel.appendChild(text("span", " invariants before the line (" + report.invariants.config.mode +
-        ", " + report.invariants.config.domain + ")"));
-      if (!found.length) panel.appendChild(text("p", "no thread reaches this line"));
+    panel.hidden = false;
+    var body = panel.appendChild(text("div", "reading the report…"));
+    report().then(function (doc) {
+      body.textContent = "";
+      if (!doc.invariants) {
+        body.appendChild(text("p", "no invariants in this report (the analysis did not finish)"));
+        return;
+      }
+      var found = invariantsAt(doc, path, line);
+      body.appendChild(text("span", " invariants before the line (" + doc.invariants.config.mode +
+        ", " + doc.invariants.config.domain + ")"));
+      if (!found.length) body.appendChild(text("p", "no thread reaches this line"));
       var t = document.createElement("table");
       t.className = "invariants";
       found.forEach(function (f) {
@@ -121,33 +151,92 @@
         tr.appendChild(document.createElement("td")).appendChild(
           text("code", parts.length ? parts.join(", ") : "reached"));
       });
-      panel.appendChild(t);
-      if (report.invariants.unconstrained_omitted) {
-        panel.appendChild(text("p", "variables not listed may have any value of their type", "hint"));
+      body.appendChild(t);
+      if (doc.invariants.unconstrained_omitted) {
+        body.appendChild(text("p", "variables not listed may have any value of their type", "hint"));
       }
-    }
-    panel.hidden = false;
+    }, function (err) { body.textContent = String(err.message || err); });
   }
-  // A click on a line number selects the line (its row's id is the fragment).
-  Array.prototype.forEach.call(document.querySelectorAll(".src"), function (t) {
-    t.addEventListener("click", function (e) {
-      if (e.target.tagName === "I" && e.target.parentNode.id) location.hash = e.target.parentNode.id;
+  // The selected line: lit, its invariants shown; `null` clears the selection.
+  var selected = null;
+  function selectLine(row, scroll) {
+    if (selected) selected.classList.remove("sel");
+    selected = row;
+    if (!row) { panel.hidden = true; return; }
+    row.classList.add("sel");
+    var m = /^f(\d+)L(\d+)$/.exec(row.id);
+    var src = row.closest(".src");
+    showInvariants(src.dataset.path, Number(m[2]));
+    if (scroll) row.scrollIntoView({ block: "center" });
+  }
+  function lineOfHash(hash) {
+    var m = /^#f(\d+)L(\d+)$/.exec(hash);
+    return m ? lineRow(m[1], Number(m[2])) : null;
+  }
+  // A click on a line's number (left of its row) selects the line; the address stays, so an
+  // open finding stays open.
+  Array.prototype.forEach.call(document.querySelectorAll(".src"), function (src) {
+    src.addEventListener("click", function (e) {
+      var li = e.target.closest("li");
+      if (!li || e.clientX >= li.getBoundingClientRect().left) return;
+      var f = src.dataset.file, ol = li.parentNode;
+      if (!li.id && ol.classList.contains("chunk")) {
+        lineRow(f, Number(ol.getAttribute("start")) + Array.prototype.indexOf.call(ol.children, li));
+      }
+      if (li.id) selectLine(li, false);
     });
   });
-  // Opening a finding's details (a `#A1` link, CSS :target) keeps the page where it was:
-  // the panel is fixed, and the line that was clicked stays in view.
+  // A link to a line from an open finding selects the line and keeps the finding open;
+  // opening a finding's details (a `#A1` link, CSS :target) keeps the page where it was.
   var kept = null;
   document.addEventListener("click", function (e) {
     var a = e.target.closest && e.target.closest("a[href^='#']");
-    var target = a && document.getElementById(a.getAttribute("href").slice(1));
+    if (!a) return;
+    var row = lineOfHash(a.getAttribute("href"));
+    if (row && document.querySelector(".detail:target")) {
+      e.preventDefault();
+      selectLine(row, true);
+      return;
+    }
+    var target = document.getElementById(a.getAttribute("href").slice(1));
     kept = target && target.classList.contains("detail") ? window.scrollY : null;
   }, true);
-  window.addEventListener("hashchange", function () {
+  function onHash() {
     if (kept !== null) window.scrollTo(0, kept);
     kept = null;
-  });
-  window.addEventListener("hashchange", showLine);
-  showLine();
+    var row = lineOfHash(location.hash);
+    if (row) selectLine(row, true);
+    var detail = location.hash.length > 1 ? document.getElementById(location.hash.slice(1)) : null;
+    if (detail && detail.classList.contains("detail")) moreAccesses(detail);
+  }
+  window.addEventListener("hashchange", onHash);
+
+  // A race's accesses beyond those written in its details, from the document, when it opens.
+  var paths = {};
+  Array.prototype.forEach.call(document.querySelectorAll(".src"), function (s) { paths[s.dataset.path] = s.dataset.file; });
+  function moreAccesses(detail) {
+    var note = detail.querySelector("p.unshown");
+    if (!note) return;
+    var table = detail.querySelector("table.accesses");
+    report().then(function (doc) {
+      var race = (doc.races || []).filter(function (r) { return r.id === note.dataset.race; })[0];
+      if (!race || !note.parentNode) return;
+      race.accesses.slice(table.tBodies[0].rows.length).forEach(function (a) {
+        var tr = table.tBodies[0].insertRow();
+        var short = a.file.split("/").pop() + (a.line ? ":" + a.line + (a.column ? ":" + a.column : "") : "");
+        var f = paths[a.file], where = text(f !== undefined && a.line ? "a" : "span", short);
+        where.title = a.file;
+        if (where.tagName === "A") where.href = "#f" + f + "L" + a.line;
+        tr.insertCell().appendChild(where);
+        tr.insertCell().textContent = a.kind + (a.atomic ? " (atomic)" : "") + (a.how ? " (" + a.how + ")" : "");
+        tr.insertCell().textContent = a.thread;
+        tr.insertCell().appendChild(text("code", a.function));
+        tr.insertCell().textContent = a.locks.length ? a.locks.join(", ") : "none";
+      });
+      note.remove();
+    }, function (err) { note.textContent += " (" + String(err.message || err) + ")"; });
+  }
+  onHash();
 
   // A selected step of a witness: its source line, under the diagram and in the listing.
   var lit = null;
@@ -159,11 +248,11 @@
     var title = g.querySelector("title").textContent;
     if (lit) lit.classList.remove("step-hl");
     lit = null;
-    var row = g.dataset.file !== "" ? document.getElementById("f" + g.dataset.file + "L" + g.dataset.line) : null;
+    var row = g.dataset.file !== "" ? lineRow(g.dataset.file, Number(g.dataset.line)) : null;
     if (!row) { box.textContent = title + " (no source line)"; return; }
     var path = row.closest(".src").dataset.path.split("/").pop();
     var code = row.cloneNode(true);
-    Array.prototype.forEach.call(code.querySelectorAll(".marks, i"), function (e) { e.remove(); });
+    Array.prototype.forEach.call(code.querySelectorAll(".marks"), function (e) { e.remove(); });
     box.textContent = title + "\n" + path + ":" + g.dataset.line + ":  " + code.textContent.trim();
     row.classList.add("step-hl");
     lit = row;

@@ -192,8 +192,8 @@ pub struct Store {
 pub struct File {
     /// The path as the JSON names it.
     pub path: String,
-    /// Its text.
-    pub text: String,
+    /// Its text, when it could be read (without it, the page lists the lines named in it).
+    pub text: Option<String>,
     /// Marks by line.
     pub marks: BTreeMap<u32, Vec<Mark>>,
 }
@@ -252,7 +252,7 @@ pub struct Page {
 impl Page {
     /// The page of `doc` over the source texts `sources` (path as the JSON names files, and
     /// text). A file is shown when a finding, an access, a store or a step names it, or when it
-    /// is not a system header (`/usr/...`).
+    /// is not a system header (`/usr/...`) and its text could be read.
     pub fn new(doc: Doc, sources: &[(String, Option<String>)]) -> Page {
         let mut named: BTreeSet<&str> = BTreeSet::new();
         for a in &doc.assertions {
@@ -272,10 +272,9 @@ impl Page {
         }
         let mut files: Vec<File> = Vec::new();
         for (path, text) in sources {
-            let Some(text) = text else { continue };
-            if (named.contains(path.as_str()) || !path.starts_with("/usr/"))
-                && !files.iter().any(|f| &f.path == path)
-            {
+            let shown =
+                named.contains(path.as_str()) || (text.is_some() && !path.starts_with("/usr/"));
+            if shown && !files.iter().any(|f| &f.path == path) {
                 files.push(File {
                     path: path.clone(),
                     text: text.clone(),
@@ -286,8 +285,13 @@ impl Page {
         let index: BTreeMap<String, usize> = (files.iter().enumerate())
             .map(|(i, f)| (f.path.clone(), i))
             .collect();
+        // The lines of a file without text are not known: any line may be named.
         let line_count: Vec<u32> = (files.iter())
-            .map(|f| f.text.lines().count() as u32)
+            .map(|f| {
+                f.text
+                    .as_ref()
+                    .map_or(u32::MAX, |t| t.lines().count() as u32)
+            })
             .collect();
         let place = |file: &str, line: Option<u32>| -> Option<Place> {
             let i = *index.get(file)?;

@@ -197,12 +197,9 @@ fn the_page_shows_the_counts_and_embeds_the_document_once() {
         );
     }
     assert_eq!(html.matches("id=\"watts-report\"").count(), 1);
-    // Source text is escaped; the embedded document cannot end its script element.
+    // Source text is escaped.
     assert!(html.contains("// a &lt;b&gt; &amp; c"));
-    let embedded = html.split("id=\"watts-report\">").nth(1).unwrap();
-    let embedded = embedded.split("</script>").next().unwrap();
-    let back: serde_json::Value = serde_json::from_str(embedded).unwrap();
-    assert_eq!(back, document());
+    assert_eq!(super::embedded(&html), Some(document()));
     // One lane and one row per thread and step in each diagram.
     assert_eq!(html.matches("<g class=\"lane\"").count(), 4);
     assert_eq!(html.matches("<g class=\"step ").count(), 18);
@@ -211,4 +208,77 @@ fn the_page_shows_the_counts_and_embeds_the_document_once() {
     for bad in ["src=\"http", "href=\"http", "<link", "@import", "url(http"] {
         assert!(!html.contains(bad), "{bad}");
     }
+}
+
+/// The lines links point to (`href="#f0L12"`) and the lines with ids.
+fn links_and_ids(html: &str) -> (Vec<String>, Vec<String>) {
+    let page = html.split("<script").next().unwrap();
+    let links = (page.split("href=\"#f").skip(1))
+        .map(|s| format!("f{}", s.split('"').next().unwrap()))
+        .collect();
+    let ids = (page.split("<li id=").skip(1))
+        .map(|s| s.split([' ', '>']).next().unwrap().to_string())
+        .collect();
+    (links, ids)
+}
+
+#[test]
+fn every_line_a_link_points_to_has_an_id_and_the_others_none() {
+    let html = super::render(
+        &document(),
+        &[("t.c".to_string(), Some(SOURCE.to_string()))],
+    );
+    let (links, ids) = links_and_ids(&html);
+    assert!(!links.is_empty());
+    for l in &links {
+        assert!(ids.contains(l), "a link to {l}, which has no id");
+    }
+    // The assertion's line, the access lines, the store and load of the explanation.
+    let mut want = vec!["f0L12", "f0L5", "f0L4"];
+    want.sort();
+    let mut ids = ids;
+    ids.sort();
+    assert_eq!(ids, want);
+    // Lines are the items of ordered lists, numbered by the browser.
+    assert_eq!(html.matches("<ol class=\"chunk\" start=\"1\">").count(), 1);
+    let sources = html.split("<section id=\"sources\">").nth(1).unwrap();
+    let sources = sources.split("</main>").next().unwrap();
+    assert_eq!(sources.matches("<li").count(), SOURCE.lines().count());
+}
+
+#[test]
+fn a_race_shows_its_first_accesses_and_says_how_many_more() {
+    let mut doc = document();
+    let access = doc["races"][0]["accesses"][0].clone();
+    let shown = super::ACCESSES_SHOWN;
+    doc["races"][0]["accesses"] = serde_json::Value::Array(vec![access; shown + 3]);
+    doc["races"][0]["more_accesses"] = json!(7);
+    let html = super::render(&doc, &[("t.c".to_string(), Some(SOURCE.to_string()))]);
+    let details = html.split("id=\"R1\"").nth(1).unwrap();
+    let details = details.split("</section>").next().unwrap();
+    assert_eq!(details.matches("<tr><td>").count(), shown);
+    assert!(details.contains("3 more accesses are marked in the sources and listed in the JSON"));
+    assert!(details.contains("and 7 more accesses the report does not list"));
+}
+
+#[test]
+fn a_file_without_its_text_lists_the_lines_named_in_it() {
+    let doc = serde_json::from_value(document()).unwrap();
+    let sources = [
+        ("t.c".to_string(), Some(SOURCE.to_string())),
+        ("elsewhere.c".to_string(), None),
+        ("unnamed.c".to_string(), None),
+    ];
+    let page = Page::new(doc, &sources);
+    let paths: Vec<&str> = page.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["t.c", "elsewhere.c"]);
+    let r1 = &page.items[2];
+    assert_eq!(r1.accesses[2].1, Some((1, 3)));
+    let html = super::render(&document(), &sources);
+    let file = html.split("id=\"f1\"").nth(1).unwrap();
+    let file = file.split("</section>").next().unwrap();
+    assert!(file.contains("the source text could not be read"));
+    assert!(file.contains("<li id=f1L3 value=3 class=\"marked st-may-race\"><span class=\"marks\"><a class=\"mark st-may-race\" href=\"#R1\""));
+    let (links, ids) = links_and_ids(&html);
+    assert!(links.contains(&"f1L3".to_string()) && ids.contains(&"f1L3".to_string()));
 }
