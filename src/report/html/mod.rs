@@ -137,6 +137,34 @@ fn head(page: &Page, out: &mut String) {
     out.push_str("</p>\n</header>\n<main>\n");
 }
 
+/// `file:line:column` with the file's last name.
+fn short_text(file: &str, line: Option<u32>, column: Option<u32>) -> String {
+    let short = file.rsplit('/').next().unwrap_or(file);
+    match (line, column) {
+        (Some(l), Some(c)) => format!("{short}:{l}:{c}"),
+        (Some(l), None) => format!("{short}:{l}"),
+        _ => short.to_string(),
+    }
+}
+
+/// [`location`] without the full path on hover (a race's access rows: hundreds per page).
+fn short_location(
+    linked: &mut BTreeSet<Place>,
+    file: &str,
+    place: Option<Place>,
+    line: Option<u32>,
+    column: Option<u32>,
+) -> String {
+    let text = escaped(&short_text(file, line, column));
+    match place {
+        Some((f, l)) => {
+            linked.insert((f, l));
+            format!("<a href=\"#f{f}L{l}\">{text}</a>")
+        }
+        None => text,
+    }
+}
+
 /// A link to `place` (the text `file:line:column`, the full path on hover), or the text alone
 /// for a line the page does not show; `linked` collects the lines links point to.
 fn location(
@@ -147,12 +175,7 @@ fn location(
     line: Option<u32>,
     column: Option<u32>,
 ) -> String {
-    let short = file.rsplit('/').next().unwrap_or(file);
-    let text = match (line, column) {
-        (Some(l), Some(c)) => format!("{short}:{l}:{c}"),
-        (Some(l), None) => format!("{short}:{l}"),
-        _ => short.to_string(),
-    };
+    let text = short_text(file, line, column);
     match place {
         Some((f, l)) => {
             linked.insert((f, l));
@@ -303,8 +326,20 @@ fn line_marks(page: &Page, file: &page::File, l: u32, out: &mut String) {
     }
 }
 
+/// Findings marked alike on one line: the mark's class, their status, the mark's text.
+struct MarkGroup<'a> {
+    class: &'static str,
+    status: &'a str,
+    text: String,
+    ids: Vec<&'a str>,
+}
+
 /// The marks of one line: per finding, the assertion or its accesses, its stores, its steps.
+/// Findings marked alike on the line share one mark (`R3 R4 R9 may-race write`): a line of a
+/// real program may be touched by a hundred races.
 fn marks_html(page: &Page, marks: &[page::Mark], out: &mut String) {
+    // The findings marked alike, in the order of the marks.
+    let mut groups: Vec<MarkGroup> = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
     for m in marks {
         if seen.contains(&m.item) {
@@ -348,13 +383,42 @@ fn marks_html(page: &Page, marks: &[page::Mark], out: &mut String) {
             .iter()
             .any(|k| matches!(k, MarkKind::Assertion | MarkKind::Access(_)));
         let class = if primary { "mark" } else { "mark aux" };
-        let _ = write!(
-            out,
-            "<a class=\"{class} st-{st}\" href=\"#{id}\" data-item=\"{id}\">{id} {text}</a>",
-            st = escaped(&item.status),
-            id = escaped(&item.id),
-            text = escaped(&parts.join("; "))
-        );
+        let text = parts.join("; ");
+        let alike =
+            |g: &&mut MarkGroup| g.class == class && g.status == item.status && g.text == text;
+        match groups.iter_mut().find(alike) {
+            Some(g) => g.ids.push(&item.id),
+            None => groups.push(MarkGroup {
+                class,
+                status: &item.status,
+                text,
+                ids: vec![&item.id],
+            }),
+        }
+    }
+    for MarkGroup {
+        class,
+        status: st,
+        text,
+        ids,
+    } in groups
+    {
+        if let [id] = ids[..] {
+            let _ = write!(
+                out,
+                "<a class=\"{class} st-{st}\" href=\"#{id}\" data-item=\"{id}\">{id} {text}</a>",
+                st = escaped(st),
+                id = escaped(id),
+                text = escaped(&text)
+            );
+            continue;
+        }
+        let _ = write!(out, "<span class=\"{class} st-{}\">", escaped(st));
+        for id in ids {
+            let _ = write!(out, "<a href=\"#{id}\">{id}</a> ", id = escaped(id));
+        }
+        escape(&text, out);
+        out.push_str("</span>");
     }
 }
 
@@ -449,7 +513,7 @@ fn details(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
                 escaped(&item.id)
             );
             for (a, place) in item.accesses.iter().take(ACCESSES_SHOWN) {
-                access_row(page, linked, a, *place, out);
+                access_row(linked, a, *place, out);
             }
             out.push_str("</tbody></table>\n");
             let unshown = item.accesses.len().saturating_sub(ACCESSES_SHOWN);
@@ -495,7 +559,6 @@ fn details(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
 
 /// One row of a race's access table (`page.js` writes the same rows for the rest).
 fn access_row(
-    page: &Page,
     linked: &mut BTreeSet<Place>,
     a: &page::DocAccess,
     place: Option<Place>,
@@ -511,7 +574,7 @@ fn access_row(
     let _ = write!(
         out,
         "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
-        location(page, linked, &a.file, place, a.line, a.column),
+        short_location(linked, &a.file, place, a.line, a.column),
         escaped(&kind),
         escaped(&a.thread),
         escaped(&a.function),

@@ -224,10 +224,12 @@
       race.accesses.slice(table.tBodies[0].rows.length).forEach(function (a) {
         var tr = table.tBodies[0].insertRow();
         var short = a.file.split("/").pop() + (a.line ? ":" + a.line + (a.column ? ":" + a.column : "") : "");
-        var f = paths[a.file], where = text(f !== undefined && a.line ? "a" : "span", short);
-        where.title = a.file;
-        if (where.tagName === "A") where.href = "#f" + f + "L" + a.line;
-        tr.insertCell().appendChild(where);
+        var f = paths[a.file], where = tr.insertCell();
+        if (f !== undefined && a.line) {
+          where.appendChild(text("a", short)).href = "#f" + f + "L" + a.line;
+        } else {
+          where.textContent = short;
+        }
         tr.insertCell().textContent = a.kind + (a.atomic ? " (atomic)" : "") + (a.how ? " (" + a.how + ")" : "");
         tr.insertCell().textContent = a.thread;
         tr.insertCell().appendChild(text("code", a.function));

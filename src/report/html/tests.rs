@@ -282,3 +282,28 @@ fn a_file_without_its_text_lists_the_lines_named_in_it() {
     let (links, ids) = links_and_ids(&html);
     assert!(links.contains(&"f1L3".to_string()) && ids.contains(&"f1L3".to_string()));
 }
+
+#[test]
+fn findings_marked_alike_on_a_line_share_one_mark_with_a_link_each() {
+    let mut doc = document();
+    let races = doc["races"].as_array_mut().unwrap();
+    for id in ["R3", "R4"] {
+        let mut r = races[0].clone();
+        r["id"] = json!(id);
+        races.push(r);
+    }
+    let html = super::render(&doc, &[("t.c".to_string(), Some(SOURCE.to_string()))]);
+    let line5 = html.split("<li id=f0L5 ").nth(1).unwrap();
+    let line5 = line5.split("<li").next().unwrap();
+    assert!(
+        line5.contains(
+            "<span class=\"mark st-may-race\"><a href=\"#R1\">R1</a> <a href=\"#R3\">R3</a> \
+             <a href=\"#R4\">R4</a> may-race write</span>"
+        ),
+        "{line5}"
+    );
+    // A finding alone in its kind keeps a mark of its own.
+    assert!(line5.contains(
+        "<a class=\"mark aux st-may-fail\" href=\"#A2\" data-item=\"A2\">A2 store read</a>"
+    ));
+}
