@@ -137,59 +137,34 @@ fn head(page: &Page, out: &mut String) {
     out.push_str("</p>\n</header>\n<main>\n");
 }
 
-/// `file:line:column` with the file's last name.
-fn short_text(file: &str, line: Option<u32>, column: Option<u32>) -> String {
-    let short = file.rsplit('/').next().unwrap_or(file);
-    match (line, column) {
-        (Some(l), Some(c)) => format!("{short}:{l}:{c}"),
-        (Some(l), None) => format!("{short}:{l}"),
-        _ => short.to_string(),
-    }
-}
-
-/// [`location`] without the full path on hover (a race's access rows: hundreds per page).
-fn short_location(
-    linked: &mut BTreeSet<Place>,
-    file: &str,
-    place: Option<Place>,
-    line: Option<u32>,
-    column: Option<u32>,
-) -> String {
-    let text = escaped(&short_text(file, line, column));
-    match place {
-        Some((f, l)) => {
-            linked.insert((f, l));
-            format!("<a href=\"#f{f}L{l}\">{text}</a>")
-        }
-        None => text,
-    }
-}
-
-/// A link to `place` (the text `file:line:column`, the full path on hover), or the text alone
+/// A link to `place`, its text `file:line:column` with the file's last name (and the full path
+/// on hover, unless `short`: a race's access rows are hundreds per page), or the text alone
 /// for a line the page does not show; `linked` collects the lines links point to.
 fn location(
-    page: &Page,
     linked: &mut BTreeSet<Place>,
     file: &str,
     place: Option<Place>,
-    line: Option<u32>,
-    column: Option<u32>,
+    (line, column): (Option<u32>, Option<u32>),
+    short: bool,
 ) -> String {
-    let text = short_text(file, line, column);
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let text = escaped(&match (line, column) {
+        (Some(l), Some(c)) => format!("{name}:{l}:{c}"),
+        (Some(l), None) => format!("{name}:{l}"),
+        _ => name.to_string(),
+    });
+    let title = if short {
+        String::new()
+    } else {
+        format!(" title=\"{}\"", escaped(file))
+    };
     match place {
         Some((f, l)) => {
             linked.insert((f, l));
-            format!(
-                "<a href=\"#f{f}L{l}\" title=\"{}\">{}</a>",
-                escaped(&page.files[f].path),
-                escaped(&text)
-            )
+            format!("<a href=\"#f{f}L{l}\"{title}>{text}</a>")
         }
-        None => format!(
-            "<span title=\"{}\">{}</span>",
-            escaped(file),
-            escaped(&text)
-        ),
+        None if short => text,
+        None => format!("<span{title}>{text}</span>"),
     }
 }
 
@@ -223,7 +198,13 @@ fn summary(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
             line = item.line.unwrap_or(0),
             threads = escaped(&item.threads.join("|")),
             id = escaped(&item.id),
-            loc = location(page, linked, &item.file, item.place, item.line, item.column),
+            loc = location(
+                linked,
+                &item.file,
+                item.place,
+                (item.line, item.column),
+                false
+            ),
             threads_text = escaped(&item.threads.join(", ")),
             reason = escaped(&item.reason),
         );
@@ -446,7 +427,13 @@ fn details(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
                 "<p><code>{}</code> in <code>{}</code> at {}</p>",
                 escaped(&item.title),
                 escaped(&item.function),
-                location(page, linked, &item.file, item.place, item.line, item.column)
+                location(
+                    linked,
+                    &item.file,
+                    item.place,
+                    (item.line, item.column),
+                    false
+                )
             );
         }
         let _ = writeln!(out, "<p class=\"reason\">{}</p>", escaped(&item.reason));
@@ -477,7 +464,7 @@ fn details(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
                     let _ = write!(
                         out,
                         " at {}",
-                        location(page, linked, f, st.load, Some(*l), None)
+                        location(linked, f, st.load, (Some(*l), None), false)
                     );
                 }
                 out.push_str(" may read the store ");
@@ -486,7 +473,7 @@ fn details(page: &Page, linked: &mut BTreeSet<Place>, out: &mut String) {
                         let _ = write!(
                             out,
                             "at {}",
-                            location(page, linked, f, st.store, Some(*l), None)
+                            location(linked, f, st.store, (Some(*l), None), false)
                         );
                     }
                     None => out.push_str("at an unknown place"),
@@ -574,7 +561,7 @@ fn access_row(
     let _ = write!(
         out,
         "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td></tr>",
-        short_location(linked, &a.file, place, a.line, a.column),
+        location(linked, &a.file, place, (a.line, a.column), true),
         escaped(&kind),
         escaped(&a.thread),
         escaped(&a.function),
