@@ -1147,6 +1147,33 @@ fn a_race_no_execution_reaches_is_not_confirmed() {
     assert_eq!(doc["summary"]["races"], 0, "{doc}");
 }
 
+/// Ten thousand threads, one race between `main` and the last of them: the race is confirmed
+/// within the default budget, at the two accesses the corpus marks. (Looking at every thread
+/// after every step for two accesses at once made this take more than the budget; a step now
+/// looks at the others only when its thread arrives at a race's access: 0.4 s.)
+#[test]
+fn a_race_among_ten_thousand_threads_is_confirmed() {
+    let dir = dir_with(
+        "many.c",
+        include_str!("corpus/20-races/ra-20-many-threads.c"),
+    );
+    let (doc, code) = json_in(dir.path(), &["--check", "race", "--confirm", "many.c"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(doc["summary"]["races"], 1, "{doc}");
+    let r = &doc["races"][0];
+    assert_eq!(
+        (&r["memory"], &r["status"]),
+        (&serde_json::json!("y"), &serde_json::json!("violated")),
+        "{r}"
+    );
+    let steps = r["witness"]["steps"].as_array().expect("steps");
+    let mut last: Vec<u64> = (steps[steps.len() - 2..].iter())
+        .map(|s| s["line"].as_u64().unwrap_or(0))
+        .collect();
+    last.sort();
+    assert_eq!(last, [17, 25], "{r}");
+}
+
 /// On every program of the race corpus, `--confirm` never confirms a race at an access
 /// annotated `NO-RACE` (which races with nothing), and confirms most races annotated `RACE!`.
 #[test]

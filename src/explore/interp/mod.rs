@@ -2771,6 +2771,7 @@ impl System for Interp<'_> {
 
     fn step(&self, s: &mut State, t: Tid, alt: usize) -> StepInfo {
         debug_assert!(self.enabled(s).contains(&t), "thread {t} is not enabled");
+        let atomic_before = s.atomic.is_some();
         if s.shadow.on() {
             self.sh_begin_step(s, t);
         }
@@ -2802,7 +2803,8 @@ impl System for Interp<'_> {
             self.sh_exit(s);
         }
         if s.status == Status::Running {
-            if let Some((id, ..)) = self.race_at(s) {
+            let atomic_ended = atomic_before && s.atomic.is_none();
+            if let Some((id, ..)) = self.race_after_step(s, t, atomic_ended) {
                 s.status = Status::Violated(id);
             } else if s.finished as usize == s.threads.len() {
                 s.status = Status::Done;

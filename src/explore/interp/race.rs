@@ -51,59 +51,88 @@ impl Interp<'_> {
         if self.races.is_empty() {
             return None;
         }
-        let mut pending: Vec<Pending> = Vec::new();
-        for t in self.enabled_raw(s) {
-            if s.threads[t].at != At::Inst {
-                continue;
-            }
-            let Some(inst) = self.cur_inst(s, t) else {
-                continue;
-            };
-            let Some(span) = inst.span.filter(|sp| self.race_spans.contains(sp)) else {
-                continue;
-            };
-            let (write, atomic) = match inst.kind {
-                InstKind::Load { atomic, .. } => (false, atomic),
-                InstKind::Store { atomic, .. } => (true, atomic),
-                InstKind::AtomicRmw { .. } => (true, true),
-                InstKind::CmpXchg { .. } => (false, true),
-                _ => continue,
-            };
-            let loc = match self.inst_op(s, t, inst) {
-                Op::Load(l) | Op::Store(l) | Op::Update(l) => l,
-                _ => continue,
-            };
-            pending.push(Pending {
-                tid: t,
-                span,
-                loc,
-                write,
-                atomic,
-            });
+        let pending: Vec<Pending> = (self.enabled_raw(s).into_iter())
+            .filter_map(|t| self.pending(s, t))
+            .collect();
+        (pending.iter().enumerate())
+            .find_map(|(i, a)| pending[i + 1..].iter().find_map(|b| self.race_of(a, b)))
+    }
+
+    /// [`Interp::race_at`] after a step of thread `t` from a state that had no race (every
+    /// step is checked), looking at every thread only when `t` arrived at a race's place.
+    ///
+    /// Soundness (the same answer as `race_at`): a pair without `t` was a pair before the
+    /// step, when it did not race. A step of `t` changes no other thread's next instruction
+    /// (a thread created is at its start, not at an instruction; a woken one is at its relock
+    /// or its call), nor the place an access of another thread touches (its address is in its
+    /// own registers), nor whether a thread at an access may run, unless the step ended an
+    /// atomic section (`atomic_ended`): then every thread is looked at again.
+    pub(crate) fn race_after_step(
+        &self,
+        s: &State,
+        t: Tid,
+        atomic_ended: bool,
+    ) -> Option<(AssertId, Tid, Tid)> {
+        if self.races.is_empty() || s.atomic.is_some() {
+            return None;
         }
-        for (i, a) in pending.iter().enumerate() {
-            for b in &pending[i + 1..] {
-                let overlap = a.loc.object == b.loc.object
-                    && a.loc.offset < b.loc.offset + b.loc.size as i64
-                    && b.loc.offset < a.loc.offset + a.loc.size as i64;
-                if a.tid == b.tid || !overlap || !(a.write || b.write) || (a.atomic && b.atomic) {
-                    continue;
-                }
-                let race = self.races.iter().find(|r| {
-                    r.spans.contains(&a.span)
-                        && r.spans.contains(&b.span)
-                        && match r.memory {
-                            RaceMemory::Global(g) => u64::from(g) == a.loc.object,
-                            RaceMemory::NotGlobal => a.loc.object & Loc::BY_THREAD != 0,
-                            RaceMemory::Any => true,
-                        }
-                });
-                if let Some(r) = race {
-                    return Some((r.id, a.tid, b.tid));
-                }
-            }
+        if atomic_ended {
+            return self.race_at(s);
         }
-        None
+        let a = self.pending(s, t)?;
+        (0..s.threads.len())
+            .filter(|&u| u != t)
+            .filter_map(|u| self.pending(s, u))
+            .find_map(|b| self.race_of(&a, &b))
+    }
+
+    /// Thread `t`'s next operation in `s` when it may run and is an access at a place of some
+    /// race.
+    fn pending(&self, s: &State, t: Tid) -> Option<Pending> {
+        if s.threads[t].at != At::Inst || !self.thread_ready(s, t) {
+            return None;
+        }
+        let inst = self.cur_inst(s, t)?;
+        let span = inst.span.filter(|sp| self.race_spans.contains(sp))?;
+        let (write, atomic) = match inst.kind {
+            InstKind::Load { atomic, .. } => (false, atomic),
+            InstKind::Store { atomic, .. } => (true, atomic),
+            InstKind::AtomicRmw { .. } => (true, true),
+            InstKind::CmpXchg { .. } => (false, true),
+            _ => return None,
+        };
+        let loc = match self.inst_op(s, t, inst) {
+            Op::Load(l) | Op::Store(l) | Op::Update(l) => l,
+            _ => return None,
+        };
+        Some(Pending {
+            tid: t,
+            span,
+            loc,
+            write,
+            atomic,
+        })
+    }
+
+    /// The race whose accesses `a` and `b` are, when they conflict: two threads, a common
+    /// byte, a write, not both atomic.
+    fn race_of(&self, a: &Pending, b: &Pending) -> Option<(AssertId, Tid, Tid)> {
+        let overlap = a.loc.object == b.loc.object
+            && a.loc.offset < b.loc.offset + b.loc.size as i64
+            && b.loc.offset < a.loc.offset + a.loc.size as i64;
+        if a.tid == b.tid || !overlap || !(a.write || b.write) || (a.atomic && b.atomic) {
+            return None;
+        }
+        let race = self.races.iter().find(|r| {
+            r.spans.contains(&a.span)
+                && r.spans.contains(&b.span)
+                && match r.memory {
+                    RaceMemory::Global(g) => u64::from(g) == a.loc.object,
+                    RaceMemory::NotGlobal => a.loc.object & Loc::BY_THREAD != 0,
+                    RaceMemory::Any => true,
+                }
+        })?;
+        Some((race.id, a.tid, b.tid))
     }
 }
 
