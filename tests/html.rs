@@ -121,22 +121,14 @@ fn python() -> PathBuf {
     }
 }
 
-#[test]
-fn a_browser_opens_the_report_of_the_racy_counter() {
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html");
-    let _ = std::fs::remove_dir_all(&out_dir);
-    let dir = out_dir.join("counter");
-    let json = report_of_counter(&dir);
-    let json_path = out_dir.join("counter.json");
-    std::fs::write(&json_path, json.to_string()).expect("write the JSON");
-    let shot = out_dir.join("counter.png");
+/// Runs `tests/html_browser.py ARGS` from the repository's root; `None` when the browser part
+/// is skipped (no browser, driver or selenium, `WATTS_SKIP_BROWSER` set outside CI), else its
+/// output, failing the test unless it passed.
+fn browser(args: &[&Path]) -> Option<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = Command::new(python())
         .arg(root.join("tests/html_browser.py"))
-        .arg("check")
-        .arg(&dir)
-        .arg(&json_path)
-        .arg(&shot)
+        .args(args)
         .current_dir(root)
         .output();
     let (code, text) = match &run {
@@ -149,7 +141,7 @@ fn a_browser_opens_the_report_of_the_racy_counter() {
         && std::env::var_os("CI").is_none()
     {
         eprintln!("SKIPPED the browser test (WATTS_SKIP_BROWSER is set): {text}");
-        return;
+        return None;
     }
     assert_eq!(
         code,
@@ -157,6 +149,50 @@ fn a_browser_opens_the_report_of_the_racy_counter() {
         "the browser test failed (install the browser with .ci/setup; outside CI, \
          WATTS_SKIP_BROWSER=1 skips it):\n{text}"
     );
-    assert!(shot.exists(), "the screenshot {}", shot.display());
     eprintln!("{}", text.trim());
+    Some(text)
+}
+
+#[test]
+fn a_browser_opens_the_report_of_the_racy_counter() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let dir = out_dir.join("counter");
+    let json = report_of_counter(&dir);
+    let json_path = out_dir.join("counter.json");
+    std::fs::write(&json_path, json.to_string()).expect("write the JSON");
+    let shot = out_dir.join("counter.png");
+    if browser(&[Path::new("check"), &dir, &json_path, &shot]).is_some() {
+        assert!(shot.exists(), "the screenshot {}", shot.display());
+    }
+}
+
+/// A race with more accesses than the details write as HTML: once opened, it lists every
+/// access the JSON lists, the rest added by the page's script from the embedded document.
+#[test]
+fn a_race_lists_every_access_once_opened() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-accesses");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let dir = out_dir.join("page");
+    let out = watts_in(
+        root,
+        &[
+            "analyze",
+            "--html",
+            dir.to_str().expect("utf-8 path"),
+            "--format",
+            "json",
+            "tests/html/many_accesses.c",
+        ],
+    );
+    assert_status(&out, 1);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON report");
+    assert_eq!(
+        json["races"][0]["accesses"].as_array().map(Vec::len),
+        Some(14)
+    );
+    let json_path = out_dir.join("report.json");
+    std::fs::write(&json_path, json.to_string()).expect("write the JSON");
+    browser(&[Path::new("accesses"), &dir, &json_path]);
 }

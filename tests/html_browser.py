@@ -3,6 +3,7 @@
 chromedriver, through selenium) and checks it against the JSON document of the same run.
 
     html_browser.py check DIR REPORT.json SCREENSHOT.png
+    html_browser.py accesses DIR REPORT.json
     html_browser.py measure DIR        # prints the time to load DIR/index.html
 
 `check` verifies that the page's script decodes the embedded document to the JSON report, that
@@ -12,7 +13,9 @@ witness diagram has one lane per thread and one row per step, that selecting a s
 source line, that selecting a line by its number shows its invariants and keeps an open
 finding open, that a race's details list every access the JSON lists, that the page reads without
 JavaScript (summary, sources, a finding opened by its link), and that the page logs no error;
-then it saves a screenshot of the first violated assertion's witness. It exits 1 with a
+then it saves a screenshot of the first violated assertion's witness. `accesses` checks that a
+race with more accesses than its details write as HTML lists all of them once opened (the
+rest added by the script from the embedded document), each a link to its line. It exits 1 with a
 message on the first failed check, 2 when the browser cannot be started.
 """
 
@@ -210,6 +213,35 @@ def check(dir_, report_path, shot):
     print(f"ok: {len(findings)} findings, {len(witnessed)} witness diagrams, screenshot {shot}")
 
 
+def accesses(dir_, report_path):
+    report = json.loads(pathlib.Path(report_path).read_text())
+    url = pathlib.Path(dir_, "index.html").resolve().as_uri()
+    races = report.get("races", [])
+    long = [r for r in races if len(r["accesses"]) > 12]
+    expect(long, "some race has more accesses than the details write as HTML")
+    d = browser()
+    try:
+        for r in races:
+            d.get(f"{url}#{r['id']}")
+            rows = lambda: d.find_elements(By.CSS_SELECTOR, f"#{r['id']} table.accesses tbody tr")
+            wait_for(lambda: len(rows()) == len(r["accesses"]),
+                     lambda: f"{r['id']}: {len(rows())} accesses shown, JSON {len(r['accesses'])}")
+            for row, a in zip(rows(), r["accesses"]):
+                cells = row.find_elements(By.TAG_NAME, "td")
+                where = f"{a['file'].split('/')[-1]}:{a['line']}"
+                expect(cells[0].text.startswith(where) and cells[2].text == a["thread"],
+                       f"{r['id']}: row {cells[0].text!r} {cells[2].text!r}, JSON {where} {a['thread']}")
+                link = cells[0].find_element(By.TAG_NAME, "a").get_attribute("href")
+                expect(link.endswith(f"L{a['line']}"), f"{r['id']}: {where} links to {link}")
+            expect(not d.find_elements(By.CSS_SELECTOR, f"#{r['id']} p.unshown"),
+                   f"{r['id']}: the note on accesses not shown stays")
+        errors = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+        expect(not errors, f"the page logs errors: {errors}")
+    finally:
+        d.quit()
+    print(f"ok: {len(races)} races, {len(long)} with accesses added by the script")
+
+
 def measure(dir_):
     url = pathlib.Path(dir_, "index.html").resolve().as_uri()
     d = browser()
@@ -231,6 +263,8 @@ def measure(dir_):
 if __name__ == "__main__":
     if len(sys.argv) == 5 and sys.argv[1] == "check":
         check(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) == 4 and sys.argv[1] == "accesses":
+        accesses(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == "measure":
         measure(sys.argv[2])
     else:
