@@ -11,23 +11,22 @@ use std::process::Command;
 /// A corpus program with a violated assertion (a lost update) and a data race (on `count`).
 const COUNTER: &str = "tests/corpus/00-readme/counter.c";
 
-/// Runs `watts confirm --html DIR --format json COUNTER` from the repository's root; returns
-/// the JSON it printed.
-fn report_of_counter(dir: &Path) -> serde_json::Value {
+/// Runs `watts COMMAND --html DIR --format json FILE` from the repository's root, which exits
+/// 1 (a finding); returns the JSON it printed.
+fn html_report(command: &str, dir: &Path, file: &str) -> serde_json::Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let html_dir = dir.to_str().expect("utf-8 path");
     let out = watts_in(
         root,
-        &[
-            "confirm",
-            "--html",
-            dir.to_str().expect("utf-8 path"),
-            "--format",
-            "json",
-            COUNTER,
-        ],
+        &[command, "--html", html_dir, "--format", "json", file],
     );
     assert_status(&out, 1);
     serde_json::from_str(&stdout(&out)).expect("JSON report")
+}
+
+/// `watts confirm --html DIR --format json COUNTER`.
+fn report_of_counter(dir: &Path) -> serde_json::Value {
+    html_report("confirm", dir, COUNTER)
 }
 
 /// The JSON document the page embeds (compressed; the browser test decodes it with the page's
@@ -171,23 +170,10 @@ fn a_browser_opens_the_report_of_the_racy_counter() {
 /// access the JSON lists, the rest added by the page's script from the embedded document.
 #[test]
 fn a_race_lists_every_access_once_opened() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-accesses");
     let _ = std::fs::remove_dir_all(&out_dir);
     let dir = out_dir.join("page");
-    let out = watts_in(
-        root,
-        &[
-            "analyze",
-            "--html",
-            dir.to_str().expect("utf-8 path"),
-            "--format",
-            "json",
-            "tests/html/many_accesses.c",
-        ],
-    );
-    assert_status(&out, 1);
-    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON report");
+    let json = html_report("analyze", &dir, "tests/html/many_accesses.c");
     assert_eq!(
         json["races"][0]["accesses"].as_array().map(Vec::len),
         Some(14)
