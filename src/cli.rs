@@ -8,6 +8,7 @@ use crate::config::{
     Config, ConfirmOptions, ConfirmStrategy, DomainKind, EntrySpec, Format, HarnessSpec, Mode,
 };
 use crate::error::InputError;
+use crate::project::gate::Gate;
 use crate::project::{compile_commands, manifest};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -659,10 +660,21 @@ impl InputArgs {
                 .map(|f| compile_commands::absolute(&p.dir, Path::new(f))),
             (None, None, None) => None,
         };
-        let units = match &db_path {
-            Some(p) => compile_commands::read(p, &cwd).map_err(|e| e.to_string())?,
-            None => Vec::new(),
+        // Every clang argument read from a file passes the gate; a file it pastes into the
+        // program must lie in the project: the repositories of the current directory, of
+        // watts.toml and of the database.
+        let db_dir = (db_path.as_deref())
+            .map(|p| compile_commands::absolute(&cwd, p.parent().unwrap_or(Path::new("."))));
+        let gate = Gate::new(
+            std::iter::once(cwd.as_path())
+                .chain(project.as_ref().map(|p| p.dir.as_path()))
+                .chain(db_dir.as_deref()),
+        );
+        let database = match &db_path {
+            Some(p) => compile_commands::read(p, &cwd, &gate).map_err(|e| e.to_string())?,
+            None => compile_commands::Database::default(),
         };
+        let units = database.units;
         let excluded = |file: &Path| {
             project
                 .as_ref()
@@ -732,6 +744,13 @@ impl InputArgs {
         if let Some(missing) = inputs.iter().find(|p| !p.exists()) {
             return Err(InputError::MissingFile(missing.clone()).to_string());
         }
+        // A FIFO or a device would hang or flood clang and the reports that read it back.
+        if let Some(odd) = inputs.iter().find(|p| !p.is_file()) {
+            return Err(format!(
+                "{} is not a regular file (watts reads sources from files only)",
+                odd.display()
+            ));
+        }
         let clang = resolve_clang(self.clang);
         // The command line's list wins; else the file's, parsed as the option would be.
         let or_listed = |given: Vec<EntrySpec>,
@@ -789,7 +808,31 @@ impl InputArgs {
         for u in units {
             config.units.insert(u.file, u.flags);
         }
-        config.clang_args = project.as_ref().map(|p| p.clang_args()).unwrap_or_default();
+        if !database.dropped.is_empty() {
+            config.notes.push(format!(
+                "the compilation database has flags that watts does not pass on to clang (only \
+                 include paths, macros, the standard, the target and flags that change what C \
+                 means are; the others could make clang run or write something, or do not \
+                 change the program): {}",
+                database.dropped.join(" ")
+            ));
+        }
+        if let Some(p) = &project {
+            let admitted = p.clang_args(&gate).map_err(|e| e.to_string())?;
+            if !admitted.dropped.is_empty() || !admitted.strays.is_empty() {
+                config.notes.push(format!(
+                    "{}: clang arguments not passed on to clang (a project file may only give \
+                     include paths, macros, the standard, the target and flags that change \
+                     what C means; give others after `--` on the command line): {}",
+                    p.path.display(),
+                    (admitted.dropped.iter().chain(&admitted.strays))
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            }
+            config.clang_args = admitted.args;
+        }
         config.clang_args.extend(self.clang_args);
         config.mode = mode;
         config.domain = domain;

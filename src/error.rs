@@ -42,6 +42,8 @@ pub enum InputError {
     },
     /// The harness cannot be built (`--entry`/`--init` names no defined function, ...).
     Harness(String),
+    /// A source whose file name clang would read as something else than a file to compile.
+    UnsafeName(PathBuf),
     /// The baseline file cannot be read.
     Baseline {
         /// The file.
@@ -71,6 +73,14 @@ impl fmt::Display for InputError {
                     message.trim_end()
                 )
             }
+            InputError::UnsafeName(p) => write!(
+                f,
+                "refusing to compile {}: clang reads a file whose name starts with `@` as a \
+                 file of more arguments (even as `./@name`: clang 19 passes the bare name on \
+                 to its compiler), so the file next to it would choose clang's options; \
+                 rename it",
+                p.display()
+            ),
             InputError::UnknownFileType(p) => write!(
                 f,
                 "cannot analyse {}: expected a .c, .i, .ll or .bc file",

@@ -397,10 +397,13 @@ pub fn replay(
     }
     // Files watts reads are untrusted: nothing from the witness reaches clang unchecked.
     let at = |e: String| format!("{}: {e}", path.display());
-    explore::witness::check_clang_args(&file.program.clang_args).map_err(at)?;
-    for args in &file.program.input_args {
-        explore::witness::check_clang_args(args).map_err(at)?;
-    }
+    let cwd = std::env::current_dir().map_err(|e| at(format!("no current directory: {e}")))?;
+    let clang_args =
+        explore::witness::check_clang_args(&file.program.clang_args, &cwd).map_err(at)?;
+    let input_args = (file.program.input_args.iter())
+        .map(|args| explore::witness::check_clang_args(args, &cwd))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(at)?;
     let inputs = (0..file.program.inputs.len())
         .map(|i| explore::witness::resolve_input(&file.program, i, path))
         .collect::<Result<Vec<_>, _>>()
@@ -409,12 +412,12 @@ pub fn replay(
         return Err(at("the witness names no input file".to_string()));
     }
     let mut config = Config::new(inputs.clone());
-    for (input, args) in inputs.iter().zip(&file.program.input_args) {
+    for (input, args) in inputs.iter().zip(input_args) {
         config
             .units
-            .insert(input.clone(), config::UnitFlags { args: args.clone() });
+            .insert(input.clone(), config::UnitFlags { args });
     }
-    config.clang_args = file.program.clang_args.clone();
+    config.clang_args = clang_args;
     config.clang = clang.map(Into::into);
     let entries = (file.program.entries.iter())
         .map(|e| e.parse())

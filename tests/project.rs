@@ -146,6 +146,8 @@ entries = ["wdt_up", "wdt_check"]
 "#,
         ),
         ("sub/dir/.keep", ""),
+        // A repository: watts.toml is looked for up to its root (issue 33).
+        (".git/HEAD", "ref: refs/heads/main\n"),
     ]);
     let (doc, code) = json_in(dir.path(), &[]);
     // `level` races (the entries run at once), but `check` asks for the assertions only.
@@ -203,9 +205,9 @@ fn watts_toml_with_a_compilation_database() {
     assert!(Path::new(&dir.path().join("other.toml")).exists());
 }
 
-/// A GCC build's database (kernel-style flags clang does not know) is analysed: the unknown
-/// flags are dropped with one note naming them, and the flags that change the program's
-/// meaning (`-D`, `-I`, `-std`, `-m64`, `-funsigned-char`) still apply.
+/// A GCC build's database (kernel-style flags clang does not know) is analysed: the flags the
+/// gate does not pass on are dropped with one note naming them, and the flags that change the
+/// program's meaning (`-D`, `-I`, `-std`, `-m64`, `-funsigned-char`) still apply.
 #[test]
 fn gcc_only_flags_of_a_gcc_build_are_dropped_with_one_note() {
     let main = MAIN.replace(
@@ -235,7 +237,7 @@ fn gcc_only_flags_of_a_gcc_build_are_dropped_with_one_note() {
     assert_eq!(doc["summary"]["proved"], 2, "{doc}");
     let notes: Vec<&str> = (doc["notes"].as_array().expect("notes").iter())
         .filter_map(|n| n["message"].as_str())
-        .filter(|m| m.contains("flags clang does not know"))
+        .filter(|m| m.contains("does not pass on to clang"))
         .collect();
     assert_eq!(notes.len(), 1, "{doc}");
     for flag in [

@@ -603,3 +603,42 @@ void dev_release(void) {
     let o = run_in(&repo, git, &["commit", "-qm", "driver"], home.path());
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
 }
+
+/// Issue 33, 3: a pull request that stages `@x.c` (a program), `x.c` (clang flags that make it
+/// run `tools/as` as the assembler) and `tools/as` (executable): the hook's watts gets
+/// `@x.c` as a staged file, and clang must not read `x.c` as its arguments. The commit is
+/// refused with a message naming the file, and the script never runs.
+#[test]
+fn pre_commit_hook_with_a_file_named_like_a_response_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().expect("temp home");
+    let repo = hook_repo(home.path(), "      - id: watts\n");
+    let git = Path::new("git");
+    write(&repo, "@x.c", FIXED);
+    write(
+        &repo,
+        "x.c",
+        "-x assembler -fno-integrated-as -Btools/ y.s\n",
+    );
+    write(&repo, "y.s", "nop\n");
+    let script = write(
+        &repo,
+        "tools/as",
+        "#!/bin/sh\ntouch \"$(dirname \"$0\")/../MARKER\"\nexit 1\n",
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // The payload is real: clang given `@x.c` runs the script.
+    let _ = Command::new("clang-19")
+        .args(["-c", "@x.c", "-o", "/dev/null"])
+        .current_dir(&repo)
+        .output()
+        .expect("run clang-19");
+    assert!(repo.join("MARKER").exists(), "the payload does not run");
+    std::fs::remove_file(repo.join("MARKER")).expect("remove marker");
+    ok(run_in(&repo, git, &["add", "."], home.path()));
+    let o = run_in(&repo, git, &["commit", "-qm", "evil"], home.path());
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(!repo.join("MARKER").exists(), "the payload ran:\n{out}");
+    assert!(!o.status.success(), "{out}");
+    assert!(out.contains("@x.c"), "{out}");
+}

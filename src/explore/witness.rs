@@ -489,159 +489,25 @@ pub(crate) fn ending(status: &super::Status) -> String {
     }
 }
 
-/// Clang flags a witness may carry, with a value (attached, after `=`, or in the next
-/// argument): include paths, forced includes, macros, the standard, the target, the sysroot.
-/// Each only reads files or changes what the program means; none makes clang run or write
-/// anything.
-const ARG_WITH_VALUE: [&str; 13] = [
-    "-I",
-    "-isystem",
-    "-iquote",
-    "-idirafter",
-    "-include",
-    "-imacros",
-    "-isysroot",
-    "--sysroot",
-    "-D",
-    "-U",
-    "-std",
-    "-target",
-    "--target",
-];
-
-/// Which of [`ARG_WITH_VALUE`] take a path (made absolute when a witness is written): the first
-/// eight.
-const PATH_VALUED: &[&str] = ARG_WITH_VALUE.split_at(8).0;
-
-/// Clang flags without a value that a witness may carry: each changes what the C program means
-/// (sizes, the signedness of `char`, overflow, builtins, dialect) and nothing else.
-const ARG_ALONE: [&str; 20] = [
-    "-m32",
-    "-m64",
-    "-mx32",
-    "-ansi",
-    "-ffreestanding",
-    "-fno-builtin",
-    "-nostdinc",
-    "-nostdlibinc",
-    "-funsigned-char",
-    "-fsigned-char",
-    "-fno-signed-char",
-    "-fno-unsigned-char",
-    "-fshort-enums",
-    "-fwrapv",
-    "-fno-strict-aliasing",
-    "-fms-extensions",
-    "-fgnu89-inline",
-    "-fno-common",
-    "-fcommon",
-    "-fpack-struct",
-];
-
-/// The flag of `arg` in [`ARG_WITH_VALUE`] and its attached value (`-Iinc`, `-std=c11`,
-/// `--target=x`; empty when the value is the next argument).
-fn with_value(arg: &str) -> Option<(&'static str, &str)> {
-    // No entry is a prefix of another (flags are case-sensitive: `-I` is not `-i...`).
-    ARG_WITH_VALUE.into_iter().find_map(|f| {
-        let rest = arg.strip_prefix(f)?;
-        match rest.strip_prefix('=') {
-            Some(v) => Some((f, v)),
-            // `-std` and `--target` take their value only after `=`; `-Dx`, `-Iinc` attached.
-            None if matches!(f, "-std" | "--target" | "--sysroot") => {
-                rest.is_empty().then_some((f, rest))
-            }
-            None => Some((f, rest)),
-        }
-    })
-}
-
-/// Whether `arg` is one of [`ARG_ALONE`] (`-fno-builtin-memcpy` included).
-fn alone(arg: &str) -> bool {
-    ARG_ALONE.contains(&arg)
-        || arg.starts_with("-fno-builtin-")
-        || arg.starts_with("-fpack-struct=")
-}
-
 /// Checks the clang arguments of a witness file before anything runs: files watts reads are
-/// untrusted, so a witness may only carry the flags that change what the program means
-/// ([`ARG_WITH_VALUE`], [`ARG_ALONE`]); anything else (`-o FILE`, `-fplugin=`, `-Xclang -load`,
-/// `-B DIR`, `--config FILE`, `@FILE`, `-Wl,...`, `-mllvm`, a stray input file) would make
-/// `watts replay` run or write more than the user asked for, and is refused with its name.
-pub fn check_clang_args(args: &[String]) -> Result<(), String> {
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        i += 1;
-        if alone(a) {
-            continue;
-        }
-        match with_value(a) {
-            Some((_, "")) => {
-                if args
-                    .get(i)
-                    .is_none_or(|v| v.starts_with('-') || v.starts_with('@'))
-                {
-                    return Err(format!("the clang argument `{a}` has no value"));
-                }
-                i += 1;
-            }
-            Some(_) => {}
-            None => {
-                return Err(format!(
-                    "the clang argument `{a}` is not allowed in a witness (only include paths, \
-                     macros, the standard, the target and flags that change the meaning of C \
-                     are: a witness file must not make watts run or write anything)"
-                ))
-            }
-        }
-    }
-    Ok(())
+/// untrusted, so a witness may only carry what the [`crate::project::gate`] lets through
+/// (include paths, macros, the standard, the target, flags that change what C means); any
+/// other flag (`-o FILE`, `-fplugin=`, `-Xclang -load`, `-B DIR`, `--config FILE`, `@FILE`,
+/// `-Wl,...`, `-mllvm`, a stray input file) would make `watts replay` run or write more than
+/// the user asked for, and is refused with its name. Relative paths are read against `cwd`,
+/// as clang would read them; a file pasted into the program must lie in `cwd`'s repository.
+pub fn check_clang_args(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, String> {
+    (crate::project::gate::Gate::new([cwd]))
+        .admit_witness(args, cwd)
+        .map_err(|r| r.to_string())
 }
 
 /// The clang arguments of `args` that a witness keeps, with relative path values made
-/// absolute against `cwd` (where watts runs): those [`check_clang_args`] accepts. The others
+/// absolute against `cwd` (where watts runs): those the gate lets through. The others
 /// (warnings, optimisation, debug flags...) do not change what the program means, or would be
 /// refused on replay.
 pub fn witness_clang_args(args: &[String], cwd: &std::path::Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    let abs = |flag: &str, v: &str| {
-        if PATH_VALUED.contains(&flag) {
-            crate::project::compile_commands::absolute(cwd, std::path::Path::new(v))
-                .to_string_lossy()
-                .into_owned()
-        } else {
-            v.to_string()
-        }
-    };
-    while i < args.len() {
-        let a = args[i].as_str();
-        i += 1;
-        if alone(a) {
-            out.push(a.to_string());
-            continue;
-        }
-        match with_value(a) {
-            Some((flag, "")) => {
-                let Some(v) = args.get(i) else { break };
-                i += 1;
-                if v.starts_with('-') || v.starts_with('@') {
-                    continue;
-                }
-                out.push(flag.to_string());
-                out.push(abs(flag, v));
-            }
-            Some((flag, v)) if matches!(flag, "-std" | "--target" | "--sysroot") => {
-                out.push(format!("{flag}={}", abs(flag, v)));
-            }
-            Some((flag, v)) => {
-                out.push(flag.to_string());
-                out.push(abs(flag, v));
-            }
-            None => {}
-        }
-    }
-    out
+    crate::project::gate::Gate::new([cwd]).filter(args, cwd)
 }
 
 /// The input file `i` of a witness read from `witness`: relative to the witness file first

@@ -101,6 +101,9 @@ pub(crate) fn compile(
     input: &Path,
     extra: &[String],
 ) -> Result<Compiled, InputError> {
+    if (input.file_name()).is_some_and(|n| n.as_encoded_bytes().starts_with(b"@")) {
+        return Err(InputError::UnsafeName(input.to_path_buf()));
+    }
     let mut no_builtin: Vec<String> = Vec::new();
     let mut tries = 0;
     loop {
@@ -259,7 +262,7 @@ fn compile_once(
     .map(OsString::from)
     .collect();
     args.push(tmp.path().as_os_str().to_owned());
-    args.push(input.as_os_str().to_owned());
+    args.push(as_input(input).into_os_string());
     args.extend(extra.iter().map(OsString::from));
     let out = Command::new(&clang.program)
         .args(&args)
@@ -282,9 +285,32 @@ fn compile_once(
     Ok((bitcode, String::from_utf8_lossy(&out.stderr).into_owned()))
 }
 
+/// `path` in a form clang reads as a file name whatever the file is called: `./-x.c` for
+/// `-x.c` (a flag otherwise), `./@x.c` for `@x.c` (a response file otherwise; [`compile`]
+/// refuses such names anyway, since clang passes the bare name to its compiler as the value of
+/// `-main-file-name`, where it is expanded again). A name from a pull request (a staged
+/// file, `*.c`, a witness's input) is such a name.
+pub(crate) fn as_input(path: &Path) -> PathBuf {
+    let s = path.as_os_str().as_encoded_bytes();
+    if s.first().is_some_and(|c| *c == b'@' || *c == b'-') {
+        Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_major;
+    use super::{as_input, parse_major};
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn inputs_are_never_options() {
+        assert_eq!(as_input(Path::new("@x.c")), PathBuf::from("./@x.c"));
+        assert_eq!(as_input(Path::new("-x.c")), PathBuf::from("./-x.c"));
+        assert_eq!(as_input(Path::new("src/@x.c")), PathBuf::from("src/@x.c"));
+        assert_eq!(as_input(Path::new("/a/@x.c")), PathBuf::from("/a/@x.c"));
+    }
 
     #[test]
     fn shadowed_builtins_and_lenient_warnings_are_read() {

@@ -1,11 +1,13 @@
 //! clang's JSON compilation database (`compile_commands.json`): one entry per translation
 //! unit with its directory, file and command line.
 //!
-//! Invariant: only flags that change what the program means (include paths, macros, language
-//! standard, target) are kept, with relative paths made absolute against the entry's
-//! directory; output, optimisation, warning and dependency flags are dropped, because watts
-//! compiles at `-O0 -g` to bitcode itself.
+//! Invariant: every command passes the [`super::gate`]: only flags that change what the
+//! program means (include paths, macros, language standard, target) are kept, with relative
+//! paths made absolute against the entry's directory; output, optimisation, warning and
+//! dependency flags are dropped, because watts compiles at `-O0 -g` to bitcode itself, and so
+//! is every flag that could make clang run or write anything.
 
+use super::gate::Gate;
 use crate::config::UnitFlags;
 use crate::error::InputError;
 use serde::Deserialize;
@@ -30,63 +32,19 @@ pub struct Unit {
     pub flags: UnitFlags,
 }
 
-/// Flags kept with their value in the next argument (or attached: `-Iinclude`), and whether
-/// the value is a path.
-const WITH_VALUE: [(&str, bool); 12] = [
-    ("-I", true),
-    ("-isystem", true),
-    ("-iquote", true),
-    ("-idirafter", true),
-    ("-include", true),
-    ("-imacros", true),
-    ("-isysroot", true),
-    ("--sysroot", true),
-    ("-D", false),
-    ("-U", false),
-    ("-target", false),
-    ("-std", false),
-];
-
-/// Flags dropped together with their value in the next argument.
-const DROP_WITH_VALUE: [&str; 9] = [
-    "-o",
-    "-MF",
-    "-MT",
-    "-MQ",
-    "-x",
-    "-Xclang",
-    "-mllvm",
-    "-arch",
-    "-main-file-name",
-];
-
-/// Flags without a value that are kept (prefix match for the `-f`/`-m` families).
-fn keep_alone(arg: &str) -> bool {
-    const EXACT: [&str; 6] = [
-        "-ffreestanding",
-        "-nostdinc",
-        "-nostdlibinc",
-        "-funsigned-char",
-        "-fsigned-char",
-        "-fshort-enums",
-    ];
-    const PREFIX: [&str; 9] = [
-        "-m",
-        "--target=",
-        "-std=",
-        "-fno-builtin",
-        "-fms-extensions",
-        "-fgnu89-inline",
-        "-fpack-struct",
-        "-fno-common",
-        "-ansi",
-    ];
-    EXACT.contains(&arg) || PREFIX.iter().any(|p| arg.starts_with(p))
+/// A database's units, and the flags of its commands that the gate left out, each once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Database {
+    /// The translation units, in the database's order.
+    pub units: Vec<Unit>,
+    /// Flags dropped by the gate that a user may miss ([`quietly_dropped`] ones left out).
+    pub dropped: Vec<String>,
 }
 
 /// Reads `path` (a `compile_commands.json`). Files are returned relative to `cwd` when they
 /// are inside it, else absolute, in the database's order, each once (the first entry wins).
-pub fn read(path: &Path, cwd: &Path) -> Result<Vec<Unit>, InputError> {
+/// Every command passes `gate`: a refused argument stops the run with its entry named.
+pub fn read(path: &Path, cwd: &Path, gate: &Gate) -> Result<Database, InputError> {
     let err = |message: String| InputError::Project {
         path: path.to_path_buf(),
         message,
@@ -102,6 +60,7 @@ pub fn read(path: &Path, cwd: &Path) -> Result<Vec<Unit>, InputError> {
     })?;
     let db_dir = path.parent().unwrap_or(Path::new("."));
     let mut units: Vec<Unit> = Vec::new();
+    let mut dropped: Vec<String> = Vec::new();
     for (i, e) in entries.into_iter().enumerate() {
         let dir = absolute(&absolute(cwd, db_dir), Path::new(&e.directory));
         let argv = match (e.arguments, e.command) {
@@ -117,17 +76,79 @@ pub fn read(path: &Path, cwd: &Path) -> Result<Vec<Unit>, InputError> {
                 )))
             }
         };
-        let file = display_path(&absolute(&dir, Path::new(&e.file)), cwd);
+        let abs_file = absolute(&dir, Path::new(&e.file));
+        // Soundness of the gate: an entry's directory is the database's word, so a file it
+        // names must still lie in the project (a link out of it, `/proc/self/environ`, would
+        // reach clang, whose diagnostics quote the file's text).
+        if !gate.inside(&abs_file) {
+            return Err(err(format!(
+                "entry {} names {}, which is outside the project",
+                i + 1,
+                abs_file.display()
+            )));
+        }
+        let file = display_path(&abs_file, cwd);
         if units.iter().any(|u| u.file == file) {
             continue;
         }
-        let args = analysis_flags(&argv, &dir, &e.file);
+        // The compiler itself (`argv[0]`) is not an argument.
+        let admitted = (gate.admit(argv.get(1..).unwrap_or_default(), &dir, Some(&e.file)))
+            .map_err(|r| err(format!("entry {} ({}): {r}", i + 1, e.file)))?;
+        for d in admitted.dropped {
+            if !quietly_dropped(&d) && !dropped.contains(&d) {
+                dropped.push(d);
+            }
+        }
         units.push(Unit {
             file,
-            flags: UnitFlags { args },
+            flags: UnitFlags {
+                args: admitted.args,
+            },
         });
     }
-    Ok(units)
+    Ok(Database { units, dropped })
+}
+
+/// Whether a flag the gate drops is one every build has and no user misses: compiling,
+/// output, optimisation, warnings, debug information, dependency files, position
+/// independence, diagnostics' look. watts compiles at `-O0 -g` to bitcode itself. These are
+/// not named in the note on dropped flags.
+pub fn quietly_dropped(flag: &str) -> bool {
+    const EXACT: [&str; 16] = [
+        "-c",
+        "-S",
+        "-w",
+        "-v",
+        "-pipe",
+        "-pthread",
+        "-pedantic",
+        "-pedantic-errors",
+        "-ffunction-sections",
+        "-fdata-sections",
+        "-fomit-frame-pointer",
+        "-fno-omit-frame-pointer",
+        "-fexceptions",
+        "-fasynchronous-unwind-tables",
+        "-fno-asynchronous-unwind-tables",
+        "-fcolor-diagnostics",
+    ];
+    const PREFIX: [&str; 14] = [
+        "-o ",
+        "-O",
+        "-W",
+        "-g",
+        "-M",
+        "-x ",
+        "-fPIC",
+        "-fpic",
+        "-fPIE",
+        "-fpie",
+        "-fno-PIE",
+        "-fno-pie",
+        "-fdiagnostics-",
+        "-fstack-protector",
+    ];
+    EXACT.contains(&flag) || PREFIX.iter().any(|p| flag.starts_with(p))
 }
 
 /// Drops from every unit the flags that `clang` rejects ("unknown argument", "unsupported
@@ -218,54 +239,6 @@ pub fn display_path(p: &Path, cwd: &Path) -> PathBuf {
     }
 }
 
-/// The flags of `argv` (compiler first) that matter to the analysis, with path values made
-/// absolute against `dir`. The source file itself is dropped.
-pub fn analysis_flags(argv: &[String], dir: &Path, file: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut i = 1;
-    let path_value = |v: &str| absolute(dir, Path::new(v)).to_string_lossy().into_owned();
-    while i < argv.len() {
-        let a = argv[i].as_str();
-        i += 1;
-        if a == file || !a.starts_with('-') {
-            continue;
-        }
-        if DROP_WITH_VALUE.contains(&a) {
-            i += 1;
-            continue;
-        }
-        if let Some(&(flag, is_path)) = WITH_VALUE.iter().find(|(f, _)| a.starts_with(f)) {
-            let attached = &a[flag.len()..];
-            // `-std=c11`, `--sysroot=/x`: the value follows `=`.
-            let attached = attached.strip_prefix('=').unwrap_or(attached);
-            let value = if attached.is_empty() {
-                let Some(v) = argv.get(i) else { break };
-                i += 1;
-                v.as_str()
-            } else {
-                attached
-            };
-            let value = if is_path {
-                path_value(value)
-            } else {
-                value.to_string()
-            };
-            match flag {
-                "-std" | "--sysroot" => out.push(format!("{flag}={value}")),
-                _ => {
-                    out.push(flag.to_string());
-                    out.push(value);
-                }
-            }
-            continue;
-        }
-        if keep_alone(a) {
-            out.push(a.to_string());
-        }
-    }
-    out
-}
-
 /// Splits a shell command line as the compilation database writes it (POSIX quoting: single
 /// and double quotes, backslash escapes).
 pub fn split_command(cmd: &str) -> Result<Vec<String>, String> {
@@ -345,55 +318,6 @@ mod tests {
     }
 
     #[test]
-    fn keeps_meaningful_flags_with_absolute_paths() {
-        let argv = strings(&[
-            "/usr/bin/gcc",
-            "-c",
-            "-O2",
-            "-Wall",
-            "-Iinclude",
-            "-I",
-            "../common",
-            "-DDEBUG=1",
-            "-D",
-            "N=4",
-            "-UX",
-            "-std=gnu11",
-            "-m32",
-            "-o",
-            "out/a.o",
-            "-MF",
-            "a.d",
-            "src/a.c",
-            "-include",
-            "cfg.h",
-            "-g",
-            "-fno-builtin",
-        ]);
-        let got = analysis_flags(&argv, Path::new("/p/build"), "src/a.c");
-        assert_eq!(
-            got,
-            strings(&[
-                "-I",
-                "/p/build/include",
-                "-I",
-                "/p/common",
-                "-D",
-                "DEBUG=1",
-                "-D",
-                "N=4",
-                "-U",
-                "X",
-                "-std=gnu11",
-                "-m32",
-                "-include",
-                "/p/build/cfg.h",
-                "-fno-builtin",
-            ])
-        );
-    }
-
-    #[test]
     fn reads_a_database() {
         let dir = tempfile::tempdir().expect("temp dir");
         let db = dir.path().join("build/compile_commands.json");
@@ -405,13 +329,15 @@ mod tests {
             d = dir.path().join("build").display()
         );
         std::fs::write(&db, text).expect("write");
-        let units = read(&db, dir.path()).expect("valid database");
+        let gate = Gate::new([dir.path()]);
+        let db_read = read(&db, dir.path(), &gate).expect("valid database");
+        let units = db_read.units;
         assert_eq!(units.len(), 2);
         assert_eq!(units[0].file, PathBuf::from("src/a.c"));
         let inc = dir.path().join("inc").display().to_string();
         assert_eq!(units[0].flags.args, strings(&["-I", &inc]));
         assert_eq!(units[1].flags.args, strings(&["-D", "B"]));
         std::fs::write(&db, "{}").expect("write");
-        assert!(read(&db, dir.path()).is_err());
+        assert!(read(&db, dir.path(), &gate).is_err());
     }
 }

@@ -18,6 +18,7 @@
 //! Invariant: unknown keys are errors (a typo must not silently change what is analysed).
 
 use super::compile_commands::absolute;
+use super::gate::{Admitted, Gate};
 use crate::error::InputError;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -90,10 +91,21 @@ pub struct Project {
     pub manifest: Manifest,
 }
 
-/// The nearest `watts.toml` in `start` or one of its ancestors.
+/// The nearest `watts.toml` in `start` or one of its ancestors up to the repository root
+/// (the first folder with `.git`); outside a repository, only in `start`. A project file
+/// further up (one left in a CI workspace's parent) is someone else's.
 pub fn find(start: &Path) -> Option<PathBuf> {
-    start
-        .ancestors()
+    let root = super::gate::repository_root(start);
+    let within: Vec<&Path> = if start.starts_with(&root) {
+        start
+            .ancestors()
+            .take_while(|d| d.starts_with(&root))
+            .collect()
+    } else {
+        vec![start]
+    };
+    within
+        .into_iter()
         .map(|d| d.join(FILE_NAME))
         .find(|p| p.is_file())
 }
@@ -130,11 +142,20 @@ impl Project {
                         message: format!("`files` names {pattern}, which does not exist"),
                     });
                 }
+                if !inside(&self.dir, &p) {
+                    return Err(InputError::Project {
+                        path: self.path.clone(),
+                        message: format!(
+                            "`files` names {pattern}, which is outside the project's directory \
+                             (or a link out of it)"
+                        ),
+                    });
+                }
                 out.push(p);
                 continue;
             }
             let mut matched = Vec::new();
-            walk(&self.dir, &mut |p| {
+            walk(&self.dir, &self.dir, &mut |p| {
                 let rel = p.strip_prefix(&self.dir).unwrap_or(p);
                 if glob_match(pattern, &rel.to_string_lossy()) {
                     matched.push(p.to_path_buf());
@@ -155,8 +176,18 @@ impl Project {
         self.manifest.exclude.iter().any(|p| glob_match(p, &rel))
     }
 
-    /// clang arguments from `include`, `defines` and `clang-args`.
-    pub fn clang_args(&self) -> Vec<String> {
+    /// clang arguments from `include`, `defines` and `clang-args`, through `gate`: what may
+    /// reach clang, and what was left out (for a note); refused as the gate refuses.
+    pub fn clang_args(&self, gate: &Gate) -> Result<Admitted, InputError> {
+        gate.admit(&self.requested_clang_args(), &self.dir, None)
+            .map_err(|r| InputError::Project {
+                path: self.path.clone(),
+                message: r.to_string(),
+            })
+    }
+
+    /// The clang arguments as the file asks for them, before the gate.
+    fn requested_clang_args(&self) -> Vec<String> {
         let mut out = Vec::new();
         for i in &self.manifest.include {
             out.push("-I".to_string());
@@ -178,21 +209,33 @@ fn has_glob(p: &str) -> bool {
     p.contains(['*', '?', '['])
 }
 
-/// Every regular file under `dir`, skipping hidden directories and `target`.
-fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {
+/// Whether `path` lies in `dir` once links are followed (both exist).
+fn inside(dir: &Path, path: &Path) -> bool {
+    match (dir.canonicalize(), path.canonicalize()) {
+        (Ok(d), Ok(p)) => p.starts_with(d),
+        _ => false,
+    }
+}
+
+/// Every regular file under `dir`, skipping hidden directories and `target`. Links to
+/// directories are not followed (two links back to `.` would never end, a link to another
+/// tree would pull in its files); a link to a file counts when the file lies in `root`.
+fn walk(root: &Path, dir: &Path, f: &mut dyn FnMut(&Path)) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
+    let mut entries: Vec<_> = (entries.flatten())
+        .filter_map(|e| Some((e.path(), e.file_type().ok()?)))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (p, kind) in entries {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
         let hidden = name.as_deref().is_some_and(|n| n.starts_with('.'));
-        if p.is_dir() {
+        if kind.is_dir() {
             if !hidden && name.as_deref() != Some("target") {
-                walk(&p, f);
+                walk(root, &p, f);
             }
-        } else if p.is_file() {
+        } else if kind.is_file() || kind.is_symlink() && p.is_file() && inside(root, &p) {
             f(&p);
         }
     }
@@ -214,25 +257,47 @@ pub fn glob_match(pattern: &str, path: &str) -> bool {
 }
 
 fn components_match(pat: &[&str], parts: &[&str]) -> bool {
-    match pat.split_first() {
-        None => parts.is_empty(),
-        Some((&"**", rest)) => (0..=parts.len()).any(|k| components_match(rest, &parts[k..])),
-        Some((p, rest)) => match parts.split_first() {
-            Some((first, tail)) => {
-                segment_match(p.as_bytes(), first.as_bytes()) && components_match(rest, tail)
-            }
-            None => false,
-        },
-    }
+    wildcard(
+        pat,
+        parts,
+        |p| *p == "**",
+        |p, s| segment_match(p.as_bytes(), s.as_bytes()),
+    )
 }
 
 fn segment_match(p: &[u8], s: &[u8]) -> bool {
-    match p.split_first() {
-        None => s.is_empty(),
-        Some((b'*', rest)) => (0..=s.len()).any(|k| segment_match(rest, &s[k..])),
-        Some((b'?', rest)) => !s.is_empty() && segment_match(rest, &s[1..]),
-        Some((c, rest)) => s.first() == Some(c) && segment_match(rest, &s[1..]),
+    wildcard(p, s, |c| *c == b'*', |c, x| *c == b'?' || c == x)
+}
+
+/// Whether `pat` matches all of `s`, where a star item of `pat` matches any run of items and
+/// every other item matches one item that `one` accepts. Greedy with one backtracking point,
+/// so that a pattern from a project file (`*a*a*a*a*b` against a long name) costs at most
+/// `pat.len() * s.len()` steps, never exponential time.
+fn wildcard<P, S>(
+    pat: &[P],
+    s: &[S],
+    star: impl Fn(&P) -> bool,
+    one: impl Fn(&P, &S) -> bool,
+) -> bool {
+    let (mut p, mut i) = (0, 0);
+    let mut resume: Option<(usize, usize)> = None;
+    while i < s.len() {
+        if p < pat.len() && star(&pat[p]) {
+            resume = Some((p, i));
+            p += 1;
+        } else if p < pat.len() && one(&pat[p], &s[i]) {
+            p += 1;
+            i += 1;
+        } else if let Some((sp, si)) = resume {
+            // The last star takes one more item.
+            resume = Some((sp, si + 1));
+            p = sp + 1;
+            i = si + 1;
+        } else {
+            return false;
+        }
     }
+    pat[p..].iter().all(star)
 }
 
 #[cfg(test)]
@@ -247,6 +312,15 @@ mod tests {
         assert!(glob_match("src/**/*.c", "src/a.c"));
         assert!(glob_match("test_*.c", "src/test_x.c"));
         assert!(glob_match("?.c", "a.c") && !glob_match("?.c", "ab.c"));
+        assert!(glob_match("**", "a/b/c") && glob_match("a/**/b/**/c.c", "a/x/b/y/z/c.c"));
+        assert!(!glob_match("a/**/b/*.c", "a/x/c/d.c"));
+        assert!(glob_match("*a*b", "xaab") && !glob_match("*a*b", "xaac"));
+        // A pattern that takes exponential time by naive backtracking ends at once.
+        let long = "a".repeat(4000);
+        assert!(!glob_match(
+            &"*a".repeat(30).replace("a*a*a", "a*a*b"),
+            &long
+        ));
     }
 
     #[test]

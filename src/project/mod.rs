@@ -3,6 +3,7 @@
 //! clang.
 
 pub mod compile_commands;
+pub mod gate;
 pub mod manifest;
 
 pub use compile_commands::Unit;
