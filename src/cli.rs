@@ -950,8 +950,9 @@ fn split_trailing_inputs(args: Vec<String>) -> (Vec<PathBuf>, Vec<String>) {
     let mut rest = Vec::new();
     let mut value_next = false;
     for a in args {
+        // A staged file named `-fplugin=x.c` (pre-commit appends staged files after a hook's
+        // `--`) is an input, not a flag for clang: existing files count whatever their name.
         let is_input = !value_next
-            && !a.starts_with('-')
             && matches!(
                 Path::new(&a).extension().and_then(|e| e.to_str()),
                 Some("c" | "i" | "ll" | "bc")

@@ -284,10 +284,26 @@ fn an_input_named_like_a_response_file_runs_nothing() {
     let o = watts_in(dir.path(), &["analyze", "--no-config", "--", "@x.c"]);
     assert_status(&o, 2);
     assert_no_marker(dir.path(), &o);
-    // A name starting with `-` is a file, not a flag.
+    // A name starting with `-` is a file, not a flag: a shared object staged as
+    // `-fplugin=evil.c` (pre-commit appends staged files after a hook's `--`) is compiled as
+    // C (and fails to), never loaded.
+    let marker = dir.path().join("MARKER");
+    let so = plugin(dir.path(), &marker);
+    std::fs::rename(&so, dir.path().join("-fplugin=evil.c")).expect("rename");
+    let o = watts_in(
+        dir.path(),
+        &["analyze", "--no-config", "--", "-fplugin=evil.c"],
+    );
+    assert_no_marker(dir.path(), &o);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("could not compile -fplugin=evil.c"),
+        "{}",
+        stderr(&o)
+    );
     write(dir.path(), "-y.c", PROGRAM);
     let o = watts_in(dir.path(), &["analyze", "--no-config", "--", "-y.c"]);
-    assert_no_marker(dir.path(), &o);
+    assert_status(&o, 0);
 }
 
 /// Point 3: `watts replay A1.json` inside the witness folder, whose witness names `@x.c`.
