@@ -373,3 +373,23 @@ fn a_fifo_input_is_refused() {
     assert_status(&o, 2);
     assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }
+
+/// A witness from a CI artifact names its inputs: one that is a link out of the project (to a
+/// secret, whose text clang's diagnostics would quote) is refused.
+#[test]
+fn a_witness_naming_a_file_outside_the_project_is_refused() {
+    let failing = "#include <assert.h>\nint main(void) { int x = 1; assert(x == 2); return 0; }\n";
+    let secret = tempfile::tempdir().expect("secret dir");
+    let token = write(secret.path(), "token.c", "CI_TOKEN_42_SECRET\n");
+    let dir = project(&[("w/a.c", failing)]);
+    std::fs::create_dir_all(dir.path().join(".git")).expect("repo");
+    let o = watts_in(&dir.path().join("w"), &["confirm", "--witness-dir", ".", "a.c"]);
+    assert_status(&o, 1);
+    std::fs::remove_file(dir.path().join("w/a.c")).expect("remove");
+    std::os::unix::fs::symlink(&token, dir.path().join("w/a.c")).expect("link");
+    let o = watts_in(&dir.path().join("w"), &["replay", "A1.json"]);
+    assert_status(&o, 2);
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(!out.contains("CI_TOKEN_42_SECRET"), "{out}");
+    assert!(out.contains("not a regular file of the project"), "{out}");
+}
