@@ -408,13 +408,13 @@ pub fn replay(
         .map(|i| explore::witness::resolve_input(&file.program, i, path))
         .collect::<Result<Vec<_>, _>>()
         .map_err(at)?;
-    // A witness names its inputs: they must be regular files of the project (the repository
-    // of the current directory or of the witness), not a link to a secret or a FIFO.
-    let witness_dir = path.parent().unwrap_or(std::path::Path::new("."));
-    let project = project::gate::Gate::new([cwd.as_path(), witness_dir]);
+    // A witness names its inputs: each must be a regular file that stays in its own project
+    // (the repository of its folder) once links are followed, not a link shipped beside the
+    // witness to a secret elsewhere (clang's diagnostics would quote it), nor a FIFO.
     for input in &inputs {
         let abs = project::compile_commands::absolute(&cwd, input);
-        if !abs.is_file() || !project.inside(&abs) {
+        let own = project::gate::Gate::new(abs.parent());
+        if !abs.is_file() || !own.inside(&abs) {
             return Err(at(format!(
                 "the witness names {}, which is not a regular file of the project",
                 input.display()
