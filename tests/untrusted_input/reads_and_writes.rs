@@ -229,7 +229,7 @@ fn a_sarif_baseline_with_a_percent_before_a_multibyte_character_is_no_internal_e
         (
             "base.sarif",
             r#"{"version": "2.1.0", "runs": [{"results": [{"ruleId": "assert-may-fail",
-                "locations": [{"physicalLocation": {"artifactLocation": {"uri": "a%é.c"}}}],
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": "a%€.c"}}}],
                 "partialFingerprints": {"wattsAssertion/v1": "x"}}]}]}"#,
         ),
     ]);
