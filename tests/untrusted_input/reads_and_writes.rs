@@ -269,3 +269,38 @@ fn an_output_directory_that_is_a_file_fails_before_the_analysis() {
     assert_status(&o, 0);
     assert!(dir.path().join("new/report/index.html").is_file());
 }
+
+#[test]
+fn a_difile_of_an_ir_input_naming_a_secret_file_shows_its_name_not_its_text() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    let secret = outside.path().join("credentials");
+    std::fs::write(&secret, format!("  assert(x == 1); // {TOKEN}\n")).expect("write");
+    let dir = common::project(&[(
+        "a.c",
+        &line_directive_program(&secret.display().to_string()),
+    )]);
+    // The `.ll` clang writes names the secret in a `DIFile`; the C file goes, the IR stays.
+    let made = Command::new("clang-19")
+        .args(["-S", "-emit-llvm", "-g", "a.c", "-o", "a.ll"])
+        .current_dir(dir.path())
+        .status()
+        .expect("clang-19");
+    assert!(made.success());
+    std::fs::remove_file(dir.path().join("a.c")).expect("remove");
+    let ir = std::fs::read_to_string(dir.path().join("a.ll")).expect("the IR");
+    assert!(
+        ir.contains("DIFile(filename: \"") && ir.contains("credentials"),
+        "{ir}"
+    );
+    for format in ["human", "gnu", "json"] {
+        let o = watts_in(dir.path(), &["analyze", "--format", format, "a.ll"]);
+        assert_status(&o, 1);
+        assert!(!stdout(&o).contains(TOKEN), "{format}:\n{}", stdout(&o));
+    }
+    let o = watts_in(dir.path(), &["analyze", "--html", "out", "a.ll"]);
+    assert_status(&o, 1);
+    let html = std::fs::read_to_string(dir.path().join("out/index.html")).expect("the page");
+    assert!(!html.contains(TOKEN));
+    let doc = watts::report::html::embedded(&html).expect("the embedded document");
+    assert!(!doc.to_string().contains(TOKEN), "{doc}");
+}
