@@ -26,7 +26,7 @@ pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Withheld {
     /// It is not under a directory of the inputs or of their include paths (after `..` and
-    /// symbolic links are resolved).
+    /// symbolic links are resolved), or it is in a `.git` directory.
     Outside,
     /// It is no regular file (a FIFO, a device, a directory, a file of `/proc` or `/sys`).
     NotRegular,
@@ -70,13 +70,15 @@ impl SourceRoots {
         SourceRoots { dirs }
     }
 
-    /// Whether canonical `path` is below (or is) one of the roots, and not in a file system
-    /// of the kernel's (whose "regular files" hold the process's environment and memory).
+    /// Whether canonical `path` is below (or is) one of the roots, not in a file system of the
+    /// kernel's (whose "regular files" hold the process's environment and memory), and not in
+    /// a `.git` directory (CI checkouts keep their access token in `.git/config`).
     fn allows(&self, path: &Path) -> bool {
         let pseudo = ["/proc", "/sys", "/dev"]
             .iter()
             .any(|p| path.starts_with(p));
-        !pseudo && self.dirs.iter().any(|d| path.starts_with(d))
+        let git = path.components().any(|c| c.as_os_str() == ".git");
+        !pseudo && !git && self.dirs.iter().any(|d| path.starts_with(d))
     }
 
     /// The text of `path` for a report, with its control characters hidden, or why it is

@@ -3,6 +3,8 @@
 //!
 //! Module map (see ARCHITECTURE.md):
 //! - [`cli`]: command-line options to a validated [`Config`].
+//! - [`confine`]: what a file analysed makes watts read (source text only under the inputs'
+//!   directories) and where reports are written (never through a planted symbolic link).
 //! - [`commands`]: what each subcommand does, from parsed options to output and exit status.
 //! - [`project`]: compilation databases and `watts.toml`, turned into inputs and flags.
 //! - [`frontend`]: clang and inkwell; lowers LLVM IR once into [`ir`]. The only inkwell user.

@@ -66,6 +66,16 @@ fn a_file_under_a_root_is_read_and_one_outside_is_not() {
         roots.read(&project.join("src/missing.c")),
         Err(Withheld::Unreadable)
     );
+    // Nor the checkout's credentials.
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::write(
+        project.join(".git/config"),
+        "extraheader = AUTHORIZATION: x\n",
+    )
+    .unwrap();
+    let whole = SourceRoots::new([project.clone()]);
+    let config = project.join("src/../.git/config");
+    assert_eq!(whole.read(&config), Err(Withheld::Outside));
     // A root that does not exist names nothing.
     assert_eq!(
         SourceRoots::new([project.join("nowhere")]),

@@ -73,9 +73,15 @@ fn a_line_directive_naming_a_secret_file_shows_its_name_not_its_text() {
             &line_directive_program(&secret.display().to_string()),
         ),
         ("b.c", &line_directive_program("link.txt")),
+        // Inside the project, but where a CI checkout keeps its token.
+        ("c.c", &line_directive_program(".git/config")),
+        (
+            ".git/config",
+            &format!("[http]\n  extraheader = AUTHORIZATION: basic {TOKEN}\n"),
+        ),
     ]);
     std::os::unix::fs::symlink(&secret, dir.path().join("link.txt")).expect("symlink");
-    for input in ["a.c", "b.c"] {
+    for input in ["a.c", "b.c", "c.c"] {
         for (format, report) in every_report(dir.path(), input) {
             assert!(
                 !report.contains(TOKEN),
@@ -83,10 +89,10 @@ fn a_line_directive_naming_a_secret_file_shows_its_name_not_its_text() {
             );
             if format == "gnu" {
                 // Shown by name, at its line.
-                let name = if input == "a.c" {
-                    secret.display().to_string()
-                } else {
-                    "link.txt".to_string()
+                let name = match input {
+                    "a.c" => secret.display().to_string(),
+                    "b.c" => "link.txt".to_string(),
+                    _ => ".git/config".to_string(),
                 };
                 assert!(report.starts_with(&format!("{name}:1")), "{report}");
             }
