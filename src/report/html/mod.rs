@@ -261,7 +261,7 @@ fn files(page: &Page, linked: &BTreeSet<Place>, out: &mut String) {
             }
             None => {
                 // No text to show: the lines something names, with their marks.
-                out.push_str("<p class=\"no-text\">the source text could not be read</p>\n<ol class=\"lines\">");
+                out.push_str("<p class=\"no-text\">the source text is not shown: it could not be read, or it is no regular file under the directories of the inputs and include paths</p>\n<ol class=\"lines\">");
                 for &l in file
                     .marks
                     .keys()
