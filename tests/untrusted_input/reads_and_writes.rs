@@ -220,6 +220,17 @@ fn escape_sequences_and_line_feeds_reach_no_terminal_and_forge_no_gnu_line() {
         assert!(out.contains("evil\\nforged.c:9:9"), "{out}");
         assert!(!out.lines().any(|l| l.starts_with("forged.c")), "{out}");
     }
+    // The `\r` of a line ending is layout, not a control character to show.
+    let crlf = common::project(&[(
+        "c.c",
+        "#include <assert.h>\r\nint x;\r\nint main(void) {\r\n  assert(x == 1);\r\n}\r\n",
+    )]);
+    let o = watts_in(crlf.path(), &["analyze", "c.c"]);
+    assert!(
+        stdout(&o).contains("4 │   assert(x == 1);\n"),
+        "{}",
+        stdout(&o)
+    );
     let o = watts_in(dir.path(), &["analyze", "--format", "gnu", "a.c"]);
     assert_status(&o, 1);
     let out = stdout(&o);
