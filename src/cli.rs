@@ -561,6 +561,10 @@ impl AnalyzeArgs {
         config.baseline = self.baseline;
         // The HTML report shows the line invariants of the verdicts' own fixpoints.
         config.invariants = self.html.is_some();
+        if let Some(dir) = &self.html {
+            // A file there would fail only after the whole analysis.
+            crate::confine::check_output_dir("--html", dir)?;
+        }
         config.html = self.html;
         config.progress = !self.quiet && std::io::stderr().is_terminal();
         config.progress_after = progress_after();
@@ -594,6 +598,9 @@ impl AnalyzeArgs {
                     return Err("--pct-depth 0: expected a depth of at least 1".to_string());
                 }
                 c.pct_depth = d;
+            }
+            if let Some(dir) = &self.witness_dir {
+                crate::confine::check_output_dir("--witness-dir", dir)?;
             }
             c.witness_dir = self.witness_dir;
             config.confirm = Some(c);

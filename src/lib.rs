@@ -3,6 +3,8 @@
 //!
 //! Module map (see ARCHITECTURE.md):
 //! - [`cli`]: command-line options to a validated [`Config`].
+//! - [`confine`]: what a file analysed makes watts read (source text only under the inputs'
+//!   directories) and where reports are written (never through a planted symbolic link).
 //! - [`commands`]: what each subcommand does, from parsed options to output and exit status.
 //! - [`project`]: compilation databases and `watts.toml`, turned into inputs and flags.
 //! - [`frontend`]: clang and inkwell; lowers LLVM IR once into [`ir`]. The only inkwell user.
@@ -19,6 +21,7 @@ pub mod analysis;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod confine;
 pub mod error;
 pub mod explore;
 pub mod facts;
@@ -356,6 +359,7 @@ fn write_witnesses(report: &report::Report, dir: &std::path::Path) -> Result<(),
     let io = |e: std::io::Error| {
         InputError::Unsupported(format!("--witness-dir {}: {e}", dir.display()))
     };
+    crate::confine::check_output_dir("--witness-dir", dir).map_err(InputError::Unsupported)?;
     std::fs::create_dir_all(dir).map_err(io)?;
     // Also relative to the witness file: a tree moved with its witnesses replays.
     let at = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
@@ -370,7 +374,14 @@ fn write_witnesses(report: &report::Report, dir: &std::path::Path) -> Result<(),
             .collect::<Option<Vec<_>>>()
             .unwrap_or_default();
         let text = serde_json::to_string_pretty(&file).expect("witness serialises");
-        std::fs::write(dir.join(format!("{name}.json")), text + "\n").map_err(io)?;
+        let text = text + "\n";
+        confine::write_in(
+            "--witness-dir",
+            dir,
+            &format!("{name}.json"),
+            text.as_bytes(),
+        )
+        .map_err(io)?;
     }
     Ok(())
 }

@@ -7,11 +7,13 @@ use llvm_sys::{LLVMOpcode, LLVMValueKind};
 
 use super::ffi::Val;
 use super::signedness::TypeSigns;
+use crate::confine::SourceRoots;
 use crate::ir::{FileId, Signedness, SourceFile, Span};
 
 /// The source files spans point into, deduplicated by path.
-#[derive(Default)]
 pub(crate) struct Files {
+    /// Whose text may be read: debug info names any path (`#line 1 "/proc/self/environ"`).
+    roots: SourceRoots,
     by_key: HashMap<(String, String), Option<FileId>>,
     by_path: HashMap<String, FileId>,
     files: Vec<SourceFile>,
@@ -20,6 +22,17 @@ pub(crate) struct Files {
 }
 
 impl Files {
+    /// No files yet; their text is read as `roots` allow.
+    pub fn new(roots: SourceRoots) -> Self {
+        Files {
+            roots,
+            by_key: HashMap::new(),
+            by_path: HashMap::new(),
+            files: Vec::new(),
+            line_starts: Vec::new(),
+        }
+    }
+
     /// The span of an instruction's debug location.
     pub fn span_of_inst(&mut self, inst: Val) -> Option<Span> {
         let line = inst.debug_line();
@@ -89,7 +102,7 @@ impl Files {
         for (i, f) in self.files.iter_mut().enumerate() {
             let read = self.line_starts.get(i).is_some_and(|s| s.is_some());
             if !read {
-                f.text = read_text(&f.path);
+                f.text = self.roots.read(Path::new(&f.path)).ok();
             }
         }
         self.files
@@ -104,7 +117,7 @@ impl Files {
         }
         if self.line_starts[i].is_none() {
             let f = &mut self.files[i];
-            f.text = read_text(&f.path);
+            f.text = self.roots.read(Path::new(&f.path)).ok();
             let starts = match &f.text {
                 Some(t) => std::iter::once(0)
                     .chain(t.match_indices('\n').map(|(k, _)| k + 1))
@@ -127,12 +140,6 @@ impl Files {
         }
         Some(text[start..end].to_string())
     }
-}
-
-fn read_text(path: &str) -> Option<String> {
-    std::fs::read(path)
-        .ok()
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
 /// Source variables found in one function's `llvm.dbg.value` / `llvm.dbg.declare` calls.

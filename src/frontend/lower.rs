@@ -12,6 +12,7 @@ use super::ffi::{self, Bb, DataLayout, Val};
 use super::field_names::FieldNames;
 use super::layout::{layout_of, ty_of};
 use super::signedness::TypeSigns;
+use crate::confine::SourceRoots;
 use crate::ir::{
     AssertId, AssertInfo, AssertKind, Block, BlockId, Callee, FuncId, Function, Global, GlobalId,
     Inst, InstKind, ObjId, Object, ObjectKind, Operand, Program, Span, Terminator, Ty, VarId,
@@ -29,7 +30,8 @@ pub(crate) struct Ctx {
 }
 
 /// Lowers a prepared module into a program.
-pub(crate) fn lower_module(module: &Module<'_>) -> Program {
+/// Source text is read only as `roots` allow.
+pub(crate) fn lower_module(module: &Module<'_>, roots: SourceRoots) -> Program {
     let m = module.as_mut_ptr();
     let dl = DataLayout(ffi::data_layout(m));
     let fvals = ffi::functions(m);
@@ -61,7 +63,7 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
             },
             type_signs,
         },
-        files: Files::default(),
+        files: Files::new(roots),
         program: Program {
             pointer_size: dl.pointer_size(),
             ..Program::default()

@@ -50,7 +50,7 @@ pub fn load(config: &Config) -> Result<Program, InputError> {
     let context = inkwell::context::Context::create();
     let mut notes = Vec::new();
     let module = load::load_module(&context, config, &mut notes)?;
-    let mut program = lower::lower_module(&module);
+    let mut program = lower::lower_module(&module, crate::confine::SourceRoots::of(config));
     program.frontend_notes = notes;
     Ok(program)
 }

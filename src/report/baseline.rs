@@ -153,16 +153,23 @@ pub fn normalize(path: &str) -> String {
         .into_owned()
 }
 
-/// The path of a SARIF URI: `file:///a/b.c` → `/a/b.c`, `src/a%20b.c` → `src/a b.c`.
+/// The path of a SARIF URI: `file:///a/b.c` → `/a/b.c`, `src/a%20b.c` → `src/a b.c`. A `%`
+/// not followed by two hexadecimal digits (`%é`, `%4`) stays as it is: the baseline is another
+/// program's output, read leniently, and never makes watts fail.
 fn uri_path(uri: &str) -> String {
     let rest = uri.strip_prefix("file://").unwrap_or(uri);
     let bytes = rest.as_bytes();
+    let hex = |b: u8| char::from(b).to_digit(16);
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Ok(b) = u8::from_str_radix(&rest[i + 1..i + 3], 16) {
-                out.push(b);
+        // Bytes, not `&str` slices: the two bytes after a `%` may split a character.
+        if bytes[i] == b'%' {
+            if let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            ) {
+                out.push((h * 16 + l) as u8);
                 i += 3;
                 continue;
             }
@@ -179,6 +186,19 @@ fn uri_path(uri: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_percent_before_anything_but_two_hex_digits_stays() {
+        // Issue 33: `%` before a multi-byte character sliced a `str` inside it and panicked.
+        assert_eq!(uri_path("src/a%é.c"), "src/a%é.c");
+        assert_eq!(uri_path("src/a%\u{1f600}"), "src/a%\u{1f600}");
+        assert_eq!(uri_path("a%éé%"), "a%éé%");
+        assert_eq!(uri_path("%4"), "%4");
+        assert_eq!(uri_path("%zz/b%2"), "%zz/b%2");
+        // Two digits at the very end are decoded too (the old bound missed them).
+        assert_eq!(uri_path("file:///a/b%20c%2E"), "/a/b c.");
+        assert_eq!(uri_path("x%C3%A9"), "xé");
+    }
 
     #[test]
     fn reads_json_and_sarif() {

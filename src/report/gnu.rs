@@ -5,12 +5,20 @@
 //! suppression, then the summary line (not with `--quiet`).
 
 use super::human::position;
+use super::printable::escape;
 use super::race;
 use super::suppress::UNUSED_CODE;
 use super::Report;
 use crate::analysis::races::RaceStatus;
 use crate::analysis::Status;
 use std::io::{self, Write};
+
+/// Writes `text` as one line: a line feed or any other control character a file name, a name
+/// of the program or a source text holds is escaped, so a reader of the format never sees a
+/// line the report did not write.
+fn line(out: &mut dyn Write, text: &str) -> io::Result<()> {
+    writeln!(out, "{}", escape(text))
+}
 
 pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let verbose = report.config.verbose;
@@ -29,12 +37,14 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             (false, true) => " (in the baseline)",
             _ => "",
         };
-        writeln!(
+        line(
             out,
-            "{}: {severity}: {}{why} [{}]",
-            position(&f.path, f.line, f.column),
-            f.headline(),
-            f.code()
+            &format!(
+                "{}: {severity}: {}{why} [{}]",
+                position(&f.path, f.line, f.column),
+                f.headline(),
+                f.code()
+            ),
         )?;
     }
     for r in report.races() {
@@ -66,12 +76,14 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 other.position()
             )
         };
-        writeln!(
+        line(
             out,
-            "{}: {severity}: {}: {with}{why} [{}]",
-            first.position(),
-            r.headline(),
-            race::CODE
+            &format!(
+                "{}: {severity}: {}: {with}{why} [{}]",
+                first.position(),
+                r.headline(),
+                race::CODE
+            ),
         )?;
     }
     for s in report.unused_suppressions() {
@@ -82,15 +94,17 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         });
         let path = report.span_path(span);
         let column = report.region(span).and_then(|r| r.column());
-        writeln!(
+        line(
             out,
-            "{}: warning: `{}` suppresses nothing [{UNUSED_CODE}]",
-            position(&path, Some(s.line), column.or(Some(s.column))),
-            s.text
+            &format!(
+                "{}: warning: `{}` suppresses nothing [{UNUSED_CODE}]",
+                position(&path, Some(s.line), column.or(Some(s.column))),
+                s.text
+            ),
         )?;
     }
     if !report.config.quiet {
-        writeln!(out, "{}", report.closing_line())?;
+        line(out, &report.closing_line())?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! order; then each distinct modelling note once; then the summary line.
 
 use super::finding::Finding;
+use super::printable::{escape, Printable};
 use super::race::{self, AccessAt, RaceFinding};
 use super::source::call_range_indexed;
 use super::{distinct_notes, plural, Report};
@@ -20,16 +21,19 @@ use std::io::{self, Write};
 const MAX_STEP_LABELS: usize = 12;
 
 pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    // Whatever the files say reaches the terminal escaped (`printable`).
     if report.config.color {
-        emit_all(report, &mut Ansi::new(out))
+        emit_all(report, &mut Printable(Ansi::new(out)))
     } else {
-        emit_all(report, &mut NoColor::new(out))
+        emit_all(report, &mut Printable(NoColor::new(out)))
     }
 }
 
 /// The source files with text, registered with codespan; indexed by `FileId`.
 struct Sources<'a> {
-    files: SimpleFiles<&'a str, &'a str>,
+    /// Files by escaped name (a name may hold a line feed), with their text (whose controls
+    /// the front end hid, keeping every byte offset).
+    files: SimpleFiles<String, &'a str>,
     ids: Vec<Option<usize>>,
     /// The report, for where the lines of each file start.
     report: &'a Report,
@@ -45,7 +49,7 @@ impl<'a> Sources<'a> {
             .map(|f| {
                 f.text
                     .as_deref()
-                    .map(|text| files.add(f.path.as_str(), text))
+                    .map(|text| files.add(escape(&f.path).into_owned(), text))
             })
             .collect();
         Sources { files, ids, report }
@@ -384,8 +388,9 @@ fn emit(sources: &Sources, d: &Diagnostic<usize>, w: &mut dyn WriteColor) -> io:
     }
 }
 
-/// `path:line:col`, leaving out what is unknown.
+/// `path:line:col`, leaving out what is unknown; the path escaped (`printable`).
 pub(super) fn position(path: &str, line: Option<u32>, col: Option<u32>) -> String {
+    let path = escape(path);
     match (line, col) {
         (Some(l), Some(c)) => format!("{path}:{l}:{c}"),
         (Some(l), None) => format!("{path}:{l}"),

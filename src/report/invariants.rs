@@ -12,7 +12,8 @@ use watts_domains::{IntTy, Interval, Lattice};
 /// Writes `inv` in `format` (`Human` or `Json`; other formats write JSON).
 pub fn render(inv: &Invariants, format: Format, out: &mut dyn Write) -> io::Result<()> {
     match format {
-        Format::Human => human(inv, out),
+        // File and variable names reach the terminal escaped (`printable`).
+        Format::Human => human(inv, &mut super::printable::Printable(out)),
         _ => {
             serde_json::to_writer_pretty(&mut *out, &document(inv))?;
             writeln!(out)

@@ -11,6 +11,7 @@ pub mod html;
 mod human;
 mod invariants;
 mod json;
+mod printable;
 mod progress;
 pub mod race;
 mod sarif;

@@ -49,6 +49,9 @@ pub fn render(
         serde_json::to_writer_pretty(&mut *out, &doc)?;
         return writeln!(out);
     }
+    // Names of the program reach the terminal escaped (`printable`).
+    let mut shown = super::printable::Printable(out);
+    let out: &mut dyn Write = &mut shown;
     if s.tables.is_empty() {
         writeln!(out, "ops tables: none")?;
     } else {

@@ -31,15 +31,16 @@ const CHUNK: usize = 400;
 const ACCESSES_SHOWN: usize = 12;
 const SCRIPT: &str = include_str!("page.js");
 
-/// Writes `DIR/index.html` for `report`.
+/// Writes `DIR/index.html` for `report` (creating `DIR`; a file or a symbolic link there is
+/// replaced, never written through).
 pub fn write(report: &Report, dir: &Path) -> std::io::Result<()> {
     let json = super::json::value(report);
     let sources: Vec<(String, Option<String>)> = (report.program.files.iter())
         .map(|f| (f.path.clone(), f.text.clone()))
         .collect();
     let html = render(&json, &sources);
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("index.html"), html)
+    // Not through a symbolic link a checked-out tree may have planted at `DIR/index.html`.
+    crate::confine::write_in("--html", dir, "index.html", html.as_bytes())
 }
 
 /// The JSON document a page embeds, or `None` when `html` is no page of ours.
@@ -260,7 +261,7 @@ fn files(page: &Page, linked: &BTreeSet<Place>, out: &mut String) {
             }
             None => {
                 // No text to show: the lines something names, with their marks.
-                out.push_str("<p class=\"no-text\">the source text could not be read</p>\n<ol class=\"lines\">");
+                out.push_str("<p class=\"no-text\">the source text is not shown: it could not be read, or it is no regular file under the directories of the inputs and include paths</p>\n<ol class=\"lines\">");
                 for &l in file
                     .marks
                     .keys()

@@ -277,7 +277,7 @@ fn a_file_without_its_text_lists_the_lines_named_in_it() {
     let html = super::render(&document(), &sources);
     let file = html.split("id=\"f1\"").nth(1).unwrap();
     let file = file.split("</section>").next().unwrap();
-    assert!(file.contains("the source text could not be read"));
+    assert!(file.contains("the source text is not shown: it could not be read"));
     assert!(file.contains("<li id=f1L3 value=3 class=\"marked st-may-race\"><span class=\"marks\"><a class=\"mark st-may-race\" href=\"#R1\""));
     let (links, ids) = links_and_ids(&html);
     assert!(links.contains(&"f1L3".to_string()) && ids.contains(&"f1L3".to_string()));
