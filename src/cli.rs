@@ -1015,7 +1015,10 @@ mod tests {
 
     /// Parses `watts analyze ARGS` (with an input that exists) into a config.
     fn config(args: &[&str]) -> Result<Config, String> {
-        let input = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/00-readme/example.c");
+        let input = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/corpus/00-readme/example.c"
+        );
         let argv = ["watts", "analyze", "--no-config"]
             .iter()
             .chain(args)

@@ -108,8 +108,11 @@ fn analyze(
     Ok((written, report.exit_code()))
 }
 
-/// Prints `error: {message}` and returns the exit status of usage and input errors.
+/// Prints `error: {message}` and returns the exit status of usage and input errors. The
+/// message may quote a file (a path from a project file, clang's diagnostics of the source):
+/// its control characters are escaped, so it cannot drive the terminal.
 fn fail(message: &str) -> u8 {
+    let message = crate::report::printable::escape_keeping_lines(message);
     let _ = writeln!(io::stderr(), "error: {message}");
     2
 }

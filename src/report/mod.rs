@@ -11,7 +11,7 @@ pub mod html;
 mod human;
 mod invariants;
 mod json;
-mod printable;
+pub mod printable;
 mod progress;
 pub mod race;
 mod sarif;

@@ -19,6 +19,12 @@ pub fn escape(text: &str) -> Cow<'_, str> {
     escape_but(text, false)
 }
 
+/// `text` escaped like [`escape`], but with its line feeds kept: for messages of several lines
+/// (clang's diagnostics, which quote the source) written to a terminal.
+pub fn escape_keeping_lines(text: &str) -> Cow<'_, str> {
+    escape_but(text, true)
+}
+
 /// `text` escaped, keeping its line feeds when `keep_newlines`.
 fn escape_but(text: &str, keep_newlines: bool) -> Cow<'_, str> {
     let shown = |c: char| !is_hidden(c) && (c != '\n' || keep_newlines);

@@ -383,7 +383,10 @@ fn a_witness_naming_a_file_outside_the_project_is_refused() {
     let token = write(secret.path(), "token.c", "CI_TOKEN_42_SECRET\n");
     let dir = project(&[("w/a.c", failing)]);
     std::fs::create_dir_all(dir.path().join(".git")).expect("repo");
-    let o = watts_in(&dir.path().join("w"), &["confirm", "--witness-dir", ".", "a.c"]);
+    let o = watts_in(
+        &dir.path().join("w"),
+        &["confirm", "--witness-dir", ".", "a.c"],
+    );
     assert_status(&o, 1);
     std::fs::remove_file(dir.path().join("w/a.c")).expect("remove");
     std::os::unix::fs::symlink(&token, dir.path().join("w/a.c")).expect("link");
@@ -392,4 +395,22 @@ fn a_witness_naming_a_file_outside_the_project_is_refused() {
     let out = format!("{}{}", stdout(&o), stderr(&o));
     assert!(!out.contains("CI_TOKEN_42_SECRET"), "{out}");
     assert!(out.contains("not a regular file of the project"), "{out}");
+}
+
+/// An error message quotes what a file says (a path a project file names, clang's
+/// diagnostics of the source): its control characters reach no terminal.
+#[test]
+fn an_error_message_carries_no_control_character() {
+    let dir = project(&[(
+        "a.c",
+        "int main(void) { return 0; }\n#error \"\x1b]0;owned\x07\x1b[2K\"\n",
+    )]);
+    write(dir.path(), "watts.toml", "files = [\"a\x1b[1Ab.c\"]\n");
+    let o = watts_in(dir.path(), &["analyze"]);
+    assert_status(&o, 2);
+    assert!(!stderr(&o).contains('\x1b'), "{:?}", stderr(&o));
+    let o = watts_in(dir.path(), &["analyze", "--no-config", "a.c"]);
+    assert_status(&o, 2);
+    assert!(!stderr(&o).contains('\x1b'), "{:?}", stderr(&o));
+    assert!(!stderr(&o).contains('\x07'), "{:?}", stderr(&o));
 }
