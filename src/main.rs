@@ -30,6 +30,10 @@ fn main() -> ExitCode {
 }
 
 fn parse_and_run() -> u8 {
+    // An IR input is read first by a child process running this binary (exit 2 if it fails).
+    if let Some(code) = watts::frontend::read_ir_in_child_processes() {
+        return code;
+    }
     // clap exits by itself: 2 on a usage error, 0 after --help or --version.
     let (major, minor, patch) = watts::frontend::llvm_version();
     let version = format!(

@@ -99,10 +99,15 @@ pub(crate) fn load_module<'ctx>(
                         message: "not an LLVM bitcode file (bad magic number)".to_string(),
                     });
                 }
+                // Untrusted IR may crash or hang LLVM: a child process reads it first.
+                super::ir_check::read_in_child(path, &bytes)?;
                 bytes
             }
         };
         let module = parse(ctx, path, &bytes)?;
+        if kind != InputKind::C {
+            check_debug_types(&module, path)?;
+        }
         match &linked {
             None => linked = Some(module),
             Some(first) => first
@@ -116,10 +121,84 @@ pub(crate) fn load_module<'ctx>(
     let Some(module) = linked else {
         return Err(InputError::Unsupported("no input file given".to_string()));
     };
-    strip_optnone(&module);
-    run_mem2reg(&module);
-    use_debug_intrinsics(&module);
+    prepare(&module);
     Ok(module)
+}
+
+/// What the child process of `ir_check` does with one IR input: everything the parent then
+/// does with it (parse, verify, check the debug types, prepare, lower), so that whatever would
+/// crash or hang there crashes or hangs the child first.
+pub(crate) fn read_ir_alone(ctx: &Context, path: &Path, bytes: &[u8]) -> Result<(), InputError> {
+    let module = parse(ctx, path, bytes)?;
+    check_debug_types(&module, path)?;
+    prepare(&module);
+    let _ = super::lower::lower_module(&module);
+    Ok(())
+}
+
+/// Makes a linked, verified module ready for the lowering.
+fn prepare(module: &Module<'_>) {
+    strip_optnone(module);
+    run_mem2reg(module);
+    use_debug_intrinsics(module);
+}
+
+/// Refuses debug info with a cycle of derived types (typedefs, qualifiers, members, pointers)
+/// through `baseType`, which no C compiler emits and on which LLVM loops forever: mem2reg asks
+/// a variable's size, and LLVM follows `baseType` until a type with a size, or a type that is
+/// not a derived one. Iterative, each node visited once (a chain of any depth is walked without
+/// recursion).
+fn check_debug_types(module: &Module<'_>, path: &Path) -> Result<(), InputError> {
+    use super::ffi::{metadata_nodes, Md, MdOperand};
+    use llvm_sys::debuginfo::LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind;
+    use std::collections::HashMap;
+    /// Where a node is in the walk: on the chain being followed, or known to end.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Seen {
+        OnChain,
+        Ends,
+    }
+    // SAFETY: live module.
+    let ctx = unsafe { llvm_sys::core::LLVMGetModuleContext(module.as_mut_ptr()) };
+    let mut seen: HashMap<Md, Seen> = HashMap::new();
+    for start in metadata_nodes(module.as_mut_ptr()) {
+        let mut chain = Vec::new();
+        let mut at = start;
+        loop {
+            match seen.get(&at) {
+                Some(Seen::Ends) => break,
+                Some(Seen::OnChain) => {
+                    let name = at.type_name();
+                    return Err(InputError::InvalidIr {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "its debug info has a cycle of types through `baseType` (at the \
+                             type {}), which LLVM would follow forever",
+                            if name.is_empty() {
+                                "without a name".to_string()
+                            } else {
+                                format!("`{name}`")
+                            }
+                        ),
+                    });
+                }
+                None => {}
+            }
+            if !matches!(at.kind(), LLVMDIDerivedTypeMetadataKind) {
+                break;
+            }
+            seen.insert(at, Seen::OnChain);
+            chain.push(at);
+            match at.operands(ctx).get(super::signedness::BASE_TYPE_OPERAND) {
+                Some(MdOperand::Node(base)) => at = *base,
+                _ => break,
+            }
+        }
+        for n in chain {
+            seen.insert(n, Seen::Ends);
+        }
+    }
+    Ok(())
 }
 
 /// Parses IR text or bitcode and verifies it.

@@ -4,6 +4,7 @@
 //!
 //! - `clang`: finding clang-19 and compiling C to bitcode.
 //! - `load`: parsing, verifying and linking the inputs; mem2reg; debug-info format.
+//! - `ir_check`: reading each untrusted IR input (`.ll`, `.bc`) in a child process first.
 //! - `lower`, `lower_inst`, `calls`, `asserts`: lowering functions, instructions, calls and
 //!   assertion sites.
 //! - `consts`, `layout`, `debuginfo`: constants and initializers, type layouts, spans and names.
@@ -20,6 +21,7 @@ mod debuginfo;
 mod dump;
 mod ffi;
 mod field_names;
+mod ir_check;
 mod layout;
 mod load;
 mod lower;
@@ -40,6 +42,13 @@ pub fn llvm_version() -> (u32, u32, u32) {
     // SAFETY: writes three integers; no other effect.
     unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
     (major, minor, patch)
+}
+
+/// Called first by the binary: in the child process that reads an IR input, reads it and
+/// returns the exit status; otherwise registers this executable as that child and returns
+/// `None` (see `ir_check`). Without it (library use), IR inputs are read in-process only.
+pub fn read_ir_in_child_processes() -> Option<u8> {
+    ir_check::enter()
 }
 
 /// The major LLVM version clang must have (the one watts links with).
