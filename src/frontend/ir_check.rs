@@ -6,11 +6,10 @@
 //! or hang watts crashes or hangs the child instead, and the parent reports an input error
 //! (exit status 2) naming the file.
 //!
-//! Invariant: when the binary registered itself ([`enter`]), the parent parses no IR input in
+//! Invariant: when the binary registered itself ([`register`]), the parent parses no IR input in
 //! its own process before a child has read the same bytes to the end and exited with status 0.
 //! Used as a library (tests, no registration), IR inputs are read in-process only.
 
-use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
@@ -19,8 +18,9 @@ use std::time::{Duration, Instant};
 
 use crate::error::InputError;
 
-/// The first argument that makes the watts binary read one IR input from stdin and exit.
-const CHILD_ARG: &str = "__watts-read-ir";
+/// The first argument that makes the watts binary the child that reads one IR input from
+/// stdin (its second argument is the input's name, for messages).
+pub(crate) const CHILD_ARG: &str = "__watts-read-ir";
 
 /// The time a child may take to read one IR input: [`READ_SECONDS_BASE`] seconds, and
 /// [`READ_SECONDS_PER_MIB`] more per MiB of input. Past it the child is killed and the input is
@@ -36,27 +36,18 @@ const STDERR_KEPT_BYTES: usize = 64 * 1024;
 /// How many of the last lines of a crashed child's stderr the message quotes.
 const QUOTED_LINES: usize = 4;
 
-/// The executable a child runs: this process's own, once [`enter`] registered it.
+/// The executable a child runs (the watts binary), once [`register`]ed.
 static READER: OnceLock<PathBuf> = OnceLock::new();
 
-/// Called by the binary before anything else. In a child started by [`read_in_child`], reads
-/// the IR from stdin, checks it and returns the exit status (0 read, 2 rejected, with LLVM's
-/// message on stderr). Otherwise registers this executable as the reader of IR inputs and
-/// returns `None`.
-pub fn enter() -> Option<u8> {
-    let mut args = std::env::args_os().skip(1);
-    if args.next().as_deref() == Some(OsStr::new(CHILD_ARG)) {
-        let name = args.next().map(PathBuf::from).unwrap_or_default();
-        return Some(child_main(&name));
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        let _ = READER.set(exe);
-    }
-    None
+/// Registers `exe` (the watts binary) as the program a child runs to read each IR input.
+pub(crate) fn register(exe: PathBuf) {
+    let _ = READER.set(exe);
 }
 
-/// The child: reads stdin whole, then does with it what the parent will do.
-fn child_main(name: &Path) -> u8 {
+/// The child (`watts __watts-read-ir NAME`): reads stdin whole, then does with it what the
+/// parent will do. The exit status is 0 when it read, 2 when it rejected the input, with
+/// LLVM's message on stderr.
+pub(crate) fn child_main(name: &Path) -> u8 {
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
         eprint!("cannot read the input from the parent process: {e}");

@@ -158,10 +158,24 @@ fn check_debug_types(module: &Module<'_>, path: &Path) -> Result<(), InputError>
         OnChain,
         Ends,
     }
+    use llvm_sys::core::{LLVMGetModuleContext, LLVMIsNewDbgInfoFormat, LLVMSetIsNewDbgInfoFormat};
     // SAFETY: live module.
-    let ctx = unsafe { llvm_sys::core::LLVMGetModuleContext(module.as_mut_ptr()) };
+    let ctx = unsafe { LLVMGetModuleContext(module.as_mut_ptr()) };
+    // A variable that only a debug record names (`#dbg_declare`, LLVM 19's default form) is
+    // reached through its `llvm.dbg.declare` call: the intrinsic form, for the walk only.
+    // SAFETY: live module; converting between the two forms keeps its meaning.
+    let records = unsafe { LLVMIsNewDbgInfoFormat(module.as_mut_ptr()) } != 0;
+    if records {
+        // SAFETY: as above.
+        unsafe { LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 0) };
+    }
+    let nodes = metadata_nodes(module.as_mut_ptr());
+    if records {
+        // SAFETY: as above.
+        unsafe { LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 1) };
+    }
     let mut seen: HashMap<Md, Seen> = HashMap::new();
-    for start in metadata_nodes(module.as_mut_ptr()) {
+    for start in nodes {
         let mut chain = Vec::new();
         let mut at = start;
         loop {
@@ -364,6 +378,58 @@ fn use_debug_intrinsics(module: &Module<'_>) {
     unsafe {
         if LLVMIsNewDbgInfoFormat(module.as_mut_ptr()) != 0 {
             LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::error::InputError;
+
+    /// A `.ll` whose local variable's type is the typedef `!5`, whose base type is `BASE`.
+    const TEMPLATE: &str = r#"define i32 @main() !dbg !15 {
+  %1 = alloca i32, align 4
+    #dbg_declare(ptr %1, !19, !DIExpression(), !20)
+  store i32 1, ptr %1, align 4, !dbg !20
+  %2 = load i32, ptr %1, align 4, !dbg !20
+  ret i32 %2, !dbg !20
+}
+
+!llvm.dbg.cu = !{!2}
+!llvm.module.flags = !{!8}
+!2 = distinct !DICompileUnit(language: DW_LANG_C11, file: !3, producer: "clang", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!3 = !DIFile(filename: "t.c", directory: "/tmp")
+!5 = !DIDerivedType(tag: DW_TAG_typedef, name: "t0", file: !3, line: 1, baseType: BASE)
+!6 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!8 = !{i32 2, !"Debug Info Version", i32 3}
+!15 = distinct !DISubprogram(name: "main", scope: !3, file: !3, line: 3, type: !16, scopeLine: 3, spFlags: DISPFlagDefinition, unit: !2)
+!16 = !DISubroutineType(types: !17)
+!17 = !{!6}
+!19 = !DILocalVariable(name: "x", scope: !15, file: !3, line: 3, type: !5)
+!20 = !DILocation(line: 3, column: 21, scope: !15)
+!24 = !DIDerivedType(tag: DW_TAG_volatile_type, baseType: !5)
+"#;
+
+    fn load_ll(text: &str) -> Result<crate::ir::Program, InputError> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("t.ll");
+        std::fs::write(&path, text).expect("write");
+        super::super::load(&Config::new(vec![path]))
+    }
+
+    /// Read in-process (as a library, without the child process), a cycle of debug types is
+    /// refused before mem2reg, which would follow it forever.
+    #[test]
+    fn a_cycle_of_debug_types_is_refused_in_process() {
+        assert!(load_ll(&TEMPLATE.replace("BASE", "!6")).is_ok());
+        for base in ["!5", "!24"] {
+            match load_ll(&TEMPLATE.replace("BASE", base)) {
+                Err(InputError::InvalidIr { message, .. }) => {
+                    assert!(message.contains("cycle of types"), "{message}")
+                }
+                other => panic!("{base}: {:?}", other.map(|_| ())),
+            }
         }
     }
 }

@@ -44,11 +44,21 @@ pub fn llvm_version() -> (u32, u32, u32) {
     (major, minor, patch)
 }
 
-/// Called first by the binary: in the child process that reads an IR input, reads it and
-/// returns the exit status; otherwise registers this executable as that child and returns
-/// `None` (see `ir_check`). Without it (library use), IR inputs are read in-process only.
-pub fn read_ir_in_child_processes() -> Option<u8> {
-    ir_check::enter()
+/// The first argument of the child process that reads an IR input (`.ll`, `.bc`) before watts
+/// does: `watts __watts-read-ir NAME`, the input's bytes on stdin. See [`read_ir_child`].
+pub const READ_IR_ARG: &str = ir_check::CHILD_ARG;
+
+/// Makes every IR input be read first by a child process running `exe` (the watts binary) with
+/// [`READ_IR_ARG`]; a child that rejects the input, crashes or runs out of time makes it an
+/// input error. Without it (library use), IR inputs are read in-process only.
+pub fn read_ir_in_child_processes(exe: std::path::PathBuf) {
+    ir_check::register(exe);
+}
+
+/// The child process: reads an IR input named `name` from stdin as `load` would and returns
+/// the exit status (0 read, 2 rejected, with LLVM's message on stderr).
+pub fn read_ir_child(name: &std::path::Path) -> u8 {
+    ir_check::child_main(name)
 }
 
 /// The major LLVM version clang must have (the one watts links with).
