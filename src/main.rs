@@ -30,6 +30,17 @@ fn main() -> ExitCode {
 }
 
 fn parse_and_run() -> u8 {
+    // Each IR input is read first by a child process running this binary (`watts::frontend::
+    // read_ir_child`); whatever makes LLVM crash or hang there is an input error here.
+    let mut args = std::env::args_os().skip(1);
+    if args.next().as_deref() == Some(std::ffi::OsStr::new(watts::frontend::READ_IR_ARG)) {
+        return watts::frontend::read_ir_child(std::path::Path::new(
+            &args.next().unwrap_or_default(),
+        ));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        watts::frontend::read_ir_in_child_processes(exe);
+    }
     // clap exits by itself: 2 on a usage error, 0 after --help or --version.
     let (major, minor, patch) = watts::frontend::llvm_version();
     let version = format!(

@@ -99,10 +99,15 @@ pub(crate) fn load_module<'ctx>(
                         message: "not an LLVM bitcode file (bad magic number)".to_string(),
                     });
                 }
+                // Untrusted IR may crash or hang LLVM: a child process reads it first.
+                super::ir_check::read_in_child(path, &bytes)?;
                 bytes
             }
         };
         let module = parse(ctx, path, &bytes)?;
+        if kind != InputKind::C {
+            check_debug_types(&module, path)?;
+        }
         match &linked {
             None => linked = Some(module),
             Some(first) => first
@@ -116,10 +121,103 @@ pub(crate) fn load_module<'ctx>(
     let Some(module) = linked else {
         return Err(InputError::Unsupported("no input file given".to_string()));
     };
-    strip_optnone(&module);
-    run_mem2reg(&module);
-    use_debug_intrinsics(&module);
+    prepare(&module);
     Ok(module)
+}
+
+/// What the child process of `ir_check` does with one IR input: everything the parent then
+/// does with it (parse, verify, check the debug types, prepare, lower), so that whatever would
+/// crash or hang there crashes or hangs the child first.
+pub(crate) fn read_ir_alone(ctx: &Context, path: &Path, bytes: &[u8]) -> Result<(), InputError> {
+    let module = parse(ctx, path, bytes)?;
+    check_debug_types(&module, path)?;
+    prepare(&module);
+    let _ = super::lower::lower_module(&module);
+    Ok(())
+}
+
+/// Makes a linked, verified module ready for the lowering.
+fn prepare(module: &Module<'_>) {
+    strip_optnone(module);
+    run_mem2reg(module);
+    use_debug_intrinsics(module);
+}
+
+/// Refuses debug info with a cycle of derived types (typedefs, qualifiers, members, pointers)
+/// through `baseType`, which no C compiler emits and on which LLVM loops forever: mem2reg asks
+/// a variable's size, and LLVM follows `baseType` until a type with a size, or a type that is
+/// not a derived one. Iterative, each node visited once (a chain of any depth is walked without
+/// recursion).
+///
+/// FIXME: LLVM's verifier, which runs while the module is parsed, asks the same size for a
+/// variable described in fragments (`DW_OP_LLVM_fragment`), so such a cycle loops before this
+/// check: in the binary the child process then runs out of time (exit 2 after 10 s); read
+/// in-process (library use), it hangs.
+fn check_debug_types(module: &Module<'_>, path: &Path) -> Result<(), InputError> {
+    use super::ffi::{metadata_nodes, Md, MdOperand};
+    use llvm_sys::core::{LLVMGetModuleContext, LLVMIsNewDbgInfoFormat, LLVMSetIsNewDbgInfoFormat};
+    use llvm_sys::debuginfo::LLVMMetadataKind::LLVMDIDerivedTypeMetadataKind;
+    use std::collections::HashMap;
+    /// Where a node is in the walk: on the chain being followed, or known to end.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Seen {
+        OnChain,
+        Ends,
+    }
+    // SAFETY: live module.
+    let ctx = unsafe { LLVMGetModuleContext(module.as_mut_ptr()) };
+    // A variable that only a debug record names (`#dbg_declare`, LLVM 19's default form) is
+    // reached through its `llvm.dbg.declare` call: the intrinsic form, for the walk only.
+    // SAFETY: live module; converting between the two forms keeps its meaning.
+    let records = unsafe { LLVMIsNewDbgInfoFormat(module.as_mut_ptr()) } != 0;
+    if records {
+        // SAFETY: as above.
+        unsafe { LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 0) };
+    }
+    let nodes = metadata_nodes(module.as_mut_ptr());
+    if records {
+        // SAFETY: as above.
+        unsafe { LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 1) };
+    }
+    let mut seen: HashMap<Md, Seen> = HashMap::new();
+    for start in nodes {
+        let mut chain = Vec::new();
+        let mut at = start;
+        loop {
+            match seen.get(&at) {
+                Some(Seen::Ends) => break,
+                Some(Seen::OnChain) => {
+                    let name = at.type_name();
+                    return Err(InputError::InvalidIr {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "its debug info has a cycle of types through `baseType` (at the \
+                             type {}), which LLVM would follow forever",
+                            if name.is_empty() {
+                                "without a name".to_string()
+                            } else {
+                                format!("`{name}`")
+                            }
+                        ),
+                    });
+                }
+                None => {}
+            }
+            if !matches!(at.kind(), LLVMDIDerivedTypeMetadataKind) {
+                break;
+            }
+            seen.insert(at, Seen::OnChain);
+            chain.push(at);
+            match at.operands(ctx).get(super::signedness::BASE_TYPE_OPERAND) {
+                Some(MdOperand::Node(base)) => at = *base,
+                _ => break,
+            }
+        }
+        for n in chain {
+            seen.insert(n, Seen::Ends);
+        }
+    }
+    Ok(())
 }
 
 /// Parses IR text or bitcode and verifies it.
@@ -285,6 +383,58 @@ fn use_debug_intrinsics(module: &Module<'_>) {
     unsafe {
         if LLVMIsNewDbgInfoFormat(module.as_mut_ptr()) != 0 {
             LLVMSetIsNewDbgInfoFormat(module.as_mut_ptr(), 0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+    use crate::error::InputError;
+
+    /// A `.ll` whose local variable's type is the typedef `!5`, whose base type is `BASE`.
+    const TEMPLATE: &str = r#"define i32 @main() !dbg !15 {
+  %1 = alloca i32, align 4
+    #dbg_declare(ptr %1, !19, !DIExpression(), !20)
+  store i32 1, ptr %1, align 4, !dbg !20
+  %2 = load i32, ptr %1, align 4, !dbg !20
+  ret i32 %2, !dbg !20
+}
+
+!llvm.dbg.cu = !{!2}
+!llvm.module.flags = !{!8}
+!2 = distinct !DICompileUnit(language: DW_LANG_C11, file: !3, producer: "clang", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!3 = !DIFile(filename: "t.c", directory: "/tmp")
+!5 = !DIDerivedType(tag: DW_TAG_typedef, name: "t0", file: !3, line: 1, baseType: BASE)
+!6 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
+!8 = !{i32 2, !"Debug Info Version", i32 3}
+!15 = distinct !DISubprogram(name: "main", scope: !3, file: !3, line: 3, type: !16, scopeLine: 3, spFlags: DISPFlagDefinition, unit: !2)
+!16 = !DISubroutineType(types: !17)
+!17 = !{!6}
+!19 = !DILocalVariable(name: "x", scope: !15, file: !3, line: 3, type: !5)
+!20 = !DILocation(line: 3, column: 21, scope: !15)
+!24 = !DIDerivedType(tag: DW_TAG_volatile_type, baseType: !5)
+"#;
+
+    fn load_ll(text: &str) -> Result<crate::ir::Program, InputError> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("t.ll");
+        std::fs::write(&path, text).expect("write");
+        super::super::load(&Config::new(vec![path]))
+    }
+
+    /// Read in-process (as a library, without the child process), a cycle of debug types is
+    /// refused before mem2reg, which would follow it forever.
+    #[test]
+    fn a_cycle_of_debug_types_is_refused_in_process() {
+        assert!(load_ll(&TEMPLATE.replace("BASE", "!6")).is_ok());
+        for base in ["!5", "!24"] {
+            match load_ll(&TEMPLATE.replace("BASE", base)) {
+                Err(InputError::InvalidIr { message, .. }) => {
+                    assert!(message.contains("cycle of types"), "{message}")
+                }
+                other => panic!("{base}: {:?}", other.map(|_| ())),
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //!
 //! - `clang`: finding clang-19 and compiling C to bitcode.
 //! - `load`: parsing, verifying and linking the inputs; mem2reg; debug-info format.
+//! - `ir_check`: reading each untrusted IR input (`.ll`, `.bc`) in a child process first.
 //! - `lower`, `lower_inst`, `calls`, `asserts`: lowering functions, instructions, calls and
 //!   assertion sites.
 //! - `consts`, `layout`, `debuginfo`: constants and initializers, type layouts, spans and names.
@@ -20,6 +21,7 @@ mod debuginfo;
 mod dump;
 mod ffi;
 mod field_names;
+mod ir_check;
 mod layout;
 mod load;
 mod lower;
@@ -40,6 +42,23 @@ pub fn llvm_version() -> (u32, u32, u32) {
     // SAFETY: writes three integers; no other effect.
     unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
     (major, minor, patch)
+}
+
+/// The first argument of the child process that reads an IR input (`.ll`, `.bc`) before watts
+/// does: `watts __watts-read-ir NAME`, the input's bytes on stdin. See [`read_ir_child`].
+pub const READ_IR_ARG: &str = ir_check::CHILD_ARG;
+
+/// Makes every IR input be read first by a child process running `exe` (the watts binary) with
+/// [`READ_IR_ARG`]; a child that rejects the input, crashes or runs out of time makes it an
+/// input error. Without it (library use), IR inputs are read in-process only.
+pub fn read_ir_in_child_processes(exe: std::path::PathBuf) {
+    ir_check::register(exe);
+}
+
+/// The child process: reads an IR input named `name` from stdin as `load` would and returns
+/// the exit status (0 read, 2 rejected, with LLVM's message on stderr).
+pub fn read_ir_child(name: &std::path::Path) -> u8 {
+    ir_check::child_main(name)
 }
 
 /// The major LLVM version clang must have (the one watts links with).

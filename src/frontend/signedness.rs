@@ -25,10 +25,13 @@ const DW_TAG_ATOMIC_TYPE: u16 = 0x47;
 
 /// The operand of `DIDerivedType` and `DICompositeType` that holds `baseType`, and that of
 /// `DILocalVariable` and `DIGlobalVariable` that holds `type` (LLVM 19's layouts).
-const BASE_TYPE_OPERAND: usize = 3;
+pub(crate) const BASE_TYPE_OPERAND: usize = 3;
 const VARIABLE_TYPE_OPERAND: usize = 3;
 
-/// Deepest chain of typedefs and qualifiers followed.
+/// Deepest chain of typedefs and qualifiers followed (the walk recurses; the bound keeps a
+/// chain of any length in an untrusted module from exhausting the stack, and ends a cycle).
+/// Past it the type has no signedness here: its values are shown as signed, as the IR reads
+/// them.
 const MAX_DEPTH: u32 = 32;
 
 /// The signedness of every integer type node of a module's debug info.

@@ -1,0 +1,222 @@
+//! Reading untrusted LLVM IR (`.ll`, `.bc`) in a child process first: the watts binary
+//! re-executes itself on the bytes of each IR input, and the child parses, verifies, checks the
+//! debug types, runs mem2reg and lowers them exactly as the parent then does. LLVM's parsers and
+//! verifier trust their input (a mutated bitcode file crashes them; a deep metadata chain
+//! overflows their recursion; a cyclic debug type makes mem2reg loop), so whatever would crash
+//! or hang watts crashes or hangs the child instead, and the parent reports an input error
+//! (exit status 2) naming the file.
+//!
+//! Invariant: when the binary registered itself ([`register`]), the parent parses no IR input in
+//! its own process before a child has read the same bytes to the end and exited with status 0.
+//! Used as a library (tests, no registration), IR inputs are read in-process only.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::error::InputError;
+
+/// The first argument that makes the watts binary the child that reads one IR input from
+/// stdin (its second argument is the input's name, for messages).
+pub(crate) const CHILD_ARG: &str = "__watts-read-ir";
+
+/// The time a child may take to read one IR input: [`READ_SECONDS_BASE`] seconds, and
+/// [`READ_SECONDS_PER_MIB`] more per MiB of input. Past it the child is killed and the input is
+/// an error (a module LLVM takes that long to parse, verify and lower is a pathological one:
+/// watts reads the bitcode of an 800 KB C program, 1.8 MB, in under a second).
+const READ_SECONDS_BASE: u64 = 10;
+/// See [`READ_SECONDS_BASE`].
+const READ_SECONDS_PER_MIB: u64 = 10;
+
+/// How much of a child's stderr is kept (its end, where LLVM's and Rust's last words are).
+const STDERR_KEPT_BYTES: usize = 64 * 1024;
+
+/// How many of the last lines of a crashed child's stderr the message quotes.
+const QUOTED_LINES: usize = 4;
+
+/// The executable a child runs (the watts binary), once [`register`]ed.
+static READER: OnceLock<PathBuf> = OnceLock::new();
+
+/// Registers `exe` (the watts binary) as the program a child runs to read each IR input.
+pub(crate) fn register(exe: PathBuf) {
+    let _ = READER.set(exe);
+}
+
+/// The child (`watts __watts-read-ir NAME`): reads stdin whole, then does with it what the
+/// parent will do. The exit status is 0 when it read, 2 when it rejected the input, with
+/// LLVM's message on stderr.
+pub(crate) fn child_main(name: &Path) -> u8 {
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
+        eprint!("cannot read the input from the parent process: {e}");
+        return 2;
+    }
+    let context = inkwell::context::Context::create();
+    match super::load::read_ir_alone(&context, name, &bytes) {
+        Ok(()) => 0,
+        Err(InputError::InvalidIr { message, .. }) => {
+            eprint!("{message}");
+            2
+        }
+        Err(e) => {
+            eprint!("{e}");
+            2
+        }
+    }
+}
+
+/// Has a child read `bytes` (the contents of the IR input `path`) first, when the binary
+/// registered itself; an error when the child rejected them, crashed or ran out of time.
+pub(crate) fn read_in_child(path: &Path, bytes: &[u8]) -> Result<(), InputError> {
+    let Some(exe) = READER.get() else {
+        return Ok(());
+    };
+    let invalid = |message: String| InputError::InvalidIr {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut child = Command::new(exe)
+        .arg(CHILD_ARG)
+        .arg(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| invalid(format!("cannot start a process to read it: {e}")))?;
+    // The child reads stdin to the end before it writes anything; its stderr is drained all
+    // the same, so that a long message never blocks it.
+    let stdin = child.stdin.take();
+    let data = bytes.to_vec();
+    let writer = std::thread::spawn(move || {
+        if let Some(mut s) = stdin {
+            // A child that died early closed the pipe: its status says why.
+            let _ = s.write_all(&data);
+        }
+    });
+    let stderr = child.stderr.take();
+    let reader = std::thread::spawn(move || tail_of(stderr));
+    let limit =
+        Duration::from_secs(READ_SECONDS_BASE + READ_SECONDS_PER_MIB * (bytes.len() as u64 >> 20));
+    let deadline = Instant::now() + limit;
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(20));
+            }
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(invalid(format!(
+                    "cannot wait for the process reading it: {e}"
+                )));
+            }
+        }
+    };
+    let _ = writer.join();
+    let said = reader.join().unwrap_or_default();
+    let Some(status) = status else {
+        return Err(invalid(format!(
+            "LLVM could not read it within {} s (the process reading it was stopped)",
+            limit.as_secs()
+        )));
+    };
+    match status.code() {
+        Some(0) => Ok(()),
+        Some(2) if !said.trim().is_empty() => Err(invalid(said)),
+        _ => Err(invalid(format!(
+            "LLVM could not read it: the process reading it {}{}",
+            how_it_ended(status),
+            quoted(&said)
+        ))),
+    }
+}
+
+/// The last [`STDERR_KEPT_BYTES`] of a child's stderr, read to its end.
+fn tail_of(stderr: Option<std::process::ChildStderr>) -> String {
+    let Some(mut stderr) = stderr else {
+        return String::new();
+    };
+    let mut kept: Vec<u8> = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match stderr.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                kept.extend_from_slice(&buf[..n]);
+                if kept.len() > 2 * STDERR_KEPT_BYTES {
+                    kept.drain(..kept.len() - STDERR_KEPT_BYTES);
+                }
+            }
+        }
+    }
+    if kept.len() > STDERR_KEPT_BYTES {
+        kept.drain(..kept.len() - STDERR_KEPT_BYTES);
+    }
+    String::from_utf8_lossy(&kept).into_owned()
+}
+
+/// "was killed by signal 11 (SIGSEGV)", "exited with status 3".
+fn how_it_ended(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                4 => " (SIGILL)",
+                6 => " (SIGABRT)",
+                7 => " (SIGBUS)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                _ => "",
+            };
+            return format!("was killed by signal {sig}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with status {code}"),
+        None => format!("ended ({status})"),
+    }
+}
+
+/// The last lines a crashed child wrote (`LLVM ERROR: ...`, `thread 'main' has overflowed its
+/// stack`), each cut to 200 characters, after "; it said: "; empty when it said nothing.
+fn quoted(said: &str) -> String {
+    let lines: Vec<String> = said
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.chars().take(200).collect())
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let from = lines.len().saturating_sub(QUOTED_LINES);
+    format!("; it said: {}", lines[from..].join(" / "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted;
+
+    #[test]
+    fn quotes_the_last_lines() {
+        assert_eq!(quoted(""), "");
+        assert_eq!(quoted("\n  \n"), "");
+        assert_eq!(
+            quoted("a\n\nb\nc\nd\nLLVM ERROR: Broken module found\n"),
+            "; it said: b / c / d / LLVM ERROR: Broken module found"
+        );
+        assert_eq!(quoted(&"x".repeat(300)).len(), "; it said: ".len() + 200);
+    }
+}
