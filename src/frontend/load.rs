@@ -132,7 +132,11 @@ pub(crate) fn read_ir_alone(ctx: &Context, path: &Path, bytes: &[u8]) -> Result<
     let module = parse(ctx, path, bytes)?;
     check_debug_types(&module, path)?;
     prepare(&module);
-    let _ = super::lower::lower_module(&module);
+    // The child reads no source file: it only has to survive the lowering.
+    let _ = super::lower::lower_module(
+        &module,
+        crate::confine::SourceRoots::new(std::iter::empty()),
+    );
     Ok(())
 }
 
