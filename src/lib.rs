@@ -16,6 +16,7 @@
 //! - [`report`]: verdicts rendered for people (human, gnu) and tools (json, sarif).
 
 pub mod analysis;
+pub mod budget;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -57,6 +58,7 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
         }
     }
     error::set_memory_budget(config.max_memory);
+    budget::set_timeout(config.timeout);
     let progress = report::Progress::start(config);
     let t0 = Instant::now();
     progress.stage(format!(
@@ -83,7 +85,13 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     );
     if let Some(options) = &config.confirm {
         progress.stage("executing to confirm failures".to_string());
-        confirm(&program, options, &mut outcome);
+        // `--timeout` bounds the whole run: --confirm gets at most what is left of it.
+        let options = config::ConfirmOptions {
+            timeout: (budget::remaining())
+                .map_or(options.timeout, |left| options.timeout.min(left)),
+            ..options.clone()
+        };
+        confirm(&program, &options, &mut outcome);
     }
     let analysis_ms = t1.elapsed().as_millis() as u64;
     progress.finish();
@@ -520,6 +528,7 @@ fn assume_no_write(program: &mut Program, names: &[String]) {
 
 /// The invariants of every thread at every source line (`watts invariants`).
 pub fn invariants(config: &Config) -> Result<analysis::invariants::Invariants, InputError> {
+    budget::set_timeout(config.timeout);
     let progress = report::Progress::start(config);
     progress.stage("compiling".to_string());
     let program = load_program(config)?;

@@ -71,6 +71,11 @@ pub(crate) fn lower_module(module: &Module<'_>) -> Program {
         lower_global(&mut cx, GlobalId::from(i), g);
     }
     for (i, &f) in fvals.iter().enumerate() {
+        // Past a budget of the run the program is left partial: `frontend::load` then reports
+        // the budget, and a partial program is never analysed.
+        if crate::budget::exceeded() {
+            return cx.program;
+        }
         let func = FnLower::lower(&mut cx, FuncId::from(i), f);
         cx.program.funcs.push(func);
     }
