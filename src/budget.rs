@@ -43,29 +43,25 @@ pub fn child_address_space() -> u64 {
     (crate::error::memory_budget() as u64).saturating_add(CHILD_CODE_ALLOWANCE)
 }
 
-/// Whether the run is past its deadline or its heap budget.
-pub fn exceeded() -> bool {
-    deadline().is_some_and(|(at, _)| Instant::now() >= at) || crate::error::over_memory_budget()
+/// Whether the run is past its deadline.
+pub fn expired() -> bool {
+    deadline().is_some_and(|(at, _)| Instant::now() >= at)
 }
 
-/// An error when the run is past its deadline or its heap budget, after `phase` (`"lowering
-/// the program"`); the front end checks it between its phases.
+/// An error when the run is past its deadline, after `phase` (`"lowering the program"`); the
+/// front end checks it between its phases.
+///
+/// The heap budget is not checked here: past it the analysis degrades to may-fail for every
+/// assertion, which needs the program, so the in-process front end finishes (its memory follows
+/// the bitcode, which a clang bounded by [`child_address_space`] produced).
 pub fn check(phase: &str) -> Result<(), InputError> {
-    if let Some((at, timeout)) = deadline() {
-        if Instant::now() >= at {
-            return Err(InputError::Budget(format!(
-                "the run did not finish within the --timeout ({:.1} s): it ran out while {phase}",
-                timeout.as_secs_f64()
-            )));
-        }
+    match deadline() {
+        Some((at, timeout)) if Instant::now() >= at => Err(InputError::Budget(format!(
+            "the run did not finish within the --timeout ({:.1} s): it ran out while {phase}",
+            timeout.as_secs_f64()
+        ))),
+        _ => Ok(()),
     }
-    if crate::error::over_memory_budget() {
-        return Err(InputError::Budget(format!(
-            "the front end went past the memory budget (--max-memory {}) while {phase}",
-            crate::error::budget_text()
-        )));
-    }
-    Ok(())
 }
 
 /// How a child ran out of its budget, if it did.
@@ -160,21 +156,24 @@ fn ran_out_of_memory(stderr: &[u8]) -> bool {
 #[cfg(unix)]
 fn limit(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
-    let bytes = child_address_space();
+    let bytes = child_address_space() as libc::rlim_t;
     // SAFETY: between fork and exec the closure calls only async-signal-safe functions
-    // (`setpgid`, `setrlimit`) and allocates nothing.
+    // (`setpgid`, `getrlimit`, `setrlimit`) and allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
-            // Its own process group, so that the deadline kills whatever it starts too.
-            if libc::setpgid(0, 0) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            let lim = libc::rlimit {
-                rlim_cur: bytes as libc::rlim_t,
-                rlim_max: bytes as libc::rlim_t,
+            // Its own process group, so that the deadline kills whatever it starts too. Both
+            // calls only lower what the child may do: their failure leaves it as it was.
+            libc::setpgid(0, 0);
+            let mut lim = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
             };
-            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
+            if libc::getrlimit(libc::RLIMIT_AS, &mut lim) == 0 {
+                // A limit set on watts (`ulimit -v`) is never raised.
+                let at_most = bytes.min(lim.rlim_cur).min(lim.rlim_max);
+                lim.rlim_cur = at_most;
+                lim.rlim_max = at_most;
+                libc::setrlimit(libc::RLIMIT_AS, &lim);
             }
             Ok(())
         });

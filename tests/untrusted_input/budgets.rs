@@ -41,6 +41,8 @@ impl Run {
 }
 
 /// Runs `watts ARGS` in `dir`, killed after `bound`.
+// The child is reaped by `wait4`, which also gives its peak memory.
+#[allow(clippy::zombie_processes)]
 fn watts_bounded(dir: &Path, args: &[&str], bound: Duration) -> Run {
     let out = dir.join("watts.stdout");
     let err = dir.join("watts.stderr");
