@@ -4,6 +4,8 @@
 //! Module map (see ARCHITECTURE.md):
 //! - [`cli`]: command-line options to a validated [`Config`].
 //! - [`commands`]: what each subcommand does, from parsed options to output and exit status.
+//! - [`budget`]: the deadline of `--timeout` for the whole run, and clang run under it and
+//!   under `--max-memory`.
 //! - [`project`]: compilation databases and `watts.toml`, turned into inputs and flags.
 //! - [`frontend`]: clang and inkwell; lowers LLVM IR once into [`ir`]. The only inkwell user.
 //! - [`harness`]: a synthetic `main` for driver code (`--init`, `--entry`).
@@ -39,8 +41,8 @@ use analysis::{AssertVerdict, Note, Outcome, Stats, Status};
 use ir::{AssertId, Program};
 use std::time::{Duration, Instant};
 
-/// Runs the whole pipeline on `config`: front end, harness, analysis (within
-/// `config.timeout`), verdicts, suppressions and baseline. Rendering is left to
+/// Runs the whole pipeline on `config`: front end, harness, analysis, `--confirm` (all within
+/// `config.timeout`, [`budget`]), verdicts, suppressions and baseline. Rendering is left to
 /// [`report::Report::render`], so that callers may choose the format.
 ///
 /// With a timeout, the analysis runs on its own thread; when the time is up, every assertion is
