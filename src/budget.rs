@@ -98,24 +98,28 @@ pub fn output(cmd: &mut Command, what: &str) -> Result<Result<Output, std::io::E
     let mut pause = Duration::from_millis(1);
     let mut stopped = None;
     let status = loop {
+        let Some((at, timeout)) = deadline() else {
+            match child.wait() {
+                Ok(status) => break status,
+                Err(e) => return Ok(Err(e)),
+            }
+        };
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => {}
             Err(e) => return Ok(Err(e)),
         }
-        if let Some((at, timeout)) = deadline() {
-            let now = Instant::now();
-            if now >= at {
-                kill_group(&mut child);
-                stopped = Some(Stopped::Deadline(timeout));
-                break child
-                    .wait()
-                    .map_err(|e| InputError::Budget(e.to_string()))?;
-            }
-            pause = pause.min(at - now);
+        let now = Instant::now();
+        if now >= at {
+            kill_group(&mut child);
+            stopped = Some(Stopped::Deadline(timeout));
+            break child
+                .wait()
+                .map_err(|e| InputError::Budget(e.to_string()))?;
         }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
+        // A few milliseconds at most past the child's end or the deadline.
+        std::thread::sleep(pause.min(at - now));
+        pause = (pause * 2).min(Duration::from_millis(5));
     };
     let out = Output {
         status,
