@@ -1,30 +1,33 @@
-//! The budgets of one whole run, front end included: the deadline of `--timeout` and the
-//! memory of `--max-memory`, process-wide (as the allocator reads the heap budget,
+//! The budgets of one whole run, front end included: the deadline of `--timeout` (kept per
+//! thread) and the memory of `--max-memory` (process-wide, as the allocator reads it,
 //! [`crate::error::set_memory_budget`]), and the programs watts runs (clang) run under them.
 //!
 //! Invariant: no child process outlives the deadline (it is killed, with its process group),
 //! and none has more address space than [`child_address_space`]; a child stopped by either is
 //! an input error ([`InputError::Budget`]), never a result.
 
+use std::cell::Cell;
 use std::io::Read;
 use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::error::InputError;
 
-/// The deadline of the run (`--timeout`), if any.
-static DEADLINE: Mutex<Option<(Instant, Duration)>> = Mutex::new(None);
+thread_local! {
+    /// The deadline of the run on this thread (`--timeout`) and the timeout it came from, if
+    /// any. Per thread, so that runs of the library on several threads (the corpus tests) keep
+    /// their own; the front end and `--confirm` run on the thread that called `watts::run`.
+    static DEADLINE: Cell<Option<(Instant, Duration)>> = const { Cell::new(None) };
+}
 
 /// Sets the deadline of the run: `timeout` from now (`None`: no deadline).
 pub fn set_timeout(timeout: Option<Duration>) {
-    let at = timeout.map(|t| (Instant::now() + t, t));
-    *DEADLINE.lock().unwrap_or_else(|e| e.into_inner()) = at;
+    DEADLINE.set(timeout.map(|t| (Instant::now() + t, t)));
 }
 
 /// The deadline of the run and the `--timeout` it came from, if any.
 pub fn deadline() -> Option<(Instant, Duration)> {
-    *DEADLINE.lock().unwrap_or_else(|e| e.into_inner())
+    DEADLINE.get()
 }
 
 /// The time left before the deadline (`None`: no deadline).
