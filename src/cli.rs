@@ -227,14 +227,16 @@ pub struct InputArgs {
     #[arg(long, value_name = "N", help_heading = "Analysis")]
     pub jobs: Option<usize>,
 
-    /// Stop the analysis after this many seconds (more than 0, at most one year); assertions
-    /// are then reported as may fail (never as proved).
+    /// Stop the whole run after this many seconds (more than 0, at most one year), clang and
+    /// --confirm included: assertions are then reported as may fail (never as proved), or,
+    /// when clang had not finished, the run ends with status 2.
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = parse_seconds, help_heading = "Analysis")]
     pub timeout: Option<Duration>,
 
     /// Heap budget of the analysis (`512M`, `4G`, or bytes); past it a flow-sensitive mode
     /// falls back to the flow-insensitive one (coarser, noted in the report) and that one to
-    /// may-fail [default: a quarter of the memory, at most 1.5G].
+    /// may-fail. clang runs with this much address space plus 512M for its code (status 2 when
+    /// it needs more) [default: a quarter of the memory, at most 1.5G].
     #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Analysis")]
     pub max_memory: Option<u64>,
 

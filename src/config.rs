@@ -104,7 +104,9 @@ pub struct Config {
     /// A JSON or SARIF report of an earlier run: findings in it do not count for the exit
     /// status.
     pub baseline: Option<PathBuf>,
-    /// Wall-time budget of the analysis; past it every assertion not yet decided is may-fail.
+    /// Wall-time budget of the whole run (`crate::budget`: clang, the analysis, --confirm);
+    /// past it every assertion not yet decided is may-fail, or, in the front end, the run ends
+    /// with an input error.
     pub timeout: Option<Duration>,
     /// Heap budget of the analysis in bytes (`--max-memory`); past it a flow-sensitive mode
     /// falls back to the flow-insensitive one, and that one to may-fail for everything.

@@ -51,6 +51,9 @@ pub enum InputError {
         /// What is wrong.
         message: String,
     },
+    /// The front end ran past `--timeout` or `--max-memory` (`crate::budget`): no program to
+    /// analyse, so no verdict.
+    Budget(String),
 }
 
 impl fmt::Display for InputError {
@@ -113,6 +116,7 @@ impl fmt::Display for InputError {
             InputError::Baseline { path, message } => {
                 write!(f, "cannot use the baseline {}: {message}", path.display())
             }
+            InputError::Budget(message) => write!(f, "{message}"),
         }
     }
 }
@@ -171,6 +175,16 @@ pub fn over_memory_budget() -> bool {
 /// The memory budget in bytes (`usize::MAX`: none).
 pub fn memory_budget() -> usize {
     MEMORY_BUDGET.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The memory budget for messages (`1.5 GiB`, `512 MiB`).
+pub fn budget_text() -> String {
+    let b = memory_budget() as f64;
+    match b {
+        _ if b >= f64::from(1u32 << 30) => format!("{:.1} GiB", b / f64::from(1u32 << 30)),
+        _ if b >= f64::from(1u32 << 20) => format!("{:.0} MiB", b / f64::from(1u32 << 20)),
+        _ => format!("{:.0} KiB", b / 1024.0),
+    }
 }
 
 /// Bytes allocated and not yet freed (0 without [`OutOfMemory`] as the allocator).

@@ -6,6 +6,8 @@
 //! - [`confine`]: what a file analysed makes watts read (source text only under the inputs'
 //!   directories) and where reports are written (never through a planted symbolic link).
 //! - [`commands`]: what each subcommand does, from parsed options to output and exit status.
+//! - [`budget`]: the deadline of `--timeout` for the whole run, and clang run under it and
+//!   under `--max-memory`.
 //! - [`project`]: compilation databases and `watts.toml`, turned into inputs and flags.
 //! - [`frontend`]: clang and inkwell; lowers LLVM IR once into [`ir`]. The only inkwell user.
 //! - [`harness`]: a synthetic `main` for driver code (`--init`, `--entry`).
@@ -18,6 +20,7 @@
 //! - [`report`]: verdicts rendered for people (human, gnu) and tools (json, sarif).
 
 pub mod analysis;
+pub mod budget;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -41,8 +44,8 @@ use analysis::{AssertVerdict, Note, Outcome, Stats, Status};
 use ir::{AssertId, Program};
 use std::time::{Duration, Instant};
 
-/// Runs the whole pipeline on `config`: front end, harness, analysis (within
-/// `config.timeout`), verdicts, suppressions and baseline. Rendering is left to
+/// Runs the whole pipeline on `config`: front end, harness, analysis, `--confirm` (all within
+/// `config.timeout`, [`budget`]), verdicts, suppressions and baseline. Rendering is left to
 /// [`report::Report::render`], so that callers may choose the format.
 ///
 /// With a timeout, the analysis runs on its own thread; when the time is up, every assertion is
@@ -60,6 +63,7 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
         }
     }
     error::set_memory_budget(config.max_memory);
+    budget::set_timeout(config.timeout);
     let progress = report::Progress::start(config);
     let t0 = Instant::now();
     progress.stage(format!(
@@ -86,7 +90,13 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     );
     if let Some(options) = &config.confirm {
         progress.stage("executing to confirm failures".to_string());
-        confirm(&program, options, &mut outcome);
+        // `--timeout` bounds the whole run: --confirm gets at most what is left of it.
+        let options = config::ConfirmOptions {
+            timeout: (budget::remaining())
+                .map_or(options.timeout, |left| options.timeout.min(left)),
+            ..options.clone()
+        };
+        confirm(&program, &options, &mut outcome);
     }
     let analysis_ms = t1.elapsed().as_millis() as u64;
     progress.finish();
@@ -547,6 +557,7 @@ fn assume_no_write(program: &mut Program, names: &[String]) {
 
 /// The invariants of every thread at every source line (`watts invariants`).
 pub fn invariants(config: &Config) -> Result<analysis::invariants::Invariants, InputError> {
+    budget::set_timeout(config.timeout);
     let progress = report::Progress::start(config);
     progress.stage("compiling".to_string());
     let program = load_program(config)?;

@@ -398,10 +398,60 @@ fn may_fail_naming(args: &[&str], flag: &str) {
     );
 }
 
-/// A timeout degrades to may-fail with a reason, never to proved.
+/// A timeout degrades to may-fail with a reason, never to proved. It bounds the whole run
+/// (issue 33): one that ends in the front end, before there is any assertion, ends the run
+/// with status 2 and says so.
 #[test]
 fn timeout_degrades_to_may_fail() {
-    may_fail_naming(&["--timeout", "0.000001"], "--timeout");
+    let o = analyze("ok.c", SAFE, &["--timeout", "0.000001"]);
+    assert_status(&o, 2);
+    assert!(
+        stderr(&o).contains("did not finish within the --timeout"),
+        "{}",
+        stderr(&o)
+    );
+    // An analysis far longer than the timeout (a reader of 12 globals that two threads write:
+    // millions of combinations), after a quick front end.
+    let n = 12;
+    let mut c = String::from("#include <assert.h>\n#include <pthread.h>\n");
+    c += &(0..n).map(|i| format!("int g{i};\n")).collect::<String>();
+    for (w, base) in [("w1", 1), ("w2", 100)] {
+        c += &format!("void *{w}(void *a) {{\n");
+        c += &(0..n)
+            .map(|i| format!("  g{i} = {};\n", base + i))
+            .collect::<String>();
+        c += "  return 0;\n}\n";
+    }
+    c += "void *r(void *a) {\n  int s = 0;\n";
+    c += &(0..n)
+        .map(|i| format!("  s += g{i};\n"))
+        .collect::<String>();
+    c += "  assert(s != 7);\n  return 0;\n}\nint main(void) {\n  pthread_t t[3];\n";
+    c += "  pthread_create(&t[0], 0, w1, 0);\n  pthread_create(&t[1], 0, w2, 0);\n";
+    c += "  pthread_create(&t[2], 0, r, 0);\n  for (int i = 0; i < 3; i++)\n";
+    c += "    pthread_join(t[i], 0);\n  return 0;\n}\n";
+    let o = analyze(
+        "many.c",
+        &c,
+        &[
+            "--timeout",
+            "3",
+            "--max-combinations",
+            "100000000",
+            "--format",
+            "json",
+        ],
+    );
+    assert_status(&o, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let a = &doc["assertions"][0];
+    assert_eq!(a["status"], "may-fail", "{doc}");
+    assert!(
+        a["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("--timeout")),
+        "{doc}"
+    );
     // A generous timeout changes nothing.
     assert_status(&analyze("ok.c", SAFE, &["--timeout", "600"]), 0);
     assert_status(&analyze("ok.c", SAFE, &["--timeout", "-1"]), 2);

@@ -190,15 +190,7 @@ pub(crate) fn runs<D: NumDomain>(
     }
 }
 
-/// The memory budget for messages (`1.5 GiB`, `512 MiB`).
-fn budget_text() -> String {
-    let b = crate::error::memory_budget() as f64;
-    match b {
-        _ if b >= f64::from(1u32 << 30) => format!("{:.1} GiB", b / f64::from(1u32 << 30)),
-        _ if b >= f64::from(1u32 << 20) => format!("{:.0} MiB", b / f64::from(1u32 << 20)),
-        _ => format!("{:.0} KiB", b / 1024.0),
-    }
-}
+use crate::error::budget_text;
 
 /// The note of the race check's assumption about functions without a definition.
 fn assumed_note(assumed: &BTreeSet<String>) -> Note {

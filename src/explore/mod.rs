@@ -335,10 +335,10 @@ pub fn limits(found: &Confirmation, options: &crate::config::ConfirmOptions) -> 
     let out = &found.outcome;
     let mut why = Vec::new();
     if !out.complete {
-        why.push(format!(
-            "the budget of {:.0} s ran out",
-            options.timeout.as_secs_f64()
-        ));
+        // Tenths under 10 s: a share of a short --timeout is not "0 s".
+        let secs = options.timeout.as_secs_f64();
+        let digits = if secs < 10.0 { 1 } else { 0 };
+        why.push(format!("the budget of {secs:.digits$} s ran out"));
     }
     if out.cut {
         why.push(format!(

@@ -264,10 +264,9 @@ fn compile_once(
     args.push(tmp.path().as_os_str().to_owned());
     args.push(as_input(input).into_os_string());
     args.extend(extra.iter().map(OsString::from));
-    let out = Command::new(&clang.program)
-        .args(&args)
-        .output()
-        .map_err(|e| {
+    let what = format!("compiling {}", input.display());
+    let out =
+        crate::budget::output(Command::new(&clang.program).args(&args), &what)?.map_err(|e| {
             InputError::ClangNotFound(format!("cannot run {}: {e}", clang.program.display()))
         })?;
     if !out.status.success() {

@@ -73,6 +73,11 @@ pub(crate) fn lower_module(module: &Module<'_>, roots: SourceRoots) -> Program {
         lower_global(&mut cx, GlobalId::from(i), g);
     }
     for (i, &f) in fvals.iter().enumerate() {
+        // Past the run's deadline the program is left partial: `frontend::load` then reports
+        // the timeout, and a partial program is never analysed.
+        if crate::budget::expired() {
+            return cx.program;
+        }
         let func = FnLower::lower(&mut cx, FuncId::from(i), f);
         cx.program.funcs.push(func);
     }

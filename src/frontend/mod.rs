@@ -69,7 +69,9 @@ pub fn load(config: &Config) -> Result<Program, InputError> {
     let context = inkwell::context::Context::create();
     let mut notes = Vec::new();
     let module = load::load_module(&context, config, &mut notes)?;
+    crate::budget::check("loading the LLVM module")?;
     let mut program = lower::lower_module(&module, crate::confine::SourceRoots::of(config));
+    crate::budget::check("lowering the program")?;
     program.frontend_notes = notes;
     Ok(program)
 }

@@ -113,6 +113,9 @@ pub struct Plan {
     pub queries: usize,
     /// Whether the budget was exceeded and loads were joined instead.
     pub fallback: bool,
+    /// Whether the memory budget (`--max-memory`) ran out while the combinations were made:
+    /// the plan is then the joined fallback, and the fixpoint must give up (`compose::run`).
+    pub over_memory: bool,
 }
 
 /// Builds the combinations of thread `i`. `max` bounds their number; past it every shared load
@@ -281,6 +284,7 @@ fn product(a: (Vec<Key>, Plan), b: (Vec<Key>, Plan)) -> (Vec<Key>, Plan) {
         covered: pa.covered + pb.covered,
         queries: pa.queries + pb.queries,
         fallback: pa.fallback || pb.fallback,
+        over_memory: pa.over_memory || pb.over_memory,
         ..Plan::default()
     };
     for (ca, fa) in pa.combos.iter().zip(&pa.flows) {
@@ -536,6 +540,24 @@ fn enumerate<D: watts_domains::NumDomain>(
     let mut kept: HashSet<Vec<usize>> = HashSet::default();
     let mut publishers = Publishers::new(facts.program, threads);
     for digits in by_cuts(loads) {
+        // Soundness: past the memory budget the combinations made so far are dropped and the
+        // plan says so; the fixpoint then gives up, and the analysis falls back to the
+        // flow-insensitive mode (`verdict::runs`), which over-approximates every mode.
+        if crate::error::over_memory_budget() {
+            drop((plan, kept));
+            let mut plan = Plan {
+                fallback: true,
+                over_memory: true,
+                enumerated: 1,
+                ..Plan::default()
+            };
+            for l in loads {
+                fixed.insert(l.at, joined(l));
+            }
+            plan.combos.push(fixed);
+            plan.flows.push(Vec::new());
+            return plan;
+        }
         plan.enumerated += 1;
         if covered_by_kept(loads, &digits, &kept) {
             kept.insert(digits);
@@ -689,12 +711,27 @@ fn publisher_views<D: watts_domains::NumDomain>(
 }
 
 /// Every combination of options (one digit per load), those with fewer `Cut` choices first, so
-/// that a combination with a cut comes after the ones that may cover it.
-fn by_cuts(loads: &[SharedLoad]) -> Vec<Vec<usize>> {
-    let mut all = Vec::new();
-    let mut digits = vec![0usize; loads.len()];
-    loop {
-        all.push(digits.clone());
+/// that a combination with a cut comes after the ones that may cover it; among equals, in
+/// counting order (the first digit fastest). Made as they are read, one pass per number of
+/// cuts: the combinations of a large `--max-combinations` are never all in memory at once.
+fn by_cuts(loads: &[SharedLoad]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let cuttable = |l: &SharedLoad| l.options.iter().any(|o| matches!(o, Choice::Cut));
+    let most = loads.iter().filter(|l| cuttable(l)).count();
+    let cuts = move |d: &Vec<usize>| {
+        d.iter()
+            .zip(loads)
+            .filter(|(d, l)| matches!(l.options[**d], Choice::Cut))
+            .count()
+    };
+    (0..=most).flat_map(move |c| counting(loads).filter(move |d| cuts(d) == c))
+}
+
+/// Every combination of options in counting order (the first digit fastest).
+fn counting(loads: &[SharedLoad]) -> impl Iterator<Item = Vec<usize>> + '_ {
+    let mut next = Some(vec![0usize; loads.len()]);
+    std::iter::from_fn(move || {
+        let now = next.take()?;
+        let mut digits = now.clone();
         let mut k = 0;
         while k < digits.len() {
             digits[k] += 1;
@@ -704,18 +741,11 @@ fn by_cuts(loads: &[SharedLoad]) -> Vec<Vec<usize>> {
             digits[k] = 0;
             k += 1;
         }
-        if k == digits.len() {
-            break;
+        if k < digits.len() {
+            next = Some(digits);
         }
-    }
-    let cuts = |d: &Vec<usize>| {
-        d.iter()
-            .zip(loads)
-            .filter(|(d, l)| matches!(l.options[**d], Choice::Cut))
-            .count()
-    };
-    all.sort_by_key(cuts);
-    all
+        Some(now)
+    })
 }
 
 /// Whether the combination `digits` need not be analysed: it cuts some load `k`, and the same
@@ -1303,7 +1333,7 @@ mod tests {
     #[test]
     fn every_combination_comes_once_with_fewer_cuts_first() {
         let loads = three();
-        let all = by_cuts(&loads);
+        let all: Vec<Vec<usize>> = by_cuts(&loads).collect();
         assert_eq!(all.len(), 9);
         let unique: HashSet<_> = all.iter().cloned().collect();
         assert_eq!(unique.len(), 9);

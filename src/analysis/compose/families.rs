@@ -36,6 +36,9 @@ pub(crate) struct Outcome<D> {
     pub observed: Vec<AssertObs>,
     pub called: BTreeSet<FuncId>,
     pub analysed: usize,
+    /// Whether the memory budget ran out before every combination was analysed (the result
+    /// is then partial, and the fixpoint gives up).
+    pub over_memory: bool,
 }
 
 struct One<D> {
@@ -88,9 +91,15 @@ pub(crate) fn analyse<D: NumDomain>(
             observed: vec![AssertObs::default(); facts.program.asserts.len()],
             called: BTreeSet::new(),
             analysed: 0,
+            over_memory: false,
         };
         let work: Vec<_> = plan.combos.iter().zip(&plan.flows).collect();
         for chunk in work.chunks(CHUNK) {
+            // Soundness: a partial result, which `over_memory` makes the fixpoint discard.
+            if crate::error::over_memory_budget() {
+                acc.over_memory = true;
+                break;
+            }
             type Work<'w> = (&'w Choices, &'w Vec<Flow>);
             let run = |w: &Work<'_>| one(facts, inputs, w.0, w.1);
             // Handing a few small analyses to the pool costs more than it saves: they replay
@@ -145,11 +154,13 @@ pub(crate) fn analyse<D: NumDomain>(
         analysed += acc.analysed;
         outs.push(acc);
     }
+    let over_memory = outs.iter().any(|o| o.over_memory);
     let mut it = outs.into_iter();
     let mut out = it.next().expect("at least one family");
     for o in it {
         meet_into(&mut out, o);
     }
+    out.over_memory = over_memory;
     out.analysed = analysed;
     out
 }

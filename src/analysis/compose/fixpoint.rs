@@ -189,6 +189,10 @@ pub fn run<D: NumDomain>(
             } else {
                 step.analyse(&cx, &mut combos)
             };
+            if round.over_memory {
+                over_memory = true;
+                break;
+            }
             if round.fell_back {
                 combos.fallbacks += 1;
                 combos
@@ -211,6 +215,7 @@ pub fn run<D: NumDomain>(
                 called,
                 pruned,
                 fell_back,
+                over_memory: _,
             } = round;
             let widen = rounds > JOIN_ROUNDS;
             let r = &mut found.results[i];

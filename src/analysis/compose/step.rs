@@ -69,6 +69,9 @@ pub(super) struct Round<D> {
     pub pruned: usize,
     /// Whether the combination budget ran out and loads were joined instead.
     pub fell_back: bool,
+    /// Whether the memory budget ran out during the analysis: the round is incomplete, and the
+    /// fixpoint must give up.
+    pub over_memory: bool,
 }
 
 /// One mode's analysis of one thread in one round.
@@ -178,7 +181,13 @@ fn analyse_plan<D: NumDomain>(
         None => (&single, &no_flows),
     };
     let mut states: Vec<D> = vec![D::bottom(); t.cfg.nodes.len()];
+    let mut over_memory = plan.is_some_and(|p| p.over_memory);
     for (choices, flows) in choice_sets.iter().zip(flow_sets) {
+        // Soundness: the states stay partial; `over_memory` makes the fixpoint give up.
+        if crate::error::over_memory_budget() {
+            over_memory = true;
+            break;
+        }
         let records = Records {
             sink: &mut sink,
             observed: &mut observed,
@@ -199,6 +208,7 @@ fn analyse_plan<D: NumDomain>(
         called,
         pruned: plan.map_or(0, |p| p.pruned),
         fell_back: plan.is_some_and(|p| p.fallback),
+        over_memory,
     }
 }
 
@@ -246,6 +256,7 @@ impl<D: NumDomain> Step<D> for Families {
             called: out.called,
             pruned,
             fell_back: families.iter().any(|p| p.fallback),
+            over_memory: out.over_memory || families.iter().any(|p| p.over_memory),
         }
     }
 

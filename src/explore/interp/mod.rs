@@ -28,6 +28,7 @@ pub use race::{RaceMemory, RaceTarget};
 pub(crate) mod memory;
 mod pvec;
 mod shadow;
+mod stack;
 #[cfg(test)]
 mod tests;
 
@@ -36,6 +37,7 @@ use std::sync::Arc;
 
 use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Value};
 use self::pvec::PVec;
+use self::stack::Stack;
 use super::{InputValue, Loc, Next, Status, StepInfo, StepKind, System, Tid};
 use crate::ir::{
     AssertKind, BinOp, BlockId, CInt, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind,
@@ -84,6 +86,13 @@ pub const SAMPLED_MAX_STEPS: u64 = 4_000_000;
 /// (`InterpOptions::thread_loops`): a loop that creates threads forever is cut by the loop
 /// bound soon after, as every other loop, rather than filling memory with threads.
 pub const MAX_LOOP_THREADS: usize = 1 << 15;
+
+/// Most frames on one thread's call stack: a call past it abandons the execution (as
+/// unsupported), so that deep recursion costs at most this many frames of memory per thread
+/// and state. What is lost: executions that recurse deeper are never run, so they show no
+/// failure and allow no proof by exploration. (A real thread's 8 MB stack overflows at a
+/// depth of the same order for frames of 80 bytes.)
+pub const MAX_FRAMES: usize = 100_000;
 
 /// At most this many candidate values for an integer `__VERIFIER_nondet_*`.
 const MAX_INPUTS: usize = 12;
@@ -306,7 +315,9 @@ struct Thread {
     arg: Value,
     /// Which thread of its entry function it is (1 for the first), for its name.
     instance: u32,
-    frames: Vec<Frame>,
+    /// Its call stack: persistent, so that a step of a thread deep in recursion copies and
+    /// hashes its top frame, not all of them.
+    frames: Stack<Frame>,
     at: At,
     /// The entry's result, once finished.
     ret: Value,
@@ -2049,7 +2060,7 @@ impl<'p> Interp<'p> {
                     instance,
                     // Its frame is made when it starts: a thread that never starts (one of
                     // 10,000 parked) costs its slot alone.
-                    frames: Vec::new(),
+                    frames: Stack::default(),
                     arg: a,
                     at: At::Start,
                     ret: Value::Unknown,
@@ -2319,6 +2330,12 @@ impl<'p> Interp<'p> {
                 ))
             }
             Ext::Defined => {
+                // Soundness: the execution is abandoned, so nothing is claimed about it.
+                if s.threads[t].frames.len() >= MAX_FRAMES {
+                    return unsupported(format!(
+                        "a thread's calls nest more than {MAX_FRAMES} deep{here}"
+                    ));
+                }
                 let syms = s.shadow.on().then(|| self.sh_args(s, t, args));
                 let caller = self.top(s, t).func;
                 let mut vals = vals;
@@ -2701,7 +2718,7 @@ impl System for Interp<'_> {
                 entry: self.main,
                 arg: Value::Unknown,
                 instance: 1,
-                frames: vec![self.frame(self.main, &args)],
+                frames: Stack::one(self.frame(self.main, &args)),
                 at: At::Start,
                 ret: Value::Unknown,
                 joined: false,

@@ -292,7 +292,7 @@ fn digest_of<T: Hash>(node: &Node<T>) -> u128 {
 
 /// Two SipHash-1-3 hashers with different salts (the fingerprints of `search`), as one
 /// 128-bit hasher.
-struct Hasher128(
+pub(super) struct Hasher128(
     std::collections::hash_map::DefaultHasher,
     std::collections::hash_map::DefaultHasher,
 );
@@ -308,7 +308,7 @@ impl Default for Hasher128 {
 }
 
 impl Hasher128 {
-    fn finish128(&self) -> u128 {
+    pub(super) fn finish128(&self) -> u128 {
         (u128::from(self.0.finish()) << 64) | u128::from(self.1.finish())
     }
 }
