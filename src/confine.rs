@@ -81,6 +81,44 @@ impl SourceRoots {
         !pseudo && !git && self.dirs.iter().any(|d| path.starts_with(d))
     }
 
+    /// Whether a report may show the text of `path` (a file that exists, under a root, not a
+    /// file of the kernel's nor of `.git`).
+    pub fn shows(&self, path: &Path) -> bool {
+        std::fs::canonicalize(path).is_ok_and(|real| self.allows(&real))
+    }
+
+    /// clang's diagnostics with the message and quoted lines of every diagnostic located in a
+    /// file the report may not show replaced by its place and a word on why: a source can
+    /// `#include` any file (`.git/config`, where a CI checkout keeps its token), and clang
+    /// quotes what it could not parse. Diagnostics located in the project's files, and the
+    /// `In file included from` lines (names only), are kept as clang wrote them.
+    pub fn withhold_diagnostics(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut skipping = false;
+        for line in text.lines() {
+            if let Some((place, file, severity)) = diagnostic_header(line) {
+                skipping = !self.shows(Path::new(file));
+                if skipping {
+                    out.push_str(&format!(
+                        "{place}: {severity}: (withheld: {file} is not a source file of the \
+                         project, so its text is not shown)\n"
+                    ));
+                    continue;
+                }
+            } else if line.starts_with("In file included from")
+                || line.starts_with("                 from ")
+                || line.ends_with(" generated.")
+            {
+                skipping = false;
+            }
+            if !skipping {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
     /// The text of `path` for a report, with its control characters hidden, or why it is
     /// withheld. Never blocks (a FIFO is not opened for reading) and never reads more than
     /// [`MAX_SOURCE_BYTES`].
@@ -114,6 +152,23 @@ impl SourceRoots {
         }
         Ok(hide_controls(&String::from_utf8_lossy(&bytes)))
     }
+}
+
+/// `(place, file, severity)` of a clang diagnostic's first line
+/// (`FILE:LINE:COL: error: message`), or `None` for other lines.
+fn diagnostic_header(line: &str) -> Option<(&str, &str, &str)> {
+    ["fatal error", "error", "warning", "note", "remark"]
+        .into_iter()
+        .find_map(|severity| {
+            let at = line.find(&format!(": {severity}: "))?;
+            let place = &line[..at];
+            let mut parts = place.rsplitn(3, ':');
+            let col = parts.next()?;
+            let row = parts.next()?;
+            let file = parts.next()?;
+            let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            (numeric(col) && numeric(row) && !file.is_empty()).then_some((place, file, severity))
+        })
 }
 
 /// A regular file of at most [`MAX_SOURCE_BYTES`].

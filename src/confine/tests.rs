@@ -183,3 +183,31 @@ fn a_planted_symbolic_link_is_replaced_not_followed() {
         .collect();
     assert_eq!(names, ["A1.json"]);
 }
+
+#[test]
+fn diagnostics_of_files_outside_the_roots_lose_their_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("a.c"), "int x;\n").expect("write");
+    let roots = SourceRoots::new([dir.path().to_path_buf()]);
+    let a = dir.path().join("a.c");
+    let text = format!(
+        "In file included from {a}:1:\n/etc/hostname:1:2: error: use of undeclared identifier 'SECRET'\n    1 | SECRET\n      |  ^\n{a}:2:1: error: expected expression\n    2 | int x;\n      | ^\n2 errors generated.\n",
+        a = a.display()
+    );
+    let shown = roots.withhold_diagnostics(&text);
+    assert!(!shown.contains("SECRET"), "{shown}");
+    assert!(
+        shown.contains("/etc/hostname:1:2: error: (withheld"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("expected expression\n    2 | int x;"),
+        "{shown}"
+    );
+    assert!(shown.contains("In file included from") && shown.contains("2 errors generated."));
+    assert_eq!(
+        diagnostic_header("a.c:3:4: warning: w"),
+        Some(("a.c:3:4", "a.c", "warning"))
+    );
+    assert_eq!(diagnostic_header("    3 | x: error: y"), None);
+}

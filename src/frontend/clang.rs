@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::config::Config;
+use crate::confine::SourceRoots;
 use crate::error::InputError;
 
 /// The LLVM major version watts links against; clang must produce IR of the same version.
@@ -96,10 +97,14 @@ const MAX_RETRIES: usize = 3;
 /// Compiles one C (or preprocessed `.i`) file to bitcode, accepting what gcc accepts: a global
 /// named like a C library function (`int free;`) is compiled with `-fno-builtin-free`, and
 /// the C that clang 16 made errors is downgraded to warnings (`compile_once`); each is noted.
+///
+/// clang's diagnostics (in notes and errors) keep their text only where `roots` shows it:
+/// see [`SourceRoots::withhold_diagnostics`].
 pub(crate) fn compile(
     clang: &Clang,
     input: &Path,
     extra: &[String],
+    roots: &SourceRoots,
 ) -> Result<Compiled, InputError> {
     if (input.file_name()).is_some_and(|n| n.as_encoded_bytes().starts_with(b"@")) {
         return Err(InputError::UnsafeName(input.to_path_buf()));
@@ -132,7 +137,7 @@ pub(crate) fn compile(
                         args[..no_builtin.len()].join(" ")
                     ));
                 }
-                notes.extend(lenient_notes(&diagnostics));
+                notes.extend(lenient_notes(&roots.withhold_diagnostics(&diagnostics)));
                 return Ok(Compiled { bitcode, notes });
             }
             Err(InputError::CompileFailed { path, diagnostics }) => {
@@ -141,6 +146,7 @@ pub(crate) fn compile(
                     .filter(|n| !no_builtin.contains(n))
                     .collect();
                 if shadowed.is_empty() || tries == MAX_RETRIES {
+                    let diagnostics = roots.withhold_diagnostics(&diagnostics);
                     return Err(InputError::CompileFailed { path, diagnostics });
                 }
                 no_builtin.extend(shadowed);

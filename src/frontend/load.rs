@@ -67,6 +67,8 @@ pub(crate) fn load_module<'ctx>(
     }
     let mut clang: Option<Clang> = None;
     let mut linked: Option<Module<'ctx>> = None;
+    // What clang's diagnostics may quote (issue 33: a source may include any file).
+    let roots = crate::confine::SourceRoots::of(config);
     for (path, kind) in config.inputs.iter().zip(kinds) {
         let bytes = match kind {
             InputKind::C => {
@@ -86,7 +88,7 @@ pub(crate) fn load_module<'ctx>(
                     .map(|u| u.args.clone())
                     .unwrap_or_default();
                 args.extend(config.clang_args.iter().cloned());
-                let compiled = clang::compile(cl, path, &args)?;
+                let compiled = clang::compile(cl, path, &args, &roots)?;
                 notes.extend(compiled.notes);
                 compiled.bitcode
             }

@@ -678,7 +678,8 @@ fn bitcode_input_and_two_c_files() {
         "lib.c",
         b"int counter = 4;\nint bump(void) { return ++counter; }\n",
     )]);
-    let bc = super::clang::compile(&clang, &paths[0], &[])
+    let roots = crate::confine::SourceRoots::new(std::iter::empty());
+    let bc = super::clang::compile(&clang, &paths[0], &[], &roots)
         .expect("compiles")
         .bitcode;
     let main =

@@ -325,3 +325,52 @@ fn a_difile_of_an_ir_input_naming_a_secret_file_shows_its_name_not_its_text() {
     let doc = watts::report::html::embedded(&html).expect("the embedded document");
     assert!(!doc.to_string().contains(TOKEN), "{doc}");
 }
+
+/// A source may `#include` any file, and clang quotes what it cannot parse: the text of a file
+/// outside the project (a CI checkout's `.git/config`, which holds its token, or a file
+/// elsewhere) never reaches the error message; the place does.
+#[test]
+fn clang_diagnostics_in_a_file_outside_the_project_are_withheld() {
+    let secret = tempfile::tempdir().expect("secret dir");
+    let outside = common::write(
+        secret.path(),
+        "token.h",
+        "TOKEN_ELSEWHERE_31337 = basic xyz;\n",
+    );
+    let dir = common::project(&[
+        (
+            ".git/config",
+            "[http]\n\textraheader = AUTHORIZATION: basic SECRET_IN_GIT_CONFIG\n",
+        ),
+        (
+            "a.c",
+            "#include \".git/config\"\nint main(void) { return 0; }\n",
+        ),
+        (
+            "b.c",
+            &format!(
+                "#include \"{}\"\nint main(void) {{ return 0; }}\n",
+                outside.display()
+            ),
+        ),
+        ("c.c", "int main(void) { return undeclared_in_project; }\n"),
+    ]);
+    for (file, secret) in [
+        ("a.c", "SECRET_IN_GIT_CONFIG"),
+        ("b.c", "TOKEN_ELSEWHERE_31337"),
+    ] {
+        let o = common::watts_in(dir.path(), &["analyze", "--no-config", file]);
+        common::assert_status(&o, 2);
+        let out = format!("{}{}", common::stdout(&o), common::stderr(&o));
+        assert!(!out.contains(secret), "{file}: {out}");
+        assert!(out.contains("withheld"), "{file}: {out}");
+    }
+    // The project's own errors are shown as clang wrote them.
+    let o = common::watts_in(dir.path(), &["analyze", "--no-config", "c.c"]);
+    common::assert_status(&o, 2);
+    assert!(
+        common::stderr(&o).contains("undeclared_in_project"),
+        "{}",
+        common::stderr(&o)
+    );
+}
