@@ -746,7 +746,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
 #[test]
 fn symbolic_inputs_find_a_failure_no_candidate_input_reaches() {
     if watts::explore::strategy::Symbolic::available().is_err() {
-        eprintln!("z3 is not installed (.ci/setup installs it): nothing checked");
+        missing("z3 (.ci/setup installs it)");
         return;
     }
     let dir = dir_with("lin.c", LINEAR);

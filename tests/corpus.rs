@@ -958,7 +958,7 @@ fn main() {
 
 fn csmith_phase(root: &Path, seeds: &[u64], workers: usize, budget: Duration, total: &mut Report) {
     if !on_path("csmith") {
-        println!("skipped: csmith not installed");
+        common::missing("csmith (the random-program phase)");
         return;
     }
     let dir = std::env::temp_dir().join(format!("watts-csmith-{}", std::process::id()));

@@ -2,9 +2,11 @@
 //! expected verdict is false (`reach_error()` reachable), in any mode or domain, and must not
 //! crash on any task. The tasks are not ours and are not in the repository: they are read from
 //! `$WATTS_SVCOMP`, else from `../shared/svcomp` beside the checkout (INDEX.tsv lists them);
-//! without either the test says so and checks nothing.
+//! without either the test says so and checks nothing (in CI, where `CI` is set, it fails).
 //!
 //! Tasks proved today are listed in `PROVED`, so that a lost proof is noticed as well.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -74,7 +76,7 @@ fn tasks(dir: &Path) -> Vec<Task> {
 #[test]
 fn no_false_task_is_proved_and_no_task_crashes() {
     let Some(dir) = svcomp_dir() else {
-        println!("skipped: no SV-COMP subset (set WATTS_SVCOMP or provide ../shared/svcomp)");
+        common::missing("the SV-COMP subset (set WATTS_SVCOMP or provide ../shared/svcomp)");
         return;
     };
     let tasks = tasks(&dir);
@@ -163,7 +165,7 @@ const PROVED_BY_EXPLORATION: &[&str] = &[
 #[test]
 fn svcomp_answers_are_never_wrong() {
     let Some(dir) = svcomp_dir() else {
-        println!("skipped: no SV-COMP subset (set WATTS_SVCOMP or provide ../shared/svcomp)");
+        common::missing("the SV-COMP subset (set WATTS_SVCOMP or provide ../shared/svcomp)");
         return;
     };
     let tasks = tasks(&dir);
