@@ -270,6 +270,8 @@ pub struct Admitted {
 pub struct Gate {
     /// Absolute, lexically normal directories.
     roots: Vec<PathBuf>,
+    /// The same with links resolved (as written when one does not exist), computed once.
+    canonical: Vec<PathBuf>,
 }
 
 impl Gate {
@@ -279,19 +281,23 @@ impl Gate {
         let mut roots: Vec<PathBuf> = dirs.into_iter().map(repository_root).collect();
         roots.sort();
         roots.dedup();
-        Gate { roots }
+        Gate::of_roots(roots)
+    }
+
+    /// A gate whose project is exactly `roots` (absolute, lexically normal).
+    fn of_roots(roots: Vec<PathBuf>) -> Gate {
+        let canonical = (roots.iter())
+            .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
+            .collect();
+        Gate { roots, canonical }
     }
 
     /// Whether `path` (absolute) lies inside the project: lexically, and once links are
     /// followed when it exists (a link inside the project to a file outside is outside).
     pub fn inside(&self, path: &Path) -> bool {
-        let under = |p: &Path| self.roots.iter().any(|r| p.starts_with(r));
-        let canonical_roots: Vec<PathBuf> = (self.roots.iter())
-            .map(|r| r.canonicalize().unwrap_or_else(|_| r.clone()))
-            .collect();
-        under(path)
+        self.roots.iter().any(|r| path.starts_with(r))
             && match path.canonicalize() {
-                Ok(real) => canonical_roots.iter().any(|r| real.starts_with(r)),
+                Ok(real) => self.canonical.iter().any(|r| real.starts_with(r)),
                 Err(_) => true,
             }
     }
@@ -444,6 +450,14 @@ impl Gate {
     }
 }
 
+/// Whether `path` lies in `dir` once links are followed; `false` when either does not exist.
+pub fn within(dir: &Path, path: &Path) -> bool {
+    match (dir.canonicalize(), path.canonicalize()) {
+        (Ok(d), Ok(p)) => p.starts_with(d),
+        _ => false,
+    }
+}
+
 /// The repository `dir` belongs to: its first ancestor (itself included) holding `.git` (a
 /// directory, or a file for a worktree), else `dir` itself. `dir` is made absolute against
 /// the current directory first.
@@ -467,9 +481,7 @@ mod tests {
     }
 
     fn gate() -> Gate {
-        Gate {
-            roots: vec![PathBuf::from("/p")],
-        }
+        Gate::of_roots(vec![PathBuf::from("/p")])
     }
 
     #[test]
@@ -619,9 +631,7 @@ mod tests {
         std::fs::write(outside.path().join("secret"), "x").expect("write");
         std::os::unix::fs::symlink(outside.path().join("secret"), dir.path().join("cfg.h"))
             .expect("symlink");
-        let g = Gate {
-            roots: vec![dir.path().to_path_buf()],
-        };
+        let g = Gate::of_roots(vec![dir.path().to_path_buf()]);
         assert!(!g.inside(&dir.path().join("cfg.h")));
         assert!(g.inside(&dir.path().join("missing.h")));
     }

@@ -18,7 +18,7 @@
 //! Invariant: unknown keys are errors (a typo must not silently change what is analysed).
 
 use super::compile_commands::absolute;
-use super::gate::{Admitted, Gate};
+use super::gate::{within as inside, Admitted, Gate};
 use crate::error::InputError;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -207,14 +207,6 @@ impl Project {
 
 fn has_glob(p: &str) -> bool {
     p.contains(['*', '?', '['])
-}
-
-/// Whether `path` lies in `dir` once links are followed (both exist).
-fn inside(dir: &Path, path: &Path) -> bool {
-    match (dir.canonicalize(), path.canonicalize()) {
-        (Ok(d), Ok(p)) => p.starts_with(d),
-        _ => false,
-    }
 }
 
 /// Every regular file under `dir`, skipping hidden directories and `target`. Links to
