@@ -70,6 +70,8 @@ pub fn check(phase: &str) -> Result<(), InputError> {
 /// How a child ran out of its budget, if it did.
 enum Stopped {
     Deadline(Duration),
+    /// At the job's own time limit.
+    OwnLimit,
 }
 
 /// Runs `cmd` to its end, as [`Command::output`] does, within the run's budgets: it is killed
@@ -78,15 +80,54 @@ enum Stopped {
 /// `InputError::Budget` when it was stopped at the deadline or ran out of memory; the
 /// `io::Error` of starting it otherwise (for the caller's own message).
 pub fn output(cmd: &mut Command, what: &str) -> Result<Result<Output, std::io::Error>, InputError> {
+    let job = Job {
+        program: "clang",
+        what,
+        stdin: None,
+        own_limit: None,
+    };
+    Ok(run(cmd, job)?.map(|(out, _)| out))
+}
+
+/// A child process for [`run`].
+pub struct Job<'a> {
+    /// Which program it is, in messages (`clang`).
+    pub program: &'a str,
+    /// What it does, in messages (`compiling big.c`).
+    pub what: &'a str,
+    /// Bytes written to its standard input (closed after them); none: no input.
+    pub stdin: Option<Vec<u8>>,
+    /// A time limit of its own, besides the run's deadline.
+    pub own_limit: Option<Duration>,
+}
+
+/// Runs `cmd` as [`output`] does, with `job`'s input and own time limit; the output, and
+/// whether the child was stopped at its own limit (not the run's deadline, which is an error).
+pub fn run(
+    cmd: &mut Command,
+    job: Job,
+) -> Result<Result<(Output, bool), std::io::Error>, InputError> {
     limit(cmd);
-    cmd.stdin(Stdio::null())
+    let stdin = if job.stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    };
+    cmd.stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         Err(e) => return Ok(Err(e)),
     };
-    // Both pipes are drained while the child runs, so that it never blocks on a full one.
+    // The input is written and both pipes are drained while the child runs, so that it never
+    // blocks on a full one.
+    let writer = (child.stdin.take()).zip(job.stdin).map(|(mut pipe, data)| {
+        std::thread::spawn(move || {
+            // A child that died early closed the pipe: its status says why.
+            let _ = std::io::Write::write_all(&mut pipe, &data);
+        })
+    });
     let drain = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
             let mut buf = Vec::new();
@@ -98,14 +139,20 @@ pub fn output(cmd: &mut Command, what: &str) -> Result<Result<Output, std::io::E
     };
     let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
     let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let own = job.own_limit.map(|l| Instant::now() + l);
     let mut pause = Duration::from_millis(1);
     let mut stopped = None;
     let status = loop {
-        let Some((at, timeout)) = deadline() else {
-            match child.wait() {
-                Ok(status) => break status,
-                Err(e) => return Ok(Err(e)),
-            }
+        let run_deadline = deadline();
+        let at = match (run_deadline.map(|(at, _)| at), own) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => match a.or(b) {
+                Some(at) => at,
+                None => match child.wait() {
+                    Ok(status) => break status,
+                    Err(e) => return Ok(Err(e)),
+                },
+            },
         };
         match child.try_wait() {
             Ok(Some(status)) => break status,
@@ -115,7 +162,10 @@ pub fn output(cmd: &mut Command, what: &str) -> Result<Result<Output, std::io::E
         let now = Instant::now();
         if now >= at {
             kill_group(&mut child);
-            stopped = Some(Stopped::Deadline(timeout));
+            stopped = Some(match run_deadline {
+                Some((d, timeout)) if d <= now => Stopped::Deadline(timeout),
+                _ => Stopped::OwnLimit,
+            });
             break child
                 .wait()
                 .map_err(|e| InputError::Budget(e.to_string()))?;
@@ -124,27 +174,35 @@ pub fn output(cmd: &mut Command, what: &str) -> Result<Result<Output, std::io::E
         std::thread::sleep(pause.min(at - now));
         pause = (pause * 2).min(Duration::from_millis(5));
     };
+    if let Some(w) = writer {
+        let _ = w.join();
+    }
     let out = Output {
         status,
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
     };
-    if let Some(Stopped::Deadline(timeout)) = stopped {
-        return Err(InputError::Budget(format!(
-            "the run did not finish within the --timeout ({:.1} s): clang was stopped while \
-             {what}",
-            timeout.as_secs_f64()
-        )));
+    let (program, what) = (job.program, job.what);
+    match stopped {
+        Some(Stopped::Deadline(timeout)) => {
+            return Err(InputError::Budget(format!(
+                "the run did not finish within the --timeout ({:.1} s): {program} was stopped \
+                 while {what}",
+                timeout.as_secs_f64()
+            )))
+        }
+        Some(Stopped::OwnLimit) => return Ok(Ok((out, true))),
+        None => {}
     }
     if !out.status.success() && ran_out_of_memory(&out.stderr) {
         return Err(InputError::Budget(format!(
-            "clang ran out of memory while {what}: it may use the memory budget (--max-memory \
-             {}) and {} MiB for its code",
+            "{program} ran out of memory while {what}: it may use the memory budget \
+             (--max-memory {}) and {} MiB for its code",
             crate::error::budget_text(),
             CHILD_CODE_ALLOWANCE >> 20
         )));
     }
-    Ok(Ok(out))
+    Ok(Ok((out, false)))
 }
 
 /// Whether a failed child's stderr says that an allocation failed (LLVM's and the C++ runtime's

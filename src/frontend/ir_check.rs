@@ -10,11 +10,11 @@
 //! its own process before a child has read the same bytes to the end and exited with status 0.
 //! Used as a library (tests, no registration), IR inputs are read in-process only.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::error::InputError;
 
@@ -77,59 +77,27 @@ pub(crate) fn read_in_child(path: &Path, bytes: &[u8]) -> Result<(), InputError>
         path: path.to_path_buf(),
         message,
     };
-    let mut child = Command::new(exe)
-        .arg(CHILD_ARG)
-        .arg(path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| invalid(format!("cannot start a process to read it: {e}")))?;
-    // The child reads stdin to the end before it writes anything; its stderr is drained all
-    // the same, so that a long message never blocks it.
-    let stdin = child.stdin.take();
-    let data = bytes.to_vec();
-    let writer = std::thread::spawn(move || {
-        if let Some(mut s) = stdin {
-            // A child that died early closed the pipe: its status says why.
-            let _ = s.write_all(&data);
-        }
-    });
-    let stderr = child.stderr.take();
-    let reader = std::thread::spawn(move || tail_of(stderr));
     let limit =
         Duration::from_secs(READ_SECONDS_BASE + READ_SECONDS_PER_MIB * (bytes.len() as u64 >> 20));
-    let deadline = Instant::now() + limit;
-    let mut pause = Duration::from_millis(1);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => {
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(20));
-            }
-            Err(e) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(invalid(format!(
-                    "cannot wait for the process reading it: {e}"
-                )));
-            }
-        }
+    let what = format!("reading {}", path.display());
+    // The run's deadline and memory budget hold for the child too (`budget::run`), besides
+    // its own time limit.
+    let job = crate::budget::Job {
+        program: "the process reading LLVM IR",
+        what: &what,
+        stdin: Some(bytes.to_vec()),
+        own_limit: Some(limit),
     };
-    let _ = writer.join();
-    let said = reader.join().unwrap_or_default();
-    let Some(status) = status else {
+    let (out, stopped) = crate::budget::run(Command::new(exe).arg(CHILD_ARG).arg(path), job)?
+        .map_err(|e| invalid(format!("cannot start a process to read it: {e}")))?;
+    if stopped {
         return Err(invalid(format!(
             "LLVM could not read it within {} s (the process reading it was stopped)",
             limit.as_secs()
         )));
-    };
+    }
+    let said = tail_of(&out.stderr);
+    let status = out.status;
     match status.code() {
         Some(0) => Ok(()),
         Some(2) if !said.trim().is_empty() => Err(invalid(said)),
@@ -141,28 +109,10 @@ pub(crate) fn read_in_child(path: &Path, bytes: &[u8]) -> Result<(), InputError>
     }
 }
 
-/// The last [`STDERR_KEPT_BYTES`] of a child's stderr, read to its end.
-fn tail_of(stderr: Option<std::process::ChildStderr>) -> String {
-    let Some(mut stderr) = stderr else {
-        return String::new();
-    };
-    let mut kept: Vec<u8> = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match stderr.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                kept.extend_from_slice(&buf[..n]);
-                if kept.len() > 2 * STDERR_KEPT_BYTES {
-                    kept.drain(..kept.len() - STDERR_KEPT_BYTES);
-                }
-            }
-        }
-    }
-    if kept.len() > STDERR_KEPT_BYTES {
-        kept.drain(..kept.len() - STDERR_KEPT_BYTES);
-    }
-    String::from_utf8_lossy(&kept).into_owned()
+/// The last [`STDERR_KEPT_BYTES`] of a child's stderr (where LLVM's and Rust's last words are).
+fn tail_of(stderr: &[u8]) -> String {
+    let kept = &stderr[stderr.len().saturating_sub(STDERR_KEPT_BYTES)..];
+    String::from_utf8_lossy(kept).into_owned()
 }
 
 /// "was killed by signal 11 (SIGSEGV)", "exited with status 3".
