@@ -21,7 +21,9 @@
 //!   have equal futures, including the bound counters and the step budget.
 
 mod addr;
+mod arith;
 mod events;
+mod inputs;
 mod race;
 
 pub use race::{RaceMemory, RaceTarget};
@@ -35,13 +37,15 @@ mod tests;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use self::arith::{binop, bits_of, cast, rmw};
+use self::inputs::{fill_candidates, input_candidates, int_of, operands};
 use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Value};
 use self::pvec::PVec;
 use self::stack::Stack;
 use super::{InputValue, Loc, Next, Status, StepInfo, StepKind, System, Tid};
 use crate::ir::{
-    AssertKind, BinOp, BlockId, CInt, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind,
-    Layout, Operand, Program, RmwOp, Signedness, Span, StopReason, Terminator, Ty, VarId,
+    AssertKind, BlockId, CInt, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind, Layout,
+    Operand, Program, Signedness, Span, StopReason, Terminator, Ty, VarId,
 };
 
 /// Bounds of one execution.
@@ -2999,259 +3003,6 @@ fn layout_path(l: &Layout, off: u64, whole: Option<u64>) -> String {
         _ if off == 0 => String::new(),
         _ => format!("+{off}"),
     }
-}
-
-fn bits_of(ty: Ty) -> u32 {
-    match ty {
-        Ty::Int(b) => b,
-        _ => 32,
-    }
-}
-
-/// LLVM's integer binary operations at `bits` bits; UB and poison are errors.
-fn binop(op: BinOp, a: Value, b: Value, bits: u32) -> Result<Value, String> {
-    use BinOp::*;
-    let is_div = matches!(op, UDiv | SDiv | URem | SRem);
-    let (x, y) = match (a, b) {
-        (Value::Int { v: x, .. }, Value::Int { v: y, .. }) => (mask(x, bits), mask(y, bits)),
-        // An unknown dividend is harmless unless the divisor may trap.
-        (_, Value::Int { v: 0, .. }) if is_div => return Err("division by zero".into()),
-        (_, Value::Int { v, .. }) if is_div && matches!(op, SDiv | SRem) && sext(v, bits) == -1 => {
-            return Err("an unknown value decides a signed division".into())
-        }
-        (_, Value::Int { .. }) if is_div => return Ok(Value::Unknown),
-        _ if is_div => return Err("an unknown value decides a division".into()),
-        _ => return Ok(Value::Unknown),
-    };
-    let (sx, sy) = (sext(x, bits), sext(y, bits));
-    let min = sext(1u128 << (bits.max(1) - 1), bits);
-    let r: u128 = match op {
-        Add => x.wrapping_add(y),
-        Sub => x.wrapping_sub(y),
-        Mul => x.wrapping_mul(y),
-        UDiv | SDiv | URem | SRem if y == 0 => return Err("division by zero".into()),
-        SDiv | SRem if sx == min && sy == -1 => return Err("signed division overflow".into()),
-        UDiv => x / y,
-        URem => x % y,
-        SDiv => (sx / sy) as u128,
-        SRem => (sx % sy) as u128,
-        Shl | LShr | AShr if y >= u128::from(bits) => {
-            return Err(format!("shift by {y} of a {bits}-bit value"))
-        }
-        Shl => x << y,
-        LShr => x >> y,
-        AShr => (sx >> y) as u128,
-        And => x & y,
-        Or => x | y,
-        Xor => x ^ y,
-    };
-    Ok(Value::Int {
-        v: mask(r, bits),
-        bits,
-    })
-}
-
-/// The value `atomicrmw op` stores, from the old value.
-fn rmw(op: RmwOp, old: Value, val: Value, bits: u32) -> Value {
-    let bin = |op| binop(op, old, val, bits).unwrap_or(Value::Unknown);
-    let pick = |pred: fn(i128, i128) -> bool, signed: bool| match (old, val) {
-        (Value::Int { v: x, .. }, Value::Int { v: y, .. }) => {
-            let (a, b) = if signed {
-                (sext(x, bits), sext(y, bits))
-            } else {
-                (x as i128, y as i128)
-            };
-            if pred(a, b) {
-                old
-            } else {
-                val
-            }
-        }
-        _ => Value::Unknown,
-    };
-    match op {
-        RmwOp::Xchg => val,
-        RmwOp::Add => bin(BinOp::Add),
-        RmwOp::Sub => bin(BinOp::Sub),
-        RmwOp::And => bin(BinOp::And),
-        RmwOp::Or => bin(BinOp::Or),
-        RmwOp::Xor => bin(BinOp::Xor),
-        RmwOp::Nand => match bin(BinOp::And) {
-            Value::Int { v, bits } => Value::Int {
-                v: mask(!v, bits),
-                bits,
-            },
-            other => other,
-        },
-        RmwOp::Max => pick(|a, b| a >= b, true),
-        RmwOp::Min => pick(|a, b| a <= b, true),
-        RmwOp::UMax => pick(|a, b| a >= b, false),
-        RmwOp::UMin => pick(|a, b| a <= b, false),
-        RmwOp::Other => Value::Unknown,
-    }
-}
-
-fn cast(op: CastOp, v: Value, from: u32, to: u32, ptr_size: u32) -> Value {
-    match (op, v) {
-        (CastOp::Trunc | CastOp::ZExt, Value::Int { v, .. }) => Value::Int {
-            v: mask(v, to),
-            bits: to,
-        },
-        (CastOp::SExt, Value::Int { v, .. }) => Value::int(sext(v, from), to),
-        // The address of an object is not modelled: only integers round-trip.
-        (CastOp::PtrToInt, Value::Ptr(Ptr::Raw(x))) => Value::Int {
-            v: mask(x.into(), to),
-            bits: to,
-        },
-        (CastOp::IntToPtr, Value::Int { v, .. }) => {
-            Value::Ptr(Ptr::Raw(mask(v, ptr_size * 8) as u64))
-        }
-        _ => Value::Unknown,
-    }
-}
-
-/// The integer constant of an operand, if any.
-fn int_of(o: &Operand, out: &mut Vec<i128>) {
-    if let Operand::Int { value, .. } = o {
-        out.push(*value);
-    }
-}
-
-/// Every operand an instruction reads.
-fn operands(k: &InstKind, f: &mut impl FnMut(&Operand)) {
-    match k {
-        InstKind::Bin { a, b, .. } | InstKind::Cmp { a, b, .. } => {
-            f(a);
-            f(b);
-        }
-        InstKind::Cast { src, .. } | InstKind::Copy { src, .. } => f(src),
-        InstKind::Select { cond, t, f: e, .. } => {
-            f(cond);
-            f(t);
-            f(e);
-        }
-        InstKind::Store { val, ptr, .. } | InstKind::AtomicRmw { val, ptr, .. } => {
-            f(val);
-            f(ptr);
-        }
-        InstKind::CmpXchg { expected, new, .. } => {
-            f(expected);
-            f(new);
-        }
-        InstKind::Call { args, .. } => args.iter().for_each(f),
-        InstKind::Assert { cond: Some(c), .. } | InstKind::Assume { cond: c } => f(c),
-        _ => {}
-    }
-}
-
-/// The most candidate values of the byte a user buffer is filled with.
-const MAX_FILLS: usize = 6;
-
-/// The candidate values of the byte a user buffer is filled with: 0, then the constants
-/// compared with a byte read from memory (`buf[0] == 'V'`, a byte widened before the
-/// comparison included), then the other compared constants of a byte's range, smallest first,
-/// at most [`MAX_FILLS`].
-fn fill_candidates(program: &Program) -> Vec<i128> {
-    if program.user_buffers.is_empty() {
-        return Vec::new();
-    }
-    let (mut bytes, mut others) = (Vec::new(), Vec::new());
-    for f in &program.funcs {
-        // The variables that hold a byte (a load or a widening of 8 bits).
-        let mut byte = vec![false; f.vars.len()];
-        for b in &f.blocks {
-            for i in &b.insts {
-                match &i.kind {
-                    InstKind::Load { dst, size: 1, .. } => byte[dst.index()] = true,
-                    InstKind::Cast {
-                        dst,
-                        from: 8,
-                        src: Operand::Var(_),
-                        ..
-                    } => byte[dst.index()] = true,
-                    _ => {}
-                }
-            }
-        }
-        for b in &f.blocks {
-            for i in &b.insts {
-                let InstKind::Cmp { a, b: c, bits, .. } = &i.kind else {
-                    continue;
-                };
-                for (x, y) in [(a, c), (c, a)] {
-                    if let Operand::Int { value, .. } = y {
-                        let v = crate::explore::interp::memory::sext(*value as u128, *bits);
-                        if !(1..=255).contains(&v) && !(-128..0).contains(&v) {
-                            continue;
-                        }
-                        let from_byte = *bits == 8
-                            || matches!(x, Operand::Var(d) if byte.get(d.index()) == Some(&true));
-                        if from_byte {
-                            bytes.push(v);
-                        } else {
-                            others.push(v);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let order = |v: &mut Vec<i128>| {
-        v.sort_unstable_by_key(|&c| (c.unsigned_abs(), c < 0));
-        v.dedup();
-    };
-    order(&mut bytes);
-    order(&mut others);
-    let mut all = vec![0];
-    for c in bytes.into_iter().chain(others) {
-        if !all.contains(&c) {
-            all.push(c);
-        }
-    }
-    all.truncate(MAX_FILLS);
-    all
-}
-
-/// The candidate values of an integer input of `bits` bits: 0, 1, -1, then every constant the
-/// program compares with and its neighbours, then the other constants and theirs, each group
-/// smallest magnitude first; within the type (signed or unsigned), distinct as bit patterns,
-/// at most `MAX_INPUTS`.
-fn input_candidates(compared: &[i128], constants: &[i128], bits: u32) -> Vec<i128> {
-    let lo = if bits >= 128 {
-        i128::MIN
-    } else {
-        -(1i128 << (bits - 1))
-    };
-    let hi = if bits >= 127 {
-        i128::MAX
-    } else {
-        (1i128 << bits) - 1
-    };
-    let around = |cs: &[i128]| {
-        let mut v: Vec<i128> = cs
-            .iter()
-            .flat_map(|&c| [c.saturating_sub(1), c, c.saturating_add(1)])
-            .filter(|c| (lo..=hi).contains(c))
-            .collect();
-        v.sort_by_key(|&c| (c.unsigned_abs(), c < 0));
-        v
-    };
-    let mut all = vec![0, 1, -1];
-    all.extend(around(compared));
-    all.extend(around(constants));
-    all.retain(|c| (lo..=hi).contains(c));
-    let mut seen = Vec::new();
-    all.retain(|&c| {
-        let m = mask(c as u128, bits);
-        if seen.contains(&m) {
-            false
-        } else {
-            seen.push(m);
-            true
-        }
-    });
-    all.truncate(MAX_INPUTS);
-    all
 }
 
 fn shadow_unlock(loc: Loc) -> crate::explore::symbolic::trace::EventKind {
