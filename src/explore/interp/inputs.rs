@@ -1,0 +1,150 @@
+//! The candidate values of nondeterministic inputs and of user buffers' fill bytes, from the
+//! constants the program uses.
+
+use super::memory::mask;
+use super::MAX_INPUTS;
+use crate::ir::{InstKind, Operand, Program};
+
+/// The integer constant of an operand, if any.
+pub(super) fn int_of(o: &Operand, out: &mut Vec<i128>) {
+    if let Operand::Int { value, .. } = o {
+        out.push(*value);
+    }
+}
+
+/// Every operand an instruction reads.
+pub(super) fn operands(k: &InstKind, f: &mut impl FnMut(&Operand)) {
+    match k {
+        InstKind::Bin { a, b, .. } | InstKind::Cmp { a, b, .. } => {
+            f(a);
+            f(b);
+        }
+        InstKind::Cast { src, .. } | InstKind::Copy { src, .. } => f(src),
+        InstKind::Select { cond, t, f: e, .. } => {
+            f(cond);
+            f(t);
+            f(e);
+        }
+        InstKind::Store { val, ptr, .. } | InstKind::AtomicRmw { val, ptr, .. } => {
+            f(val);
+            f(ptr);
+        }
+        InstKind::CmpXchg { expected, new, .. } => {
+            f(expected);
+            f(new);
+        }
+        InstKind::Call { args, .. } => args.iter().for_each(f),
+        InstKind::Assert { cond: Some(c), .. } | InstKind::Assume { cond: c } => f(c),
+        _ => {}
+    }
+}
+
+/// The most candidate values of the byte a user buffer is filled with.
+const MAX_FILLS: usize = 6;
+
+/// The candidate values of the byte a user buffer is filled with: 0, then the constants
+/// compared with a byte read from memory (`buf[0] == 'V'`, a byte widened before the
+/// comparison included), then the other compared constants of a byte's range, smallest first,
+/// at most [`MAX_FILLS`].
+pub(super) fn fill_candidates(program: &Program) -> Vec<i128> {
+    if program.user_buffers.is_empty() {
+        return Vec::new();
+    }
+    let (mut bytes, mut others) = (Vec::new(), Vec::new());
+    for f in &program.funcs {
+        // The variables that hold a byte (a load or a widening of 8 bits).
+        let mut byte = vec![false; f.vars.len()];
+        for b in &f.blocks {
+            for i in &b.insts {
+                match &i.kind {
+                    InstKind::Load { dst, size: 1, .. } => byte[dst.index()] = true,
+                    InstKind::Cast {
+                        dst,
+                        from: 8,
+                        src: Operand::Var(_),
+                        ..
+                    } => byte[dst.index()] = true,
+                    _ => {}
+                }
+            }
+        }
+        for b in &f.blocks {
+            for i in &b.insts {
+                let InstKind::Cmp { a, b: c, bits, .. } = &i.kind else {
+                    continue;
+                };
+                for (x, y) in [(a, c), (c, a)] {
+                    if let Operand::Int { value, .. } = y {
+                        let v = crate::explore::interp::memory::sext(*value as u128, *bits);
+                        if !(1..=255).contains(&v) && !(-128..0).contains(&v) {
+                            continue;
+                        }
+                        let from_byte = *bits == 8
+                            || matches!(x, Operand::Var(d) if byte.get(d.index()) == Some(&true));
+                        if from_byte {
+                            bytes.push(v);
+                        } else {
+                            others.push(v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let order = |v: &mut Vec<i128>| {
+        v.sort_unstable_by_key(|&c| (c.unsigned_abs(), c < 0));
+        v.dedup();
+    };
+    order(&mut bytes);
+    order(&mut others);
+    let mut all = vec![0];
+    for c in bytes.into_iter().chain(others) {
+        if !all.contains(&c) {
+            all.push(c);
+        }
+    }
+    all.truncate(MAX_FILLS);
+    all
+}
+
+/// The candidate values of an integer input of `bits` bits: 0, 1, -1, then every constant the
+/// program compares with and its neighbours, then the other constants and theirs, each group
+/// smallest magnitude first; within the type (signed or unsigned), distinct as bit patterns,
+/// at most `MAX_INPUTS`.
+pub(super) fn input_candidates(compared: &[i128], constants: &[i128], bits: u32) -> Vec<i128> {
+    let lo = if bits >= 128 {
+        i128::MIN
+    } else {
+        -(1i128 << (bits - 1))
+    };
+    let hi = if bits >= 127 {
+        i128::MAX
+    } else {
+        (1i128 << bits) - 1
+    };
+    let around = |cs: &[i128]| {
+        let mut v: Vec<i128> = cs
+            .iter()
+            .flat_map(|&c| [c.saturating_sub(1), c, c.saturating_add(1)])
+            .filter(|c| (lo..=hi).contains(c))
+            .collect();
+        v.sort_by_key(|&c| (c.unsigned_abs(), c < 0));
+        v
+    };
+    let mut all = vec![0, 1, -1];
+    all.extend(around(compared));
+    all.extend(around(constants));
+    all.retain(|c| (lo..=hi).contains(c));
+    let mut seen = Vec::new();
+    all.retain(|&c| {
+        let m = mask(c as u128, bits);
+        if seen.contains(&m) {
+            false
+        } else {
+            seen.push(m);
+            true
+        }
+    });
+    all.truncate(MAX_INPUTS);
+    all
+}
