@@ -2416,8 +2416,6 @@ impl<'p> Interp<'p> {
     }
 }
 
-/// The kind of a step whose visible operation has no kind of its own (it ends the execution:
-/// a process exit, a false assumption, an unsupported operation), so no witness shows it.
 /// Brent's cycle detection over the states a thread's local code passes at its jumps, from
 /// the `START`-th jump of one step on (a short loop costs nothing).
 #[derive(Default)]
@@ -2491,6 +2489,8 @@ fn used_vars(program: &Program) -> Vec<Vec<bool>> {
         .collect()
 }
 
+/// The kind of a step whose visible operation has no kind of its own (it ends the execution:
+/// a process exit, a false assumption, an unsupported operation), so no witness shows it.
 fn placeholder_kind() -> StepKind {
     StepKind::End
 }
