@@ -8,7 +8,7 @@
 //! choice (the combination stands for executions that stop before the load), so a rule that
 //! refutes every other choice of such a load drops nothing real.
 
-use super::fixpoint::reaches_thread_local;
+use super::interference::reaches_thread_local;
 use super::publisher::Publishers;
 use super::Threads;
 use crate::analysis::engine::LoadRead;
@@ -938,7 +938,7 @@ fn candidates_for<D>(
             continue;
         }
         // Soundness: another thread's store into its own copy of a thread-local cell is not
-        // in this thread's copy (see `fixpoint::reaches_thread_local`).
+        // in this thread's copy (see `interference::reaches_thread_local`).
         if private && !reaches_thread_local(&threads.info[j]) {
             continue;
         }

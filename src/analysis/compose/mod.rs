@@ -3,6 +3,8 @@
 //! reads the stores of other threads.
 //!
 //! - `fixpoint`: the rounds, thread discovery at `pthread_create`, the change clock.
+//! - `interference`: what a thread reads of the others' stores in a round (joined, or published
+//!   at locks).
 //! - `step`: one thread's analysis in one round, one implementation per mode.
 //! - `combinations`: the store-to-load combinations of the flow-sensitive modes (Alg. 3, 4).
 //! - `families`: the optimized mode's families of combinations, one per cluster of loads.
@@ -14,12 +16,14 @@
 pub mod combinations;
 pub mod families;
 mod fixpoint;
+mod interference;
 mod publisher;
 mod replay;
 mod results;
 mod step;
 
-pub use fixpoint::{initial_state, inputs_for, interference_for, run};
+pub use fixpoint::{initial_state, run};
+pub use interference::{inputs_for, interference_for};
 pub use replay::{AssertObs, LoadReads};
 pub use results::{CellBits, StoreEv, ThreadResults, Threads};
 
