@@ -17,7 +17,6 @@ pub mod combinations;
 pub mod families;
 mod fixpoint;
 mod interference;
-mod publisher;
 mod replay;
 mod results;
 mod step;
