@@ -13,8 +13,8 @@
 //! the result (and the first explanation) does not depend on the number of jobs.
 
 use super::combinations::Plan;
-use super::replay::{mark_guards, solve_and_replay, AssertObs, Inputs, Records, Sink};
-use super::StoreEv;
+use super::replay::{mark_guards, solve_and_replay, Inputs, Records, Sink};
+use super::results::{AssertObs, StoreEv};
 use crate::analysis::engine::Choices;
 use crate::analysis::Flow;
 use crate::facts::Facts;

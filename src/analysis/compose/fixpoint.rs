@@ -11,10 +11,10 @@
 //! skipped in a round only when none of its inputs changed since its last analysis, see
 //! `Schedule::quiet_since`).
 
+use super::composition::Composition;
 use super::interference::inputs_for;
-use super::replay::AssertObs;
+use super::results::{AssertObs, ComboStats, Fixpoint, StoreEv, ThreadResults, Threads};
 use super::step;
-use super::{ComboStats, Composition, Fixpoint, StoreEv, ThreadResults, Threads};
 use crate::analysis::engine::Relations;
 use crate::analysis::engine::{set_passed, ThreadView, Transfer};
 use crate::analysis::progress;

@@ -6,7 +6,7 @@
 //! of it) may store into a cell it reads; of a thread-local cell, only what the functions
 //! analysed on their own store (`reaches_thread_local`).
 
-use super::Threads;
+use super::results::Threads;
 use crate::analysis::engine::Relations;
 use crate::analysis::sync::protection::Protection;
 use crate::facts::Facts;

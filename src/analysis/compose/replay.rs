@@ -2,7 +2,7 @@
 //! states, then replay them to record what it does: its stores, the threads it creates, the
 //! assertions it reaches and may fail, the library functions it calls.
 
-use super::{CellBits, StoreEv};
+use super::results::{AssertObs, CellBits, LoadReads, StoreEv};
 use crate::analysis::engine::{self, Choices, Recorder, Relations, ThreadView, Transfer};
 use crate::analysis::sync::protection::Protection;
 use crate::analysis::Flow;
@@ -12,38 +12,6 @@ use crate::memory::CellId;
 use crate::threads::{CtxId, NodeId, Thread, ThreadCfg};
 use std::collections::{BTreeMap, BTreeSet};
 use watts_domains::{Interval, Lattice, NumDomain, Truth};
-
-/// What one assertion looked like in the final round.
-#[derive(Clone, Debug, Default)]
-pub struct AssertObs {
-    /// Threads that reach it.
-    pub reached_in: BTreeSet<usize>,
-    /// Threads where it may fail.
-    pub fails_in: BTreeSet<usize>,
-    /// Values of the condition's named variables where it may fail.
-    pub values: BTreeMap<String, Interval>,
-    /// The remote reads of the first combination in which it may fail.
-    pub explanation: Option<Vec<Flow>>,
-}
-
-impl AssertObs {
-    /// Adds what `other` observed.
-    pub(crate) fn merge(&mut self, other: &AssertObs) {
-        self.reached_in.extend(other.reached_in.iter().copied());
-        self.fails_in.extend(other.fails_in.iter().copied());
-        for (name, v) in &other.values {
-            self.values
-                .entry(name.clone())
-                .and_modify(|x| {
-                    x.join_with(v);
-                })
-                .or_insert(*v);
-        }
-        if self.explanation.is_none() {
-            self.explanation.clone_from(&other.explanation);
-        }
-    }
-}
 
 /// What the replays of one thread in one round observed.
 /// Most cells one store instruction's event keeps. A store through an unknown pointer (in a
@@ -72,9 +40,6 @@ pub(crate) struct Sink<D> {
     /// `None` unless kept for `watts invariants` (`Composition::keep_states`).
     pub(crate) reads: Option<LoadReads>,
 }
-
-/// Per integer load `(node, instruction)`, the values it read.
-pub type LoadReads = rustc_hash::FxHashMap<(NodeId, u32), Interval>;
 
 impl<D: NumDomain> Sink<D> {
     /// An empty sink; `keep_reads`: whether it records what each load reads (`reads`).

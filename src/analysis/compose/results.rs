@@ -1,13 +1,72 @@
-//! What the fixpoint finds of each thread: its entry state, its states, what it stores (per
-//! cell, and per store instruction for the flow-sensitive modes).
+//! What the fixpoint finds: of each thread its entry state, its states, what it stores (per
+//! cell, and per store instruction for the flow-sensitive modes) and what its replays observed
+//! of the assertions; in all, the threads, the rounds and the counters of the combinations.
 
-use super::replay::LoadReads;
-use super::AssertObs;
+use crate::analysis::sync::protection::Protection;
+use crate::analysis::Flow;
 use crate::ir::FuncId;
 use crate::memory::CellId;
 use crate::threads::{NodeId, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 use watts_domains::{Interval, Lattice};
+
+/// The result of the fixpoint.
+pub struct Fixpoint<D> {
+    /// Every thread (detached functions included): its static facts.
+    pub threads: Vec<Thread>,
+    /// What the fixpoint found of each thread, at the same index as `threads`.
+    pub results: Vec<ThreadResults<D>>,
+    /// Rounds run.
+    pub rounds: usize,
+    /// Whether the round budget ran out (results are then not trustworthy).
+    pub gave_up: bool,
+    /// Whether the heap grew past `--max-memory` (then `gave_up` too).
+    pub over_memory: bool,
+    /// Per assertion.
+    pub asserts: Vec<AssertObs>,
+    /// Declared functions called somewhere reachable.
+    pub unknown_calls: BTreeSet<FuncId>,
+    /// Counters of the flow-sensitive modes (last round for pruning, all rounds for work).
+    pub combos: ComboStats,
+    /// Whether some cell is lock-protected (so that a run with `Composition::protection` may
+    /// prove more).
+    pub protectable: bool,
+    /// The lock-protected cells the last round ran under (none without
+    /// `Composition::protection`).
+    pub protection: Protection,
+}
+
+impl<D> Fixpoint<D> {
+    /// The threads with their results.
+    pub fn view(&self) -> Threads<'_, D> {
+        Threads {
+            info: &self.threads,
+            results: &self.results,
+        }
+    }
+}
+
+/// Counters of the flow-sensitive modes.
+#[derive(Clone, Debug, Default)]
+pub struct ComboStats {
+    /// Combinations enumerated.
+    pub enumerated: usize,
+    /// Combinations analysed.
+    pub analysed: usize,
+    /// Combinations pruned by the oracle.
+    pub pruned: usize,
+    /// Oracle queries.
+    pub queries: usize,
+    /// Thread analyses that exceeded the combination budget.
+    pub fallbacks: usize,
+    /// Time in the oracle (building facts and answering queries), in milliseconds.
+    pub datalog_ms: u64,
+    /// Threads whose budget was exceeded in the last round.
+    pub fallback_threads: BTreeSet<String>,
+    /// The events of the threads, when they were too many for the oracle (which then pruned
+    /// nothing).
+    pub oracle_too_big: Option<usize>,
+}
 
 /// What the fixpoint found of one thread (`Fixpoint::threads` has its static facts, at the
 /// same index).
@@ -223,3 +282,38 @@ impl<D> Threads<'_, D> {
         self.info.is_empty()
     }
 }
+
+/// What one assertion looked like in the final round.
+#[derive(Clone, Debug, Default)]
+pub struct AssertObs {
+    /// Threads that reach it.
+    pub reached_in: BTreeSet<usize>,
+    /// Threads where it may fail.
+    pub fails_in: BTreeSet<usize>,
+    /// Values of the condition's named variables where it may fail.
+    pub values: BTreeMap<String, Interval>,
+    /// The remote reads of the first combination in which it may fail.
+    pub explanation: Option<Vec<Flow>>,
+}
+
+impl AssertObs {
+    /// Adds what `other` observed.
+    pub(crate) fn merge(&mut self, other: &AssertObs) {
+        self.reached_in.extend(other.reached_in.iter().copied());
+        self.fails_in.extend(other.fails_in.iter().copied());
+        for (name, v) in &other.values {
+            self.values
+                .entry(name.clone())
+                .and_modify(|x| {
+                    x.join_with(v);
+                })
+                .or_insert(*v);
+        }
+        if self.explanation.is_none() {
+            self.explanation.clone_from(&other.explanation);
+        }
+    }
+}
+
+/// Per integer load `(node, instruction)`, the values it read.
+pub type LoadReads = rustc_hash::FxHashMap<(NodeId, u32), Interval>;

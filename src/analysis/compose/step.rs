@@ -13,9 +13,10 @@
 //! and `families`).
 
 use super::combinations::{self, Plan, SourceCache};
+use super::composition::Composition;
 use super::families;
-use super::replay::{mark_guards, solve_and_replay, AssertObs, Inputs, Records, Sink};
-use super::{ComboStats, Composition, Threads};
+use super::replay::{mark_guards, solve_and_replay, Inputs, Records, Sink};
+use super::results::{AssertObs, ComboStats, Threads};
 use crate::analysis::engine::Choices;
 use crate::analysis::engine::Relations;
 use crate::analysis::sync::feasibility::LazyOracle;

@@ -7,7 +7,7 @@
 
 use super::choices::Candidate;
 use crate::analysis::compose::interference::reaches_thread_local;
-use crate::analysis::compose::Threads;
+use crate::analysis::compose::results::Threads;
 use crate::facts::Facts;
 use crate::memory::CellId;
 

@@ -10,7 +10,7 @@ use super::choices::{joined, Candidate, Choice, Key, Pick, Plan, SharedLoad};
 use super::publisher::Publishers;
 use super::reductions::covered_by_kept;
 use super::sources::SourceFinder;
-use crate::analysis::compose::Threads;
+use crate::analysis::compose::results::Threads;
 use crate::analysis::engine::LoadRead;
 use crate::analysis::sync::feasibility::Feasibility;
 use crate::analysis::Flow;

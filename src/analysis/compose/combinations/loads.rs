@@ -10,7 +10,7 @@ use super::candidates::candidates_for;
 use super::choices::{Candidate, Choice, Key, SharedLoad};
 use super::reductions::{created_after, drop_redundant_own};
 use super::sources::{Source, SourceCache, SourceFinder};
-use crate::analysis::compose::Threads;
+use crate::analysis::compose::results::Threads;
 use crate::analysis::engine::LoadRead;
 use crate::analysis::sync::feasibility::{single_slot, Feasibility, LazyOracle};
 use crate::analysis::sync::protection::Protection;

@@ -8,7 +8,7 @@ use super::choices::{joined, Choice, Key, Plan, SharedLoad};
 use super::enumeration::enumerate;
 use super::loads::shared_loads;
 use super::sources::SourceCache;
-use crate::analysis::compose::Threads;
+use crate::analysis::compose::results::Threads;
 use crate::analysis::sync::feasibility::LazyOracle;
 use crate::analysis::sync::protection::Protection;
 use crate::facts::Facts;

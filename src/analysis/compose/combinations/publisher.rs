@@ -15,7 +15,7 @@
 //! `for (i = 0; i <= 42; i++) x = i; x_set = 1;` against `while (!x_set) wait(); assert(x == 42)`
 //! (SV-COMP's `condvar`, with octagons, which relate `x` to `i` at the loop's exit).
 
-use crate::analysis::compose::Threads;
+use crate::analysis::compose::results::Threads;
 use crate::memory::CellId;
 use crate::threads::{NodeId, Origin};
 use rustc_hash::FxHashMap as HashMap;

@@ -8,7 +8,7 @@
 
 use super::choices::{Choice, Key, SharedLoad};
 use super::sources::{Source, SourceFinder};
-use crate::analysis::compose::Threads;
+use crate::analysis::compose::results::Threads;
 use crate::threads::{NodeId, Origin, Thread};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 

@@ -9,7 +9,7 @@
 
 use super::candidates::candidates_for;
 use super::choices::{Key, Pick, SharedLoad};
-use crate::analysis::compose::Threads;
+use crate::analysis::compose::results::Threads;
 use crate::analysis::sync::feasibility::Feasibility;
 use crate::facts::exit_reads::ExitRead;
 use crate::facts::Facts;
