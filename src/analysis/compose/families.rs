@@ -29,8 +29,9 @@ const CHUNK: usize = 32;
 /// Fewest combinations in a chunk worth analysing in parallel.
 const PARALLEL_FROM: usize = 4;
 
-/// What the analysis of a thread's families yields.
-pub(crate) struct Outcome<D> {
+/// What the analysis of a thread under one family yields (its combinations joined), or under
+/// several (the families met): states, records and observations, as `step::Round` takes them.
+pub(crate) struct FamilyResults<D> {
     pub states: Vec<D>,
     pub sink: Sink<D>,
     pub observed: Vec<AssertObs>,
@@ -73,9 +74,9 @@ pub(crate) fn analyse<D: NumDomain>(
     inputs: Inputs<'_, D>,
     families: &[Plan],
     pool: &rayon::ThreadPool,
-) -> Outcome<D> {
+) -> FamilyResults<D> {
     let (t, tid) = (inputs.thread, inputs.tid);
-    let mut outs: Vec<Outcome<D>> = Vec::with_capacity(families.len());
+    let mut outs: Vec<FamilyResults<D>> = Vec::with_capacity(families.len());
     let mut analysed = 0;
     // With one worker (`--jobs 1`) the pool would run the combinations one after another
     // anyway, on another thread: they run here, as a small chunk does.
@@ -85,7 +86,7 @@ pub(crate) fn analyse<D: NumDomain>(
         usize::MAX
     };
     for plan in families {
-        let mut acc = Outcome {
+        let mut acc = FamilyResults {
             states: vec![D::bottom(); t.cfg.nodes.len()],
             sink: Sink::new(facts.ncells as usize, inputs.keep_reads),
             observed: vec![AssertObs::default(); facts.program.asserts.len()],
@@ -190,7 +191,7 @@ fn one<D: NumDomain>(
 }
 
 /// `acc := acc ⊓ o` (see the module comment for why the meet is sound).
-fn meet_into<D: NumDomain>(acc: &mut Outcome<D>, o: Outcome<D>) {
+fn meet_into<D: NumDomain>(acc: &mut FamilyResults<D>, o: FamilyResults<D>) {
     for (a, b) in acc.states.iter_mut().zip(&o.states) {
         a.meet_with(b);
         if a.is_bottom() {
