@@ -15,7 +15,6 @@
 //! A context has fewer locks and knows less of its place than the calls it stands for, which
 //! only keeps more pairs.
 
-use super::order::Place;
 use crate::analysis::sync::locks::{Effect, LockNames, ThreadLocks};
 use crate::facts::Facts;
 use crate::ir::{Callee, FuncId, InstKind};
@@ -25,6 +24,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Most contexts one function keeps before they are coarsened.
 const MAX_CONTEXTS: usize = 64;
+
+/// A place in a thread's CFG: instruction `idx` of `node`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Place {
+    /// The node.
+    pub node: NodeId,
+    /// The instruction's index in the node's block.
+    pub idx: u32,
+}
 
 /// Where an access runs.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -20,8 +20,8 @@ mod order;
 mod sharing;
 pub mod touch;
 
-use self::contexts::{Contexts, Ctx};
-use self::order::{Order, Place};
+use self::contexts::{Contexts, Ctx, Place};
+use self::order::Order;
 use self::sharing::Sharing;
 use self::touch::{At, Touch, Via};
 use super::compose::Fixpoint;

@@ -23,6 +23,7 @@
 //! of them (a join loop), never from its places, since another instance's points follow none
 //! of this one's accesses.
 
+use super::contexts::Place;
 use crate::analysis::sync::{feasibility, join_loops};
 use crate::facts::exit_reads::ExitRead;
 use crate::facts::Facts;
@@ -31,15 +32,6 @@ use crate::threads::{NodeId, Origin, Thread};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-
-/// A place in a thread's CFG: instruction `idx` of `node`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Place {
-    /// The node.
-    pub node: NodeId,
-    /// The instruction's index in the node's block.
-    pub idx: u32,
-}
 
 /// Where a sync point is: positions inside a node are doubled, so that a point at the start of
 /// a node (`2 * start`) comes before its first instruction (`2 * start + 1`).
