@@ -3,7 +3,6 @@
 //! Invariant: a bottom interval is always stored as `[1, 0]`, so derived equality is equality
 //! of meaning.
 
-use crate::machine::IntTy;
 use crate::Lattice;
 use std::fmt;
 
@@ -45,11 +44,6 @@ impl Interval {
             lo: NEG_INF,
             hi: POS_INF,
         }
-    }
-
-    /// Every value of a machine type, in its canonical range (see `machine`).
-    pub fn top_of(ty: IntTy) -> Interval {
-        Interval::new(ty.min(), ty.max())
     }
 
     /// Whether it is empty.

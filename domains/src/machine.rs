@@ -6,6 +6,9 @@
 //! clamped to the type's range (`clamp`), which is exact for them. Results are canonical and
 //! wrap around on overflow as the hardware does (`nsw`/`nuw` are not exploited); `wrap` is
 //! for results of exact arithmetic only.
+//!
+//! The interval of every value of a type is here too (`Interval::top_of`): `interval` knows
+//! mathematical integers only.
 
 use crate::interval::{Interval, NEG_INF, POS_INF};
 use crate::Truth;
@@ -46,6 +49,13 @@ impl IntTy {
             b if b >= 128 => POS_INF,
             b => (1i128 << (b - 1)) - 1,
         }
+    }
+}
+
+impl Interval {
+    /// Every value of a machine type, in its canonical range.
+    pub fn top_of(ty: IntTy) -> Interval {
+        Interval::new(ty.min(), ty.max())
     }
 }
 
