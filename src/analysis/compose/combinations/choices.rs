@@ -14,6 +14,8 @@ use crate::threads::NodeId;
 use rustc_hash::FxHashMap as HashMap;
 use watts_domains::{Interval, Lattice};
 
+/// An instruction of a thread, by node and index in the node's block: a load, a store, a create
+/// call; `(node, EXIT_READ)` for the exit read of a wait loop whose load is in `node`.
 pub(super) type Key = (NodeId, u32);
 
 /// A store of some thread that a load may read.
@@ -67,18 +69,18 @@ impl SharedLoad {
     pub(super) fn is_exit_read(&self) -> bool {
         self.at.1 == EXIT_READ
     }
-}
 
-/// A load without choices: its own view joined with every candidate store.
-pub(super) fn joined(l: &SharedLoad) -> LoadRead {
-    let mut others = Interval::bottom();
-    for c in &l.candidates {
-        others.join_with(&c.value);
-    }
-    LoadRead {
-        own: true,
-        others,
-        cut: false,
+    /// What it reads without choices: its own view joined with every candidate store.
+    pub(super) fn joined(&self) -> LoadRead {
+        let mut others = Interval::bottom();
+        for c in &self.candidates {
+            others.join_with(&c.value);
+        }
+        LoadRead {
+            own: true,
+            others,
+            cut: false,
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! stores tried inside it, or a kept combination covers it (`reductions::covered_by_kept`); past
 //! `--max-combinations` or the memory budget every load reads the join of its candidates.
 
-use super::choices::{joined, Candidate, Choice, Key, Pick, Plan, SharedLoad};
+use super::choices::{Candidate, Choice, Key, Pick, Plan, SharedLoad};
 use super::publisher::Publishers;
 use super::reductions::covered_by_kept;
 use super::sources::SourceFinder;
@@ -42,7 +42,7 @@ pub(super) fn enumerate<D: watts_domains::NumDomain>(
     if total.is_none_or(|n| n > max) {
         plan.fallback = true;
         for l in loads {
-            fixed.insert(l.at, joined(l));
+            fixed.insert(l.at, l.joined());
         }
         plan.combos.push(fixed);
         plan.flows.push(Vec::new());
@@ -64,7 +64,7 @@ pub(super) fn enumerate<D: watts_domains::NumDomain>(
                 ..Plan::default()
             };
             for l in loads {
-                fixed.insert(l.at, joined(l));
+                fixed.insert(l.at, l.joined());
             }
             plan.combos.push(fixed);
             plan.flows.push(Vec::new());

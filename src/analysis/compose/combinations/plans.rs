@@ -4,7 +4,7 @@
 //!
 //! Invariant (soundness): a plan, and each family alone, covers every execution of the thread.
 
-use super::choices::{joined, Choice, Key, Plan, SharedLoad};
+use super::choices::{Choice, Key, Plan, SharedLoad};
 use super::enumeration::enumerate;
 use super::loads::shared_loads;
 use super::sources::SourceCache;
@@ -92,7 +92,7 @@ pub fn plan_families<D: watts_domains::NumDomain>(
     if parts.is_empty() {
         let mut all = fixed;
         for l in &loads {
-            all.insert(l.at, joined(l));
+            all.insert(l.at, l.joined());
         }
         return vec![Plan {
             combos: vec![all],
@@ -108,7 +108,7 @@ pub fn plan_families<D: watts_domains::NumDomain>(
             .iter()
             .filter(|l| clusters.of(l.at) != Some(c) && !l.is_exit_read())
         {
-            f.insert(l.at, joined(l));
+            f.insert(l.at, l.joined());
         }
         let p = enumerate(facts, threads, i, feas, max, f, &part, &mut sources);
         out.push((part.iter().map(|l| l.at).collect(), p));

@@ -15,14 +15,12 @@
 //! `for (i = 0; i <= 42; i++) x = i; x_set = 1;` against `while (!x_set) wait(); assert(x == 42)`
 //! (SV-COMP's `condvar`, with octagons, which relate `x` to `i` at the loop's exit).
 
+use super::choices::Key;
 use crate::analysis::compose::results::Threads;
 use crate::memory::CellId;
 use crate::threads::{NodeId, Origin};
 use rustc_hash::FxHashMap as HashMap;
 use watts_domains::{Interval, NumDomain};
-
-/// A load (or exit read) of the thread analysed, by `(node, instruction)`.
-pub(super) type Key = (NodeId, u32);
 
 /// The threads' results, with the nodes reachable from each publishing store's node, computed
 /// once per plan.
