@@ -8,11 +8,11 @@
 
 use super::candidates::candidates_for;
 use super::choices::{Candidate, Choice, Key, SharedLoad};
-use super::reductions::{created_after, drop_redundant_own};
+use super::reductions::{drop_by_creation_order, drop_redundant_own};
 use super::sources::{Source, SourceCache, SourceFinder};
 use crate::analysis::compose::results::Threads;
 use crate::analysis::engine::LoadRead;
-use crate::analysis::sync::feasibility::{single_slot, Feasibility, LazyOracle};
+use crate::analysis::sync::feasibility::{Feasibility, LazyOracle};
 use crate::analysis::sync::protection::Protection;
 use crate::facts::exit_reads::{ExitRead, EXIT_READ};
 use crate::facts::Facts;
@@ -110,15 +110,7 @@ fn collect<'o, D: watts_domains::NumDomain>(
                 continue;
             }
             if constraints {
-                // A store of a thread created (transitively) after the load cannot be read.
-                candidates.retain(|c| !created_after(threads, i, (node, idx), c.thread));
-                // A store an ancestor made before creating this thread is covered by its own
-                // view (rules/README.md, "Reductions of the enumeration", inherited stores).
-                if let [cell] = a.exact[..] {
-                    if single_slot(facts, threads.info, cell) {
-                        candidates.retain(|c| !created_after(threads, c.thread, c.at, i));
-                    }
-                }
+                drop_by_creation_order(facts, threads, i, (node, idx), &a.exact, &mut candidates);
                 if candidates.is_empty() {
                     // The load reads its own view only (not the per-cell interference).
                     fixed.insert(

@@ -12,7 +12,7 @@
 //! - `candidates`: the stores of other threads that a load may read.
 //! - `sources`: where a thread's own view of a cell comes from (backward walks, memoized).
 //! - `loads`: which loads of a thread get choices, and which read a fixed join.
-//! - `reductions`: choices, combinations and candidates that kept ones cover (no pruning).
+//! - `reductions`: choices and combinations a kept one covers, candidates ruled out by creation.
 //! - `publisher`: the publisher's view, a value a load reads after a flag.
 //! - `enumeration`: the combinations of one plan, checked by the oracle.
 //! - `plans`: one plan, or the optimized mode's families.

@@ -1,14 +1,19 @@
 //! The reductions of the enumeration (rules/README.md, "Reductions of the enumeration"; D9):
-//! choices and combinations dropped because a kept one covers their executions, and the
-//! happens-before facts of thread creation that drop candidate stores (`created_after`). None of
-//! them calls a combination infeasible: that is the oracle's job.
+//! choices and combinations that a kept one covers (covered cuts, the inherited own view), and
+//! candidate stores that the order of thread creation rules out (stores of threads created after
+//! the load, and inherited stores, which the own view holds). None of them calls a combination
+//! infeasible: that is the oracle's job.
 //!
-//! Invariant (soundness): every execution that agrees with a dropped choice or combination on
-//! the loads it executes agrees with a kept one too.
+//! Invariant (soundness): every execution still agrees, on the loads it executes, with a kept
+//! combination: a dropped choice or combination stands only for executions that a kept one
+//! covers, and a dropped candidate is a store no execution reads there, or one the own view holds.
 
-use super::choices::{Choice, Key, SharedLoad};
+use super::choices::{Candidate, Choice, Key, SharedLoad};
 use super::sources::{Source, SourceFinder};
 use crate::analysis::compose::results::Threads;
+use crate::analysis::sync::feasibility::single_slot;
+use crate::facts::Facts;
+use crate::memory::CellId;
 use crate::threads::{NodeId, Origin, Thread};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -97,12 +102,35 @@ pub(super) fn drop_redundant_own<D>(
     }
 }
 
+/// Drops the candidates of load `at` of thread `i` (of `cells`) that the order of thread creation
+/// rules out (constraint modes): the stores of a thread created (transitively) after the load,
+/// which it cannot read, and (inherited stores) the stores an ancestor made before creating this
+/// thread into a cell that is one slot for the whole run, which the thread's own view covers.
+pub(super) fn drop_by_creation_order<D>(
+    facts: &Facts<'_>,
+    threads: Threads<'_, D>,
+    i: usize,
+    at: Key,
+    cells: &[CellId],
+    candidates: &mut Vec<Candidate>,
+) {
+    // A store of a thread created (transitively) after the load cannot be read.
+    candidates.retain(|c| !created_after(threads, i, at, c.thread));
+    // A store an ancestor made before creating this thread is covered by its own
+    // view (rules/README.md, "Reductions of the enumeration", inherited stores).
+    if let [cell] = cells[..] {
+        if single_slot(facts, threads.info, cell) {
+            candidates.retain(|c| !created_after(threads, c.thread, c.at, i));
+        }
+    }
+}
+
 /// Whether every instance of thread `k` is created after instruction `at` of thread `i` (a
 /// load, or a store of an ancestor), whenever both happen: some ancestor of `k` was created by
 /// thread `i` at a create call from which `at` cannot be reached in `i`'s CFG. Then `at` cannot
 /// follow that create in one instance of `i`; `i` must be single-instance, or another instance
 /// could create `k` earlier.
-pub(super) fn created_after<D>(threads: Threads<'_, D>, i: usize, at: Key, k: usize) -> bool {
+fn created_after<D>(threads: Threads<'_, D>, i: usize, at: Key, k: usize) -> bool {
     if threads.info[i].multi || threads.info[i].origin == Origin::Detached {
         return false;
     }
