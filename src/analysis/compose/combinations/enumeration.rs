@@ -31,24 +31,17 @@ pub(super) fn enumerate<D: watts_domains::NumDomain>(
     i: usize,
     feas: Option<&Feasibility>,
     max: usize,
-    mut fixed: HashMap<Key, LoadRead>,
+    fixed: HashMap<Key, LoadRead>,
     loads: &[SharedLoad],
     sources: &mut SourceFinder<'_, '_, D>,
 ) -> Plan {
-    let mut plan = Plan::default();
     let total = loads
         .iter()
         .try_fold(1usize, |acc, l| acc.checked_mul(l.options.len()));
     if total.is_none_or(|n| n > max) {
-        plan.fallback = true;
-        for l in loads {
-            fixed.insert(l.at, l.joined());
-        }
-        plan.combos.push(fixed);
-        plan.flows.push(Vec::new());
-        plan.enumerated = 1;
-        return plan;
+        return joined_plan(fixed, loads, false);
     }
+    let mut plan = Plan::default();
     let mut kept: HashSet<Vec<usize>> = HashSet::default();
     let mut publishers = Publishers::new(facts.program, threads);
     for digits in by_cuts(loads) {
@@ -57,18 +50,7 @@ pub(super) fn enumerate<D: watts_domains::NumDomain>(
         // flow-insensitive mode (`verdict::runs`), which over-approximates every mode.
         if crate::error::over_memory_budget() {
             drop((plan, kept));
-            let mut plan = Plan {
-                fallback: true,
-                over_memory: true,
-                enumerated: 1,
-                ..Plan::default()
-            };
-            for l in loads {
-                fixed.insert(l.at, l.joined());
-            }
-            plan.combos.push(fixed);
-            plan.flows.push(Vec::new());
-            return plan;
+            return joined_plan(fixed, loads, true);
         }
         plan.enumerated += 1;
         if covered_by_kept(loads, &digits, &kept) {
@@ -76,107 +58,21 @@ pub(super) fn enumerate<D: watts_domains::NumDomain>(
             plan.covered += 1;
             continue;
         }
-        // The loads that read another thread, and the members of their chosen groups.
-        let remote: Vec<(usize, &Vec<usize>)> = loads
-            .iter()
-            .zip(&digits)
-            .enumerate()
-            .filter_map(|(k, (l, d))| match l.options[*d] {
-                Choice::Remote(g) => Some((k, &l.groups[g])),
-                _ => None,
-            })
-            .collect();
-        let mut inner = vec![0usize; remote.len()];
-        let picks_of = |inner: &[usize]| -> HashMap<Key, Pick> {
-            let mut picks: HashMap<Key, Pick> = loads
-                .iter()
-                .zip(&digits)
-                .map(|(l, d)| {
-                    let p = match l.options[*d] {
-                        Choice::Own => Pick::Own,
-                        Choice::Cut => Pick::Cut,
-                        Choice::Remote(_) => Pick::Cut,
-                    };
-                    (l.at, p)
-                })
-                .collect();
-            for ((k, members), m) in remote.iter().zip(inner) {
-                picks.insert(loads[*k].at, Pick::Cand(members[*m]));
+        let witness = match feas {
+            None => {
+                let remote = remote_groups(loads, &digits);
+                Some(picks_of(loads, &digits, &remote, &vec![0; remote.len()]))
             }
-            picks
-        };
-        let mut witness: Option<HashMap<Key, Pick>> = None;
-        match feas {
-            None => witness = Some(picks_of(&inner)),
             Some(f) => {
-                let mut tries = 0;
-                loop {
-                    let picks = picks_of(&inner);
-                    let comb = combination(f, i, loads, &picks, sources);
-                    plan.queries += 1;
-                    tries += 1;
-                    if !matches!(f.oracle.check(&comb), Verdict::Infeasible(_)) {
-                        witness = Some(picks);
-                        break;
-                    }
-                    // Next choice of stores inside the groups.
-                    let mut k = 0;
-                    while k < inner.len() {
-                        inner[k] += 1;
-                        if inner[k] < remote[k].1.len() {
-                            break;
-                        }
-                        inner[k] = 0;
-                        k += 1;
-                    }
-                    if k == inner.len() {
-                        break;
-                    }
-                    if tries >= INNER_LIMIT {
-                        // Soundness: not shown infeasible, so kept.
-                        witness = Some(picks_of(&inner));
-                        break;
-                    }
-                }
-                if witness.is_none() {
+                let w = witness(f, i, loads, &digits, sources, &mut plan.queries);
+                if w.is_none() {
                     plan.pruned += 1;
                 }
+                w
             }
-        }
+        };
         if let Some(picks) = witness {
-            let mut map = fixed.clone();
-            let mut flows = Vec::new();
-            for l in loads {
-                let read = match picks.get(&l.at) {
-                    Some(Pick::Cand(ci)) => {
-                        let c = &l.candidates[*ci];
-                        flows.push(flow(facts, threads, i, l, c));
-                        LoadRead {
-                            own: false,
-                            others: c.value,
-                            cut: false,
-                        }
-                    }
-                    Some(Pick::Cut) => LoadRead {
-                        own: false,
-                        others: Interval::bottom(),
-                        cut: true,
-                    },
-                    _ => match l.own_value {
-                        Some(v) => LoadRead {
-                            own: false,
-                            others: v,
-                            cut: false,
-                        },
-                        None => LoadRead {
-                            own: true,
-                            others: Interval::bottom(),
-                            cut: false,
-                        },
-                    },
-                };
-                map.insert(l.at, read);
-            }
+            let (mut map, flows) = reads(facts, threads, i, loads, &picks, &fixed);
             publisher_views(&mut publishers, i, loads, &picks, &mut map);
             plan.combos.push(map);
             plan.flows.push(flows);
@@ -184,6 +80,152 @@ pub(super) fn enumerate<D: watts_domains::NumDomain>(
         }
     }
     plan
+}
+
+/// The plan of one combination in which every load of `loads` reads its joined reading (the
+/// others as `fixed` says): what is left past `--max-combinations`, or past the memory budget
+/// (`over_memory`).
+fn joined_plan(mut fixed: HashMap<Key, LoadRead>, loads: &[SharedLoad], over_memory: bool) -> Plan {
+    for l in loads {
+        fixed.insert(l.at, l.joined());
+    }
+    Plan {
+        combos: vec![fixed],
+        flows: vec![Vec::new()],
+        enumerated: 1,
+        fallback: true,
+        over_memory,
+        ..Plan::default()
+    }
+}
+
+/// The loads that read another thread in the combination `digits` (by index in `loads`), and
+/// the members of their chosen groups.
+fn remote_groups<'l>(loads: &'l [SharedLoad], digits: &[usize]) -> Vec<(usize, &'l Vec<usize>)> {
+    loads
+        .iter()
+        .zip(digits)
+        .enumerate()
+        .filter_map(|(k, (l, d))| match l.options[*d] {
+            Choice::Remote(g) => Some((k, &l.groups[g])),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The stores picked in the combination `digits`: member `inner[k]` of the group of the `k`-th
+/// load of `remote` (`remote_groups`).
+fn picks_of(
+    loads: &[SharedLoad],
+    digits: &[usize],
+    remote: &[(usize, &Vec<usize>)],
+    inner: &[usize],
+) -> HashMap<Key, Pick> {
+    let mut picks: HashMap<Key, Pick> = loads
+        .iter()
+        .zip(digits)
+        .map(|(l, d)| {
+            let p = match l.options[*d] {
+                Choice::Own => Pick::Own,
+                Choice::Cut => Pick::Cut,
+                Choice::Remote(_) => Pick::Cut,
+            };
+            (l.at, p)
+        })
+        .collect();
+    for ((k, members), m) in remote.iter().zip(inner) {
+        picks.insert(loads[*k].at, Pick::Cand(members[*m]));
+    }
+    picks
+}
+
+/// The first choice of stores inside the chosen groups of the combination `digits` that the
+/// oracle does not refute (the combination's witness), counting the oracle's `queries`; `None`
+/// when it refutes every choice. After `INNER_LIMIT` queries the next choice is the witness,
+/// unchecked.
+fn witness<D>(
+    f: &Feasibility,
+    i: usize,
+    loads: &[SharedLoad],
+    digits: &[usize],
+    sources: &mut SourceFinder<'_, '_, D>,
+    queries: &mut usize,
+) -> Option<HashMap<Key, Pick>> {
+    let remote = remote_groups(loads, digits);
+    let mut inner = vec![0usize; remote.len()];
+    let mut tries = 0;
+    loop {
+        let picks = picks_of(loads, digits, &remote, &inner);
+        let comb = combination(f, i, loads, &picks, sources);
+        *queries += 1;
+        tries += 1;
+        if !matches!(f.oracle.check(&comb), Verdict::Infeasible(_)) {
+            return Some(picks);
+        }
+        // Next choice of stores inside the groups.
+        let mut k = 0;
+        while k < inner.len() {
+            inner[k] += 1;
+            if inner[k] < remote[k].1.len() {
+                break;
+            }
+            inner[k] = 0;
+            k += 1;
+        }
+        if k == inner.len() {
+            return None;
+        }
+        if tries >= INNER_LIMIT {
+            // Soundness: not shown infeasible, so kept.
+            return Some(picks_of(loads, digits, &remote, &inner));
+        }
+    }
+}
+
+/// What every load of `loads` reads with the stores `picks` (the other loads as `fixed` says),
+/// and the remote reads that assumes (for explanations).
+fn reads<D>(
+    facts: &Facts<'_>,
+    threads: Threads<'_, D>,
+    i: usize,
+    loads: &[SharedLoad],
+    picks: &HashMap<Key, Pick>,
+    fixed: &HashMap<Key, LoadRead>,
+) -> (HashMap<Key, LoadRead>, Vec<Flow>) {
+    let mut map = fixed.clone();
+    let mut flows = Vec::new();
+    for l in loads {
+        let read = match picks.get(&l.at) {
+            Some(Pick::Cand(ci)) => {
+                let c = &l.candidates[*ci];
+                flows.push(flow(facts, threads, i, l, c));
+                LoadRead {
+                    own: false,
+                    others: c.value,
+                    cut: false,
+                }
+            }
+            Some(Pick::Cut) => LoadRead {
+                own: false,
+                others: Interval::bottom(),
+                cut: true,
+            },
+            _ => match l.own_value {
+                Some(v) => LoadRead {
+                    own: false,
+                    others: v,
+                    cut: false,
+                },
+                None => LoadRead {
+                    own: true,
+                    others: Interval::bottom(),
+                    cut: false,
+                },
+            },
+        };
+        map.insert(l.at, read);
+    }
+    (map, flows)
 }
 
 /// Loads that read the publisher's view in this combination (`publisher`): a load whose cell only

@@ -159,32 +159,39 @@ fn collect<'o, D: watts_domains::NumDomain>(
         Some(o) if !loads.is_empty() || !looped.is_empty() => o.get(facts, threads.info),
         _ => None,
     };
-    for ((node, idx), candidates) in looped {
-        // A load in a loop may run many times: it reads the join of every store that need
-        // not happen after it (FSE'16, Alg. 3, loop handling).
-        let l = feas.and_then(|f| f.event(i, node, idx));
-        let mut others = Interval::bottom();
-        for c in &candidates {
-            let after = match (feas, l) {
-                (Some(f), Some(l)) => f
-                    .event(c.thread, c.at.0, c.at.1)
-                    .is_some_and(|s| f.oracle.must_happen_before(l, s)),
-                _ => false,
-            };
-            if !after {
-                others.join_with(&c.value);
-            }
-        }
-        fixed.insert(
-            (node, idx),
-            LoadRead {
-                own: true,
-                others,
-                cut: false,
-            },
-        );
+    for (at, candidates) in looped {
+        fixed.insert(at, looped_read(feas, i, at, &candidates));
     }
     (fixed, loads, feas)
+}
+
+/// What load `(node, idx)` of thread `i`, in a loop, reads: it may run many times, so its own view
+/// joined with every candidate store that need not happen after it (FSE'16, Alg. 3, loop
+/// handling); with the oracle (`feas`), a store that must happen after the load is left out.
+fn looped_read(
+    feas: Option<&Feasibility>,
+    i: usize,
+    (node, idx): Key,
+    candidates: &[Candidate],
+) -> LoadRead {
+    let l = feas.and_then(|f| f.event(i, node, idx));
+    let mut others = Interval::bottom();
+    for c in candidates {
+        let after = match (feas, l) {
+            (Some(f), Some(l)) => f
+                .event(c.thread, c.at.0, c.at.1)
+                .is_some_and(|s| f.oracle.must_happen_before(l, s)),
+            _ => false,
+        };
+        if !after {
+            others.join_with(&c.value);
+        }
+    }
+    LoadRead {
+        own: true,
+        others,
+        cut: false,
+    }
 }
 
 /// The candidates grouped by value, and the options of a load with those groups.
