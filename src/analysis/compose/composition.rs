@@ -1,7 +1,8 @@
 //! How a run composes the threads: the mode that says how a load reads the stores of other
 //! threads, and the budgets and options of the composition.
 //!
-//! Invariant: `max_combinations` is at least 1.
+//! Invariant: the options change precision, time and what the result keeps, never soundness;
+//! `jobs` changes nothing of the result (`families` folds the combinations in order).
 
 use crate::config::Mode;
 
