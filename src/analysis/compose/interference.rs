@@ -2,9 +2,11 @@
 //! other threads' stores (joined, FSE'16 Alg. 2), and for lock-protected cells what the
 //! threads published when they released the lock.
 //!
-//! Invariant: a thread's interference holds every value another thread (or another instance
-//! of it) may store into a cell it reads; of a thread-local cell, only what the functions
-//! analysed on their own store (`reaches_thread_local`).
+//! Invariant (soundness): for every cell, a thread's interference holds every value another
+//! thread, or another instance of it, may store there (of a thread-local cell, what the functions
+//! analysed on their own store: `reaches_thread_local`); for a lock-protected cell, every view a
+//! thread published at the lock (and the initial value when a detached function may take it
+//! first).
 
 use super::results::Threads;
 use crate::analysis::engine::Relations;
