@@ -1,6 +1,9 @@
 //! What the fixpoint finds: of each thread its entry state, its states, what it stores (per
 //! cell, and per store instruction for the flow-sensitive modes) and what its replays observed
 //! of the assertions; in all, the threads, the rounds and the counters of the combinations.
+//!
+//! Invariant: a thread's static facts and its results are at the same index (`Fixpoint`,
+//! `Threads`); `ThreadResults::written` lists exactly the cells whose `stores` are not bottom.
 
 use crate::analysis::sync::protection::Protection;
 use crate::analysis::Flow;
