@@ -88,8 +88,26 @@ pub(crate) fn lower_module(module: &Module<'_>, roots: SourceRoots) -> Program {
     } = cx;
     program.files = files.finish();
     program.sync_sizes = sync_sizes(m, dl);
+    program.main = (program.funcs.iter())
+        .position(|f| f.name == "main" && f.is_defined)
+        .map(FuncId::from);
+    program.exit_arrays = (program.globals.iter().enumerate())
+        .filter(|(_, g)| is_exit_array(&g.name, g.section.as_deref()))
+        .map(|(i, _)| GlobalId::from(i))
+        .collect();
     guard_dropped_definitions(&mut program);
     program
+}
+
+/// Whether the C runtime reads this global at exit (destructors): `llvm.global_dtors`, or a
+/// global in `.fini_array` or `.dtors` (with a suffix: `.fini_array.100`).
+pub(super) fn is_exit_array(name: &str, section: Option<&str>) -> bool {
+    name == "llvm.global_dtors"
+        || section.is_some_and(|s| {
+            [".fini_array", ".dtors"]
+                .iter()
+                .any(|b| s == *b || s.strip_prefix(b).is_some_and(|r| r.starts_with('.')))
+        })
 }
 
 /// The sizes of the pthread synchronisation types as the module's C library and target define
@@ -449,6 +467,7 @@ impl<'a> FnLower<'a> {
             this.finish_asserts(&blocks);
         }
         Function {
+            lib: super::library::classify(&this.fname),
             name: this.fname,
             params,
             vars: this.vars,
