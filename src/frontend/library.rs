@@ -1,9 +1,10 @@
 //! The classifier of library functions: a function's name to its row of [`crate::ir::lib`],
 //! run once per function when the module is lowered (`Function::lib`).
 //!
-//! Invariant: the only place that reads `Props::name`; a name matches the exact row of that
-//! name, else the first row whose text it contains (`Named::Contains`), else the row of the
-//! longest prefix it starts with (`Named::Prefix`: `pthread_mutex_` before `pthread_`).
+//! Invariant: the only place that matches a name against the rows; a name matches the exact
+//! row of that name, else the first row whose text it contains (`Named::Contains`), else the
+//! row of the longest prefix it starts with (`Named::Prefix`: `pthread_mutex_` before
+//! `pthread_`).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -74,9 +75,16 @@ mod tests {
             classify("pthread_attr_setstacksize"),
             Some(LibFn::PthreadAttrSet)
         );
-        assert_eq!(classify("__sigsetjmp"), Some(LibFn::LikeSetjmp));
+        assert_eq!(classify("__sigsetjmp"), Some(LibFn::SigsetjmpInternal));
+        assert_eq!(classify("my_setjmp"), Some(LibFn::LikeSetjmp));
+        assert_eq!(classify("llvm.memcpy.p0.p0.i64"), Some(LibFn::LlvmMemcpy));
+        assert_eq!(classify("llvm.umax.i32"), Some(LibFn::Llvm));
         assert_eq!(classify("thrd_create"), Some(LibFn::Thrd));
-        assert_eq!(classify("__VERIFIER_nondet_int"), Some(LibFn::Verifier));
+        assert_eq!(
+            classify("__VERIFIER_nondet_int"),
+            Some(LibFn::VerifierNondet)
+        );
+        assert_eq!(classify("__VERIFIER_foo"), Some(LibFn::Verifier));
         assert_eq!(classify("my_function"), None);
         assert_eq!(classify("pthread"), None);
     }

@@ -13,6 +13,7 @@ use super::field_names::FieldNames;
 use super::layout::{layout_of, ty_of};
 use super::signedness::TypeSigns;
 use crate::confine::SourceRoots;
+use crate::ir::lib::LibFn;
 use crate::ir::{
     AssertId, AssertInfo, AssertKind, Block, BlockId, Callee, FuncId, Function, Global, GlobalId,
     Inst, InstKind, ObjId, Object, ObjectKind, Operand, Program, Span, Terminator, Ty, VarId,
@@ -27,6 +28,9 @@ pub(crate) struct Ctx {
     pub files: Files,
     /// The program being built (functions are appended as they are lowered).
     pub program: Program,
+    /// The library function each function's name is (`Function::lib`), classified once.
+    /// Indexed by `FuncId`.
+    pub libs: Vec<Option<LibFn>>,
 }
 
 /// Lowers a prepared module into a program.
@@ -68,6 +72,10 @@ pub(crate) fn lower_module(module: &Module<'_>, roots: SourceRoots) -> Program {
             pointer_size: dl.pointer_size(),
             ..Program::default()
         },
+        libs: fvals
+            .iter()
+            .map(|f| super::library::classify(&f.name()))
+            .collect(),
     };
     for (i, &g) in gvals.iter().enumerate() {
         lower_global(&mut cx, GlobalId::from(i), g);
@@ -366,10 +374,13 @@ fn only_dereferenced(p: Val, depth: u32) -> bool {
         })
 }
 
-/// Names of functions whose bodies are assertion helpers: assertion sites inside them are not
-/// registered, because calls to them are the assertion sites.
-pub(crate) const ASSERT_HELPERS: [&str; 3] =
-    ["reach_error", "__VERIFIER_error", "__VERIFIER_assert"];
+/// Whether a function of this library row has a body that is an assertion helper
+/// (`reach_error`, `__VERIFIER_error`, `__VERIFIER_assert`): assertion sites inside it are not
+/// registered, because calls to it are the assertion sites.
+fn is_assert_helper(lib: Option<LibFn>) -> bool {
+    lib.and_then(|l| l.props().assertion)
+        .is_some_and(|k| matches!(k, AssertKind::ReachError | AssertKind::VerifierAssert))
+}
 
 /// An assertion whose guard blocks and condition variables are filled in after the function.
 pub(crate) struct PendingAssert {
@@ -433,10 +444,11 @@ impl<'a> FnLower<'a> {
         } else {
             Names::default()
         };
+        let in_assert_helper = is_assert_helper(cx.libs[fid.index()]);
         let mut this = FnLower {
             cx,
             fid,
-            in_assert_helper: ASSERT_HELPERS.contains(&fname.as_str()),
+            in_assert_helper,
             fname,
             vars: Vec::new(),
             var_of: HashMap::new(),
@@ -467,7 +479,7 @@ impl<'a> FnLower<'a> {
             this.finish_asserts(&blocks);
         }
         Function {
-            lib: super::library::classify(&this.fname),
+            lib: this.cx.libs[fid.index()],
             name: this.fname,
             params,
             vars: this.vars,

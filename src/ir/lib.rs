@@ -32,10 +32,17 @@ pub enum SyncObj {
     Spin,
 }
 
-/// What a call does to a lock it is given, for the calls that stay calls after the front end
-/// (which lowers locks and unlocks to `InstKind::Lock`/`Unlock`).
+/// What a call does to the lock it is given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SyncOp {
+    /// Takes the lock of its first argument (the front end lowers the call to
+    /// `InstKind::Lock`); `exclusive` is false for a read lock (`pthread_rwlock_rdlock`).
+    Lock {
+        /// Whether no other thread holds the lock at the same time.
+        exclusive: bool,
+    },
+    /// Releases the lock of its first argument (lowered to `InstKind::Unlock`).
+    Unlock,
     /// Takes the lock of its first argument only when it returns 0, and never releases one;
     /// `exclusive` is false for a read lock (`pthread_rwlock_tryrdlock`).
     TryLock {
@@ -215,6 +222,26 @@ pub struct Props {
     /// Control may come back to the point after a call of it again (`setjmp`, `getcontext`,
     /// `vfork`), besides what LLVM marks `returns_twice`. Read by `ir::once`.
     pub resumes: bool,
+    /// It may return a second time, when a `longjmp` jumps to the buffer it filled (besides
+    /// every function LLVM marks `returns_twice`): a call of it is a resume point
+    /// (`Program::returns_twice`). Read by the front end (`calls`, `load`).
+    pub returns_twice: bool,
+    /// It jumps to the second return of a `setjmp` (`__longjmp_chk` is what `_FORTIFY_SOURCE`
+    /// makes of `longjmp`): the front end ends the block with `Stop { LongJmp }`.
+    pub longjmp: bool,
+    /// A call of it is an assertion site of this kind (`__assert_fail`, `reach_error`,
+    /// `__VERIFIER_assert`), and a definition of it an assertion helper whose own failure
+    /// calls are not sites. Read by the front end (`calls`, `lower`).
+    pub assertion: Option<AssertKind>,
+    /// For an assert-failure function (`AssertKind::Macro`): the arguments that may hold the
+    /// asserted expression's text, in order of preference. Read by the front end.
+    pub assert_text: &'static [usize],
+    /// It returns a fresh heap block (`malloc`, `strdup`): the front end lowers the call to
+    /// `InstKind::HeapAlloc`.
+    pub allocates: bool,
+    /// An intrinsic with no effect the analysis cares about (debug info, lifetimes, hints):
+    /// the front end drops the call (a used result is any value).
+    pub ignored: bool,
 }
 
 /// The row of a function watts knows nothing of: what an unknown function may do.
@@ -236,6 +263,12 @@ const UNKNOWN: Props = Props {
     race: Race::Assumed,
     run: Run::Unknown,
     resumes: false,
+    returns_twice: false,
+    longjmp: false,
+    assertion: None,
+    assert_text: &[],
+    allocates: false,
+    ignored: false,
 };
 
 /// A function called `name`.
@@ -289,6 +322,7 @@ const fn cond_wait(name: &'static str) -> Props {
     }
 }
 
+use super::AssertKind;
 use Access::{None as N, Read as R, Write as W};
 
 impl Props {
@@ -389,6 +423,47 @@ impl Props {
             ..self
         }
     }
+
+    /// May return twice (`returns_twice`).
+    const fn twice(self) -> Props {
+        Props {
+            returns_twice: true,
+            ..self
+        }
+    }
+
+    /// Jumps to a `setjmp` (`longjmp`).
+    const fn jumps(self) -> Props {
+        Props {
+            longjmp: true,
+            ..self
+        }
+    }
+
+    /// An assertion site (`assertion`), with the arguments holding its text (`assert_text`).
+    const fn asserts(self, kind: AssertKind, text: &'static [usize]) -> Props {
+        Props {
+            assertion: Some(kind),
+            assert_text: text,
+            ..self
+        }
+    }
+
+    /// Returns a fresh heap block (`allocates`).
+    const fn allocates(self) -> Props {
+        Props {
+            allocates: true,
+            ..self
+        }
+    }
+
+    /// An intrinsic the analysis ignores (`ignored`).
+    const fn ignored(self) -> Props {
+        Props {
+            ignored: true,
+            ..self
+        }
+    }
 }
 
 /// Defines [`LibFn`] with one variant per row, [`LibFn::ALL`] and [`LibFn::props`].
@@ -458,6 +533,16 @@ library! {
     OpenWmemstream = f("open_wmemstream").stdio_buffer();
     Fopencookie = f("fopencookie").stdio_buffer();
     Funopen = f("funopen").stdio_buffer();
+    // Memory (the front end lowers these calls to `HeapAlloc`, `MemSet` and `MemCopy`).
+    Malloc = f("malloc").allocates();
+    Calloc = f("calloc").allocates();
+    Realloc = f("realloc").allocates();
+    AlignedAlloc = f("aligned_alloc").allocates();
+    Valloc = f("valloc").allocates();
+    Alloca = f("alloca").allocates();
+    Memset = f("memset");
+    Memcpy = f("memcpy");
+    Memmove = f("memmove");
     // Strings.
     Strlen = f("strlen").known().touches(&[R], N).run(Strlen);
     Strnlen = f("strnlen").known().touches(&[R], N);
@@ -475,8 +560,8 @@ library! {
     Strspn = f("strspn").touches(&[R, R], N);
     Strcspn = f("strcspn").touches(&[R, R], N);
     Strcoll = f("strcoll").touches(&[R, R], N);
-    Strdup = f("strdup").touches(&[R], N);
-    Strndup = f("strndup").touches(&[R], N);
+    Strdup = f("strdup").allocates().touches(&[R], N);
+    Strndup = f("strndup").allocates().touches(&[R], N);
     Strcpy = f("strcpy").known().copies().touches(&[W, R], N);
     Strncpy = f("strncpy").known().copies().touches(&[W, R], N);
     Strcat = f("strcat").known().copies().touches(&[W, R], N);
@@ -561,9 +646,19 @@ library! {
     Verr = f("verr").ends(Ends::Process);
     Verrx = f("verrx").ends(Ends::Process);
     StackChkFail = f("__stack_chk_fail").ends(Ends::Process);
-    AssertFail = f("__assert_fail").ends(Ends::Process);
-    AssertRtn = f("__assert_rtn").ends(Ends::Process);
-    AssertBsd = f("__assert").ends(Ends::Process);
+    // The failures of `assert()`: glibc's `__assert_fail(expr, file, line, func)`, Apple's
+    // `__assert_rtn(func, file, line, expr)`, newlib's `__assert_func(file, line, func, expr)`,
+    // BSD's `__assert(func, file, line, expr)` or old glibc's `__assert(expr, file, line)`.
+    AssertFail = f("__assert_fail")
+        .ends(Ends::Process)
+        .asserts(AssertKind::Macro, &[0]);
+    AssertRtn = f("__assert_rtn")
+        .ends(Ends::Process)
+        .asserts(AssertKind::Macro, &[3]);
+    AssertFunc = f("__assert_func").asserts(AssertKind::Macro, &[3]);
+    AssertBsd = f("__assert")
+        .ends(Ends::Process)
+        .asserts(AssertKind::Macro, &[3, 0]);
     // Ends of the calling thread alone.
     PthreadExit = pthread("pthread_exit").ends(Ends::Thread);
     ThrdExit = api(Api::C11Threads, "thrd_exit").ends(Ends::Thread);
@@ -572,7 +667,24 @@ library! {
     PthreadExitInternal = f("__pthread_exit").ends(Ends::Thread);
     PthreadUnwind = f("__pthread_unwind").ends(Ends::Thread);
     PthreadUnwindNext = f("__pthread_unwind_next").ends(Ends::Thread);
-    // Threads.
+    // Resume points and jumps to them.
+    Setjmp = f("setjmp").twice().resumes();
+    UnderscoreSetjmp = f("_setjmp").twice().resumes();
+    Sigsetjmp = f("sigsetjmp").twice().resumes();
+    SigsetjmpInternal = f("__sigsetjmp").twice().resumes();
+    Savectx = f("savectx").twice();
+    LlvmSjljSetjmp = f("llvm.eh.sjlj.setjmp").twice().resumes();
+    /// `setcontext` or `swapcontext` of a context it saved continues after it again.
+    Getcontext = f("getcontext").twice().resumes();
+    Swapcontext = f("swapcontext").twice().resumes();
+    Longjmp = f("longjmp").jumps();
+    UnderscoreLongjmp = f("_longjmp").jumps();
+    Siglongjmp = f("siglongjmp").jumps();
+    LongjmpChk = f("__longjmp_chk").jumps();
+    LibcLongjmp = f("__libc_longjmp").jumps();
+    LibcSiglongjmp = f("__libc_siglongjmp").jumps();
+    LlvmSjljLongjmp = f("llvm.eh.sjlj.longjmp").jumps();
+    // Threads (the front end lowers creations and joins to `ThreadCreate` and `ThreadJoin`).
     PthreadCreate = pthread("pthread_create");
     PthreadJoin = pthread("pthread_join");
     PthreadDetach = pthread("pthread_detach").known();
@@ -610,6 +722,8 @@ library! {
     PthreadBarrierDestroy = pthread("pthread_barrier_destroy").known();
     PthreadBarrierWait = pthread("pthread_barrier_wait").known();
     // Mutexes (the front end lowers locks and unlocks to `Lock` and `Unlock`).
+    PthreadMutexLock = sync(Mutex, "pthread_mutex_lock").op(SyncOp::Lock { exclusive: true });
+    PthreadMutexUnlock = sync(Mutex, "pthread_mutex_unlock").op(SyncOp::Unlock);
     PthreadMutexInit = sync(Mutex, "pthread_mutex_init").known().run(Zero);
     PthreadMutexDestroy = sync(Mutex, "pthread_mutex_destroy").known().run(Zero);
     PthreadMutexTrylock = sync(Mutex, "pthread_mutex_trylock")
@@ -637,6 +751,8 @@ library! {
     /// Every other `pthread_cond_*` function.
     PthreadCond = prefix(sync(Cond, "pthread_cond_"));
     // Spin locks.
+    PthreadSpinLock = sync(Spin, "pthread_spin_lock").op(SyncOp::Lock { exclusive: true });
+    PthreadSpinUnlock = sync(Spin, "pthread_spin_unlock").op(SyncOp::Unlock);
     PthreadSpinInit = sync(Spin, "pthread_spin_init").known().run(Zero);
     PthreadSpinDestroy = sync(Spin, "pthread_spin_destroy").known().run(Zero);
     PthreadSpinTrylock = sync(Spin, "pthread_spin_trylock")
@@ -646,6 +762,10 @@ library! {
     /// Every other `pthread_spin_*` function.
     PthreadSpin = prefix(sync(Spin, "pthread_spin_"));
     // Read-write locks.
+    /// Readers share the lock.
+    PthreadRwlockRdlock = sync(RwLock, "pthread_rwlock_rdlock").op(SyncOp::Lock { exclusive: false });
+    PthreadRwlockWrlock = sync(RwLock, "pthread_rwlock_wrlock").op(SyncOp::Lock { exclusive: true });
+    PthreadRwlockUnlock = sync(RwLock, "pthread_rwlock_unlock").op(SyncOp::Unlock);
     PthreadRwlockInit = sync(RwLock, "pthread_rwlock_init").known().run(Zero);
     PthreadRwlockDestroy = sync(RwLock, "pthread_rwlock_destroy").known().run(Zero);
     PthreadRwlockTryrdlock = sync(RwLock, "pthread_rwlock_tryrdlock")
@@ -674,8 +794,48 @@ library! {
     Mtx = prefix(api(Api::C11Threads, "mtx_"));
     /// Every `cnd_*` function.
     Cnd = prefix(api(Api::C11Threads, "cnd_"));
-    /// Every `__VERIFIER_*` function the front end leaves a call.
+    // The SV-COMP verifier functions (the front end lowers their calls: `Assert`,
+    // `AtomicBegin`/`AtomicEnd`, `Assume`, `Nondet`).
+    VerifierError = api(Api::Verifier, "__VERIFIER_error").asserts(AssertKind::ReachError, &[]);
+    VerifierAssert = api(Api::Verifier, "__VERIFIER_assert")
+        .asserts(AssertKind::VerifierAssert, &[]);
+    VerifierAssume = api(Api::Verifier, "__VERIFIER_assume");
+    VerifierAtomicBegin = api(Api::Verifier, "__VERIFIER_atomic_begin");
+    VerifierAtomicEnd = api(Api::Verifier, "__VERIFIER_atomic_end");
+    /// Every other `__VERIFIER_atomic_*` function: a function of the program with such a name
+    /// runs atomically (SV-COMP convention).
+    VerifierAtomic = prefix(api(Api::Verifier, "__VERIFIER_atomic_"));
+    /// `__VERIFIER_nondet_T()`: any value of its type (0 or 1 for `bool` and `_Bool`).
+    VerifierNondet = prefix(api(Api::Verifier, "__VERIFIER_nondet_"));
+    /// Every other `__VERIFIER_*` function.
     Verifier = prefix(api(Api::Verifier, "__VERIFIER_"));
+    /// SV-COMP's failure function: reaching a call of it is the failure.
+    ReachError = f("reach_error").asserts(AssertKind::ReachError, &[]);
+    /// `assume_abort_if_not(c)`, when only declared: continue only if `c != 0`.
+    AssumeAbortIfNot = f("assume_abort_if_not");
+    // LLVM intrinsics the front end lowers or drops.
+    LlvmDbg = prefix(f("llvm.dbg.").ignored());
+    LlvmLifetime = prefix(f("llvm.lifetime.").ignored());
+    LlvmStacksave = prefix(f("llvm.stacksave").ignored());
+    LlvmStackrestore = prefix(f("llvm.stackrestore").ignored());
+    LlvmAssume = prefix(f("llvm.assume").ignored());
+    LlvmNoaliasScopeDecl = prefix(f("llvm.experimental.noalias.scope.decl").ignored());
+    LlvmDonothing = prefix(f("llvm.donothing").ignored());
+    LlvmSideeffect = prefix(f("llvm.sideeffect").ignored());
+    LlvmVarAnnotation = prefix(f("llvm.var.annotation").ignored());
+    LlvmPseudoprobe = prefix(f("llvm.pseudoprobe").ignored());
+    /// `llvm.memset.*`: a `MemSet`.
+    LlvmMemset = prefix(f("llvm.memset."));
+    /// `llvm.memcpy.*`: a `MemCopy`.
+    LlvmMemcpy = prefix(f("llvm.memcpy."));
+    /// `llvm.memmove.*`: a `MemCopy`.
+    LlvmMemmove = prefix(f("llvm.memmove."));
+    /// The address of a `__thread` variable.
+    LlvmThreadlocalAddress = prefix(f("llvm.threadlocal.address"));
+    /// `__builtin_expect(v, c)`, which is `v`.
+    LlvmExpect = prefix(f("llvm.expect."));
+    /// Every other intrinsic.
+    Llvm = prefix(f("llvm."));
     // Functions after whose call control may come back to the point after it again, even
     // when called through a pointer (also wrappers: `__sigsetjmp`, `my_setjmp`).
     LikeSetjmp = containing("setjmp").resumes();
