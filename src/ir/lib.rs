@@ -1,11 +1,15 @@
 //! The C library as watts models it: one enum, [`LibFn`], of the library functions (the C
-//! library, pthreads, C11 threads, the SV-COMP verifier functions) that some stage treats
-//! apart from an unknown function, and one table of their properties, [`Props`], a row each.
+//! library, pthreads, C11 threads, the SV-COMP verifier functions, and the LLVM intrinsics
+//! that stand for library calls) that some stage treats apart from an unknown function, and
+//! one table of their properties, [`Props`], a row each.
 //!
 //! The front end classifies every function once, from its name (`Function::lib`, by
-//! `frontend::library`); every later stage reads the row of the enum (`LibFn::props`), never
-//! a name. Adding a function is one row of `library!` below; a column is added when some stage
-//! asks a new question, with a doc comment that says what it means and who reads it.
+//! `frontend::library`), and lowers calls by the rows (a lock, an allocation, an assertion
+//! site); every later stage reads the row of the enum (`LibFn::props`), never a name. Adding a
+//! function is one row of `library!` below; a column is added when some stage asks a new
+//! question, with a doc comment that says what it means and who reads it. A later reader of
+//! an instruction gets to the row from a direct call's callee:
+//! `program.funcs[g.index()].library_props()`.
 //!
 //! A row is either one function (`Named::Exact`) or a family the classifier recognises by a
 //! part of the name (`Named::Prefix`: every other `pthread_mutex_*` function; `Named::Contains`:
@@ -324,6 +328,14 @@ const fn cond_wait(name: &'static str) -> Props {
 
 use super::AssertKind;
 use Access::{None as N, Read as R, Write as W};
+
+/// The lock operations of the rows.
+const LOCK: SyncOp = SyncOp::Lock { exclusive: true };
+const READ_LOCK: SyncOp = SyncOp::Lock { exclusive: false };
+const TRYLOCK: SyncOp = SyncOp::TryLock { exclusive: true };
+const READ_TRYLOCK: SyncOp = SyncOp::TryLock { exclusive: false };
+const WAIT: SyncOp = SyncOp::CondWait { timed: false };
+const TIMED_WAIT: SyncOp = SyncOp::CondWait { timed: true };
 
 impl Props {
     /// Writes only what its arguments point to (`writes_only_args`).
@@ -649,16 +661,10 @@ library! {
     // The failures of `assert()`: glibc's `__assert_fail(expr, file, line, func)`, Apple's
     // `__assert_rtn(func, file, line, expr)`, newlib's `__assert_func(file, line, func, expr)`,
     // BSD's `__assert(func, file, line, expr)` or old glibc's `__assert(expr, file, line)`.
-    AssertFail = f("__assert_fail")
-        .ends(Ends::Process)
-        .asserts(AssertKind::Macro, &[0]);
-    AssertRtn = f("__assert_rtn")
-        .ends(Ends::Process)
-        .asserts(AssertKind::Macro, &[3]);
+    AssertFail = f("__assert_fail").ends(Ends::Process).asserts(AssertKind::Macro, &[0]);
+    AssertRtn = f("__assert_rtn").ends(Ends::Process).asserts(AssertKind::Macro, &[3]);
     AssertFunc = f("__assert_func").asserts(AssertKind::Macro, &[3]);
-    AssertBsd = f("__assert")
-        .ends(Ends::Process)
-        .asserts(AssertKind::Macro, &[3, 0]);
+    AssertBsd = f("__assert").ends(Ends::Process).asserts(AssertKind::Macro, &[3, 0]);
     // Ends of the calling thread alone.
     PthreadExit = pthread("pthread_exit").ends(Ends::Thread);
     ThrdExit = api(Api::C11Threads, "thrd_exit").ends(Ends::Thread);
@@ -722,14 +728,11 @@ library! {
     PthreadBarrierDestroy = pthread("pthread_barrier_destroy").known();
     PthreadBarrierWait = pthread("pthread_barrier_wait").known();
     // Mutexes (the front end lowers locks and unlocks to `Lock` and `Unlock`).
-    PthreadMutexLock = sync(Mutex, "pthread_mutex_lock").op(SyncOp::Lock { exclusive: true });
+    PthreadMutexLock = sync(Mutex, "pthread_mutex_lock").op(LOCK);
     PthreadMutexUnlock = sync(Mutex, "pthread_mutex_unlock").op(SyncOp::Unlock);
     PthreadMutexInit = sync(Mutex, "pthread_mutex_init").known().run(Zero);
     PthreadMutexDestroy = sync(Mutex, "pthread_mutex_destroy").known().run(Zero);
-    PthreadMutexTrylock = sync(Mutex, "pthread_mutex_trylock")
-        .known()
-        .op(SyncOp::TryLock { exclusive: true })
-        .run(TryLock);
+    PthreadMutexTrylock = sync(Mutex, "pthread_mutex_trylock").known().op(TRYLOCK).run(TryLock);
     PthreadMutexConsistent = sync(Mutex, "pthread_mutex_consistent").robust();
     PthreadMutexConsistentNp = sync(Mutex, "pthread_mutex_consistent_np").robust();
     /// Every other `pthread_mutex_*` function.
@@ -739,42 +742,29 @@ library! {
     PthreadCondDestroy = sync(Cond, "pthread_cond_destroy").known().run(Zero);
     PthreadCondSignal = sync(Cond, "pthread_cond_signal").known().run(Zero);
     PthreadCondBroadcast = sync(Cond, "pthread_cond_broadcast").known().run(Zero);
-    PthreadCondWait = cond_wait("pthread_cond_wait")
-        .known()
-        .op(SyncOp::CondWait { timed: false })
-        .run(CondWait);
-    PthreadCondTimedwait = cond_wait("pthread_cond_timedwait")
-        .known()
-        .op(SyncOp::CondWait { timed: true })
-        .run(CondWait);
+    PthreadCondWait = cond_wait("pthread_cond_wait").known().op(WAIT).run(CondWait);
+    PthreadCondTimedwait = cond_wait("pthread_cond_timedwait").known().op(TIMED_WAIT).run(CondWait);
     PthreadCondClockwait = cond_wait("pthread_cond_clockwait");
     /// Every other `pthread_cond_*` function.
     PthreadCond = prefix(sync(Cond, "pthread_cond_"));
     // Spin locks.
-    PthreadSpinLock = sync(Spin, "pthread_spin_lock").op(SyncOp::Lock { exclusive: true });
+    PthreadSpinLock = sync(Spin, "pthread_spin_lock").op(LOCK);
     PthreadSpinUnlock = sync(Spin, "pthread_spin_unlock").op(SyncOp::Unlock);
     PthreadSpinInit = sync(Spin, "pthread_spin_init").known().run(Zero);
     PthreadSpinDestroy = sync(Spin, "pthread_spin_destroy").known().run(Zero);
-    PthreadSpinTrylock = sync(Spin, "pthread_spin_trylock")
-        .known()
-        .op(SyncOp::TryLock { exclusive: true })
-        .run(TryLock);
+    PthreadSpinTrylock = sync(Spin, "pthread_spin_trylock").known().op(TRYLOCK).run(TryLock);
     /// Every other `pthread_spin_*` function.
     PthreadSpin = prefix(sync(Spin, "pthread_spin_"));
     // Read-write locks.
     /// Readers share the lock.
-    PthreadRwlockRdlock = sync(RwLock, "pthread_rwlock_rdlock").op(SyncOp::Lock { exclusive: false });
-    PthreadRwlockWrlock = sync(RwLock, "pthread_rwlock_wrlock").op(SyncOp::Lock { exclusive: true });
+    PthreadRwlockRdlock = sync(RwLock, "pthread_rwlock_rdlock").op(READ_LOCK);
+    PthreadRwlockWrlock = sync(RwLock, "pthread_rwlock_wrlock").op(LOCK);
     PthreadRwlockUnlock = sync(RwLock, "pthread_rwlock_unlock").op(SyncOp::Unlock);
     PthreadRwlockInit = sync(RwLock, "pthread_rwlock_init").known().run(Zero);
     PthreadRwlockDestroy = sync(RwLock, "pthread_rwlock_destroy").known().run(Zero);
-    PthreadRwlockTryrdlock = sync(RwLock, "pthread_rwlock_tryrdlock")
-        .known()
-        .op(SyncOp::TryLock { exclusive: false })
+    PthreadRwlockTryrdlock = sync(RwLock, "pthread_rwlock_tryrdlock").known().op(READ_TRYLOCK)
         .run(TryLock);
-    PthreadRwlockTrywrlock = sync(RwLock, "pthread_rwlock_trywrlock")
-        .known()
-        .op(SyncOp::TryLock { exclusive: true })
+    PthreadRwlockTrywrlock = sync(RwLock, "pthread_rwlock_trywrlock").known().op(TRYLOCK)
         .run(TryLock);
     /// Every other `pthread_rwlock_*` function.
     PthreadRwlock = prefix(sync(RwLock, "pthread_rwlock_"));
@@ -837,7 +827,8 @@ library! {
     /// Every other intrinsic.
     Llvm = prefix(f("llvm."));
     // Functions after whose call control may come back to the point after it again, even
-    // when called through a pointer (also wrappers: `__sigsetjmp`, `my_setjmp`).
+    // when called through a pointer (any name that contains one of these: a wrapper such as
+    // `my_setjmp`, defined or not, for `ir::once`).
     LikeSetjmp = containing("setjmp").resumes();
     LikeGetcontext = containing("getcontext").resumes();
     LikeSwapcontext = containing("swapcontext").resumes();
