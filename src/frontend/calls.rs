@@ -202,6 +202,21 @@ impl FnLower<'_> {
         // Library functions (declared only).
         let arg = |i: usize| ops.get(i).copied();
         let sync_op = props.and_then(|p| p.sync_op);
+        if let (Some(SyncOp::Lock { exclusive }), Some(&lock)) = (sync_op, ops.first()) {
+            out.push(InstKind::Lock {
+                dst: self.used_result(inst),
+                lock,
+                exclusive,
+            });
+            return Flow::Next;
+        }
+        if let (Some(SyncOp::Unlock), Some(&lock)) = (sync_op, ops.first()) {
+            out.push(InstKind::Unlock {
+                dst: self.used_result(inst),
+                lock,
+            });
+            return Flow::Next;
+        }
         match lib {
             Some(LibFn::PthreadCreate) if ops.len() >= 4 => {
                 let arg = self.int_as_pointer(args[3], out).unwrap_or(ops[3]);
@@ -230,21 +245,6 @@ impl FnLower<'_> {
                     dst,
                     handle: ops[0],
                     retval: ops[1],
-                });
-                return Flow::Next;
-            }
-            _ if !ops.is_empty() && matches!(sync_op, Some(SyncOp::Lock { .. })) => {
-                out.push(InstKind::Lock {
-                    dst: self.used_result(inst),
-                    lock: ops[0],
-                    exclusive: sync_op == Some(SyncOp::Lock { exclusive: true }),
-                });
-                return Flow::Next;
-            }
-            _ if !ops.is_empty() && sync_op == Some(SyncOp::Unlock) => {
-                out.push(InstKind::Unlock {
-                    dst: self.used_result(inst),
-                    lock: ops[0],
                 });
                 return Flow::Next;
             }
