@@ -95,10 +95,7 @@ fn compute_with<D: NumDomain>(
         keep_states: true,
         ..Composition::of(config.mode, config.max_combinations, config.jobs)
     };
-    let main = (program.funcs.iter())
-        .position(|f| f.name == "main" && f.is_defined)
-        .map(FuncId::from)
-        .ok_or(InputError::NoEntryPoint)?;
+    let main = program.main.ok_or(InputError::NoEntryPoint)?;
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);

@@ -16,12 +16,7 @@ pub fn analyze_with<D: NumDomain>(
     config: &crate::config::Config,
 ) -> Result<Outcome, InputError> {
     use crate::config::Mode;
-    let main = program
-        .funcs
-        .iter()
-        .position(|f| f.name == "main" && f.is_defined)
-        .map(|i| FuncId(i as u32))
-        .ok_or(InputError::NoEntryPoint)?;
+    let main = program.main.ok_or(InputError::NoEntryPoint)?;
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
     let detached = detached_roots(program, &memory);

@@ -129,7 +129,7 @@ fn not_closed(program: &Program) -> Option<String> {
     if !program.harness_entries.is_empty() {
         return Some("the entries of a driver harness run on inputs of any value".to_string());
     }
-    if crate::harness::startup::has_exit_time_functions(program) {
+    if program.has_exit_time_functions() {
         return Some("destructors run at exit, which the interpreter does not run".to_string());
     }
     None

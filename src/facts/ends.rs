@@ -2,38 +2,19 @@
 //! callees, cancellation, callbacks that exit (a program fact the happens-before facts need).
 
 use super::Facts;
+use crate::ir::lib::{Ends, LibFn};
 use crate::ir::{Callee, InstKind, StopReason, Terminator};
 use crate::threads::Thread;
 
-/// Library functions that end the process, never the calling thread alone (the front end
-/// lowers `noreturn` library calls as process stops; the others of them, such as `thrd_exit`
-/// or `longjmp`, may leave the thread or the function).
-const PROCESS_EXITS: &[&str] = &[
-    "exit",
-    "quick_exit",
-    "_exit",
-    "_Exit",
-    "abort",
-    "err",
-    "errx",
-    "verr",
-    "verrx",
-    "__stack_chk_fail",
-    "__assert_fail",
-    "__assert_rtn",
-    "__assert",
-];
-
-/// Library functions that may end the calling thread alone: `pthread_exit` (also when called
-/// through a pointer), C11's `thrd_exit`, the raw `syscall(SYS_exit, ..)`, glibc's internals.
-const THREAD_EXITS: &[&str] = &[
-    "pthread_exit",
-    "thrd_exit",
-    "syscall",
-    "__pthread_exit",
-    "__pthread_unwind",
-    "__pthread_unwind_next",
-];
+/// How a call of the declared function `f` may end (`Props::ends`): the process (never the
+/// calling thread alone: `exit`, `abort`; the front end lowers `noreturn` library calls as
+/// process stops, and the others of them, such as `thrd_exit` or `longjmp`, may leave the
+/// thread or the function), the calling thread alone (`pthread_exit`, also when called through
+/// a pointer, C11's `thrd_exit`, the raw `syscall(SYS_exit, ..)`, glibc's internals), or
+/// nothing known.
+fn ends(f: &crate::ir::Function) -> Ends {
+    f.library_props().map_or(Ends::Unknown, |p| p.ends)
+}
 
 /// Where a thread may end besides the returns of its entry function and its visible
 /// `pthread_exit`s: the facts about "the thread's end" hold only if every such point counts.
@@ -68,8 +49,10 @@ impl MayEnd {
     /// Computes where threads may end, for the whole program.
     pub(crate) fn of(facts: &Facts<'_>) -> MayEnd {
         let program = facts.program;
-        let named = |n: &str| program.funcs.iter().any(|f| f.name == n);
-        let cancel = named("pthread_cancel");
+        // Any function of that name (`lib`, not `library()`: a definition of the program's
+        // counts too).
+        let named = |l: LibFn| program.funcs.iter().any(|f| f.lib == Some(l));
+        let cancel = named(LibFn::PthreadCancel);
         let mut me = MayEnd {
             func: vec![false; program.funcs.len()],
             cancel,
@@ -90,7 +73,7 @@ impl MayEnd {
                         b.insts.iter().any(|i| me.inst(facts, func, &i.kind)) || me.term(facts, b)
                     })
                 } else {
-                    THREAD_EXITS.contains(&f.name.as_str())
+                    ends(f) == Ends::Thread
                 };
                 if may {
                     me.func[fi] = true;
@@ -109,17 +92,17 @@ impl MayEnd {
                 break;
             }
         }
-        me.anywhere = me.callbacks || (cancel && named("pthread_setcanceltype"));
+        me.anywhere = me.callbacks || (cancel && named(LibFn::PthreadSetcanceltype));
         me
     }
 
     /// Whether a call of the library function `g` may end the calling thread.
     fn library(&self, facts: &Facts<'_>, g: crate::ir::FuncId) -> bool {
-        let name = facts.program.funcs[g.index()].name.as_str();
-        if PROCESS_EXITS.contains(&name) {
-            return false;
+        match ends(&facts.program.funcs[g.index()]) {
+            Ends::Process => false,
+            Ends::Thread => true,
+            Ends::Unknown => self.cancel || self.callbacks,
         }
-        THREAD_EXITS.contains(&name) || self.cancel || self.callbacks
     }
 
     /// Whether executing `inst` (not inlined) may end the thread before it completes.
@@ -169,7 +152,7 @@ impl MayEnd {
                     b.insts.last().map(|i| &i.kind),
                     Some(InstKind::Call { callee: Callee::Direct(g), .. })
                         if !facts.program.funcs[g.index()].is_defined
-                            && !PROCESS_EXITS.contains(&facts.program.funcs[g.index()].name.as_str())
+                            && ends(&facts.program.funcs[g.index()]) != Ends::Process
                 ) || matches!(
                     b.insts.last().map(|i| &i.kind),
                     Some(InstKind::Call {

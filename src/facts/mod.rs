@@ -141,11 +141,13 @@ impl<'a> Facts<'a> {
             } => Some(*g),
             _ => None,
         };
-        let name = callee.map(|g| self.program.funcs[g.index()].name.as_str());
-        let mut cells = if name.is_some_and(crate::memory::points_to::is_sync_function) {
+        let sync = callee
+            .and_then(|g| self.program.funcs[g.index()].library())
+            .filter(|l| l.is_sync());
+        let mut cells = if let Some(l) = sync {
             // The pthread synchronisation functions touch only their synchronisation objects
             // (POSIX), not what else the objects' pointer fields may reach.
-            self.sync_object_cells(func, name.unwrap_or_default(), args)
+            self.sync_object_cells(func, l, args)
         } else if callee.is_some_and(|g| self.program.assumed_no_write.binary_search(&g).is_ok()) {
             // The user's assumption (`--assume-no-write`): it writes nothing.
             Vec::new()
@@ -170,19 +172,19 @@ impl<'a> Facts<'a> {
         shared
     }
 
-    /// The cells a call in `func` of the synchronisation function `name`
-    /// (`memory::points_to::is_sync_function`) with `args` may touch: the bytes of its objects'
-    /// types from each pointer (a mutex inside a struct leaves the struct's other fields
-    /// alone), or the whole objects when the size or the offset is unknown. Sorted, each once.
+    /// The cells a call in `func` of the synchronisation function `f` (`LibFn::is_sync`) with
+    /// `args` may touch: the bytes of its objects' types from each pointer (a mutex inside a
+    /// struct leaves the struct's other fields alone), or the whole objects when the size or
+    /// the offset is unknown. Sorted, each once.
     pub fn sync_object_cells(
         &self,
         func: FuncId,
-        name: &str,
+        f: crate::ir::lib::LibFn,
         args: &[crate::ir::Operand],
     ) -> Vec<CellId> {
         let sizes = &self.program.sync_sizes;
         let mut v: Vec<CellId> = (args.iter().enumerate())
-            .flat_map(|(i, a)| match sizes.written_by(name, i) {
+            .flat_map(|(i, a)| match sizes.written_by(f, i) {
                 Some(len) => self.memory.span(self.program, func, a, Some(len)).written(),
                 None => self.memory.region(self.program, func, a),
             })
@@ -353,7 +355,7 @@ impl Facts<'_> {
             InstKind::ThreadJoin { retval, .. } => memory.region(program, func, retval),
             InstKind::Call { callee, args, .. } => match callee {
                 crate::ir::Callee::Direct(g) if !program.funcs[g.index()].is_defined => {
-                    let only_args = memory.pts.writes_only_args(&program.funcs[g.index()].name);
+                    let only_args = memory.pts.writes_only_args(*g, &program.funcs[g.index()]);
                     self.call_clobbers(func, block, idx, args, only_args)
                         .to_vec()
                 }

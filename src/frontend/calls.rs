@@ -7,6 +7,7 @@ use super::consts::Addr;
 use super::ffi::Val;
 use super::layout::ty_of;
 use super::lower::{Flow, FnLower};
+use crate::ir::lib::{LibFn, SyncOp};
 use crate::ir::{
     AssertInfo, AssertKind, Callee, CastOp, InitValue, InstKind, Layout, ObjId, Object, ObjectKind,
     Operand, ScalarKind, StopReason, Terminator, Ty,
@@ -32,82 +33,6 @@ fn scalar_leaves(layout: &Layout, base: u64, out: &mut Vec<(u64, u32, ScalarKind
             stride,
             count,
         } => *count > 0 && (0..*count).all(|k| scalar_leaves(elem, base + k * stride, out)),
-    }
-}
-
-/// Intrinsics with no effect the analysis cares about.
-const IGNORED_INTRINSICS: [&str; 10] = [
-    "llvm.dbg.",
-    "llvm.lifetime.",
-    "llvm.stacksave",
-    "llvm.stackrestore",
-    "llvm.assume",
-    "llvm.experimental.noalias.scope.decl",
-    "llvm.donothing",
-    "llvm.sideeffect",
-    "llvm.var.annotation",
-    "llvm.pseudoprobe",
-];
-
-const LOCKS: [&str; 4] = [
-    "pthread_mutex_lock",
-    "pthread_spin_lock",
-    "pthread_rwlock_rdlock",
-    "pthread_rwlock_wrlock",
-];
-const UNLOCKS: [&str; 3] = [
-    "pthread_mutex_unlock",
-    "pthread_spin_unlock",
-    "pthread_rwlock_unlock",
-];
-const ALLOCATORS: [&str; 8] = [
-    "malloc",
-    "calloc",
-    "realloc",
-    "aligned_alloc",
-    "strdup",
-    "strndup",
-    "valloc",
-    "alloca",
-];
-
-/// Functions that may return a second time, when a `longjmp` jumps to the buffer they filled
-/// (besides every function LLVM marks `returns_twice`, which clang does for these when it knows
-/// them as builtins).
-pub(super) const SETJMPS: [&str; 8] = [
-    "setjmp",
-    "_setjmp",
-    "sigsetjmp",
-    "__sigsetjmp",
-    "savectx",
-    "llvm.eh.sjlj.setjmp",
-    // `setcontext` or `swapcontext` of a context they saved continues after them again.
-    "getcontext",
-    "swapcontext",
-];
-
-/// Functions that jump to the second return of a `setjmp` (`__longjmp_chk` is what
-/// `_FORTIFY_SOURCE` makes of `longjmp`).
-const LONGJMPS: [&str; 7] = [
-    "longjmp",
-    "_longjmp",
-    "siglongjmp",
-    "__longjmp_chk",
-    "__libc_longjmp",
-    "__libc_siglongjmp",
-    "llvm.eh.sjlj.longjmp",
-];
-
-/// The argument of an assert-failure function that holds the asserted expression's text, by
-/// function, in order of preference.
-fn assert_text_args(name: &str) -> Option<&'static [usize]> {
-    match name {
-        "__assert_fail" => Some(&[0]),
-        // Apple: __assert_rtn(func, file, line, expr); BSD/newlib: __assert(func, file, line, expr)
-        // or old glibc __assert(expr, file, line).
-        "__assert_rtn" | "__assert_func" => Some(&[3]),
-        "__assert" => Some(&[3, 0]),
-        _ => None,
     }
 }
 
@@ -152,7 +77,10 @@ impl FnLower<'_> {
         let fval = self.cx.syms.func_vals[fid.index()];
         let name = fval.name();
         let declared = fval.is_declaration();
-        if declared && LONGJMPS.contains(&name.as_str()) {
+        // The callee's row of the library table (`ir::lib`), classified once per function.
+        let lib = self.cx.libs[fid.index()];
+        let props = lib.map(LibFn::props);
+        if declared && props.is_some_and(|p| p.longjmp) {
             // Soundness: the call (which may touch what its arguments reach) and then no
             // successor in this function; the thread CFG continues at every resume point of
             // the thread (`threads::ThreadCfg`), so the state here flows to the second return
@@ -168,7 +96,7 @@ impl FnLower<'_> {
             });
         }
         if declared
-            && (SETJMPS.contains(&name.as_str())
+            && (props.is_some_and(|p| p.returns_twice)
                 || fval.has_fn_attr("returns_twice", false)
                 || inst.has_fn_attr("returns_twice", true))
         {
@@ -188,7 +116,7 @@ impl FnLower<'_> {
             return Flow::Next;
         }
         if name.starts_with("llvm.") {
-            self.intrinsic(inst, &name, &args, out);
+            self.intrinsic(inst, &name, lib, &args, out);
             return Flow::Next;
         }
         let ops: Vec<Operand> = args.iter().map(|&a| self.op(a)).collect();
@@ -200,7 +128,10 @@ impl FnLower<'_> {
 
         // Assertion sites.
         if declared {
-            if let Some(text_args) = assert_text_args(&name) {
+            if let Some(text_args) = props
+                .filter(|p| p.assertion == Some(AssertKind::Macro))
+                .map(|p| p.assert_text)
+            {
                 if !self.in_assert_helper {
                     let condition = text_args
                         .iter()
@@ -220,8 +151,8 @@ impl FnLower<'_> {
             }
         }
         if !self.in_assert_helper {
-            match name.as_str() {
-                "reach_error" | "__VERIFIER_error" => {
+            match props.and_then(|p| p.assertion) {
+                Some(AssertKind::ReachError) => {
                     let span = self.span(inst);
                     let info = self.assert_info(AssertKind::ReachError, span, format!("{name}()"));
                     let id = self.new_assert(info, Vec::new());
@@ -231,10 +162,10 @@ impl FnLower<'_> {
                     }
                     return Flow::Next;
                 }
-                "__VERIFIER_assert" => {
+                Some(AssertKind::VerifierAssert) => {
                     let span = self.span(inst);
                     let condition = span
-                        .and_then(|s| self.source_call_args(s, "__VERIFIER_assert"))
+                        .and_then(|s| self.source_call_args(s, &name))
                         .unwrap_or_else(|| "__VERIFIER_assert(...)".to_string());
                     let cond = ops
                         .first()
@@ -251,16 +182,14 @@ impl FnLower<'_> {
                     }
                     return Flow::Next;
                 }
-                _ => {}
+                Some(AssertKind::Macro) | None => {}
             }
         }
 
         if !declared {
-            // SV-COMP convention: a function named `__VERIFIER_atomic_*` runs atomically.
-            if name.starts_with("__VERIFIER_atomic_")
-                && name != "__VERIFIER_atomic_begin"
-                && name != "__VERIFIER_atomic_end"
-            {
+            // SV-COMP convention: a function named `__VERIFIER_atomic_*` (but `_begin` and
+            // `_end`) runs atomically.
+            if lib == Some(LibFn::VerifierAtomic) {
                 out.push(InstKind::AtomicBegin);
                 out.push(call(self));
                 out.push(InstKind::AtomicEnd);
@@ -272,9 +201,24 @@ impl FnLower<'_> {
 
         // Library functions (declared only).
         let arg = |i: usize| ops.get(i).copied();
-        let n = name.as_str();
-        match n {
-            "pthread_create" if ops.len() >= 4 => {
+        let sync_op = props.and_then(|p| p.sync_op);
+        if let (Some(SyncOp::Lock { exclusive }), Some(&lock)) = (sync_op, ops.first()) {
+            out.push(InstKind::Lock {
+                dst: self.used_result(inst),
+                lock,
+                exclusive,
+            });
+            return Flow::Next;
+        }
+        if let (Some(SyncOp::Unlock), Some(&lock)) = (sync_op, ops.first()) {
+            out.push(InstKind::Unlock {
+                dst: self.used_result(inst),
+                lock,
+            });
+            return Flow::Next;
+        }
+        match lib {
+            Some(LibFn::PthreadCreate) if ops.len() >= 4 => {
                 let arg = self.int_as_pointer(args[3], out).unwrap_or(ops[3]);
                 out.push(InstKind::ThreadCreate {
                     dst: self.used_result(inst),
@@ -284,7 +228,7 @@ impl FnLower<'_> {
                 });
                 return Flow::Next;
             }
-            "pthread_setspecific" if ops.len() >= 2 => {
+            Some(LibFn::PthreadSetspecific) if ops.len() >= 2 => {
                 // The value as a cast when it is an integer made a pointer, so that
                 // `harness::keys` keeps the integer the thread's slot receives.
                 let value = self.int_as_pointer(args[1], out).unwrap_or(ops[1]);
@@ -295,7 +239,7 @@ impl FnLower<'_> {
                 });
                 return Flow::Next;
             }
-            "pthread_join" if ops.len() >= 2 => {
+            Some(LibFn::PthreadJoin) if ops.len() >= 2 => {
                 let dst = self.used_result(inst);
                 out.push(InstKind::ThreadJoin {
                     dst,
@@ -304,34 +248,19 @@ impl FnLower<'_> {
                 });
                 return Flow::Next;
             }
-            _ if LOCKS.contains(&n) && !ops.is_empty() => {
-                out.push(InstKind::Lock {
-                    dst: self.used_result(inst),
-                    lock: ops[0],
-                    exclusive: n != "pthread_rwlock_rdlock",
-                });
-                return Flow::Next;
-            }
-            _ if UNLOCKS.contains(&n) && !ops.is_empty() => {
-                out.push(InstKind::Unlock {
-                    dst: self.used_result(inst),
-                    lock: ops[0],
-                });
-                return Flow::Next;
-            }
-            "__VERIFIER_atomic_begin" => {
+            Some(LibFn::VerifierAtomicBegin) => {
                 out.push(InstKind::AtomicBegin);
                 return Flow::Next;
             }
-            "__VERIFIER_atomic_end" => {
+            Some(LibFn::VerifierAtomicEnd) => {
                 out.push(InstKind::AtomicEnd);
                 return Flow::Next;
             }
-            "__VERIFIER_assume" | "assume_abort_if_not" if !ops.is_empty() => {
+            Some(LibFn::VerifierAssume | LibFn::AssumeAbortIfNot) if !ops.is_empty() => {
                 out.push(InstKind::Assume { cond: ops[0] });
                 return Flow::Next;
             }
-            "memset" if ops.len() >= 3 => {
+            Some(LibFn::Memset) if ops.len() >= 3 => {
                 out.push(InstKind::MemSet {
                     ptr: ops[0],
                     val: ops[1],
@@ -342,7 +271,7 @@ impl FnLower<'_> {
             }
             // A copy of a string constant is a `memcpy` of its bytes and its terminating zero,
             // whose values the analysis then knows.
-            "strcpy" if ops.len() >= 2 => {
+            Some(LibFn::Strcpy) if ops.len() >= 2 => {
                 if let Operand::GlobalAddr(g, off) = ops[1] {
                     let size = u64::try_from(off)
                         .ok()
@@ -361,7 +290,7 @@ impl FnLower<'_> {
                     }
                 }
             }
-            "memcpy" | "memmove" if ops.len() >= 3 => {
+            Some(LibFn::Memcpy | LibFn::Memmove) if ops.len() >= 3 => {
                 out.push(InstKind::MemCopy {
                     dst: ops[0],
                     src: ops[1],
@@ -370,7 +299,7 @@ impl FnLower<'_> {
                 self.copy_result(inst, ops[0], out);
                 return Flow::Next;
             }
-            "pthread_exit" => {
+            Some(LibFn::PthreadExit) => {
                 // Soundness: the argument is the thread's result, which `pthread_join` hands to
                 // the joiner as a pointer the analysis sees as `unknown`. Converting it to an
                 // integer exposes what it points to in the points-to analysis; the thread ends
@@ -381,7 +310,7 @@ impl FnLower<'_> {
                 });
             }
             // These run no user code: the process just ends.
-            "abort" | "_exit" | "_Exit" => {
+            Some(LibFn::Abort | LibFn::UnderscoreExit | LibFn::UnderscoreCapitalExit) => {
                 return Flow::End(Terminator::Stop {
                     reason: StopReason::ProcessExit,
                 })
@@ -389,7 +318,9 @@ impl FnLower<'_> {
             _ => {}
         }
         let returns_ptr = inst.ty().kind() == LLVMTypeKind::LLVMPointerTypeKind;
-        if let Some(suffix) = n.strip_prefix("__VERIFIER_nondet_") {
+        let nondet = (name.strip_prefix(LibFn::VerifierNondet.name()))
+            .filter(|_| lib == Some(LibFn::VerifierNondet));
+        if let Some(suffix) = nondet {
             if inst.ty().kind() != LLVMTypeKind::LLVMVoidTypeKind {
                 let is_bool = matches!(suffix, "bool" | "_Bool");
                 out.push(InstKind::Nondet {
@@ -400,20 +331,23 @@ impl FnLower<'_> {
                 return Flow::Next;
             }
         }
-        if ALLOCATORS.contains(&n) && returns_ptr {
+        if props.is_some_and(|p| p.allocates) && returns_ptr {
             let obj = self.heap_object(inst);
-            let from = if n == "realloc" { arg(0) } else { None };
+            let from = if lib == Some(LibFn::Realloc) {
+                arg(0)
+            } else {
+                None
+            };
             out.push(InstKind::HeapAlloc {
                 dst: self.var(inst),
                 obj,
-                zeroed: n == "calloc",
+                zeroed: lib == Some(LibFn::Calloc),
                 from,
             });
             return Flow::Next;
         }
         out.push(call(self));
-        if n == "exit"
-            || n == "quick_exit"
+        if matches!(lib, Some(LibFn::Exit | LibFn::QuickExit))
             || fval.has_fn_attr("noreturn", false)
             || inst.has_fn_attr("noreturn", true)
         {
@@ -599,21 +533,28 @@ impl FnLower<'_> {
         obj
     }
 
-    fn intrinsic(&mut self, inst: Val, name: &str, args: &[Val], out: &mut Vec<InstKind>) {
-        if IGNORED_INTRINSICS.iter().any(|p| name.starts_with(p)) {
+    fn intrinsic(
+        &mut self,
+        inst: Val,
+        name: &str,
+        lib: Option<LibFn>,
+        args: &[Val],
+        out: &mut Vec<InstKind>,
+    ) {
+        if lib.is_some_and(|l| l.props().ignored) {
             if inst.ty().kind() != LLVMTypeKind::LLVMVoidTypeKind && inst.has_uses() {
                 out.push(self.havoc(inst, false, format!("result of {name}")));
             }
             return;
         }
         let op = |this: &Self, i: usize| args.get(i).map(|&a| this.op(a));
-        if name.starts_with("llvm.memset.") {
+        if lib == Some(LibFn::LlvmMemset) {
             if let (Some(ptr), Some(val), Some(len)) = (op(self, 0), op(self, 1), op(self, 2)) {
                 out.push(InstKind::MemSet { ptr, val, len });
                 return;
             }
         }
-        if name.starts_with("llvm.memcpy.") || name.starts_with("llvm.memmove.") {
+        if matches!(lib, Some(LibFn::LlvmMemcpy | LibFn::LlvmMemmove)) {
             if let (Some(dst), Some(src), Some(len)) = (op(self, 0), op(self, 1), op(self, 2)) {
                 // Only into a local of the constant's own type (clang's code for an
                 // initialiser): the stores then write every byte a typed cell covers.
@@ -627,7 +568,7 @@ impl FnLower<'_> {
                 return;
             }
         }
-        if name.starts_with("llvm.threadlocal.address") {
+        if lib == Some(LibFn::LlvmThreadlocalAddress) {
             // Every access to a `__thread` variable goes through this intrinsic. A variable
             // whose address is only dereferenced (`Global::thread_local`) is its global: the
             // analysis keeps one copy per thread of its cells.
@@ -656,7 +597,7 @@ impl FnLower<'_> {
             out.push(havoc);
             return;
         }
-        if name.starts_with("llvm.expect.") {
+        if lib == Some(LibFn::LlvmExpect) {
             // `__builtin_expect(v, c)` is `v` (emitted from -O1 on; see `clang::compile`).
             if let Some(v) = op(self, 0) {
                 self.copy_result(inst, v, out);

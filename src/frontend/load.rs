@@ -367,7 +367,8 @@ fn calls_returns_twice(f: super::ffi::Val) -> bool {
             !callee.is_null()
                 && callee.kind() == LLVMValueKind::LLVMFunctionValueKind
                 && (callee.has_fn_attr("returns_twice", false)
-                    || super::calls::SETJMPS.contains(&callee.name().as_str()))
+                    || super::library::classify(&callee.name())
+                        .is_some_and(|l| l.props().returns_twice))
         })
     })
 }

@@ -13,6 +13,7 @@ use super::field_names::FieldNames;
 use super::layout::{layout_of, ty_of};
 use super::signedness::TypeSigns;
 use crate::confine::SourceRoots;
+use crate::ir::lib::LibFn;
 use crate::ir::{
     AssertId, AssertInfo, AssertKind, Block, BlockId, Callee, FuncId, Function, Global, GlobalId,
     Inst, InstKind, ObjId, Object, ObjectKind, Operand, Program, Span, Terminator, Ty, VarId,
@@ -27,6 +28,9 @@ pub(crate) struct Ctx {
     pub files: Files,
     /// The program being built (functions are appended as they are lowered).
     pub program: Program,
+    /// The library function each function's name is (`Function::lib`), classified once.
+    /// Indexed by `FuncId`.
+    pub libs: Vec<Option<LibFn>>,
 }
 
 /// Lowers a prepared module into a program.
@@ -68,6 +72,10 @@ pub(crate) fn lower_module(module: &Module<'_>, roots: SourceRoots) -> Program {
             pointer_size: dl.pointer_size(),
             ..Program::default()
         },
+        libs: fvals
+            .iter()
+            .map(|f| super::library::classify(&f.name()))
+            .collect(),
     };
     for (i, &g) in gvals.iter().enumerate() {
         lower_global(&mut cx, GlobalId::from(i), g);
@@ -88,8 +96,26 @@ pub(crate) fn lower_module(module: &Module<'_>, roots: SourceRoots) -> Program {
     } = cx;
     program.files = files.finish();
     program.sync_sizes = sync_sizes(m, dl);
+    program.main = (program.funcs.iter())
+        .position(|f| f.name == "main" && f.is_defined)
+        .map(FuncId::from);
+    program.exit_arrays = (program.globals.iter().enumerate())
+        .filter(|(_, g)| is_exit_array(&g.name, g.section.as_deref()))
+        .map(|(i, _)| GlobalId::from(i))
+        .collect();
     guard_dropped_definitions(&mut program);
     program
+}
+
+/// Whether the C runtime reads this global at exit (destructors): `llvm.global_dtors`, or a
+/// global in `.fini_array` or `.dtors` (with a suffix: `.fini_array.100`).
+pub(super) fn is_exit_array(name: &str, section: Option<&str>) -> bool {
+    name == "llvm.global_dtors"
+        || section.is_some_and(|s| {
+            [".fini_array", ".dtors"]
+                .iter()
+                .any(|b| s == *b || s.strip_prefix(b).is_some_and(|r| r.starts_with('.')))
+        })
 }
 
 /// The sizes of the pthread synchronisation types as the module's C library and target define
@@ -348,10 +374,13 @@ fn only_dereferenced(p: Val, depth: u32) -> bool {
         })
 }
 
-/// Names of functions whose bodies are assertion helpers: assertion sites inside them are not
-/// registered, because calls to them are the assertion sites.
-pub(crate) const ASSERT_HELPERS: [&str; 3] =
-    ["reach_error", "__VERIFIER_error", "__VERIFIER_assert"];
+/// Whether a function of this library row has a body that is an assertion helper
+/// (`reach_error`, `__VERIFIER_error`, `__VERIFIER_assert`): assertion sites inside it are not
+/// registered, because calls to it are the assertion sites.
+fn is_assert_helper(lib: Option<LibFn>) -> bool {
+    lib.and_then(|l| l.props().assertion)
+        .is_some_and(|k| matches!(k, AssertKind::ReachError | AssertKind::VerifierAssert))
+}
 
 /// An assertion whose guard blocks and condition variables are filled in after the function.
 pub(crate) struct PendingAssert {
@@ -415,10 +444,11 @@ impl<'a> FnLower<'a> {
         } else {
             Names::default()
         };
+        let in_assert_helper = is_assert_helper(cx.libs[fid.index()]);
         let mut this = FnLower {
             cx,
             fid,
-            in_assert_helper: ASSERT_HELPERS.contains(&fname.as_str()),
+            in_assert_helper,
             fname,
             vars: Vec::new(),
             var_of: HashMap::new(),
@@ -449,6 +479,7 @@ impl<'a> FnLower<'a> {
             this.finish_asserts(&blocks);
         }
         Function {
+            lib: this.cx.libs[fid.index()],
             name: this.fname,
             params,
             vars: this.vars,

@@ -7,6 +7,7 @@
 //! - `ir_check`: reading each untrusted IR input (`.ll`, `.bc`) in a child process first.
 //! - `lower`, `lower_inst`, `calls`, `asserts`: lowering functions, instructions, calls and
 //!   assertion sites.
+//! - `library`: the classifier of library functions (`Function::lib`, rows of `ir::lib`).
 //! - `consts`, `layout`, `debuginfo`: constants and initializers, type layouts, spans and names.
 //! - `field_names`, `signedness`: struct field names and the signedness of C integer types,
 //!   from the debug info (display only).
@@ -23,6 +24,7 @@ mod ffi;
 mod field_names;
 mod ir_check;
 mod layout;
+mod library;
 mod load;
 mod lower;
 mod lower_inst;

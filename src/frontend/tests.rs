@@ -1168,3 +1168,37 @@ fn signedness_from_debug_info() {
         assert_eq!(layout("f::arr").sign_at(4, 2), Unsigned);
     }
 }
+
+/// The front end names `main`, the arrays the runtime reads at exit, and the library function
+/// of every function's name (`Function::lib`, for definitions too).
+#[test]
+fn main_exit_arrays_and_library_functions_are_found_once() {
+    let p = lower_c(
+        "#include <pthread.h>\n#include <stdio.h>\n\
+         static void bye(void) { puts(\"bye\"); }\n\
+         __attribute__((section(\".fini_array\"), used)) static void (*fini)(void) = bye;\n\
+         static pthread_mutex_t m;\n\
+         int pthread_yield(void) { return 0; }\n\
+         int main(void) { pthread_mutex_trylock(&m); return pthread_yield(); }\n",
+    );
+    let main = p.main.expect("main");
+    assert_eq!(p.funcs[main.index()].name, "main");
+    let arrays: Vec<&str> = (p.exit_arrays.iter())
+        .map(|g| p.globals[g.index()].name.as_str())
+        .collect();
+    assert_eq!(arrays, ["fini"]);
+    use crate::ir::lib::LibFn;
+    let puts = func(&p, "puts");
+    assert_eq!(puts.library(), Some(LibFn::Puts));
+    assert_eq!(
+        func(&p, "pthread_mutex_trylock").library(),
+        Some(LibFn::PthreadMutexTrylock)
+    );
+    // A definition keeps the classification of its name, but calls of it run its body.
+    let own = func(&p, "pthread_yield");
+    assert_eq!((own.lib, own.library()), (Some(LibFn::PthreadYield), None));
+    assert_eq!(func(&p, "bye").lib, None);
+    assert!(super::lower::is_exit_array("x", Some(".fini_array.101")));
+    assert!(!super::lower::is_exit_array("x", Some(".fini_arrays")));
+    assert!(super::lower::is_exit_array("llvm.global_dtors", None));
+}

@@ -110,7 +110,7 @@ impl Suggestion {
         let mut callbacks = Vec::new();
         for (fi, f) in program.funcs.iter().enumerate() {
             let func = FuncId::from(fi);
-            if !f.is_defined || called.contains(&func) || f.name == super::MAIN {
+            if !f.is_defined || called.contains(&func) || program.main == Some(func) {
                 continue;
             }
             for (arg, _) in unknown_call_args(program, func) {
@@ -152,11 +152,9 @@ impl Suggestion {
                 };
                 // Functions whose effect watts knows (`pthread_mutex_init`, `printf`) are no
                 // question.
-                let name = program.funcs[callee.index()].name.as_str();
-                if program.globals[g.index()].is_constant
-                    || crate::memory::points_to::writes_only_args(name)
-                    || crate::memory::points_to::is_sync_function(name)
-                {
+                let known = (program.funcs[callee.index()].library())
+                    .is_some_and(|l| l.props().writes_only_args || l.is_sync());
+                if program.globals[g.index()].is_constant || known {
                     continue;
                 }
                 match data_takers.iter_mut().find(|(c, _)| *c == callee) {
@@ -172,10 +170,7 @@ impl Suggestion {
             callbacks,
             exported: exported_functions(program),
             data_takers,
-            has_main: program
-                .funcs
-                .iter()
-                .any(|f| f.name == super::MAIN && f.is_defined),
+            has_main: program.main.is_some(),
         }
     }
 }

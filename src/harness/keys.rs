@@ -20,30 +20,35 @@
 //! (`pthread_key_create` fails only past `PTHREAD_KEYS_MAX` keys, `pthread_setspecific` only
 //! for an invalid key or out of memory), as lock calls are assumed to succeed.
 
+use crate::ir::lib::LibFn;
 use crate::ir::once::RunsOnce;
 use crate::ir::{
     BlockId, Callee, CastOp, FuncId, Global, GlobalId, Inst, InstKind, Layout, ObjId, Object,
     ObjectKind, Operand, Program, ScalarKind, Ty, VarId, VarInfo,
 };
-use crate::memory::points_to::writes_only_args;
 
 /// The name of the slot global.
 pub const SLOT: &str = "pthread_specific";
 
 /// The functions of thread-specific data.
-const KEY_FUNCTIONS: [&str; 4] = [
-    "pthread_key_create",
-    "pthread_getspecific",
-    "pthread_setspecific",
-    "pthread_key_delete",
+const KEY_FUNCTIONS: [LibFn; 4] = [
+    LibFn::PthreadKeyCreate,
+    LibFn::PthreadGetspecific,
+    LibFn::PthreadSetspecific,
+    LibFn::PthreadKeyDelete,
 ];
+
+/// Whether `func` is a declared function of thread-specific data.
+fn is_key_function(func: &crate::ir::Function) -> bool {
+    func.library().is_some_and(|l| KEY_FUNCTIONS.contains(&l))
+}
 
 /// Rewrites the calls of thread-specific data into accesses of one thread-local slot when the
 /// program creates at most one key (see the module documentation); returns whether it did.
 pub fn model_keys(program: &mut Program) -> bool {
-    let find = |name: &str| {
+    let find = |l: LibFn| {
         (program.funcs.iter())
-            .position(|f| f.name == name && !f.is_defined)
+            .position(|f| f.library() == Some(l))
             .map(FuncId::from)
     };
     let [create, get, set, _] = KEY_FUNCTIONS.map(find);
@@ -230,8 +235,7 @@ fn creates_once(program: &Program, create: FuncId) -> bool {
 /// pointer to one would not be rewritten).
 fn only_called(program: &Program) -> bool {
     let taken = crate::ir::once::address_taken(program);
-    !(program.funcs.iter().enumerate())
-        .any(|(i, f)| !f.is_defined && KEY_FUNCTIONS.contains(&f.name.as_str()) && taken[i])
+    !(program.funcs.iter().enumerate()).any(|(i, f)| is_key_function(f) && taken[i])
 }
 
 /// Whether code the analysis does not see may run (and hand the program a key it made): a
@@ -242,8 +246,8 @@ fn runs_foreign_code(program: &Program) -> bool {
     let foreign = |f: FuncId| {
         let func = &program.funcs[f.index()];
         !func.is_defined
-            && !writes_only_args(&func.name)
-            && !KEY_FUNCTIONS.contains(&func.name.as_str())
+            && !func.library_props().is_some_and(|p| p.writes_only_args)
+            && !is_key_function(func)
     };
     let in_init = (program.globals.iter())
         .filter_map(|g| g.init.as_ref())

@@ -201,6 +201,7 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         let main = FuncId::from(program.funcs.len());
         add_buffers(program, main, i, init_buffers);
     }
+    program.main = Some(FuncId::from(program.funcs.len()));
     program.funcs.push(Function {
         name: MAIN.to_string(),
         params: Vec::new(),
@@ -211,6 +212,7 @@ pub fn synthesize(program: &mut Program, spec: &HarnessSpec) -> Result<(), Input
         is_internal: true,
         is_variadic: false,
         span: None,
+        lib: None,
     });
     Ok(())
 }
@@ -369,6 +371,8 @@ fn wrapper(program: &mut Program, f: FuncId) -> FuncId {
         is_internal: true,
         is_variadic: false,
         span: entry.span,
+        // The entry's name, so the classification of that name.
+        lib: entry.lib,
     };
     program.funcs.push(func);
     id

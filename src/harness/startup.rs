@@ -30,23 +30,6 @@ use crate::ir::{
 /// returned (asynchronous I/O). No C identifier has a space, so it names nothing else.
 pub const UNKNOWN_CODE: &str = "unknown code";
 
-/// Library functions after whose call code outside the program may run concurrently with it:
-/// `dlsym` and `dlopen` hand out functions (and constructors) the analysis does not see,
-/// asynchronous I/O writes its buffer after the call returns.
-const ASYNC_APIS: [&str; 11] = [
-    "dlopen",
-    "dlmopen",
-    "dlsym",
-    "dlvsym",
-    "aio_read",
-    "aio_write",
-    "aio_fsync",
-    "aio_read64",
-    "aio_write64",
-    "lio_listio",
-    "lio_listio64",
-];
-
 /// The default priority of a constructor (clang's `llvm.global_ctors` entry of a
 /// `__attribute__((constructor))` without a number; `.init_array` without a suffix).
 const DEFAULT_PRIORITY: u32 = 65535;
@@ -55,18 +38,13 @@ const DEFAULT_PRIORITY: u32 = 65535;
 /// exit-time arrays. Without a defined `main` it does nothing (the analysis then reports that
 /// there is no entry point).
 pub fn compose(program: &mut Program) {
-    for g in program.globals.iter_mut() {
-        if is_exit_array(&g.name, g.section.as_deref()) {
-            // Soundness: the runtime reads these arrays at exit, from whichever thread exits:
-            // code the analysis does not see, so what they point to is exposed, and the
-            // functions become detached (analysed on their own, from an unknown state).
-            g.is_internal = false;
-        }
+    for &g in &program.exit_arrays {
+        // Soundness: the runtime reads these arrays at exit, from whichever thread exits:
+        // code the analysis does not see, so what they point to is exposed, and the
+        // functions become detached (analysed on their own, from an unknown state).
+        program.globals[g.index()].is_internal = false;
     }
-    let Some(main) = (program.funcs.iter())
-        .position(|f| f.name == super::MAIN && f.is_defined)
-        .map(FuncId::from)
-    else {
+    let Some(main) = program.main else {
         return;
     };
     let ctors = constructors(program);
@@ -104,17 +82,17 @@ pub fn compose(program: &mut Program) {
     entry.splice(0..0, starts.into_iter().chain(calls));
 }
 
-/// Whether the program calls one of [`ASYNC_APIS`].
+/// Whether the program declares a function after whose call code outside the program may run
+/// concurrently with it (`Props::foreign_code_after`: `dlsym` and `dlopen` hand out functions,
+/// and constructors, the analysis does not see; asynchronous I/O writes its buffer after the
+/// call returns).
 fn calls_async_api(program: &Program) -> bool {
-    program
-        .funcs
-        .iter()
-        .any(|f| !f.is_defined && ASYNC_APIS.contains(&f.name.as_str()))
+    (program.funcs.iter()).any(|f| f.library_props().is_some_and(|p| p.foreign_code_after))
 }
 
 /// Adds the function [`UNKNOWN_CODE`] when code outside the program may run as a thread: a
 /// thread creation whose entry is not a function the program defines (the analysis starts
-/// this function instead, `compose::fixpoint::spawn`), or a call of [`ASYNC_APIS`] (`compose` starts
+/// this function instead, `compose::fixpoint::spawn`), or a call of such an API (`calls_async_api`) (`compose` starts
 /// it). Its body writes any memory whose address escaped, in a loop that may run any number
 /// of times.
 fn unknown_code(program: &mut Program) -> Option<FuncId> {
@@ -162,8 +140,10 @@ fn unknown_code(program: &mut Program) -> Option<FuncId> {
         is_internal: true,
         is_variadic: false,
         span: None,
+        lib: None,
     });
-    Some(FuncId::from(program.funcs.len() - 1))
+    program.unknown_code = Some(FuncId::from(program.funcs.len() - 1));
+    program.unknown_code
 }
 
 /// The constructors in the order the runtime calls them. Those of `llvm.global_ctors` are
@@ -251,22 +231,6 @@ fn start_section(section: &str) -> Option<(u32, u32, bool)> {
         return Some((1, prio, true));
     }
     None
-}
-
-/// Whether the program has functions the C runtime runs at exit (destructors, by a global it
-/// reads at exit; `atexit` handlers reach an unknown function instead).
-pub fn has_exit_time_functions(program: &Program) -> bool {
-    (program.globals.iter()).any(|g| is_exit_array(&g.name, g.section.as_deref()))
-}
-
-/// Whether the runtime reads this global at exit (destructors).
-fn is_exit_array(name: &str, section: Option<&str>) -> bool {
-    name == "llvm.global_dtors"
-        || section.is_some_and(|s| {
-            [".fini_array", ".dtors"]
-                .iter()
-                .any(|b| s == *b || s.strip_prefix(b).is_some_and(|r| r.starts_with('.')))
-        })
 }
 
 #[cfg(test)]
@@ -357,6 +321,9 @@ mod tests {
                 vec![cell(0, InitValue::FuncAddr(FuncId(1)))],
             ),
         ];
+        p.main = Some(FuncId(0));
+        // What the front end finds (`lower::is_exit_array`).
+        p.exit_arrays = vec![crate::ir::GlobalId(3)];
         compose(&mut p);
         assert_eq!(called(&p), vec![FuncId(4), FuncId(2), FuncId(1), FuncId(3)]);
         // Only the runtime reads `llvm.global_ctors`; a user array keeps its contents.
@@ -378,7 +345,5 @@ mod tests {
         assert_eq!(start_section(".ctors.100"), Some((1, 65435, true)));
         assert_eq!(start_section(".init_array.00101"), Some((1, 101, false)));
         assert_eq!(start_section(".init_arrayx"), None);
-        assert!(is_exit_array("x", Some(".fini_array.101")));
-        assert!(!is_exit_array("x", Some(".fini_arrays")));
     }
 }

@@ -8,6 +8,7 @@ mod cint;
 mod ids;
 mod inst;
 mod layout;
+pub mod lib;
 pub mod once;
 mod span;
 
@@ -100,6 +101,18 @@ pub struct Program {
     pub harness_entries: Vec<FuncId>,
     /// The sizes of the pthread synchronisation types, where the module defines them.
     pub sync_sizes: SyncSizes,
+    /// The function the program starts at: the defined `main` the front end found, or the
+    /// one a driver harness adds (`harness::synthesize`, which renames the program's own).
+    /// `None` when there is none (the analysis then reports that there is no entry point).
+    pub main: Option<FuncId>,
+    /// The function that stands for code outside the program running concurrently with it
+    /// (`harness::startup` adds it when a thread's entry is not a defined function or the
+    /// program calls an API after which such code runs), if the program has one.
+    pub unknown_code: Option<FuncId>,
+    /// The globals the C runtime reads at exit (`llvm.global_dtors`, and those the source
+    /// places in `.fini_array` or `.dtors`): the functions they hold run at exit (set by the
+    /// front end; `harness::startup` exposes them). Sorted.
+    pub exit_arrays: Vec<GlobalId>,
     /// What the front end did to accept C that gcc accepts and clang does not (notes for the
     /// report, in words).
     pub frontend_notes: Vec<String>,
@@ -168,34 +181,28 @@ pub struct SyncSizes {
 }
 
 impl SyncSizes {
-    /// How many bytes from its `arg`-th argument the synchronisation function `name`
-    /// (`memory::points_to::is_sync_function`) may write: its synchronisation object, when its
-    /// size is known (POSIX: these functions touch nothing else through it; attribute
+    /// How many bytes from its `arg`-th argument the synchronisation function `f`
+    /// (`LibFn::is_sync`) may write: its synchronisation object (`Props::sync_objects`), when
+    /// its size is known (POSIX: these functions touch nothing else through it; attribute
     /// arguments are only read, but stay whole objects here).
-    pub fn written_by(&self, name: &str, arg: usize) -> Option<u64> {
-        let first = if name.starts_with("pthread_mutex_") {
-            self.mutex
-        } else if name.starts_with("pthread_cond_") {
-            self.cond
-        } else if name.starts_with("pthread_rwlock_") {
-            self.rwlock
-        } else if name.starts_with("pthread_spin_") {
+    pub fn written_by(&self, f: lib::LibFn, arg: usize) -> Option<u64> {
+        match f.props().sync_objects.get(arg).copied().flatten()? {
+            lib::SyncObj::Mutex => self.mutex,
+            lib::SyncObj::Cond => self.cond,
+            lib::SyncObj::RwLock => self.rwlock,
             // `pthread_spinlock_t` is a `volatile int` in glibc and musl.
-            Some(4)
-        } else {
-            None
-        };
-        match (arg, name) {
-            (0, _) => first,
-            (1, "pthread_cond_wait" | "pthread_cond_timedwait" | "pthread_cond_clockwait") => {
-                self.mutex
-            }
-            _ => None,
+            lib::SyncObj::Spin => Some(4),
         }
     }
 }
 
 impl Program {
+    /// Whether the C runtime runs functions at exit (destructors, by a global it reads at exit:
+    /// `exit_arrays`; `atexit` handlers reach an unknown function instead).
+    pub fn has_exit_time_functions(&self) -> bool {
+        !self.exit_arrays.is_empty()
+    }
+
     /// Whether `f` may return twice (a call to it is a resume point of `longjmp`).
     pub fn is_returns_twice(&self, f: FuncId) -> bool {
         self.returns_twice.binary_search(&f).is_ok()
@@ -257,6 +264,23 @@ pub struct Function {
     pub is_variadic: bool,
     /// Where it is defined, from the debug info.
     pub span: Option<Span>,
+    /// The library function (or family) its name is, classified once by the front end from
+    /// the name alone (`frontend::library`), for defined functions too: most readers want
+    /// [`Function::library`], which leaves out a definition of the program's own.
+    pub lib: Option<lib::LibFn>,
+}
+
+impl Function {
+    /// The library function a call of it runs: its `lib` when it is only declared. A
+    /// function the program defines runs its own body, whatever its name.
+    pub fn library(&self) -> Option<lib::LibFn> {
+        self.lib.filter(|_| !self.is_defined)
+    }
+
+    /// The row of [`Function::library`].
+    pub fn library_props(&self) -> Option<&'static lib::Props> {
+        self.library().map(lib::LibFn::props)
+    }
 }
 
 /// A basic block: phis, then straight-line instructions, then one terminator.

@@ -47,7 +47,9 @@ impl RunsOnce {
         };
         let refs = references(program);
         let returns_twice = |(i, f): (usize, &Function)| {
-            program.is_returns_twice(FuncId::from(i)) || RESUMES.iter().any(|r| f.name.contains(r))
+            // A function called like one of them, defined or not (`Props::resumes`: a wrapper
+            // such as `my_setjmp`), even when called through a pointer.
+            program.is_returns_twice(FuncId::from(i)) || f.lib.is_some_and(|l| l.props().resumes)
         };
         let resumes = (program.funcs.iter().enumerate())
             .filter(|x| returns_twice(*x))
@@ -93,7 +95,7 @@ fn decide(program: &Program, refs: &[References], f: FuncId, state: &mut [Visit]
         && !r.named
         && match r.sites[..] {
             // The C runtime calls `main` once.
-            [] => func.name == "main",
+            [] => program.main == Some(f),
             [(g, b)] => {
                 decide(program, refs, g, state) && !on_cycle(&program.funcs[g.index()], b.index())
             }
@@ -102,11 +104,6 @@ fn decide(program: &Program, refs: &[References], f: FuncId, state: &mut [Visit]
     state[f.index()] = Visit::Done(once);
     once
 }
-
-/// Names of functions after whose call control may come back to the point after it again
-/// (besides those the front end saw marked `returns_twice`), even when called through a
-/// pointer.
-const RESUMES: [&str; 4] = ["setjmp", "getcontext", "swapcontext", "vfork"];
 
 /// Every reference to every function.
 fn references(program: &Program) -> Vec<References> {

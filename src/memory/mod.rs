@@ -363,7 +363,7 @@ fn runs_foreign_code(program: &Program, pts: &PointsTo) -> bool {
     use crate::ir::{Callee, InstKind};
     let foreign = |g: FuncId| {
         let f = &program.funcs[g.index()];
-        !f.is_defined && !pts.writes_only_args(&f.name)
+        !f.is_defined && !pts.writes_only_args(g, f)
     };
     program.funcs.iter().enumerate().any(|(i, func)| {
         let f = FuncId::from(i);

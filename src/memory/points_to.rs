@@ -7,8 +7,8 @@
 
 use super::cells::normalize_array_step;
 use crate::ir::{
-    Callee, FuncId, InitValue, InstKind, Layout, ObjId, Operand, Program, ScalarKind, Terminator,
-    Ty, VarId,
+    Callee, FuncId, Function, InitValue, InstKind, Layout, ObjId, Operand, Program, ScalarKind,
+    Terminator, Ty, VarId,
 };
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -171,150 +171,6 @@ impl PtsSet {
     }
 }
 
-/// `pthread_mutex_*`, `pthread_spin_*`, `pthread_rwlock_*` and `pthread_cond_*`: they touch only their
-/// synchronisation objects (POSIX), whatever else the objects' pointer fields may reach.
-pub fn is_sync_function(name: &str) -> bool {
-    [
-        "pthread_mutex_",
-        "pthread_spin_",
-        "pthread_rwlock_",
-        "pthread_cond_",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p))
-}
-
-/// Library functions whose effect on memory is known: they write at most what their pointer
-/// arguments point to, keep no pointer, call no program code and turn no address into data that
-/// comes back later (the printf family's variadic pointers and the `str*cpy` copies are handled
-/// in `PointsTo::call`). Everything else that is only declared is an unknown function, which may
-/// read and write every exposed object.
-///
-/// Soundness: `pthread_once` (runs its init routine), `pthread_key_create` (its destructor runs
-/// at thread exit) and `pthread_setspecific`/`pthread_getspecific` (keep a pointer and hand it
-/// back) are not in the list: as unknown functions they expose their arguments, so the routines
-/// are analysed as detached roots and the kept pointers are `unknown` when they come back.
-/// Output functions write into a buffer the program may own (`setvbuf`, `fmemopen`): use
-/// [`PointsTo::writes_only_args`], which drops them from the list in such programs.
-pub fn writes_only_args(name: &str) -> bool {
-    const KNOWN: &[&str] = &[
-        "printf",
-        "fprintf",
-        "puts",
-        "putchar",
-        "fputs",
-        "fputc",
-        "putc",
-        "perror",
-        "sprintf",
-        "snprintf",
-        "vprintf",
-        "fflush",
-        "sleep",
-        "usleep",
-        "nanosleep",
-        "rand",
-        "srand",
-        "random",
-        "time",
-        "abs",
-        "labs",
-        "llabs",
-        "free",
-        "strlen",
-        "strnlen",
-        "strcmp",
-        "strncmp",
-        "strcpy",
-        "strncpy",
-        "strcat",
-        "strncat",
-        "strchr",
-        "strrchr",
-        "strstr",
-        "memcmp",
-        "atoi",
-        "atol",
-        "sched_yield",
-        "pthread_self",
-        "pthread_equal",
-        "pthread_mutex_init",
-        "pthread_mutex_destroy",
-        "pthread_mutex_trylock",
-        "pthread_cond_init",
-        "pthread_cond_destroy",
-        "pthread_cond_wait",
-        "pthread_cond_signal",
-        "pthread_cond_broadcast",
-        "pthread_cond_timedwait",
-        "pthread_attr_init",
-        "pthread_attr_destroy",
-        "pthread_attr_setdetachstate",
-        "pthread_detach",
-        "pthread_spin_init",
-        "pthread_spin_destroy",
-        "pthread_spin_trylock",
-        "pthread_rwlock_init",
-        "pthread_rwlock_destroy",
-        "pthread_rwlock_tryrdlock",
-        "pthread_rwlock_trywrlock",
-        "pthread_barrier_init",
-        "pthread_barrier_destroy",
-        "pthread_barrier_wait",
-        "pthread_yield",
-        "sem_init",
-        "sem_wait",
-        "sem_post",
-        "sem_destroy",
-        "isalpha",
-        "isdigit",
-        "isspace",
-        "toupper",
-        "tolower",
-        "getpid",
-    ];
-    KNOWN.contains(&name)
-}
-
-/// Known output functions: they write into the stdio buffer of their stream.
-const OUTPUT: &[&str] = &[
-    "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "perror", "vprintf", "fflush",
-];
-
-/// Functions that hand program memory to stdio, which later output writes into.
-const STDIO_BUFFERS: &[&str] = &[
-    "setvbuf",
-    "setbuf",
-    "setbuffer",
-    "setlinebuf",
-    "fmemopen",
-    "open_memstream",
-    "open_wmemstream",
-    "fopencookie",
-    "funopen",
-];
-
-/// Library functions that call the functions they are given only during the call, in the
-/// calling thread (POSIX): the race check runs those callbacks at the call.
-pub const SYNCHRONOUS_CALLBACKS: &[&str] = &[
-    "qsort",
-    "qsort_r",
-    "bsearch",
-    "lfind",
-    "lsearch",
-    "tsearch",
-    "tfind",
-    "tdelete",
-    "twalk",
-    "twalk_r",
-    "tdestroy",
-    "ftw",
-    "nftw",
-    "scandir",
-    "glob",
-    "inflateBack",
-];
-
 /// How far an exposure reaches: whether other threads may get the objects (`shared`) and
 /// whether code the analysis does not see may call the functions, at any time (`called`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -345,9 +201,6 @@ impl Reach {
     };
 }
 
-/// Known functions that copy bytes from their second argument into their first.
-const BYTE_COPIES: &[&str] = &["strcpy", "strncpy", "strcat", "strncat"];
-
 /// The points-to facts of a program.
 #[derive(Clone, Debug, Default)]
 pub struct PointsTo {
@@ -374,7 +227,7 @@ pub struct PointsTo {
     /// thread (`Reach::called`): those given to it (an argument, or memory an argument reaches),
     /// not those exposed only as a global's linkage (no other code names the program's globals,
     /// README's "the program is all the code that calls it"), nor callbacks of the functions
-    /// that call them during the call (`SYNCHRONOUS_CALLBACKS`), nor addresses turned into data
+    /// that call them during the call (`Props::synchronous_callbacks`), nor addresses turned into data
     /// the program itself uses (`Reach::LEAKED`: a call through them is the program's). The
     /// race check runs these in any thread.
     pub called_back: BTreeSet<FuncId>,
@@ -388,8 +241,8 @@ pub struct PointsTo {
     int_written: Vec<BTreeSet<(Option<u64>, u64)>>,
     /// Whether the program may hand its own memory to stdio (`setvbuf`, `fmemopen`).
     stdio_buffers: bool,
-    /// The names of the declared functions assumed to write no memory (`--assume-no-write`).
-    no_write: BTreeSet<String>,
+    /// The declared functions assumed to write no memory (`--assume-no-write`), sorted.
+    no_write: Vec<FuncId>,
     /// Which functions to visit again (empty after `compute`).
     sched: Schedule,
     /// `exact_bytes[o]`: `o` has no layout but keeps exact byte offsets (`memory::heap`).
@@ -438,21 +291,15 @@ impl PointsTo {
             rets: vec![PtsSet::default(); program.funcs.len()],
             leaks: vec![false; program.objects.len()],
             int_written: vec![BTreeSet::new(); program.objects.len()],
-            stdio_buffers: program
-                .funcs
-                .iter()
-                .any(|f| !f.is_defined && STDIO_BUFFERS.contains(&f.name.as_str())),
-            no_write: (program.assumed_no_write.iter())
-                .map(|f| program.funcs[f.index()].name.clone())
-                .collect(),
+            stdio_buffers: (program.funcs.iter())
+                .any(|f| f.library_props().is_some_and(|p| p.stdio_buffer)),
+            no_write: program.assumed_no_write.clone(),
             ..PointsTo::default()
         };
         // Soundness: `dlsym` hands out any function of external linkage by its name, so code
         // the analysis does not see may call every one of them.
-        let by_name = program
-            .funcs
-            .iter()
-            .any(|f| !f.is_defined && DLSYM.contains(&f.name.as_str()));
+        let by_name =
+            (program.funcs.iter()).any(|f| f.library_props().is_some_and(|p| p.finds_functions));
         if by_name {
             for (i, f) in program.funcs.iter().enumerate() {
                 if f.is_defined && !f.is_internal {
@@ -500,11 +347,9 @@ impl PointsTo {
             pt.expose_to(&s, Reach::LEAKED);
         }
         // Soundness: `main` may be given pointers (argv) by the environment.
-        for (fi, f) in program.funcs.iter().enumerate() {
-            if f.name == "main" {
-                for p in &f.params {
-                    pt.vars[fi][p.index()] = PtsSet::unknown();
-                }
+        if let Some(main) = program.main {
+            for p in &program.funcs[main.index()].params {
+                pt.vars[main.index()][p.index()] = PtsSet::unknown();
             }
         }
         pt.sched = Schedule {
@@ -571,23 +416,24 @@ impl PointsTo {
         (out.into_iter().collect(), pts.unknown)
     }
 
-    /// Whether the declared function `name` writes only what its pointer arguments reach, in
-    /// this program ([`writes_only_args`]).
+    /// Whether the declared function `g` (`func`) writes only what its pointer arguments
+    /// reach, in this program (`Props::writes_only_args`), or is assumed to write nothing.
     ///
     /// Soundness: once the program may have handed a buffer of its own to stdio (a call of, or
     /// a pointer to, `setvbuf`, `fmemopen`...), an output function may write that buffer, which
     /// none of its arguments reaches: output functions are then unknown functions, which may
     /// write every exposed object (the buffer reached an unknown function, so it is exposed).
-    pub fn writes_only_args(&self, name: &str) -> bool {
-        (writes_only_args(name) && !(self.stdio_buffers && OUTPUT.contains(&name)))
-            || self.writes_nothing(name)
+    pub fn writes_only_args(&self, g: FuncId, func: &Function) -> bool {
+        (func.library_props())
+            .is_some_and(|p| p.writes_only_args && !(self.stdio_buffers && p.stdio_output))
+            || self.writes_nothing(g)
     }
 
-    /// Whether the declared function `name` is assumed to write no memory of the program
+    /// Whether the declared function `g` is assumed to write no memory of the program
     /// (`--assume-no-write`, `Program::assumed_no_write`): a user's assumption about code
     /// the analysis does not see, like the harness.
-    pub fn writes_nothing(&self, name: &str) -> bool {
-        self.no_write.contains(name)
+    pub fn writes_nothing(&self, g: FuncId) -> bool {
+        self.no_write.binary_search(&g).is_ok()
     }
 
     /// A write through `ptr`: one through an `unknown` pointer may change any exposed object.
@@ -1007,7 +853,8 @@ impl PointsTo {
                 changed |= self.add(f, d, &r);
             }
         } else {
-            let known = self.writes_only_args(&target.name);
+            let known = self.writes_only_args(callee, target);
+            let props = target.library_props();
             if !known {
                 changed |= self.writes_untracked();
             }
@@ -1021,19 +868,19 @@ impl PointsTo {
                 // For the race check, such a function touches its arguments only during the
                 // call and keeps nothing (its stated assumption): the exposure reaches no
                 // other thread, unless the user said the function keeps its pointers.
-                let kept = self.writes_nothing(&target.name);
+                let kept = self.writes_nothing(callee);
                 if !known || kept || (target.is_variadic && i >= target.params.len()) {
                     if kept {
                         changed |= self.expose(&s);
                     } else {
                         changed |= self.expose_to(&s, Reach::LINKAGE);
-                        if !SYNCHRONOUS_CALLBACKS.contains(&target.name.as_str()) {
+                        if !props.is_some_and(|p| p.synchronous_callbacks) {
                             changed |= self.call_back(&s);
                         }
                     }
                 }
             }
-            if known && BYTE_COPIES.contains(&target.name.as_str()) {
+            if known && props.is_some_and(|p| p.copies_bytes) {
                 if let [d, s, ..] = args {
                     // Soundness: `strcpy` and friends copy bytes, which may be a pointer's
                     // (`strncpy((char *)&q, (char *)&p, 8)`): they move points-to contents like
@@ -1364,9 +1211,6 @@ fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
 
 /// The most byte ranges with a known offset recorded per object in `int_written`.
 const MAX_INT_RANGES: usize = 16;
-
-/// Functions that find a function of the program by its name.
-const DLSYM: [&str; 2] = ["dlsym", "dlvsym"];
 
 /// The size of a pointer in bytes (the targets are 64-bit).
 const POINTER_SIZE: u64 = 8;

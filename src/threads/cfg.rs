@@ -476,8 +476,8 @@ fn call_may_jump(program: &Program, may: &[bool], callee: &Callee) -> bool {
                 may.get(g.index()).copied().unwrap_or(true)
             } else {
                 !program.is_returns_twice(*g)
-                    && (gf.name == "pthread_once"
-                        || !crate::memory::points_to::writes_only_args(&gf.name))
+                    && (gf.lib == Some(crate::ir::lib::LibFn::PthreadOnce)
+                        || !gf.library_props().is_some_and(|p| p.writes_only_args))
             }
         }
     }

@@ -550,14 +550,10 @@ fn spawn<D: NumDomain>(
     let (mut entries, unknown) = facts.memory.pts.callees(program, func, entry);
     // Soundness: an entry the program does not define (a pointer from `dlsym`, a library
     // function) runs code the analysis cannot see; the function that stands for such code
-    // (`harness::startup::UNKNOWN_CODE`, added whenever a creation names an entry that is not
-    // a defined function) runs instead, writing any memory whose address escaped.
+    // (`Program::unknown_code`, added whenever a creation names an entry that is not a
+    // defined function) runs instead, writing any memory whose address escaped.
     if unknown || entries.iter().any(|g| !program.funcs[g.index()].is_defined) {
-        let stand_in = program
-            .funcs
-            .iter()
-            .position(|f| f.name == crate::harness::startup::UNKNOWN_CODE && f.is_defined);
-        entries.extend(stand_in.map(crate::ir::FuncId::from));
+        entries.extend(program.unknown_code);
     }
     let arg_value = {
         let view = ThreadView {

@@ -717,7 +717,7 @@ impl<'a> Transfer<'a> {
             let gf = &program.funcs[g.index()];
             if !gf.is_defined {
                 unknown_code = false;
-                let only_args = self.facts.memory.pts.writes_only_args(&gf.name);
+                let only_args = self.facts.memory.pts.writes_only_args(*g, gf);
                 if !only_args {
                     rec.unknown_call(*g);
                 }

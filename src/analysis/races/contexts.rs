@@ -17,8 +17,8 @@
 
 use crate::analysis::sync::locks::{Effect, LockNames, ThreadLocks};
 use crate::facts::Facts;
+use crate::ir::lib::LibFn;
 use crate::ir::{Callee, FuncId, InstKind};
-use crate::memory::points_to::SYNCHRONOUS_CALLBACKS;
 use crate::threads::{NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -253,10 +253,11 @@ fn for_calls(
             };
             let targets = match callee {
                 // A library function that calls what it is given during the call runs it
-                // here (`SYNCHRONOUS_CALLBACKS`).
+                // here (`Props::synchronous_callbacks`).
                 Callee::Direct(g)
-                    if SYNCHRONOUS_CALLBACKS.contains(&program.funcs[g.index()].name.as_str())
-                        && !program.funcs[g.index()].is_defined =>
+                    if program.funcs[g.index()]
+                        .library_props()
+                        .is_some_and(|p| p.synchronous_callbacks) =>
                 {
                     let InstKind::Call { args, .. } = &insts[idx as usize].kind else {
                         continue;
@@ -272,7 +273,8 @@ fn for_calls(
                         })
                         .collect()
                 }
-                Callee::Direct(g) if program.funcs[g.index()].name == "pthread_once" => {
+                // (`lib`, not `library()`: also a definition of the program's of that name.)
+                Callee::Direct(g) if program.funcs[g.index()].lib == Some(LibFn::PthreadOnce) => {
                     match once_routine_of(insts[idx as usize].kind.clone()) {
                         Some(r) if once.contains_key(&r) => vec![r],
                         _ => Vec::new(),
@@ -343,7 +345,7 @@ pub fn once_routines(facts: &Facts<'_>) -> BTreeMap<FuncId, OnceObject> {
                         callee: Callee::Direct(g),
                         args,
                         ..
-                    } if program.funcs[g.index()].name == "pthread_once" => {
+                    } if program.funcs[g.index()].lib == Some(LibFn::PthreadOnce) => {
                         once_routine_of(inst.kind.clone()).map(|r| (r, args[0]))
                     }
                     _ => None,

@@ -185,7 +185,9 @@ impl<'a> Order<'a> {
                 let Some(crate::ir::Operand::FuncAddr(f)) = args.get(1) else {
                     continue;
                 };
-                if program.funcs[g.index()].name != "pthread_once" || !routines.contains_key(f) {
+                if program.funcs[g.index()].lib != Some(crate::ir::lib::LibFn::PthreadOnce)
+                    || !routines.contains_key(f)
+                {
                     continue;
                 }
                 let done = match self.once.get(f) {

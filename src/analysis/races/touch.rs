@@ -4,13 +4,13 @@
 //!
 //! Invariant: every byte an execution of the instruction reads or writes lies in one of its
 //! touches' parts, or the touch is `unknown` (any exposed object); what is not an access in the
-//! C sense (lock operations, `free`) touches nothing, and a declared function the table below
-//! does not know touches what its pointer arguments point to (the assumption of the race check,
-//! noted in the report), never more.
+//! C sense (lock operations, `free`) touches nothing, and a declared function the library table
+//! (`ir::lib`, `Props::race`) does not know touches what its pointer arguments point to (the
+//! assumption of the race check, noted in the report), never more.
 
 use crate::facts::Facts;
+use crate::ir::lib::{Access, Race};
 use crate::ir::{Callee, FuncId, Inst, InstKind, ObjId, ObjectKind, Operand, Program};
-use crate::memory::points_to::is_sync_function;
 
 /// A read or a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -89,119 +89,6 @@ pub struct Touch {
     pub unknown: bool,
     /// How.
     pub via: Via,
-}
-
-/// What a known library function does with each pointer argument.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    /// Not program data (a `FILE *`, a size), or not a pointer.
-    None,
-    /// Reads what it points to.
-    Read,
-    /// Writes (and may read) what it points to.
-    Write,
-}
-
-/// The roles of the arguments of library functions whose effect on the program's memory is
-/// known: `(name, roles of the leading arguments, role of any further (variadic) argument)`.
-/// Functions absent here and not synchronisation functions are *assumed* to access what their
-/// pointer arguments point to (writes), which the report says.
-const LIBRARY: &[(&str, &[Role], Role)] = {
-    use Role::{None as N, Read as R, Write as W};
-    &[
-        ("printf", &[R], R),
-        ("fprintf", &[N, R], R),
-        ("dprintf", &[N, R], R),
-        ("sprintf", &[W, R], R),
-        ("snprintf", &[W, N, R], R),
-        ("vprintf", &[R, N], N),
-        ("vfprintf", &[N, R, N], N),
-        ("vsnprintf", &[W, N, R, N], N),
-        ("vsprintf", &[W, R, N], N),
-        ("puts", &[R], N),
-        ("fputs", &[R, N], N),
-        ("putchar", &[], N),
-        ("putc", &[], N),
-        ("fputc", &[], N),
-        ("perror", &[R], N),
-        ("fflush", &[], N),
-        ("fwrite", &[R], N),
-        ("fread", &[W], N),
-        ("fgets", &[W], N),
-        ("write", &[N, R], N),
-        ("read", &[N, W], N),
-        ("send", &[N, R], N),
-        ("recv", &[N, W], N),
-        ("strlen", &[R], N),
-        ("strnlen", &[R], N),
-        ("strcmp", &[R, R], N),
-        ("strncmp", &[R, R], N),
-        ("strcasecmp", &[R, R], N),
-        ("strncasecmp", &[R, R], N),
-        ("memcmp", &[R, R], N),
-        ("strchr", &[R], N),
-        ("strrchr", &[R], N),
-        ("memchr", &[R], N),
-        ("strstr", &[R, R], N),
-        ("strcasestr", &[R, R], N),
-        ("strpbrk", &[R, R], N),
-        ("strspn", &[R, R], N),
-        ("strcspn", &[R, R], N),
-        ("strcoll", &[R, R], N),
-        ("strdup", &[R], N),
-        ("strndup", &[R], N),
-        ("strcpy", &[W, R], N),
-        ("strncpy", &[W, R], N),
-        ("strcat", &[W, R], N),
-        ("strncat", &[W, R], N),
-        ("atoi", &[R], N),
-        ("atol", &[R], N),
-        ("atoll", &[R], N),
-        ("atof", &[R], N),
-        ("strtol", &[R, W], N),
-        ("strtoul", &[R, W], N),
-        ("strtoll", &[R, W], N),
-        ("strtoull", &[R, W], N),
-        ("strtod", &[R, W], N),
-        ("getenv", &[R], N),
-        ("time", &[W], N),
-        ("gettimeofday", &[W, N], N),
-        ("clock_gettime", &[N, W], N),
-        ("nanosleep", &[R, W], N),
-        ("sleep", &[], N),
-        ("usleep", &[], N),
-        ("rand", &[], N),
-        ("srand", &[], N),
-        ("random", &[], N),
-        ("abs", &[], N),
-        ("labs", &[], N),
-        ("llabs", &[], N),
-        ("getpid", &[], N),
-        ("isalpha", &[], N),
-        ("isdigit", &[], N),
-        ("isspace", &[], N),
-        ("isalnum", &[], N),
-        ("isupper", &[], N),
-        ("islower", &[], N),
-        ("toupper", &[], N),
-        ("tolower", &[], N),
-        ("exit", &[], N),
-        ("abort", &[], N),
-        // Not a data access (C11 7.22.3): a use after `free` is another kind of bug.
-        ("free", &[], N),
-    ]
-};
-
-/// Whether a declared function is a synchronisation or thread function, whose accesses to its
-/// objects are not data accesses (they order and exclude, and are atomic).
-fn is_threading(name: &str) -> bool {
-    is_sync_function(name)
-        || name.starts_with("pthread_")
-        || name.starts_with("sem_")
-        || name.starts_with("thrd_")
-        || name.starts_with("mtx_")
-        || name.starts_with("cnd_")
-        || name.starts_with("__VERIFIER_")
 }
 
 /// The accesses of `inst`, an instruction of `func`.
@@ -319,24 +206,28 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
     }
 }
 
-/// The accesses of a call of the declared function `g`.
+/// The accesses of a call of the declared function `g`: what its row says (`Props::race`).
+/// A synchronisation or thread function's accesses to its objects are not data accesses (they
+/// order and exclude, and are atomic); a function the table does not know is *assumed* to
+/// write what its pointer arguments point to, which the report says.
 fn library_call(facts: &Facts<'_>, func: FuncId, g: FuncId, args: &[Operand]) -> Vec<Touch> {
-    let name = facts.program.funcs[g.index()].name.as_str();
-    if is_threading(name) || facts.memory.pts.writes_nothing(name) {
+    let race = (facts.program.funcs[g.index()].library_props()).map_or(Race::Assumed, |p| p.race);
+    if facts.memory.pts.writes_nothing(g) {
         return Vec::new();
     }
-    match LIBRARY.iter().find(|(n, _, _)| *n == name) {
-        Some((_, roles, rest)) => (args.iter().enumerate())
+    match race {
+        Race::NotData => Vec::new(),
+        Race::Args { leading, rest } => (args.iter().enumerate())
             .filter_map(|(i, a)| {
-                let kind = match roles.get(i).copied().unwrap_or(*rest) {
-                    Role::None => return None,
-                    Role::Read => AccessKind::Read,
-                    Role::Write => AccessKind::Write,
+                let kind = match leading.get(i).copied().unwrap_or(rest) {
+                    Access::None => return None,
+                    Access::Read => AccessKind::Read,
+                    Access::Write => AccessKind::Write,
                 };
                 arg_touch(facts, func, a, kind, Via::Library(g))
             })
             .collect(),
-        None => (args.iter())
+        Race::Assumed => (args.iter())
             .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, Via::Assumed(g)))
             .collect(),
     }

@@ -10,6 +10,7 @@
 //! an atomic section, a call that is not inlined and not known to leave locks alone) ends it.
 
 use crate::facts::Facts;
+use crate::ir::lib::{Api, SyncOp};
 use crate::ir::{Callee, FuncId, InstKind, ObjectKind, Operand};
 use crate::memory::points_to::Target;
 use crate::memory::CellId;
@@ -17,13 +18,6 @@ use crate::threads::NodeId;
 use crate::threads::Thread;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
-
-/// Functions that take a lock exclusively when they return 0, and never release one.
-const TRYLOCKS: [&str; 3] = [
-    "pthread_mutex_trylock",
-    "pthread_spin_trylock",
-    "pthread_rwlock_trywrlock",
-];
 
 /// The lock of `__VERIFIER_atomic_begin/end` (and `__VERIFIER_atomic_*` functions).
 pub const ATOMIC_LOCK: u32 = 0;
@@ -64,16 +58,6 @@ pub enum Effect {
     ReleaseAll,
 }
 
-/// Functions that make a mutex robust: a robust mutex whose owner died is acquired with
-/// `EOWNERDEAD` (the dead owner never released it) and, left inconsistent, is never acquired
-/// again (`ENOTRECOVERABLE`: a lock call that returns without the lock).
-const ROBUST: [&str; 4] = [
-    "pthread_mutexattr_setrobust",
-    "pthread_mutexattr_setrobust_np",
-    "pthread_mutex_consistent",
-    "pthread_mutex_consistent_np",
-];
-
 impl LockNames {
     /// The source name of lock `id`: the field or variable that holds it (`dev.lock`, `m`),
     /// or `an atomic section`.
@@ -108,8 +92,12 @@ impl LockNames {
         // that releases what it acquired. A robust mutex breaks both (a lock may fail to
         // acquire, an owner may end without releasing), so a program that makes any mutex
         // robust names no lock at all: every lock fact and every protected cell is dropped.
+        // A robust mutex whose owner died is acquired with `EOWNERDEAD` (the dead owner never
+        // released it) and, left inconsistent, is never acquired again (`ENOTRECOVERABLE`: a
+        // lock call that returns without the lock). (`Props::robust` of any function of the
+        // program, by its name: `lib`, not `library()`.)
         let robust = *self.robust.get_or_insert_with(|| {
-            (facts.program.funcs.iter()).any(|f| ROBUST.contains(&f.name.as_str()))
+            (facts.program.funcs.iter()).any(|f| f.lib.is_some_and(|l| l.props().robust))
         });
         if robust {
             return None;
@@ -184,8 +172,12 @@ impl LockNames {
             InstKind::AtomicBegin => Effect::Acquire(ATOMIC_LOCK),
             InstKind::AtomicEnd => Effect::Release(ATOMIC_LOCK),
             InstKind::Call { callee, args, .. } => match callee {
+                // A function that takes a lock exclusively when it returns 0 (`lib`, not
+                // `library()`: also a definition of the program's under such a name).
                 Callee::Direct(g)
-                    if TRYLOCKS.contains(&facts.program.funcs[g.index()].name.as_str()) =>
+                    if facts.program.funcs[g.index()].lib.is_some_and(|l| {
+                        l.props().sync_op == Some(SyncOp::TryLock { exclusive: true })
+                    }) =>
                 {
                     // A trylock never releases anything; it acquires only on success.
                     args.first()
@@ -193,10 +185,9 @@ impl LockNames {
                         .map_or(Effect::None, Effect::TryAcquire)
                 }
                 Callee::Direct(g)
-                    if matches!(
-                        facts.program.funcs[g.index()].name.as_str(),
-                        "pthread_cond_wait" | "pthread_cond_timedwait"
-                    ) && !facts.program.funcs[g.index()].is_defined =>
+                    if facts.program.funcs[g.index()]
+                        .library_props()
+                        .is_some_and(|p| matches!(p.sync_op, Some(SyncOp::CondWait { .. }))) =>
                 {
                     // `pthread_cond_wait(c, m)` releases `m` while it waits and takes it again
                     // before it returns, also on a timeout; it touches no other lock.
@@ -209,9 +200,9 @@ impl LockNames {
                     // Soundness: a library function known to touch only its arguments leaves
                     // locks alone, except the synchronisation ones (`pthread_cond_wait`
                     // releases its mutex while it waits).
-                    let sync = f.name.starts_with("pthread_") || f.name.starts_with("sem_");
-                    let known =
-                        !f.is_defined && facts.memory.pts.writes_only_args(&f.name) && !sync;
+                    let sync = (f.library_props())
+                        .is_some_and(|p| matches!(p.api, Some(Api::Pthread | Api::Semaphore)));
+                    let known = !f.is_defined && facts.memory.pts.writes_only_args(*g, f) && !sync;
                     if known && !opaque.contains(g) {
                         Effect::None
                     } else {

@@ -599,11 +599,23 @@ fn accessed(
 ) -> Vec<CellId> {
     let program = facts.program;
     let inst = &program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
-    let mut out: Vec<CellId> = match &inst.kind {
-        InstKind::Load { .. }
-        | InstKind::Store { .. }
-        | InstKind::AtomicRmw { .. }
-        | InstKind::CmpXchg { .. } => {
+    // The synchronisation function a direct call names (`lib`, not `library()`: a function
+    // the program defines under such a name counts too).
+    let sync = match &inst.kind {
+        InstKind::Call {
+            callee: crate::ir::Callee::Direct(g),
+            ..
+        } => program.funcs[g.index()].lib.filter(|l| l.is_sync()),
+        _ => None,
+    };
+    let mut out: Vec<CellId> = match (&inst.kind, sync) {
+        (
+            InstKind::Load { .. }
+            | InstKind::Store { .. }
+            | InstKind::AtomicRmw { .. }
+            | InstKind::CmpXchg { .. },
+            _,
+        ) => {
             let a = facts.access(func, block, idx);
             let mut v: Vec<CellId> = a.exact.iter().chain(&a.clobber).copied().collect();
             if a.read_unknown {
@@ -613,14 +625,8 @@ fn accessed(
         }
         // The pthread synchronisation functions touch only their synchronisation objects
         // (POSIX), whatever else their arguments may reach.
-        InstKind::Call {
-            callee: crate::ir::Callee::Direct(g),
-            args,
-            ..
-        } if crate::memory::points_to::is_sync_function(&program.funcs[g.index()].name) => {
-            facts.sync_object_cells(func, &program.funcs[g.index()].name, args)
-        }
-        InstKind::MemCopy { src, .. } => {
+        (InstKind::Call { args, .. }, Some(l)) => facts.sync_object_cells(func, l, args),
+        (InstKind::MemCopy { src, .. }, _) => {
             let mut v = facts.written_cells(func, block, idx);
             v.extend(facts.memory.region(program, func, src));
             v

@@ -8,6 +8,7 @@
 use super::memory::{Byte, Ptr, Value};
 use super::{At, Ext, Interp, State};
 use crate::explore::{Loc, Next, Op, Tid};
+use crate::ir::lib::Run;
 use crate::ir::{Callee, Inst, InstKind, Operand};
 
 impl Interp<'_> {
@@ -111,11 +112,13 @@ impl Interp<'_> {
         };
         let arg = |i: usize| args.get(i).and_then(|a| self.operand_loc(s, t, a, 0));
         match self.ext[f.index()] {
-            Ext::TryLock => arg(0).map_or(Op::Local, Op::TryLock),
-            Ext::CondWait => arg(1).map_or(Op::Local, Op::Unlock),
-            Ext::Free => Op::Opaque("free of a shared block".into()),
-            Ext::Strlen => Op::Opaque("strlen of shared memory".into()),
-            Ext::KeyCreate | Ext::KeyDelete => Op::Opaque("a key of thread-specific data".into()),
+            Ext::Lib(Run::TryLock) => arg(0).map_or(Op::Local, Op::TryLock),
+            Ext::Lib(Run::CondWait) => arg(1).map_or(Op::Local, Op::Unlock),
+            Ext::Lib(Run::Free) => Op::Opaque("free of a shared block".into()),
+            Ext::Lib(Run::Strlen) => Op::Opaque("strlen of shared memory".into()),
+            Ext::Lib(Run::KeyCreate) | Ext::Lib(Run::KeyDelete) => {
+                Op::Opaque("a key of thread-specific data".into())
+            }
             _ => Op::Local,
         }
     }

@@ -48,6 +48,7 @@ use self::naming::PathCache;
 use self::pvec::PVec;
 use self::stack::Stack;
 use super::{InputValue, Loc, Next, Status, StepInfo, StepKind, System, Tid};
+use crate::ir::lib::{LibFn, Run, SyncOp};
 use crate::ir::{
     AssertKind, BlockId, CInt, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind, Layout,
     Operand, Program, Signedness, Span, StopReason, Terminator, Ty, VarId,
@@ -405,16 +406,11 @@ impl<'p> Interp<'p> {
     /// An interpreter of `program`. Errors (a readable message) when the program has no `main`
     /// defined.
     pub fn new(program: &'p Program, options: InterpOptions) -> Result<Interp<'p>, String> {
-        let main = program
-            .funcs
-            .iter()
-            .position(|f| f.name == "main" && f.is_defined)
-            .map(FuncId::from)
-            .ok_or_else(|| {
-                "the program defines no `main` function to execute (for driver code, give \
+        let main = program.main.ok_or_else(|| {
+            "the program defines no `main` function to execute (for driver code, give \
                  --entry)"
-                    .to_string()
-            })?;
+                .to_string()
+        })?;
         let mut ext: Vec<Ext> = program.funcs.iter().map(classify).collect();
         for f in &program.returns_twice {
             ext[f.index()] = Ext::ReturnsTwice;
@@ -425,7 +421,7 @@ impl<'p> Interp<'p> {
                 InstKind::Call {
                     callee: Callee::Direct(f),
                     ..
-                } => ext[f.index()] == Ext::CondWait,
+                } => ext[f.index()] == Ext::Lib(Run::CondWait),
                 // An indirect call may reach `pthread_cond_wait`.
                 InstKind::Call { .. } => true,
                 _ => false,
@@ -458,7 +454,7 @@ impl<'p> Interp<'p> {
                             dst: Some(_),
                             callee: Callee::Direct(g),
                             ..
-                        } if ext[g.index()] == Ext::Unknown => {
+                        } if ext[g.index()] == Ext::Lib(Run::Unknown) => {
                             if let Some(Ty::Int(bits)) = program.funcs[g.index()].ret {
                                 widths.push(bits);
                             }
@@ -1158,12 +1154,16 @@ impl<'p> Interp<'p> {
             InstKind::Call { callee, args, .. } => match self.callee(s, t, callee) {
                 None => true,
                 Some(f) => match self.ext[f.index()] {
-                    Ext::Defined | Ext::Zero | Ext::NoEffect | Ext::SelfTid | Ext::Equal => false,
-                    Ext::TryLock | Ext::CondWait | Ext::Free => true,
-                    Ext::KeyCreate | Ext::KeyDelete => true,
-                    Ext::GetSpecific | Ext::SetSpecific => false,
-                    Ext::Strlen => args.first().is_none_or(|a| !local(a, false)),
-                    Ext::Unknown => {
+                    Ext::Defined
+                    | Ext::Lib(Run::Zero)
+                    | Ext::Lib(Run::NoEffect)
+                    | Ext::Lib(Run::SelfTid)
+                    | Ext::Lib(Run::Equal) => false,
+                    Ext::Lib(Run::TryLock) | Ext::Lib(Run::CondWait) | Ext::Lib(Run::Free) => true,
+                    Ext::Lib(Run::KeyCreate) | Ext::Lib(Run::KeyDelete) => true,
+                    Ext::Lib(Run::GetSpecific) | Ext::Lib(Run::SetSpecific) => false,
+                    Ext::Lib(Run::Strlen) => args.first().is_none_or(|a| !local(a, false)),
+                    Ext::Lib(Run::Unknown) => {
                         self.unknown_call_check(s, t, f, args).is_err()
                             || self.unknown_result(f, &inst.kind).is_some()
                     }
@@ -2059,6 +2059,10 @@ impl<'p> Interp<'p> {
         let mut kind = None;
         // The result variable when it is an input (an unknown function's integer result).
         let mut input = None;
+        // The library function, for a declared one.
+        let lib = func.library();
+        let sync_op = lib.and_then(|l| l.props().sync_op);
+        let written_by = |arg: usize| lib.and_then(|l| self.program.sync_sizes.written_by(l, arg));
         match self.ext[f.index()] {
             // Soundness: the second return (after a `longjmp`) is not executed; an execution
             // that went on past `setjmp` without it would not be faithful, so none does.
@@ -2116,8 +2120,8 @@ impl<'p> Interp<'p> {
                 // The caller stays at the call until the callee returns.
                 return Ok(None);
             }
-            Ext::TryLock => {
-                if func.name.contains("rdlock") {
+            Ext::Lib(Run::TryLock) => {
+                if sync_op == Some(SyncOp::TryLock { exclusive: false }) {
                     self.restricted(|| format!("a read lock is taken exclusively{here}"))?;
                 }
                 let (alloc, off) = self.lock_addr(s, t, args.first().unwrap_or(&Operand::Null))?;
@@ -2127,12 +2131,7 @@ impl<'p> Interp<'p> {
                     })?;
                 }
                 let name = self.describe_lock(s, alloc, off);
-                self.sync_object_written(
-                    s,
-                    alloc,
-                    off,
-                    self.program.sync_sizes.written_by(&func.name, 0),
-                );
+                self.sync_object_written(s, alloc, off, written_by(0));
                 let taken = match s.locks.entry((alloc, off)) {
                     std::collections::btree_map::Entry::Vacant(e) => {
                         e.insert(t);
@@ -2148,8 +2147,8 @@ impl<'p> Interp<'p> {
                     kind = Some(StepKind::TryLockFailed(name));
                 }
             }
-            Ext::CondWait => {
-                if func.name == "pthread_cond_timedwait" {
+            Ext::Lib(Run::CondWait) => {
+                if sync_op == Some(SyncOp::CondWait { timed: true }) {
                     self.restricted(|| format!("a timed wait never times out{here}"))?;
                 }
                 self.result_restricted(s, t, dst, &func.name)?;
@@ -2170,19 +2169,18 @@ impl<'p> Interp<'p> {
                     self.describe_location(s, alloc, off),
                 )));
             }
-            Ext::Zero => {
-                if func.name == "pthread_mutexattr_settype" {
+            Ext::Lib(Run::Zero) => {
+                if lib == Some(LibFn::PthreadMutexattrSettype) {
                     self.restricted(|| format!("mutex types are not modelled{here}"))?;
                 }
                 self.result_restricted(s, t, dst, &func.name)?;
-                if let (Some(n), Some(Value::Ptr(Ptr::Mem { alloc, off }))) = (
-                    self.program.sync_sizes.written_by(&func.name, 0),
-                    vals.first().copied(),
-                ) {
+                if let (Some(n), Some(Value::Ptr(Ptr::Mem { alloc, off }))) =
+                    (written_by(0), vals.first().copied())
+                {
                     if s.mem[alloc as usize].live {
                         // glibc and musl: `pthread_mutex_init(m, NULL)` zeroes the mutex, a
                         // real content; the exact mode keeps every C library's possible.
-                        let zeroed = func.name == "pthread_mutex_init"
+                        let zeroed = lib == Some(LibFn::PthreadMutexInit)
                             && vals.get(1) == Some(&Value::NULL)
                             && !self.options.exact;
                         let fill = if zeroed { Byte::Data(0) } else { Byte::Unknown };
@@ -2191,7 +2189,7 @@ impl<'p> Interp<'p> {
                 }
                 self.set_opt(s, t, dst, int32(0))
             }
-            Ext::NoEffect => {
+            Ext::Lib(Run::NoEffect) => {
                 // Output may write through a pointer (`%n`): only constants may be handed over.
                 if self.options.exact {
                     if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, f, args) {
@@ -2203,7 +2201,7 @@ impl<'p> Interp<'p> {
                 }
                 self.set_opt(s, t, dst, Value::Unknown);
             }
-            Ext::Free => match vals.first().copied().unwrap_or(Value::Unknown) {
+            Ext::Lib(Run::Free) => match vals.first().copied().unwrap_or(Value::Unknown) {
                 Value::NULL => {}
                 Value::Ptr(Ptr::Mem { alloc, off: 0 })
                     if matches!(s.mem[alloc as usize].kind, AllocKind::Heap(_))
@@ -2224,23 +2222,23 @@ impl<'p> Interp<'p> {
                 }
             },
             // Exact: the value is the thread's number, not the C library's.
-            Ext::SelfTid if self.options.exact && dst.is_some() => {
-                self.result_restricted(s, t, dst, "pthread_self")?;
+            Ext::Lib(Run::SelfTid) if self.options.exact && dst.is_some() => {
+                self.result_restricted(s, t, dst, &func.name)?;
             }
-            Ext::SelfTid => self.set_opt(
+            Ext::Lib(Run::SelfTid) => self.set_opt(
                 s,
                 t,
                 dst,
                 Value::int(t as i128, self.program.pointer_size * 8),
             ),
-            Ext::Equal => {
+            Ext::Lib(Run::Equal) => {
                 let eq = match (vals.first(), vals.get(1)) {
                     (Some(Value::Int { v: a, .. }), Some(Value::Int { v: b, .. })) => a == b,
                     _ => return unsupported(format!("pthread_equal of unknown handles{here}")),
                 };
                 self.set_opt(s, t, dst, int32(eq as i128));
             }
-            Ext::Strlen => {
+            Ext::Lib(Run::Strlen) => {
                 let p = vals.first().copied().unwrap_or(Value::Unknown);
                 let (alloc, off) = self.resolve(s, p, false)?;
                 let mut n = 0i64;
@@ -2263,7 +2261,7 @@ impl<'p> Interp<'p> {
                     });
                 }
             }
-            Ext::KeyCreate => {
+            Ext::Lib(Run::KeyCreate) => {
                 self.result_restricted(s, t, dst, &func.name)?;
                 let k = s.keys.len() as u32;
                 let dtor = vals.get(1).copied().unwrap_or(Value::NULL);
@@ -2278,7 +2276,7 @@ impl<'p> Interp<'p> {
                 }
                 self.set_opt(s, t, dst, int32(0));
             }
-            Ext::KeyDelete | Ext::GetSpecific | Ext::SetSpecific => {
+            Ext::Lib(Run::KeyDelete) | Ext::Lib(Run::GetSpecific) | Ext::Lib(Run::SetSpecific) => {
                 let k = match vals.first() {
                     Some(Value::Int { v, .. })
                         if (*v as usize) < s.keys.len() && s.keys[*v as usize].1 =>
@@ -2293,7 +2291,7 @@ impl<'p> Interp<'p> {
                     }
                 };
                 match self.ext[f.index()] {
-                    Ext::KeyDelete => {
+                    Ext::Lib(Run::KeyDelete) => {
                         self.result_restricted(s, t, dst, &func.name)?;
                         s.keys[k as usize].1 = false;
                         if visible {
@@ -2304,7 +2302,7 @@ impl<'p> Interp<'p> {
                         }
                         self.set_opt(s, t, dst, int32(0));
                     }
-                    Ext::GetSpecific => {
+                    Ext::Lib(Run::GetSpecific) => {
                         let v = (s.threads[t].specific.iter())
                             .find(|e| e.0 == k)
                             .map_or(Value::NULL, |e| e.1);
@@ -2322,7 +2320,7 @@ impl<'p> Interp<'p> {
                     }
                 }
             }
-            Ext::Unknown => {
+            Ext::Lib(Run::Unknown) => {
                 // A function the program does not define may write any global it names.
                 self.restricted(|| {
                     format!("a call of the unknown function `{}`{here}", func.name)
@@ -2346,7 +2344,7 @@ impl<'p> Interp<'p> {
                 (Some(StepKind::Lock(_)), _) => self
                     .sh_object_loc(s, t, args.first(), false)
                     .map(crate::explore::symbolic::trace::EventKind::Lock),
-                (Some(StepKind::Write { .. }), Ext::Free) => self
+                (Some(StepKind::Write { .. }), Ext::Lib(Run::Free)) => self
                     .sh_object_loc(s, t, args.first(), true)
                     .map(|loc| crate::explore::symbolic::trace::EventKind::Clobber { loc }),
                 _ => None,

@@ -99,7 +99,7 @@ impl System for Interp<'_> {
             }
             Some(InstKind::HeapAlloc { .. }) if self.options.exact => 2,
             Some(kind @ InstKind::Call { callee, .. }) => match self.callee(s, t, callee) {
-                Some(f) if self.ext[f.index()] == Ext::Unknown => {
+                Some(f) if self.ext[f.index()] == Ext::Lib(Run::Unknown) => {
                     match self.unknown_result(f, kind) {
                         Some(_) if self.forced_input(s, t).is_some() => 1,
                         Some(ty) => self.input_values(ty, false).len(),

@@ -1,0 +1,914 @@
+//! The C library as watts models it: one enum, [`LibFn`], of the library functions (the C
+//! library, pthreads, C11 threads, the SV-COMP verifier functions, and the LLVM intrinsics
+//! that stand for library calls) that some stage treats apart from an unknown function, and
+//! one table of their properties, [`Props`], a row each.
+//!
+//! The front end classifies every function once, from its name (`Function::lib`, by
+//! `frontend::library`), and lowers calls by the rows (a lock, an allocation, an assertion
+//! site); every later stage reads the row of the enum (`LibFn::props`), never a name. Adding a
+//! function is one row of `library!` below; a column is added when some stage asks a new
+//! question, with a doc comment that says what it means and who reads it. A later reader of
+//! an instruction gets to the row from a direct call's callee:
+//! `program.funcs[g.index()].library_props()`.
+//!
+//! A row is either one function (`Named::Exact`) or a family the classifier recognises by a
+//! part of the name (`Named::Prefix`: every other `pthread_mutex_*` function; `Named::Contains`:
+//! every name that contains `setjmp`). The classifier prefers an exact row, then a `Contains`
+//! row, then the longest prefix; a row of a function has every property its families' rows
+//! have (a test checks it).
+//!
+//! Invariant: the table says what the C library does (POSIX, C11); what a stage concludes from
+//! it (and every soundness argument) stays with that stage. The columns keep each stage's own
+//! answer, including where two stages answer a similar question differently (the
+//! `writes_only_args` list of the points-to analysis and the `race` roles of the race check are
+//! two columns).
+
+/// The synchronisation object a pointer argument of a synchronisation function points to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SyncObj {
+    /// A `pthread_mutex_t`.
+    Mutex,
+    /// A `pthread_cond_t`.
+    Cond,
+    /// A `pthread_rwlock_t`.
+    RwLock,
+    /// A `pthread_spinlock_t` (a `volatile int` in glibc and musl).
+    Spin,
+}
+
+/// What a call does to the lock it is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SyncOp {
+    /// Takes the lock of its first argument (the front end lowers the call to
+    /// `InstKind::Lock`); `exclusive` is false for a read lock (`pthread_rwlock_rdlock`).
+    Lock {
+        /// Whether no other thread holds the lock at the same time.
+        exclusive: bool,
+    },
+    /// Releases the lock of its first argument (lowered to `InstKind::Unlock`).
+    Unlock,
+    /// Takes the lock of its first argument only when it returns 0, and never releases one;
+    /// `exclusive` is false for a read lock (`pthread_rwlock_tryrdlock`).
+    TryLock {
+        /// Whether no other thread holds the lock at the same time once taken.
+        exclusive: bool,
+    },
+    /// `pthread_cond_wait(c, m)`: releases the mutex `m` while it waits and takes it again
+    /// before it returns; `timed` when it may also return on a timeout.
+    CondWait {
+        /// Whether the wait has a timeout (`pthread_cond_timedwait`).
+        timed: bool,
+    },
+}
+
+/// The threads API a function belongs to, by the prefix of its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Api {
+    /// `pthread_*`.
+    Pthread,
+    /// `sem_*`.
+    Semaphore,
+    /// C11 `<threads.h>`: `thrd_*`, `mtx_*`, `cnd_*`.
+    C11Threads,
+    /// The SV-COMP verifier functions, `__VERIFIER_*`.
+    Verifier,
+}
+
+/// How a call of the function may end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ends {
+    /// Nothing known: it returns, or ends as its `noreturn` attribute says.
+    Unknown,
+    /// It ends the process, never the calling thread alone (`exit`, `abort`, `err`).
+    Process,
+    /// It may end the calling thread alone (`pthread_exit`, `thrd_exit`, the exit system call).
+    Thread,
+}
+
+/// What a library function does to what one pointer argument points to, for the race check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Nothing: not program data (a `FILE *`, a size), or not a pointer.
+    None,
+    /// Reads it.
+    Read,
+    /// Writes (and may read) it.
+    Write,
+}
+
+/// What the race check counts a call of the function as touching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Race {
+    /// A synchronisation or thread function: its accesses to its objects are not data
+    /// accesses (they order and exclude, and are atomic), so it touches nothing.
+    NotData,
+    /// Known: `leading[i]` for the `i`-th argument, `rest` for every further (variadic) one.
+    Args {
+        /// The roles of the leading arguments.
+        leading: &'static [Access],
+        /// The role of any further argument.
+        rest: Access,
+    },
+    /// Not known: assumed to write what its pointer arguments point to (the report says so).
+    Assumed,
+}
+
+/// How `watts confirm`'s interpreter (`explore::interp`) executes a call of a declared
+/// function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Run {
+    /// `pthread_mutex_trylock` and friends: visible; 0 and the lock, or `EBUSY`.
+    TryLock,
+    /// `pthread_cond_wait(c, m)` (and timed): releases `m`, then waits to lock it again.
+    CondWait,
+    /// Initialisation, destruction, signals, yields: no effect, returns 0.
+    Zero,
+    /// Output and sleeping: no effect on the program's memory, result unknown.
+    NoEffect,
+    /// `free`: ends a heap block (visible: other threads may use the block).
+    Free,
+    /// `pthread_self`: the thread's id.
+    SelfTid,
+    /// `pthread_equal`.
+    Equal,
+    /// `strlen`: reads the string (visible unless it is local or constant).
+    Strlen,
+    /// `pthread_key_create(&k, dtor)`: a new key (visible: it writes `k` and the key table).
+    KeyCreate,
+    /// `pthread_key_delete(k)` (visible).
+    KeyDelete,
+    /// `pthread_getspecific(k)`: the running thread's value of the key (local).
+    GetSpecific,
+    /// `pthread_setspecific(k, v)` (local).
+    SetSpecific,
+    /// Anything else: an unknown function, which may write whatever memory its pointer
+    /// arguments reach.
+    Unknown,
+}
+
+/// How the classifier matches a row's `name` against a function's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Named {
+    /// The name is `name`.
+    Exact,
+    /// The name starts with `name` (a family: every other `pthread_mutex_*` function).
+    Prefix,
+    /// The name contains `name` (`__sigsetjmp`, `my_setjmp` for `setjmp`).
+    Contains,
+}
+
+/// One row of the table: what watts knows of one library function (or family).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Props {
+    /// The C name (the prefix, or the part of the name, for a family: see `named`). Read by
+    /// the front end's classifier.
+    pub name: &'static str,
+    /// How the classifier matches `name`.
+    pub named: Named,
+    /// The threads API of the name's prefix. Read by `analysis::races::touch` (through
+    /// `race`, whose rows agree) and `analysis::sync::locks` (a `pthread_*` or `sem_*`
+    /// function may release locks even when it writes only its arguments).
+    pub api: Option<Api>,
+    /// Its effect on memory is known: it writes at most what its pointer arguments point to,
+    /// keeps no pointer, calls no program code and turns no address into data that comes back
+    /// later (the printf family's variadic pointers and the `str*cpy` copies are handled in
+    /// `PointsTo::call`). Everything else that is only declared is an unknown function, which
+    /// may read and write every exposed object. Read by `memory::points_to`
+    /// (`PointsTo::writes_only_args`, which `facts`, the transfer functions, `sync::locks` and
+    /// the foreign-code test of `memory` go through), `threads::cfg`, `harness::keys` and
+    /// `harness::discover`.
+    ///
+    /// Soundness: `pthread_once` (runs its init routine), `pthread_key_create` (its destructor
+    /// runs at thread exit) and `pthread_setspecific`/`pthread_getspecific` (keep a pointer and
+    /// hand it back) do not have it: as unknown functions they expose their arguments, so the
+    /// routines are analysed as detached roots and the kept pointers are `unknown` when they
+    /// come back. Output functions write into a buffer the program may own (`setvbuf`,
+    /// `fmemopen`): `PointsTo::writes_only_args` drops them in such programs.
+    pub writes_only_args: bool,
+    /// An output function: it writes into the stdio buffer of its stream, which may be the
+    /// program's (`setvbuf`). Read by `memory::points_to`.
+    pub stdio_output: bool,
+    /// It hands program memory to stdio, which later output writes into (`setvbuf`,
+    /// `fmemopen`). Read by `memory::points_to`: a program that declares one makes the output
+    /// functions unknown.
+    pub stdio_buffer: bool,
+    /// It calls the functions it is given only during the call, in the calling thread
+    /// (`qsort`, `bsearch`: POSIX). Read by `memory::points_to` (they are not called back at
+    /// any time) and `analysis::races::contexts` (the race check runs them at the call).
+    pub synchronous_callbacks: bool,
+    /// It copies bytes from its second argument into its first (`strcpy` and friends). Read by
+    /// `memory::points_to`, which moves points-to contents like `MemCopy`.
+    pub copies_bytes: bool,
+    /// It hands out any function of external linkage by its name (`dlsym`). Read by
+    /// `memory::points_to`: every such function may be called by unknown code.
+    pub finds_functions: bool,
+    /// After its call, code outside the program may run concurrently with it (`dlopen`,
+    /// `dlsym`, asynchronous I/O, which writes its buffer after the call returns). Read by
+    /// `harness::startup`, which then starts the unknown-code stand-in.
+    pub foreign_code_after: bool,
+    /// The synchronisation object its first two arguments point to, if any: a synchronisation
+    /// function touches only its objects (POSIX), whatever their pointer fields may reach.
+    /// Read by `facts` (`Facts::sync_object_cells`), `ir::SyncSizes::written_by`,
+    /// `analysis::sync::protection`, `harness::discover` and `explore::interp`.
+    pub sync_objects: [Option<SyncObj>; 2],
+    /// What it does to a lock it is given. Read by `analysis::sync::locks` and
+    /// `explore::interp`.
+    pub sync_op: Option<SyncOp>,
+    /// It makes a mutex robust (a robust mutex whose owner died is acquired with
+    /// `EOWNERDEAD`, and may never be acquired again). Read by `analysis::sync::locks`.
+    pub robust: bool,
+    /// How a call may end. Read by `facts::ends`.
+    pub ends: Ends,
+    /// What the race check counts a call as touching. Read by `analysis::races::touch`.
+    pub race: Race,
+    /// How the interpreter of `watts confirm` executes a call. Read by `explore::interp`.
+    pub run: Run,
+    /// Control may come back to the point after a call of it again (`setjmp`, `getcontext`,
+    /// `vfork`), besides what LLVM marks `returns_twice`. Read by `ir::once`.
+    pub resumes: bool,
+    /// It may return a second time, when a `longjmp` jumps to the buffer it filled (besides
+    /// every function LLVM marks `returns_twice`): a call of it is a resume point
+    /// (`Program::returns_twice`). Read by the front end (`calls`, `load`).
+    pub returns_twice: bool,
+    /// It jumps to the second return of a `setjmp` (`__longjmp_chk` is what `_FORTIFY_SOURCE`
+    /// makes of `longjmp`): the front end ends the block with `Stop { LongJmp }`.
+    pub longjmp: bool,
+    /// A call of it is an assertion site of this kind (`__assert_fail`, `reach_error`,
+    /// `__VERIFIER_assert`), and a definition of it an assertion helper whose own failure
+    /// calls are not sites. Read by the front end (`calls`, `lower`).
+    pub assertion: Option<AssertKind>,
+    /// For an assert-failure function (`AssertKind::Macro`): the arguments that may hold the
+    /// asserted expression's text, in order of preference. Read by the front end.
+    pub assert_text: &'static [usize],
+    /// It returns a fresh heap block (`malloc`, `strdup`): the front end lowers the call to
+    /// `InstKind::HeapAlloc`.
+    pub allocates: bool,
+    /// An intrinsic with no effect the analysis cares about (debug info, lifetimes, hints):
+    /// the front end drops the call (a used result is any value).
+    pub ignored: bool,
+}
+
+/// The row of a function watts knows nothing of: what an unknown function may do.
+const UNKNOWN: Props = Props {
+    name: "",
+    named: Named::Exact,
+    api: None,
+    writes_only_args: false,
+    stdio_output: false,
+    stdio_buffer: false,
+    synchronous_callbacks: false,
+    copies_bytes: false,
+    finds_functions: false,
+    foreign_code_after: false,
+    sync_objects: [None, None],
+    sync_op: None,
+    robust: false,
+    ends: Ends::Unknown,
+    race: Race::Assumed,
+    run: Run::Unknown,
+    resumes: false,
+    returns_twice: false,
+    longjmp: false,
+    assertion: None,
+    assert_text: &[],
+    allocates: false,
+    ignored: false,
+};
+
+/// A function called `name`.
+const fn f(name: &'static str) -> Props {
+    Props { name, ..UNKNOWN }
+}
+
+/// Every function whose name starts with `name`.
+const fn prefix(row: Props) -> Props {
+    Props {
+        named: Named::Prefix,
+        ..row
+    }
+}
+
+/// Every function whose name contains `name`.
+const fn containing(name: &'static str) -> Props {
+    Props {
+        named: Named::Contains,
+        ..f(name)
+    }
+}
+
+/// A function of the threads API `api`: its accesses are not data accesses.
+const fn api(api: Api, name: &'static str) -> Props {
+    Props {
+        api: Some(api),
+        race: Race::NotData,
+        ..f(name)
+    }
+}
+
+/// A `pthread_*` function.
+const fn pthread(name: &'static str) -> Props {
+    api(Api::Pthread, name)
+}
+
+/// A `pthread_*` function whose first argument points to a synchronisation object `obj`.
+const fn sync(obj: SyncObj, name: &'static str) -> Props {
+    Props {
+        sync_objects: [Some(obj), None],
+        ..pthread(name)
+    }
+}
+
+/// `pthread_cond_*wait(c, m)`: a condition variable, then a mutex.
+const fn cond_wait(name: &'static str) -> Props {
+    Props {
+        sync_objects: [Some(SyncObj::Cond), Some(SyncObj::Mutex)],
+        ..pthread(name)
+    }
+}
+
+use super::AssertKind;
+use Access::{None as N, Read as R, Write as W};
+
+/// The lock operations of the rows.
+const LOCK: SyncOp = SyncOp::Lock { exclusive: true };
+const READ_LOCK: SyncOp = SyncOp::Lock { exclusive: false };
+const TRYLOCK: SyncOp = SyncOp::TryLock { exclusive: true };
+const READ_TRYLOCK: SyncOp = SyncOp::TryLock { exclusive: false };
+const WAIT: SyncOp = SyncOp::CondWait { timed: false };
+const TIMED_WAIT: SyncOp = SyncOp::CondWait { timed: true };
+
+impl Props {
+    /// Writes only what its arguments point to (`writes_only_args`).
+    const fn known(self) -> Props {
+        Props {
+            writes_only_args: true,
+            ..self
+        }
+    }
+
+    /// An output function (`stdio_output`).
+    const fn output(self) -> Props {
+        Props {
+            stdio_output: true,
+            ..self
+        }
+    }
+
+    /// The race check's roles of its arguments (`race`).
+    const fn touches(self, leading: &'static [Access], rest: Access) -> Props {
+        Props {
+            race: Race::Args { leading, rest },
+            ..self
+        }
+    }
+
+    /// How the interpreter executes it (`run`).
+    const fn run(self, run: Run) -> Props {
+        Props { run, ..self }
+    }
+
+    /// How a call may end (`ends`).
+    const fn ends(self, ends: Ends) -> Props {
+        Props { ends, ..self }
+    }
+
+    /// A lock operation (`sync_op`).
+    const fn op(self, op: SyncOp) -> Props {
+        Props {
+            sync_op: Some(op),
+            ..self
+        }
+    }
+
+    /// Hands a buffer to stdio (`stdio_buffer`).
+    const fn stdio_buffer(self) -> Props {
+        Props {
+            stdio_buffer: true,
+            ..self
+        }
+    }
+
+    /// Calls back during the call only (`synchronous_callbacks`).
+    const fn synchronous(self) -> Props {
+        Props {
+            synchronous_callbacks: true,
+            ..self
+        }
+    }
+
+    /// Copies bytes (`copies_bytes`).
+    const fn copies(self) -> Props {
+        Props {
+            copies_bytes: true,
+            ..self
+        }
+    }
+
+    /// Code outside the program may run after it (`foreign_code_after`).
+    const fn foreign(self) -> Props {
+        Props {
+            foreign_code_after: true,
+            ..self
+        }
+    }
+
+    /// Hands out functions by name (`finds_functions`).
+    const fn by_name(self) -> Props {
+        Props {
+            finds_functions: true,
+            ..self
+        }
+    }
+
+    /// Makes a mutex robust (`robust`).
+    const fn robust(self) -> Props {
+        Props {
+            robust: true,
+            ..self
+        }
+    }
+
+    /// Control may come back after it (`resumes`).
+    const fn resumes(self) -> Props {
+        Props {
+            resumes: true,
+            ..self
+        }
+    }
+
+    /// May return twice (`returns_twice`).
+    const fn twice(self) -> Props {
+        Props {
+            returns_twice: true,
+            ..self
+        }
+    }
+
+    /// Jumps to a `setjmp` (`longjmp`).
+    const fn jumps(self) -> Props {
+        Props {
+            longjmp: true,
+            ..self
+        }
+    }
+
+    /// An assertion site (`assertion`), with the arguments holding its text (`assert_text`).
+    const fn asserts(self, kind: AssertKind, text: &'static [usize]) -> Props {
+        Props {
+            assertion: Some(kind),
+            assert_text: text,
+            ..self
+        }
+    }
+
+    /// Returns a fresh heap block (`allocates`).
+    const fn allocates(self) -> Props {
+        Props {
+            allocates: true,
+            ..self
+        }
+    }
+
+    /// An intrinsic the analysis ignores (`ignored`).
+    const fn ignored(self) -> Props {
+        Props {
+            ignored: true,
+            ..self
+        }
+    }
+}
+
+/// Defines [`LibFn`] with one variant per row, [`LibFn::ALL`] and [`LibFn::props`].
+macro_rules! library {
+    ($($(#[doc = $doc:literal])* $v:ident = $row:expr;)*) => {
+        /// A library function (or family) watts models: see the module documentation.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum LibFn {
+            $($(#[doc = $doc])* $v,)*
+        }
+
+        impl LibFn {
+            /// Every row, in the order of the table.
+            pub const ALL: &'static [LibFn] = &[$(LibFn::$v,)*];
+
+            /// Its row of the table.
+            pub fn props(self) -> &'static Props {
+                match self {
+                    $(LibFn::$v => {
+                        const ROW: Props = $row;
+                        &ROW
+                    })*
+                }
+            }
+        }
+    };
+}
+
+use Run::{
+    CondWait, Equal, Free, GetSpecific, KeyCreate, KeyDelete, NoEffect, SelfTid, SetSpecific,
+    Strlen, TryLock, Zero,
+};
+use SyncObj::{Cond, Mutex, RwLock, Spin};
+
+library! {
+    // Output (stdio). `known`: the points-to analysis's functions of known effect.
+    Printf = f("printf").known().output().touches(&[R], R).run(NoEffect);
+    Fprintf = f("fprintf").known().output().touches(&[N, R], R).run(NoEffect);
+    Dprintf = f("dprintf").touches(&[N, R], R);
+    Sprintf = f("sprintf").known().touches(&[W, R], R);
+    Snprintf = f("snprintf").known().touches(&[W, N, R], R);
+    Vprintf = f("vprintf").known().output().touches(&[R, N], N);
+    Vfprintf = f("vfprintf").touches(&[N, R, N], N);
+    Vsnprintf = f("vsnprintf").touches(&[W, N, R, N], N);
+    Vsprintf = f("vsprintf").touches(&[W, R, N], N);
+    Puts = f("puts").known().output().touches(&[R], N).run(NoEffect);
+    Fputs = f("fputs").known().output().touches(&[R, N], N).run(NoEffect);
+    Putchar = f("putchar").known().output().touches(&[], N).run(NoEffect);
+    Putc = f("putc").known().output().touches(&[], N).run(NoEffect);
+    Fputc = f("fputc").known().output().touches(&[], N).run(NoEffect);
+    Perror = f("perror").known().output().touches(&[R], N);
+    Fflush = f("fflush").known().output().touches(&[], N).run(NoEffect);
+    Fwrite = f("fwrite").touches(&[R], N);
+    Fread = f("fread").touches(&[W], N);
+    Fgets = f("fgets").touches(&[W], N);
+    Write = f("write").touches(&[N, R], N);
+    Read = f("read").touches(&[N, W], N);
+    Send = f("send").touches(&[N, R], N);
+    Recv = f("recv").touches(&[N, W], N);
+    // Functions that hand program memory to stdio, which later output writes into.
+    Setvbuf = f("setvbuf").stdio_buffer();
+    Setbuf = f("setbuf").stdio_buffer();
+    Setbuffer = f("setbuffer").stdio_buffer();
+    Setlinebuf = f("setlinebuf").stdio_buffer();
+    Fmemopen = f("fmemopen").stdio_buffer();
+    OpenMemstream = f("open_memstream").stdio_buffer();
+    OpenWmemstream = f("open_wmemstream").stdio_buffer();
+    Fopencookie = f("fopencookie").stdio_buffer();
+    Funopen = f("funopen").stdio_buffer();
+    // Memory (the front end lowers these calls to `HeapAlloc`, `MemSet` and `MemCopy`).
+    Malloc = f("malloc").allocates();
+    Calloc = f("calloc").allocates();
+    Realloc = f("realloc").allocates();
+    AlignedAlloc = f("aligned_alloc").allocates();
+    Valloc = f("valloc").allocates();
+    Alloca = f("alloca").allocates();
+    Memset = f("memset");
+    Memcpy = f("memcpy");
+    Memmove = f("memmove");
+    // Strings.
+    Strlen = f("strlen").known().touches(&[R], N).run(Strlen);
+    Strnlen = f("strnlen").known().touches(&[R], N);
+    Strcmp = f("strcmp").known().touches(&[R, R], N);
+    Strncmp = f("strncmp").known().touches(&[R, R], N);
+    Strcasecmp = f("strcasecmp").touches(&[R, R], N);
+    Strncasecmp = f("strncasecmp").touches(&[R, R], N);
+    Memcmp = f("memcmp").known().touches(&[R, R], N);
+    Strchr = f("strchr").known().touches(&[R], N);
+    Strrchr = f("strrchr").known().touches(&[R], N);
+    Memchr = f("memchr").touches(&[R], N);
+    Strstr = f("strstr").known().touches(&[R, R], N);
+    Strcasestr = f("strcasestr").touches(&[R, R], N);
+    Strpbrk = f("strpbrk").touches(&[R, R], N);
+    Strspn = f("strspn").touches(&[R, R], N);
+    Strcspn = f("strcspn").touches(&[R, R], N);
+    Strcoll = f("strcoll").touches(&[R, R], N);
+    Strdup = f("strdup").allocates().touches(&[R], N);
+    Strndup = f("strndup").allocates().touches(&[R], N);
+    Strcpy = f("strcpy").known().copies().touches(&[W, R], N);
+    Strncpy = f("strncpy").known().copies().touches(&[W, R], N);
+    Strcat = f("strcat").known().copies().touches(&[W, R], N);
+    Strncat = f("strncat").known().copies().touches(&[W, R], N);
+    // Conversions and the environment.
+    Atoi = f("atoi").known().touches(&[R], N);
+    Atol = f("atol").known().touches(&[R], N);
+    Atoll = f("atoll").touches(&[R], N);
+    Atof = f("atof").touches(&[R], N);
+    Strtol = f("strtol").touches(&[R, W], N);
+    Strtoul = f("strtoul").touches(&[R, W], N);
+    Strtoll = f("strtoll").touches(&[R, W], N);
+    Strtoull = f("strtoull").touches(&[R, W], N);
+    Strtod = f("strtod").touches(&[R, W], N);
+    Getenv = f("getenv").touches(&[R], N);
+    // Time and sleeping.
+    Time = f("time").known().touches(&[W], N);
+    Gettimeofday = f("gettimeofday").touches(&[W, N], N);
+    ClockGettime = f("clock_gettime").touches(&[N, W], N);
+    Nanosleep = f("nanosleep").known().touches(&[R, W], N);
+    Sleep = f("sleep").known().touches(&[], N).run(NoEffect);
+    Usleep = f("usleep").known().touches(&[], N).run(NoEffect);
+    // Numbers, characters, the process.
+    Rand = f("rand").known().touches(&[], N);
+    Srand = f("srand").known().touches(&[], N);
+    Random = f("random").known().touches(&[], N);
+    Abs = f("abs").known().touches(&[], N);
+    Labs = f("labs").known().touches(&[], N);
+    Llabs = f("llabs").known().touches(&[], N);
+    Getpid = f("getpid").known().touches(&[], N);
+    Isalpha = f("isalpha").known().touches(&[], N);
+    Isdigit = f("isdigit").known().touches(&[], N);
+    Isspace = f("isspace").known().touches(&[], N);
+    Isalnum = f("isalnum").touches(&[], N);
+    Isupper = f("isupper").touches(&[], N);
+    Islower = f("islower").touches(&[], N);
+    Toupper = f("toupper").known().touches(&[], N);
+    Tolower = f("tolower").known().touches(&[], N);
+    SchedYield = f("sched_yield").known().run(Zero);
+    /// Not a data access for the race check (C11 7.22.3): a use after `free` is another kind
+    /// of bug.
+    Free = f("free").known().touches(&[], N).run(Free);
+    // Library functions that call the functions they are given only during the call.
+    Qsort = f("qsort").synchronous();
+    QsortR = f("qsort_r").synchronous();
+    Bsearch = f("bsearch").synchronous();
+    Lfind = f("lfind").synchronous();
+    Lsearch = f("lsearch").synchronous();
+    Tsearch = f("tsearch").synchronous();
+    Tfind = f("tfind").synchronous();
+    Tdelete = f("tdelete").synchronous();
+    Twalk = f("twalk").synchronous();
+    TwalkR = f("twalk_r").synchronous();
+    Tdestroy = f("tdestroy").synchronous();
+    Ftw = f("ftw").synchronous();
+    Nftw = f("nftw").synchronous();
+    Scandir = f("scandir").synchronous();
+    Glob = f("glob").synchronous();
+    /// zlib's `inflateBack`, which calls its input and output functions.
+    InflateBack = f("inflateBack").synchronous();
+    // Code the analysis does not see: `dlsym` hands out functions (and `dlopen` runs
+    // constructors), asynchronous I/O writes its buffer after the call returns.
+    Dlopen = f("dlopen").foreign();
+    Dlmopen = f("dlmopen").foreign();
+    Dlsym = f("dlsym").foreign().by_name();
+    Dlvsym = f("dlvsym").foreign().by_name();
+    AioRead = f("aio_read").foreign();
+    AioWrite = f("aio_write").foreign();
+    AioFsync = f("aio_fsync").foreign();
+    AioRead64 = f("aio_read64").foreign();
+    AioWrite64 = f("aio_write64").foreign();
+    LioListio = f("lio_listio").foreign();
+    LioListio64 = f("lio_listio64").foreign();
+    // Ends of the process (the front end lowers `noreturn` library calls as process stops).
+    Exit = f("exit").touches(&[], N).ends(Ends::Process);
+    QuickExit = f("quick_exit").ends(Ends::Process);
+    UnderscoreExit = f("_exit").ends(Ends::Process);
+    UnderscoreCapitalExit = f("_Exit").ends(Ends::Process);
+    Abort = f("abort").touches(&[], N).ends(Ends::Process);
+    Err = f("err").ends(Ends::Process);
+    Errx = f("errx").ends(Ends::Process);
+    Verr = f("verr").ends(Ends::Process);
+    Verrx = f("verrx").ends(Ends::Process);
+    StackChkFail = f("__stack_chk_fail").ends(Ends::Process);
+    // The failures of `assert()`: glibc's `__assert_fail(expr, file, line, func)`, Apple's
+    // `__assert_rtn(func, file, line, expr)`, newlib's `__assert_func(file, line, func, expr)`,
+    // BSD's `__assert(func, file, line, expr)` or old glibc's `__assert(expr, file, line)`.
+    AssertFail = f("__assert_fail").ends(Ends::Process).asserts(AssertKind::Macro, &[0]);
+    AssertRtn = f("__assert_rtn").ends(Ends::Process).asserts(AssertKind::Macro, &[3]);
+    AssertFunc = f("__assert_func").asserts(AssertKind::Macro, &[3]);
+    AssertBsd = f("__assert").ends(Ends::Process).asserts(AssertKind::Macro, &[3, 0]);
+    // Ends of the calling thread alone.
+    PthreadExit = pthread("pthread_exit").ends(Ends::Thread);
+    ThrdExit = api(Api::C11Threads, "thrd_exit").ends(Ends::Thread);
+    /// The raw `syscall(SYS_exit, ..)`.
+    Syscall = f("syscall").ends(Ends::Thread);
+    PthreadExitInternal = f("__pthread_exit").ends(Ends::Thread);
+    PthreadUnwind = f("__pthread_unwind").ends(Ends::Thread);
+    PthreadUnwindNext = f("__pthread_unwind_next").ends(Ends::Thread);
+    // Resume points and jumps to them.
+    Setjmp = f("setjmp").twice().resumes();
+    UnderscoreSetjmp = f("_setjmp").twice().resumes();
+    Sigsetjmp = f("sigsetjmp").twice().resumes();
+    SigsetjmpInternal = f("__sigsetjmp").twice().resumes();
+    Savectx = f("savectx").twice();
+    LlvmSjljSetjmp = f("llvm.eh.sjlj.setjmp").twice().resumes();
+    /// `setcontext` or `swapcontext` of a context it saved continues after it again.
+    Getcontext = f("getcontext").twice().resumes();
+    Swapcontext = f("swapcontext").twice().resumes();
+    Longjmp = f("longjmp").jumps();
+    UnderscoreLongjmp = f("_longjmp").jumps();
+    Siglongjmp = f("siglongjmp").jumps();
+    LongjmpChk = f("__longjmp_chk").jumps();
+    LibcLongjmp = f("__libc_longjmp").jumps();
+    LibcSiglongjmp = f("__libc_siglongjmp").jumps();
+    LlvmSjljLongjmp = f("llvm.eh.sjlj.longjmp").jumps();
+    // Threads (the front end lowers creations and joins to `ThreadCreate` and `ThreadJoin`).
+    PthreadCreate = pthread("pthread_create");
+    PthreadJoin = pthread("pthread_join");
+    PthreadDetach = pthread("pthread_detach").known();
+    PthreadSelf = pthread("pthread_self").known().run(SelfTid);
+    PthreadEqual = pthread("pthread_equal").known().run(Equal);
+    PthreadYield = pthread("pthread_yield").known();
+    /// Runs its init routine (once per control object).
+    PthreadOnce = pthread("pthread_once");
+    PthreadCancel = pthread("pthread_cancel");
+    PthreadSetcanceltype = pthread("pthread_setcanceltype");
+    PthreadAttrInit = pthread("pthread_attr_init").known().run(Zero);
+    PthreadAttrDestroy = pthread("pthread_attr_destroy").known().run(Zero);
+    PthreadAttrSetdetachstate = pthread("pthread_attr_setdetachstate").known().run(Zero);
+    /// Every other `pthread_attr_set*`: setters only write the attribute object, which the
+    /// interpreter never reads back.
+    PthreadAttrSet = prefix(pthread("pthread_attr_set").run(Zero));
+    // Thread-specific data (`harness::keys` rewrites their calls when it can): the key's
+    // destructor runs at thread exit, and `pthread_setspecific` keeps a pointer that
+    // `pthread_getspecific` hands back, so none writes only its arguments.
+    PthreadKeyCreate = pthread("pthread_key_create").run(KeyCreate);
+    PthreadKeyDelete = pthread("pthread_key_delete").run(KeyDelete);
+    PthreadGetspecific = pthread("pthread_getspecific").run(GetSpecific);
+    PthreadSetspecific = pthread("pthread_setspecific").run(SetSpecific);
+    // Attributes of synchronisation objects.
+    PthreadMutexattrInit = pthread("pthread_mutexattr_init").run(Zero);
+    PthreadMutexattrDestroy = pthread("pthread_mutexattr_destroy").run(Zero);
+    /// Mutex types are not modelled by the interpreter: a recursive or error-checking mutex
+    /// behaves as a normal one, which only blocks (relocking) where the real one would go on.
+    PthreadMutexattrSettype = pthread("pthread_mutexattr_settype").run(Zero);
+    PthreadMutexattrSetrobust = pthread("pthread_mutexattr_setrobust").robust();
+    PthreadMutexattrSetrobustNp = pthread("pthread_mutexattr_setrobust_np").robust();
+    PthreadCondattrInit = pthread("pthread_condattr_init").run(Zero);
+    PthreadCondattrDestroy = pthread("pthread_condattr_destroy").run(Zero);
+    PthreadBarrierInit = pthread("pthread_barrier_init").known();
+    PthreadBarrierDestroy = pthread("pthread_barrier_destroy").known();
+    PthreadBarrierWait = pthread("pthread_barrier_wait").known();
+    // Mutexes (the front end lowers locks and unlocks to `Lock` and `Unlock`).
+    PthreadMutexLock = sync(Mutex, "pthread_mutex_lock").op(LOCK);
+    PthreadMutexUnlock = sync(Mutex, "pthread_mutex_unlock").op(SyncOp::Unlock);
+    PthreadMutexInit = sync(Mutex, "pthread_mutex_init").known().run(Zero);
+    PthreadMutexDestroy = sync(Mutex, "pthread_mutex_destroy").known().run(Zero);
+    PthreadMutexTrylock = sync(Mutex, "pthread_mutex_trylock").known().op(TRYLOCK).run(TryLock);
+    PthreadMutexConsistent = sync(Mutex, "pthread_mutex_consistent").robust();
+    PthreadMutexConsistentNp = sync(Mutex, "pthread_mutex_consistent_np").robust();
+    /// Every other `pthread_mutex_*` function.
+    PthreadMutex = prefix(sync(Mutex, "pthread_mutex_"));
+    // Condition variables.
+    PthreadCondInit = sync(Cond, "pthread_cond_init").known().run(Zero);
+    PthreadCondDestroy = sync(Cond, "pthread_cond_destroy").known().run(Zero);
+    PthreadCondSignal = sync(Cond, "pthread_cond_signal").known().run(Zero);
+    PthreadCondBroadcast = sync(Cond, "pthread_cond_broadcast").known().run(Zero);
+    PthreadCondWait = cond_wait("pthread_cond_wait").known().op(WAIT).run(CondWait);
+    PthreadCondTimedwait = cond_wait("pthread_cond_timedwait").known().op(TIMED_WAIT).run(CondWait);
+    PthreadCondClockwait = cond_wait("pthread_cond_clockwait");
+    /// Every other `pthread_cond_*` function.
+    PthreadCond = prefix(sync(Cond, "pthread_cond_"));
+    // Spin locks.
+    PthreadSpinLock = sync(Spin, "pthread_spin_lock").op(LOCK);
+    PthreadSpinUnlock = sync(Spin, "pthread_spin_unlock").op(SyncOp::Unlock);
+    PthreadSpinInit = sync(Spin, "pthread_spin_init").known().run(Zero);
+    PthreadSpinDestroy = sync(Spin, "pthread_spin_destroy").known().run(Zero);
+    PthreadSpinTrylock = sync(Spin, "pthread_spin_trylock").known().op(TRYLOCK).run(TryLock);
+    /// Every other `pthread_spin_*` function.
+    PthreadSpin = prefix(sync(Spin, "pthread_spin_"));
+    // Read-write locks.
+    /// Readers share the lock.
+    PthreadRwlockRdlock = sync(RwLock, "pthread_rwlock_rdlock").op(READ_LOCK);
+    PthreadRwlockWrlock = sync(RwLock, "pthread_rwlock_wrlock").op(LOCK);
+    PthreadRwlockUnlock = sync(RwLock, "pthread_rwlock_unlock").op(SyncOp::Unlock);
+    PthreadRwlockInit = sync(RwLock, "pthread_rwlock_init").known().run(Zero);
+    PthreadRwlockDestroy = sync(RwLock, "pthread_rwlock_destroy").known().run(Zero);
+    PthreadRwlockTryrdlock = sync(RwLock, "pthread_rwlock_tryrdlock").known().op(READ_TRYLOCK)
+        .run(TryLock);
+    PthreadRwlockTrywrlock = sync(RwLock, "pthread_rwlock_trywrlock").known().op(TRYLOCK)
+        .run(TryLock);
+    /// Every other `pthread_rwlock_*` function.
+    PthreadRwlock = prefix(sync(RwLock, "pthread_rwlock_"));
+    /// Every other `pthread_*` function.
+    Pthread = prefix(pthread("pthread_"));
+    // Semaphores.
+    SemInit = api(Api::Semaphore, "sem_init").known();
+    SemWait = api(Api::Semaphore, "sem_wait").known();
+    SemPost = api(Api::Semaphore, "sem_post").known();
+    SemDestroy = api(Api::Semaphore, "sem_destroy").known();
+    /// Every other `sem_*` function.
+    Sem = prefix(api(Api::Semaphore, "sem_"));
+    // C11 threads.
+    /// Every other `thrd_*` function.
+    Thrd = prefix(api(Api::C11Threads, "thrd_"));
+    /// Every `mtx_*` function.
+    Mtx = prefix(api(Api::C11Threads, "mtx_"));
+    /// Every `cnd_*` function.
+    Cnd = prefix(api(Api::C11Threads, "cnd_"));
+    // The SV-COMP verifier functions (the front end lowers their calls: `Assert`,
+    // `AtomicBegin`/`AtomicEnd`, `Assume`, `Nondet`).
+    VerifierError = api(Api::Verifier, "__VERIFIER_error").asserts(AssertKind::ReachError, &[]);
+    VerifierAssert = api(Api::Verifier, "__VERIFIER_assert")
+        .asserts(AssertKind::VerifierAssert, &[]);
+    VerifierAssume = api(Api::Verifier, "__VERIFIER_assume");
+    VerifierAtomicBegin = api(Api::Verifier, "__VERIFIER_atomic_begin");
+    VerifierAtomicEnd = api(Api::Verifier, "__VERIFIER_atomic_end");
+    /// Every other `__VERIFIER_atomic_*` function: a function of the program with such a name
+    /// runs atomically (SV-COMP convention).
+    VerifierAtomic = prefix(api(Api::Verifier, "__VERIFIER_atomic_"));
+    /// `__VERIFIER_nondet_T()`: any value of its type (0 or 1 for `bool` and `_Bool`).
+    VerifierNondet = prefix(api(Api::Verifier, "__VERIFIER_nondet_"));
+    /// Every other `__VERIFIER_*` function.
+    Verifier = prefix(api(Api::Verifier, "__VERIFIER_"));
+    /// SV-COMP's failure function: reaching a call of it is the failure.
+    ReachError = f("reach_error").asserts(AssertKind::ReachError, &[]);
+    /// `assume_abort_if_not(c)`, when only declared: continue only if `c != 0`.
+    AssumeAbortIfNot = f("assume_abort_if_not");
+    // LLVM intrinsics the front end lowers or drops.
+    LlvmDbg = prefix(f("llvm.dbg.").ignored());
+    LlvmLifetime = prefix(f("llvm.lifetime.").ignored());
+    LlvmStacksave = prefix(f("llvm.stacksave").ignored());
+    LlvmStackrestore = prefix(f("llvm.stackrestore").ignored());
+    LlvmAssume = prefix(f("llvm.assume").ignored());
+    LlvmNoaliasScopeDecl = prefix(f("llvm.experimental.noalias.scope.decl").ignored());
+    LlvmDonothing = prefix(f("llvm.donothing").ignored());
+    LlvmSideeffect = prefix(f("llvm.sideeffect").ignored());
+    LlvmVarAnnotation = prefix(f("llvm.var.annotation").ignored());
+    LlvmPseudoprobe = prefix(f("llvm.pseudoprobe").ignored());
+    /// `llvm.memset.*`: a `MemSet`.
+    LlvmMemset = prefix(f("llvm.memset."));
+    /// `llvm.memcpy.*`: a `MemCopy`.
+    LlvmMemcpy = prefix(f("llvm.memcpy."));
+    /// `llvm.memmove.*`: a `MemCopy`.
+    LlvmMemmove = prefix(f("llvm.memmove."));
+    /// The address of a `__thread` variable.
+    LlvmThreadlocalAddress = prefix(f("llvm.threadlocal.address"));
+    /// `__builtin_expect(v, c)`, which is `v`.
+    LlvmExpect = prefix(f("llvm.expect."));
+    /// Every other intrinsic.
+    Llvm = prefix(f("llvm."));
+    // Functions after whose call control may come back to the point after it again, even
+    // when called through a pointer (any name that contains one of these: a wrapper such as
+    // `my_setjmp`, defined or not, for `ir::once`).
+    LikeSetjmp = containing("setjmp").resumes();
+    LikeGetcontext = containing("getcontext").resumes();
+    LikeSwapcontext = containing("swapcontext").resumes();
+    LikeVfork = containing("vfork").resumes();
+}
+
+impl LibFn {
+    /// Whether it is a synchronisation function (`pthread_mutex_*`, `pthread_spin_*`,
+    /// `pthread_rwlock_*`, `pthread_cond_*`): it touches only its synchronisation objects
+    /// (POSIX), whatever else the objects' pointer fields may reach.
+    pub fn is_sync(self) -> bool {
+        self.props().sync_objects[0].is_some()
+    }
+
+    /// Its C name (the prefix or part of the name, for a family).
+    pub fn name(self) -> &'static str {
+        self.props().name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `name` matches `row`.
+    fn matches(row: &Props, name: &str) -> bool {
+        match row.named {
+            Named::Exact => name == row.name,
+            Named::Prefix => name.starts_with(row.name),
+            Named::Contains => name.contains(row.name),
+        }
+    }
+
+    /// A row of a function has the properties of every family its name belongs to.
+    #[test]
+    fn rows_have_their_families_properties() {
+        for &l in LibFn::ALL {
+            let p = l.props();
+            for &fam in LibFn::ALL {
+                let q = fam.props();
+                if fam == l || q.named == Named::Exact || !matches(q, p.name) {
+                    continue;
+                }
+                assert_eq!(p.api, q.api, "{l:?} in {fam:?}");
+                if q.sync_objects[0].is_some() {
+                    assert_eq!(p.sync_objects[0], q.sync_objects[0], "{l:?} in {fam:?}");
+                }
+                assert!(p.resumes || !q.resumes, "{l:?} in {fam:?}");
+                if q.run != Run::Unknown {
+                    assert_eq!(p.run, q.run, "{l:?} in {fam:?}");
+                }
+            }
+        }
+    }
+
+    /// The columns that say the same thing agree: a threads API's functions touch no data,
+    /// the interpreter's lock operations are the table's, names are unique.
+    #[test]
+    fn columns_agree() {
+        let mut names = std::collections::BTreeSet::new();
+        for &l in LibFn::ALL {
+            let p = l.props();
+            assert!(
+                names.insert((p.name, p.named == Named::Exact)),
+                "{l:?} twice"
+            );
+            assert_eq!(p.api.is_some(), p.race == Race::NotData, "{l:?}");
+            assert_eq!(
+                p.run == Run::TryLock,
+                matches!(p.sync_op, Some(SyncOp::TryLock { .. })),
+                "{l:?}"
+            );
+            assert_eq!(
+                p.run == Run::CondWait,
+                matches!(p.sync_op, Some(SyncOp::CondWait { .. })),
+                "{l:?}"
+            );
+            assert!(!p.stdio_output || p.writes_only_args, "{l:?}");
+            assert!(!p.copies_bytes || p.writes_only_args, "{l:?}");
+            assert!(!p.finds_functions || p.foreign_code_after, "{l:?}");
+        }
+    }
+}
