@@ -113,6 +113,14 @@ pub enum Command {
     /// abstract interpretation, and the way to understand why an assertion is not proved.
     /// A line a thread never reaches is not listed for it.
     Invariants(InvariantsArgs),
+    /// Merge the reports of the shards of a tree (`analyze --per-program --shard I/N`) into one.
+    ///
+    /// Reads the JSON or SARIF reports of the shards and writes the report of the whole tree,
+    /// with the findings, suppressions, baselines and exit status an unsharded run gives.
+    /// JSON reports merge into every format; SARIF reports into SARIF, GNU and human.
+    ///
+    /// Exit status: as `analyze` on the whole tree; 2 when a file is not such a report.
+    Merge(MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     ///
     /// Example: `watts completions bash > ~/.local/share/bash-completion/completions/watts`.
@@ -342,11 +350,60 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "DIR", help_heading = "Confirm")]
     pub witness_dir: Option<PathBuf>,
 
+    /// Analyse each program of the compilation database on its own: the `[[program]]`s of
+    /// watts.toml, every unit that defines `main` or has entry points (`--suggest-harness`),
+    /// and with `=all` every other unit as a library. Results are cached (--cache); --jobs
+    /// programs run at once, each within its share of --max-memory and within --timeout.
+    #[arg(long, value_enum, value_name = "WHICH", num_args = 0..=1, require_equals = true, default_missing_value = "drivers", help_heading = "Tree")]
+    pub per_program: Option<PerProgramArg>,
+
+    /// The result cache of --per-program [default: .watts-cache beside the database].
+    #[arg(long, value_name = "DIR", requires = "per_program", help_heading = "Tree")]
+    pub cache: Option<PathBuf>,
+
+    /// Do not read or write the result cache.
+    #[arg(long, conflicts_with = "cache", requires = "per_program", help_heading = "Tree")]
+    pub no_cache: bool,
+
+    /// Analyse only share I of N of the programs (deterministic, balanced by size); `watts
+    /// merge` puts the shards' reports together.
+    #[arg(long, value_name = "I/N", requires = "per_program", help_heading = "Tree")]
+    pub shard: Option<crate::tree::shard::Shard>,
+
+    /// One program's run inside --per-program: print its bundle (for watts itself).
+    #[arg(long = "tree-child", hide = true)]
+    pub tree_child: bool,
+
     /// Also write a static HTML report into DIR (`DIR/index.html`: the summary, the sources
     /// annotated with every assertion and race, the invariants of each line, every witness
     /// drawn as swim lanes); open it from disk, nothing is fetched.
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     pub html: Option<PathBuf>,
+}
+
+/// The options of `watts merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' reports (`--format json` or `--format sarif` of `analyze --per-program`).
+    #[arg(value_name = "REPORT", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+
+    /// Print findings only: no notes, no summary line.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--per-program`, as typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PerProgramArg {
+    /// Units that define `main` or have entry points, and the `[[program]]`s of watts.toml.
+    Drivers,
+    /// Those, and every other unit as a library (`--entries-exported`).
+    All,
 }
 
 /// The options of `watts replay`.

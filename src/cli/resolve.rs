@@ -383,7 +383,7 @@ const CLANG_FLAGS_WITH_VALUE: [&str; 20] = [
 /// is not the value of a flag (`-include x.c`), is an input, as if given before `--`. clang
 /// could not use it anyway: watts compiles each input alone, so a second source file after
 /// `-o` is an error.
-fn split_trailing_inputs(args: Vec<String>) -> (Vec<PathBuf>, Vec<String>) {
+pub fn split_trailing_inputs(args: Vec<String>) -> (Vec<PathBuf>, Vec<String>) {
     let mut files = Vec::new();
     let mut rest = Vec::new();
     let mut value_next = false;
