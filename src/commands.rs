@@ -121,17 +121,16 @@ fn analyze(
 }
 
 /// `watts merge`: the shards' reports as one report of the tree, and its exit status.
-fn merge(
-    args: crate::cli::MergeArgs,
-    out: &mut dyn Write,
-) -> Result<(io::Result<()>, u8), String> {
+fn merge(args: crate::cli::MergeArgs, out: &mut dyn Write) -> Result<(io::Result<()>, u8), String> {
     let format = crate::Format::from(args.format);
     let mut tree = crate::report::merge::read(&args.files)?;
     tree.quiet = args.quiet;
     if format == crate::Format::Json && !tree.has_json() {
-        return Err("a JSON report needs the JSON documents of every program, which SARIF \
+        return Err(
+            "a JSON report needs the JSON documents of every program, which SARIF \
                     reports do not carry: write the shards with --format json"
-            .to_string());
+                .to_string(),
+        );
     }
     Ok((tree.render(format, out), tree.exit_code()))
 }
@@ -152,7 +151,8 @@ fn tree(
             return Err(format!("{flag} does not go with --per-program"));
         }
     }
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     // Files given (pre-commit's staged files) choose the programs to analyse again; the units
     // of the tree are those of the database.
     let (trailing, clang_args) =
@@ -162,13 +162,19 @@ fn tree(
     staged.extend(trailing);
     let project = match (&args.input.config, args.input.no_config) {
         (_, true) => None,
-        (Some(p), false) => Some(crate::project::manifest::read(p, &cwd).map_err(|e| e.to_string())?),
+        (Some(p), false) => {
+            Some(crate::project::manifest::read(p, &cwd).map_err(|e| e.to_string())?)
+        }
         (None, false) => match crate::project::manifest::find(&cwd) {
             Some(p) => Some(crate::project::manifest::read(&p, &cwd).map_err(|e| e.to_string())?),
             None => None,
         },
     };
-    let database = match (&args.input.build_dir, &args.input.compile_commands, &project) {
+    let database = match (
+        &args.input.build_dir,
+        &args.input.compile_commands,
+        &project,
+    ) {
         (Some(dir), _, _) => dir.join("compile_commands.json"),
         (None, Some(f), _) => f.clone(),
         (None, None, Some(p)) if p.manifest.compile_commands.is_some() => {
@@ -203,13 +209,24 @@ fn tree(
         jobs: if config.jobs == 0 { cores } else { config.jobs },
         staged,
         database,
-        tables: project.as_ref().map(|p| p.manifest.program.clone()).unwrap_or_default(),
+        tables: project
+            .as_ref()
+            .map(|p| p.manifest.program.clone())
+            .unwrap_or_default(),
         tables_dir: project.as_ref().map_or(cwd.clone(), |p| p.dir.clone()),
         exe,
         progress: config.progress,
         quiet: config.quiet,
     };
-    let tree = crate::tree::run(&opts, &config)?;
+    let (tree, counts) = crate::tree::run(&opts, &config)?;
+    if !config.quiet {
+        let _ = writeln!(
+            io::stderr(),
+            "watts: {} of {} analysed, the others from the cache",
+            counts.analysed,
+            crate::report::plural(counts.programs, "program")
+        );
+    }
     let format = crate::Format::from(format_given);
     Ok((tree.render(format, out), tree.exit_code()))
 }
@@ -230,7 +247,10 @@ fn tree_child(
         let report = crate::run(&config).map_err(|e| e.to_string())?;
         crate::report::merge::child_bundle(&report)
     };
-    let code = bundle.get("exit").and_then(serde_json::Value::as_u64).unwrap_or(0) as u8;
+    let code = bundle
+        .get("exit")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0) as u8;
     bundle["inputs"] = crate::tree::inputs_value(&config);
     Ok((crate::report::merge::write_bundle(&bundle, out), code))
 }

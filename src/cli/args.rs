@@ -358,16 +358,31 @@ pub struct AnalyzeArgs {
     pub per_program: Option<PerProgramArg>,
 
     /// The result cache of --per-program [default: .watts-cache beside the database].
-    #[arg(long, value_name = "DIR", requires = "per_program", help_heading = "Tree")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        requires = "per_program",
+        help_heading = "Tree"
+    )]
     pub cache: Option<PathBuf>,
 
     /// Do not read or write the result cache.
-    #[arg(long, conflicts_with = "cache", requires = "per_program", help_heading = "Tree")]
+    #[arg(
+        long,
+        conflicts_with = "cache",
+        requires = "per_program",
+        help_heading = "Tree"
+    )]
     pub no_cache: bool,
 
     /// Analyse only share I of N of the programs (deterministic, balanced by size); `watts
     /// merge` puts the shards' reports together.
-    #[arg(long, value_name = "I/N", requires = "per_program", help_heading = "Tree")]
+    #[arg(
+        long,
+        value_name = "I/N",
+        requires = "per_program",
+        help_heading = "Tree"
+    )]
     pub shard: Option<crate::tree::shard::Shard>,
 
     /// One program's run inside --per-program: print its bundle (for watts itself).

@@ -104,9 +104,9 @@ impl ProgramResult {
     /// The assertion counts of the program's report (`summary` of JSON v1).
     fn summary(&self) -> Value {
         match &self.outcome {
-            ProgramOutcome::Analysed { report: Some(r), .. } => {
-                r.get("summary").cloned().unwrap_or(json!({}))
-            }
+            ProgramOutcome::Analysed {
+                report: Some(r), ..
+            } => r.get("summary").cloned().unwrap_or(json!({})),
             ProgramOutcome::Analysed { sarif, .. } => (sarif.pointer("/properties/summary"))
                 .cloned()
                 .unwrap_or(json!({})),
@@ -334,9 +334,14 @@ impl TreeReport {
         // `ruleIndex` points into the rules of the run the results came from, which are the
         // same in every program's run (one watts version); the rule of unanalysed programs is
         // added once.
-        if let Some(rules) = run.pointer_mut("/tool/driver/rules").and_then(Value::as_array_mut)
+        if let Some(rules) = run
+            .pointer_mut("/tool/driver/rules")
+            .and_then(Value::as_array_mut)
         {
-            if !rules.iter().any(|r| r.get("id") == Some(&json!(NOT_ANALYSED))) {
+            if !rules
+                .iter()
+                .any(|r| r.get("id") == Some(&json!(NOT_ANALYSED)))
+            {
                 rules.push(json!({
                     "id": NOT_ANALYSED,
                     "name": "NotAnalysed",
@@ -358,7 +363,11 @@ impl TreeReport {
             props.remove("summary");
             props.insert(
                 "programs".into(),
-                json!(self.programs.iter().map(ProgramResult::record).collect::<Vec<_>>()),
+                json!(self
+                    .programs
+                    .iter()
+                    .map(ProgramResult::record)
+                    .collect::<Vec<_>>()),
             );
             props.insert("exitCode".into(), json!(self.exit_code()));
         }
@@ -432,7 +441,8 @@ impl TreeReport {
 /// baseline.
 fn is_new(r: &Value) -> bool {
     let level = r.get("level").and_then(Value::as_str).unwrap_or("warning");
-    let suppressed = (r.get("suppressions").and_then(Value::as_array)).is_some_and(|s| !s.is_empty());
+    let suppressed =
+        (r.get("suppressions").and_then(Value::as_array)).is_some_and(|s| !s.is_empty());
     let baselined = r.get("baselineState").and_then(Value::as_str) == Some("unchanged");
     matches!(level, "warning" | "error") && !suppressed && !baselined
 }
@@ -481,7 +491,11 @@ fn decode(uri: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         let hex = |c: u8| (c as char).to_digit(16);
-        match (b[i], b.get(i + 1).and_then(|&c| hex(c)), b.get(i + 2).and_then(|&c| hex(c))) {
+        match (
+            b[i],
+            b.get(i + 1).and_then(|&c| hex(c)),
+            b.get(i + 2).and_then(|&c| hex(c)),
+        ) {
             (b'%', Some(h), Some(l)) => {
                 out.push((h * 16 + l) as u8);
                 i += 3;
@@ -511,16 +525,17 @@ pub fn read(paths: &[std::path::PathBuf]) -> Result<TreeReport, String> {
             return Err(bad("larger than 1 GiB"));
         }
         let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
-        let doc: Value =
-            serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
+        let doc: Value = serde_json::from_str(&text).map_err(|e| bad(&format!("not JSON: {e}")))?;
         let (programs, notes) = if doc.get("runs").is_some() {
             from_sarif(&doc)
         } else {
             from_json(&doc)
         }
         .ok_or_else(|| {
-            bad("not the JSON or SARIF output of `watts analyze --per-program` (or of \
-                 `watts merge`)")
+            bad(
+                "not the JSON or SARIF output of `watts analyze --per-program` (or of \
+                 `watts merge`)",
+            )
         })?;
         for p in programs {
             if let Some(other) = from.insert(p.name.clone(), path) {
@@ -573,7 +588,10 @@ fn from_json(doc: &Value) -> Option<(Vec<ProgramResult>, Vec<String>)> {
             NOT_ANALYSED => {
                 let reason = record.get("reason")?.as_str()?;
                 ProgramOutcome::NotAnalysed {
-                    why: reason.strip_prefix("not analysed: ").unwrap_or(reason).to_string(),
+                    why: reason
+                        .strip_prefix("not analysed: ")
+                        .unwrap_or(reason)
+                        .to_string(),
                 }
             }
             _ => return None,
@@ -619,8 +637,10 @@ fn from_sarif(doc: &Value) -> Option<(Vec<ProgramResult>, Vec<String>)> {
                 sarif["invocations"] = json!([{"executionSuccessful": true,
                     "toolExecutionNotifications": mine(&notifications)}]);
                 sarif["properties"] = json!({"summary": record.get("summary")?});
-                (sarif.pointer_mut("/tool/driver/rules").and_then(Value::as_array_mut))
-                    .map(|rules| rules.retain(|r| r.get("id") != Some(&json!(NOT_ANALYSED))));
+                (sarif
+                    .pointer_mut("/tool/driver/rules")
+                    .and_then(Value::as_array_mut))
+                .map(|rules| rules.retain(|r| r.get("id") != Some(&json!(NOT_ANALYSED))));
                 for (k, v) in run.get("properties")?.as_object()? {
                     if !matches!(k.as_str(), "programs" | "exitCode" | "notes") {
                         sarif["properties"][k] = v.clone();
@@ -636,7 +656,10 @@ fn from_sarif(doc: &Value) -> Option<(Vec<ProgramResult>, Vec<String>)> {
                 let r = mine(results).into_iter().next()?;
                 let text = r.pointer("/message/text")?.as_str()?;
                 ProgramOutcome::NotAnalysed {
-                    why: text.strip_prefix("not analysed: ").unwrap_or(text).to_string(),
+                    why: text
+                        .strip_prefix("not analysed: ")
+                        .unwrap_or(text)
+                        .to_string(),
                 }
             }
             _ => return None,

@@ -141,7 +141,9 @@ impl Cache {
         });
         entry["checksum"] = json!(sha256(entry.to_string().as_bytes()));
         let name = format!("{identity}.json");
-        if let Err(e) = crate::confine::write_in("--cache", &self.dir, &name, entry.to_string().as_bytes()) {
+        if let Err(e) =
+            crate::confine::write_in("--cache", &self.dir, &name, entry.to_string().as_bytes())
+        {
             if let Ok(mut n) = self.notes.lock() {
                 n.push(format!("cannot write the cache entry {name}: {e}"));
             }
@@ -262,9 +264,17 @@ mod tests {
         assert_eq!(fresh.get("k1"), None);
         assert!(fresh.notes()[0].contains("edited"), "{:?}", fresh.notes());
         // Another version's entry.
-        std::fs::write(&path, text.replace(env!("CARGO_PKG_VERSION"), "0.0.0-other")).expect("w");
+        std::fs::write(
+            &path,
+            text.replace(env!("CARGO_PKG_VERSION"), "0.0.0-other"),
+        )
+        .expect("w");
         assert_eq!(fresh.get("k1"), None);
-        assert!(fresh.notes()[1].contains("another version"), "{:?}", fresh.notes());
+        assert!(
+            fresh.notes()[1].contains("another version"),
+            "{:?}",
+            fresh.notes()
+        );
         // Garbage and a link are ignored too.
         std::fs::write(&path, "\u{0}garbage").expect("write");
         assert_eq!(fresh.get("k1"), None);

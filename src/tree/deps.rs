@@ -35,8 +35,9 @@ pub fn scan(config: &Config) -> Result<Inputs, InputError> {
             .arg(&abs)
             .args(&args);
         let what = format!("preprocessing {}", input.display());
-        let out = crate::budget::output(&mut cmd, &what)?
-            .map_err(|e| InputError::ClangNotFound(format!("cannot run {}: {e}", clang.display())))?;
+        let out = crate::budget::output(&mut cmd, &what)?.map_err(|e| {
+            InputError::ClangNotFound(format!("cannot run {}: {e}", clang.display()))
+        })?;
         if !out.status.success() {
             return Err(InputError::CompileFailed {
                 path: input.clone(),

@@ -73,8 +73,9 @@ const STOP_GRACE: Duration = Duration::from_secs(30);
 
 /// Analyses the tree of `config` (whose inputs are the database's units and whose options are
 /// the analysis options of every program).
-pub fn run(opts: &TreeOptions, config: &Config) -> Result<TreeReport, String> {
-    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+pub fn run(opts: &TreeOptions, config: &Config) -> Result<(TreeReport, Counts), String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let cache = match &opts.cache {
         Some(dir) => Some(Cache::open(dir)?),
         None => None,
@@ -88,7 +89,12 @@ pub fn run(opts: &TreeOptions, config: &Config) -> Result<TreeReport, String> {
     let common = common_args(config, opts);
     let identity = |kind: &str, name: &str, files: &[PathBuf], options: &[String]| {
         let flags: Vec<Value> = (files.iter())
-            .map(|f| json!([f.to_string_lossy(), config.units.get(f).map(|u| u.args.clone())]))
+            .map(|f| {
+                json!([
+                    f.to_string_lossy(),
+                    config.units.get(f).map(|u| u.args.clone())
+                ])
+            })
             .collect();
         cache::sha256(
             json!({"kind": kind, "name": name, "units": flags, "options": options,
@@ -238,6 +244,7 @@ pub fn run(opts: &TreeOptions, config: &Config) -> Result<TreeReport, String> {
             crate::report::plural(skipped, "program")
         ));
     }
+    let ran = jobs.len();
     let ended = runner::run_all(&opts.exe, jobs, opts.jobs, opts.progress);
     for ((p, id, files), ended) in waiting.into_iter().zip(ended) {
         let result = bundle_of(ended).and_then(|b| {
@@ -252,17 +259,32 @@ pub fn run(opts: &TreeOptions, config: &Config) -> Result<TreeReport, String> {
             }
             Ok(r)
         });
-        tree.programs.push(result.unwrap_or_else(|why| ProgramResult {
-            name: p.name.clone(),
-            files,
-            outcome: ProgramOutcome::NotAnalysed { why },
-        }));
+        tree.programs
+            .push(result.unwrap_or_else(|why| ProgramResult {
+                name: p.name.clone(),
+                files,
+                outcome: ProgramOutcome::NotAnalysed { why },
+            }));
     }
     if let Some(c) = &cache {
         tree.notes.extend(c.notes());
     }
     tree.normalize();
-    Ok(tree)
+    let counts = Counts {
+        programs: tree.programs.len(),
+        analysed: ran,
+    };
+    Ok((tree, counts))
+}
+
+/// How a tree's results were obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Programs in the report.
+    pub programs: usize,
+    /// Of them, those analysed by a run now (the others came from the cache, or could not be
+    /// compiled).
+    pub analysed: usize,
 }
 
 /// The arguments every child run starts with: no project file (the tree resolved it), the
@@ -291,11 +313,14 @@ fn common_args(config: &Config, opts: &TreeOptions) -> Vec<String> {
         ),
         "--jobs=1".to_string(),
     ];
-    let checks: Vec<&str> = [(config.checks.asserts, "assert"), (config.checks.races, "race")]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, n)| *n)
-        .collect();
+    let checks: Vec<&str> = [
+        (config.checks.asserts, "assert"),
+        (config.checks.races, "race"),
+    ]
+    .iter()
+    .filter(|(on, _)| *on)
+    .map(|(_, n)| *n)
+    .collect();
     a.push(format!("--check={}", checks.join(",")));
     if let Some(t) = config.timeout {
         a.push(format!("--timeout={}", t.as_secs_f64()));
@@ -303,7 +328,12 @@ fn common_args(config: &Config, opts: &TreeOptions) -> Vec<String> {
     if let Some(c) = &config.clang {
         a.push(format!("--clang={}", c.display()));
     }
-    a.extend(config.assume_no_write.iter().map(|f| format!("--assume-no-write={f}")));
+    a.extend(
+        config
+            .assume_no_write
+            .iter()
+            .map(|f| format!("--assume-no-write={f}")),
+    );
     if let Some(b) = &config.baseline {
         let cwd = std::env::current_dir().unwrap_or_default();
         a.push(format!(

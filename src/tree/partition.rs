@@ -91,7 +91,11 @@ pub fn tables(
         let mut files = Vec::new();
         for (u, unit) in units.iter().enumerate() {
             let abs = crate::project::compile_commands::absolute(cwd, unit);
-            let rel = abs.strip_prefix(dir).unwrap_or(&abs).to_string_lossy().into_owned();
+            let rel = abs
+                .strip_prefix(dir)
+                .unwrap_or(&abs)
+                .to_string_lossy()
+                .into_owned();
             if !table.files.iter().any(|p| glob_match(p, &rel)) {
                 continue;
             }
@@ -119,7 +123,12 @@ pub fn tables(
             options.push(format!("--init={init}"));
         }
         options.extend(table.entries.iter().map(|e| format!("--entry={e}")));
-        options.extend(table.entries_from.iter().map(|e| format!("--entries-from={e}")));
+        options.extend(
+            table
+                .entries_from
+                .iter()
+                .map(|e| format!("--entries-from={e}")),
+        );
         if table.entries_exported {
             options.push("--entries-exported".to_string());
         }
@@ -209,11 +218,26 @@ mod tests {
         );
         assert_eq!(rest, units[..2].to_vec());
         // A unit in two tables, a table of nothing, two tables of one name: refused.
-        let twice = ProgramTable { name: "x".into(), ..table.clone() };
-        assert!(tables(&[table.clone(), twice], &units, Path::new("/p"), Path::new("/p")).is_err());
-        let none = ProgramTable { files: vec!["none/*.c".into()], ..table.clone() };
+        let twice = ProgramTable {
+            name: "x".into(),
+            ..table.clone()
+        };
+        assert!(tables(
+            &[table.clone(), twice],
+            &units,
+            Path::new("/p"),
+            Path::new("/p")
+        )
+        .is_err());
+        let none = ProgramTable {
+            files: vec!["none/*.c".into()],
+            ..table.clone()
+        };
         assert!(tables(&[none], &units, Path::new("/p"), Path::new("/p")).is_err());
-        let same = ProgramTable { files: vec!["src/a.c".into()], ..table.clone() };
+        let same = ProgramTable {
+            files: vec!["src/a.c".into()],
+            ..table.clone()
+        };
         assert!(tables(&[table, same], &units, Path::new("/p"), Path::new("/p")).is_err());
     }
 
@@ -224,12 +248,18 @@ mod tests {
         let f = Facts::of_suggestion(&s).expect("facts");
         let p = of_unit(Path::new("d/drv.c"), &f, false).expect("a driver");
         assert_eq!(p.name, "d/drv");
-        assert_eq!(p.options, ["--init=d_init", "--entries-from=fops", "--entry=irq:*"]);
+        assert_eq!(
+            p.options,
+            ["--init=d_init", "--entries-from=fops", "--entry=irq:*"]
+        );
         let lib = json!({"has_main": false, "tables": [], "inits": [], "callbacks": []});
         let f = Facts::of_suggestion(&lib).expect("facts");
         assert_eq!(f, Facts::Library);
         assert_eq!(of_unit(Path::new("l.c"), &f, false), None);
-        assert_eq!(of_unit(Path::new("l.c"), &f, true).expect("lib").options, ["--entries-exported"]);
+        assert_eq!(
+            of_unit(Path::new("l.c"), &f, true).expect("lib").options,
+            ["--entries-exported"]
+        );
         let m = json!({"has_main": true});
         assert_eq!(Facts::of_suggestion(&m), Some(Facts::Main));
         assert_eq!(Facts::of_suggestion(&json!({"tables": 3})), None);

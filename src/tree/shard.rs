@@ -40,9 +40,7 @@ impl Shard {
         let mut load = vec![0u64; self.count];
         let mut mine = vec![false; weights.len()];
         for i in order {
-            let lightest = (0..self.count)
-                .min_by_key(|&s| (load[s], s))
-                .unwrap_or(0);
+            let lightest = (0..self.count).min_by_key(|&s| (load[s], s)).unwrap_or(0);
             load[lightest] = load[lightest].saturating_add(weights[i]);
             mine[i] = lightest + 1 == self.index;
         }
