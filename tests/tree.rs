@@ -283,7 +283,11 @@ fn a_tree_of_three_hundred_programs() {
     assert_status(&watts_in(dir, &["merge", "build/compile_commands.json"]), 2);
 
     // One file changed: its program only is analysed again.
-    let changed = dir.join("corpus/01-arith/01-constants.c");
+    let first = (list.iter())
+        .find(|p| p["status"] == "analysed" && p["name"].as_str().unwrap().starts_with("corpus/"))
+        .expect("a corpus program");
+    let changed_name = first["name"].as_str().unwrap().to_string();
+    let changed = dir.join(first["files"][0].as_str().unwrap());
     let mut text = std::fs::read_to_string(&changed).expect("read");
     text.push_str("int added_by_the_test;\n");
     std::fs::write(&changed, text).expect("write");
@@ -291,7 +295,7 @@ fn a_tree_of_three_hundred_programs() {
     assert!(analysed(&after) <= 1, "{}", stderr(&after));
     let after_doc = json(&after);
     for (a, b) in list.iter().zip(after_doc["programs"].as_array().unwrap()) {
-        if a["name"] != "corpus/01-arith/01-constants" {
+        if a["name"] != changed_name.as_str() {
             assert_eq!(a, b);
         }
     }
