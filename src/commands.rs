@@ -53,6 +53,18 @@ pub fn run(cli: Cli) -> u8 {
                 Err(message) => return fail(&message),
             }
         }
+        Command::Merge(args) => match merge(args, &mut out) {
+            Ok(done) => done,
+            Err(message) => return fail(&message),
+        },
+        Command::Analyze(args) if args.tree_child => match tree_child(args, &mut out) {
+            Ok(done) => done,
+            Err(message) => return fail(&message),
+        },
+        Command::Analyze(args) if args.per_program.is_some() => match tree(args, &mut out) {
+            Ok(done) => done,
+            Err(message) => return fail(&message),
+        },
         Command::Analyze(args) => match analyze(args, &mut out) {
             Ok(done) => done,
             Err(message) => return fail(&message),
@@ -106,6 +118,141 @@ fn analyze(
         }
     }
     Ok((written, report.exit_code()))
+}
+
+/// `watts merge`: the shards' reports as one report of the tree, and its exit status.
+fn merge(args: crate::cli::MergeArgs, out: &mut dyn Write) -> Result<(io::Result<()>, u8), String> {
+    let format = crate::Format::from(args.format);
+    let mut tree = crate::report::merge::read(&args.files)?;
+    tree.quiet = args.quiet;
+    if format == crate::Format::Json && !tree.has_json() {
+        return Err(
+            "a JSON report needs the JSON documents of every program, which SARIF \
+                    reports do not carry: write the shards with --format json"
+                .to_string(),
+        );
+    }
+    Ok((tree.render(format, out), tree.exit_code()))
+}
+
+/// `watts analyze --per-program`: every program of the compilation database on its own.
+fn tree(
+    mut args: crate::cli::AnalyzeArgs,
+    out: &mut dyn Write,
+) -> Result<(io::Result<()>, u8), String> {
+    for (given, flag) in [
+        (args.html.is_some(), "--html"),
+        (args.witness_dir.is_some(), "--witness-dir"),
+        (args.svcomp, "--svcomp"),
+        (args.dump_ir, "--dump-ir"),
+        (args.suggest_harness, "--suggest-harness"),
+    ] {
+        if given {
+            return Err(format!("{flag} does not go with --per-program"));
+        }
+    }
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    // Files given (pre-commit's staged files) choose the programs to analyse again; the units
+    // of the tree are those of the database.
+    let (trailing, clang_args) =
+        crate::cli::resolve::split_trailing_inputs(std::mem::take(&mut args.input.clang_args));
+    args.input.clang_args = clang_args;
+    let mut staged = std::mem::take(&mut args.input.files);
+    staged.extend(trailing);
+    let project = match (&args.input.config, args.input.no_config) {
+        (_, true) => None,
+        (Some(p), false) => {
+            Some(crate::project::manifest::read(p, &cwd).map_err(|e| e.to_string())?)
+        }
+        (None, false) => match crate::project::manifest::find(&cwd) {
+            Some(p) => Some(crate::project::manifest::read(&p, &cwd).map_err(|e| e.to_string())?),
+            None => None,
+        },
+    };
+    let database = match (
+        &args.input.build_dir,
+        &args.input.compile_commands,
+        &project,
+    ) {
+        (Some(dir), _, _) => dir.join("compile_commands.json"),
+        (None, Some(f), _) => f.clone(),
+        (None, None, Some(p)) if p.manifest.compile_commands.is_some() => {
+            let f = p.manifest.compile_commands.clone().unwrap_or_default();
+            crate::project::compile_commands::absolute(&p.dir, std::path::Path::new(&f))
+        }
+        _ => {
+            return Err("--per-program needs a compilation database (-p BUILD_DIR, \
+                        --compile-commands FILE, or `compile-commands` in watts.toml)"
+                .to_string())
+        }
+    };
+    let database = crate::project::compile_commands::absolute(&cwd, &database);
+    let selection = match args.per_program {
+        Some(crate::cli::PerProgramArg::All) => crate::tree::Selection::All,
+        _ => crate::tree::Selection::Drivers,
+    };
+    let cache = match (args.no_cache, &args.cache) {
+        (true, _) => None,
+        (false, Some(dir)) => Some(dir.clone()),
+        (false, None) => Some(crate::tree::default_cache(&database)),
+    };
+    let shard = args.shard;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find watts itself: {e}"))?;
+    let format_given = args.format;
+    let config = args.to_config()?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let opts = crate::tree::TreeOptions {
+        selection,
+        cache,
+        shard,
+        jobs: if config.jobs == 0 { cores } else { config.jobs },
+        staged,
+        database,
+        tables: project
+            .as_ref()
+            .map(|p| p.manifest.program.clone())
+            .unwrap_or_default(),
+        tables_dir: project.as_ref().map_or(cwd.clone(), |p| p.dir.clone()),
+        exe,
+        progress: config.progress,
+        quiet: config.quiet,
+    };
+    let (tree, counts) = crate::tree::run(&opts, &config)?;
+    if !config.quiet {
+        let _ = writeln!(
+            io::stderr(),
+            "watts: {} of {} analysed, the others from the cache",
+            counts.analysed,
+            crate::report::plural(counts.programs, "program")
+        );
+    }
+    let format = crate::Format::from(format_given);
+    Ok((tree.render(format, out), tree.exit_code()))
+}
+
+/// One program's run inside `--per-program`: its bundle (report, SARIF run, exit status, and
+/// what its preprocessing read), or with `--suggest-harness` its harness facts.
+fn tree_child(
+    args: crate::cli::AnalyzeArgs,
+    out: &mut dyn Write,
+) -> Result<(io::Result<()>, u8), String> {
+    let suggest = args.suggest_harness;
+    let config = args.to_config()?;
+    let mut bundle = if suggest {
+        let p = crate::frontend::load(&config).map_err(|e| e.to_string())?;
+        let found = crate::harness::discover::Suggestion::of(&p);
+        crate::report::merge::suggestion_bundle(&p, &found)
+    } else {
+        let report = crate::run(&config).map_err(|e| e.to_string())?;
+        crate::report::merge::child_bundle(&report)
+    };
+    let code = bundle
+        .get("exit")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(0) as u8;
+    bundle["inputs"] = crate::tree::inputs_value(&config);
+    Ok((crate::report::merge::write_bundle(&bundle, out), code))
 }
 
 /// Prints `error: {message}` and returns the exit status of usage and input errors. The

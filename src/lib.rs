@@ -18,6 +18,8 @@
 //! - [`explore`]: concrete executions under a controlled scheduler (`watts confirm`): witnesses
 //!   of violated assertions.
 //! - [`report`]: verdicts rendered for people (human, gnu) and tools (json, sarif).
+//! - [`tree`]: a whole compilation database, one program at a time (`--per-program`): the
+//!   programs, the result cache, shards and the parallel runs.
 
 pub mod analysis;
 pub mod budget;
@@ -36,6 +38,7 @@ pub mod pdg;
 pub mod project;
 pub mod report;
 pub mod threads;
+pub mod tree;
 
 pub use config::{Config, DomainKind, Format, Mode};
 pub use error::InputError;

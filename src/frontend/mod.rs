@@ -63,6 +63,13 @@ pub fn read_ir_child(name: &std::path::Path) -> u8 {
     ir_check::child_main(name)
 }
 
+/// The clang the front end compiles with (`config.clang`, `WATTS_CLANG`, `clang-19`, `clang`),
+/// checked to be of [`LLVM_MAJOR`]; for other runs of it that must match the front end's (the
+/// preprocessing of `--per-program`'s cache keys).
+pub fn clang_program(config: &Config) -> Result<std::path::PathBuf, InputError> {
+    clang::find(config).map(|c| c.program)
+}
+
 /// The major LLVM version clang must have (the one watts links with).
 pub const LLVM_MAJOR: u32 = clang::LLVM_MAJOR;
 

@@ -13,6 +13,13 @@
 //! entries = ["wdt_open", "wdt_write:2", "wdt_irq:*"]
 //! entries-from = ["wdt_fops"]
 //! assume-no-write = ["request_irq"]
+//!
+//! [[program]]                         # --per-program: units analysed together
+//! name = "wdt"
+//! files = ["drivers/wdt*.c"]
+//! init = "wdt_init"
+//! entries = ["wdt_open", "wdt_irq:*"]
+//! check = ["assert"]
 //! ```
 //!
 //! Invariant: unknown keys are errors (a typo must not silently change what is analysed).
@@ -78,6 +85,37 @@ pub struct Manifest {
     /// `--timeout`, in seconds.
     #[serde(default)]
     pub timeout: Option<u64>,
+    /// The programs of a tree (`--per-program`): `[[program]]` tables that group units of the
+    /// compilation database into one program each.
+    #[serde(default)]
+    pub program: Vec<ProgramTable>,
+}
+
+/// One `[[program]]` table: a program of the tree, made of the units its `files` name (globs
+/// relative to the project directory, matched against the database's units), analysed with
+/// its own harness and checks.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ProgramTable {
+    /// Its name in the report (unique among the tables).
+    pub name: String,
+    /// Its units: paths or globs relative to the project directory.
+    pub files: Vec<String>,
+    /// `--init`.
+    #[serde(default)]
+    pub init: Option<String>,
+    /// `--entry`, each `FN[:N|*]`.
+    #[serde(default)]
+    pub entries: Vec<String>,
+    /// `--entries-from`, each `TABLE[:N|*]`.
+    #[serde(default)]
+    pub entries_from: Vec<String>,
+    /// `--entries-exported`.
+    #[serde(default)]
+    pub entries_exported: bool,
+    /// `--check` for this program (`["assert"]`, `["race"]`, or both).
+    #[serde(default)]
+    pub check: Vec<String>,
 }
 
 /// A manifest with the directory it was read from.

@@ -11,6 +11,7 @@ pub mod html;
 mod human;
 mod invariants;
 mod json;
+pub mod merge;
 pub mod printable;
 mod progress;
 pub mod race;
