@@ -44,17 +44,20 @@ pub(crate) fn register(exe: PathBuf) {
     let _ = READER.set(exe);
 }
 
-/// The child (`watts __watts-read-ir NAME`): reads stdin whole, then does with it what the
-/// parent will do. The exit status is 0 when it read, 2 when it rejected the input, with
-/// LLVM's message on stderr.
-pub(crate) fn child_main(name: &Path) -> u8 {
+/// The child (`watts __watts-read-ir NAME`): reads stdin whole, then has `read` do with it
+/// what the parent will do (`load::read_ir_alone`, passed in by the caller so that this module,
+/// which `load` calls, names nothing of `load`). The exit status is 0 when it read, 2 when it
+/// rejected the input, with LLVM's message on stderr.
+pub(crate) fn child_main(
+    name: &Path,
+    read: impl FnOnce(&Path, &[u8]) -> Result<(), InputError>,
+) -> u8 {
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
         eprint!("cannot read the input from the parent process: {e}");
         return 2;
     }
-    let context = inkwell::context::Context::create();
-    match super::load::read_ir_alone(&context, name, &bytes) {
+    match read(name, &bytes) {
         Ok(()) => 0,
         Err(InputError::InvalidIr { message, .. }) => {
             eprint!("{message}");

@@ -130,8 +130,9 @@ pub(crate) fn load_module<'ctx>(
 /// What the child process of `ir_check` does with one IR input: everything the parent then
 /// does with it (parse, verify, check the debug types, prepare, lower), so that whatever would
 /// crash or hang there crashes or hangs the child first.
-pub(crate) fn read_ir_alone(ctx: &Context, path: &Path, bytes: &[u8]) -> Result<(), InputError> {
-    let module = parse(ctx, path, bytes)?;
+pub(crate) fn read_ir_alone(path: &Path, bytes: &[u8]) -> Result<(), InputError> {
+    let context = Context::create();
+    let module = parse(&context, path, bytes)?;
     check_debug_types(&module, path)?;
     prepare(&module);
     // The child reads no source file: it only has to survive the lowering.

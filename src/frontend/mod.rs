@@ -58,7 +58,7 @@ pub fn read_ir_in_child_processes(exe: std::path::PathBuf) {
 /// The child process: reads an IR input named `name` from stdin as `load` would and returns
 /// the exit status (0 read, 2 rejected, with LLVM's message on stderr).
 pub fn read_ir_child(name: &std::path::Path) -> u8 {
-    ir_check::child_main(name)
+    ir_check::child_main(name, load::read_ir_alone)
 }
 
 /// The major LLVM version clang must have (the one watts links with).
