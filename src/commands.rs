@@ -3,6 +3,9 @@
 //!
 //! Invariant: nothing here exits the process or panics on bad input; every error becomes
 //! `error: ...` on stderr and status 2.
+//!
+//! The subcommands: `analyze` (with `--dump-ir`, `--suggest-harness` and `--svcomp`), `confirm`,
+//! `replay`, `invariants` and `completions`.
 
 use crate::cli::{Cli, Command};
 use clap::CommandFactory;

@@ -242,6 +242,12 @@ const ENV_IN: &[&str] = &["cli.rs"];
 /// The functions of `std::env` that read the environment.
 const ENV_READERS: &[&str] = &["var", "var_os", "vars", "vars_os"];
 
+/// The only files that end the process (besides clap, on a usage error or `--help`).
+const EXIT_IN: &[&str] = &["main.rs", "error.rs"];
+
+/// The functions of `std::process` that end it.
+const EXITS: &[&str] = &["exit", "abort"];
+
 /// The limits on ARCHITECTURE.md.
 const DOC_MAX_BYTES: usize = 20 * 1024;
 const DOC_MAX_LINE: usize = 100;
@@ -579,6 +585,25 @@ fn rule_env(tree: &Tree) -> Vec<Violation> {
                 p.join("::")
             );
             out.add("env", file, &var, x.line, what);
+        }
+    }
+    out.into_vec()
+}
+
+/// Rule `exit`: only [`EXIT_IN`] end the process (non-test code): `main` returns the exit status,
+/// `error::out_of_memory` ends it when memory runs out.
+fn rule_exit(tree: &Tree) -> Vec<Violation> {
+    let mut out = Findings::default();
+    for x in tree.externs.iter().filter(|x| !x.test) {
+        let file = &tree.files[x.file].path;
+        let p: Vec<&str> = x.path.iter().map(String::as_str).collect();
+        let exits = matches!(p.as_slice(), ["std", "process", f] if EXITS.contains(f));
+        if exits && !in_src(file).is_some_and(|r| EXIT_IN.contains(&r)) {
+            let what = format!(
+                "only main.rs and error.rs end the process: `{}`",
+                p.join("::")
+            );
+            out.add("exit", file, p[2], x.line, what);
         }
     }
     out.into_vec()
@@ -1565,6 +1590,7 @@ fn all_rules(tree: &Tree) -> Vec<Violation> {
     v.extend(rule_llvm(tree));
     v.extend(rule_serde(tree));
     v.extend(rule_env(tree));
+    v.extend(rule_exit(tree));
     v
 }
 
@@ -1903,6 +1929,29 @@ fn only_cli_reads_the_environment() {
             key("env", "src/analysis/mod.rs", "TRACE"),
             key("env", "src/frontend/mod.rs", "WATTS_CLANG")
         ]
+    );
+}
+
+#[test]
+fn only_main_and_error_end_the_process() {
+    let tree = tree_of(&[
+        ("src/lib.rs", "pub mod error;\npub mod report;\n"),
+        (
+            "src/main.rs",
+            "fn main() {\n    std::process::exit(watts::run());\n}\n",
+        ),
+        (
+            "src/error.rs",
+            "pub fn out_of_memory() -> ! {\n    std::process::exit(3)\n}\n",
+        ),
+        (
+            "src/report/mod.rs",
+            "use std::process;\npub fn f() {\n    process::abort();\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        keys(&rule_exit(&tree)),
+        [key("exit", "src/report/mod.rs", "abort")]
     );
 }
 

@@ -9,6 +9,11 @@
 //! Invariant: when the binary registered itself ([`register`]), the parent parses no IR input in
 //! its own process before a child has read the same bytes to the end and exited with status 0.
 //! Used as a library (tests, no registration), IR inputs are read in-process only.
+//!
+//! The child's verdict: exit 0 is read; exit 2 with LLVM's message, a signal, another status, or
+//! the time limit (`READ_SECONDS_BASE` + `READ_SECONDS_PER_MIB` per MiB: 10 s + 10 s per MiB) make
+//! the input an `InputError::InvalidIr` naming the file. The child runs under `budget::run`, so the
+//! run's `--timeout` and memory limit hold for it too.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,10 @@
 //! Reading every input into one LLVM module: compile C, parse `.ll`/`.bc`, verify, link, run
 //! mem2reg, and switch the debug info to the intrinsic form the lowering reads.
+//!
+//! A function that calls a `returns_twice` function (`setjmp` and kin) keeps `optnone`
+//! (`strip_optnone`), so that mem2reg leaves its allocas alone: its locals are stack objects, and a
+//! local written between `setjmp` and `longjmp` is seen after the second return, as at `-O0`. Debug
+//! info of an IR input is checked for cycles of derived types before mem2reg (`check_debug_types`).
 
 use std::path::{Path, PathBuf};
 

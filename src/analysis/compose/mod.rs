@@ -4,9 +4,10 @@
 //!
 //! - `fixpoint`: the rounds, thread discovery at `pthread_create`, the change clock.
 //! - `step`: one thread's analysis in one round, one implementation per mode.
-//! - `combinations`: the store-to-load combinations of the flow-sensitive modes (Alg. 3, 4).
+//! - `combinations`: the store-to-load combinations of the flow-sensitive modes (Alg. 3, 4);
+//!   `publisher`: the publisher's view of a load in a combination.
 //! - `families`: the optimized mode's families of combinations, one per cluster of loads.
-//! - `record`, `results`: what the replays observe and what the fixpoint keeps per thread.
+//! - `replay`, `results`: what the replays observe and what the fixpoint keeps per thread.
 //!
 //! Invariant: interference and entry states only grow, and at the end every thread's last
 //! analysis ran under the final inputs (see `fixpoint`).
