@@ -823,7 +823,7 @@ impl Tree {
             let body = text[tree.files[file].path.as_str()];
             let test = tree.files[file].test;
             let decls = read_file(&mut tree, file, module, body, test, &mut named);
-            for (parent, name, line, test) in decls {
+            for (parent, name, test) in decls {
                 let dir = tree.modules[parent].child_dir.clone();
                 let flat = format!("{dir}/{name}.rs");
                 let nested = format!("{dir}/{name}/mod.rs");
@@ -842,7 +842,6 @@ impl Tree {
                 };
                 let child = tree.add_file(&path, krate, test, Some(parent), child_dir);
                 tree.modules[parent].children.insert(name.clone(), child);
-                let _ = line;
             }
         }
         let present: Vec<&(&str, &[(&str, &str)])> = CRATE_ROOTS
@@ -1291,7 +1290,7 @@ const DEFINES: &[&str] = &[
 ];
 
 /// Reads one file of `module`: records its definitions, `use` bindings, inline modules and
-/// named paths, and returns its `mod x;` declarations `(module, name, line, test)`.
+/// named paths, and returns its `mod x;` declarations `(module, name, test)`.
 fn read_file(
     tree: &mut Tree,
     file: usize,
@@ -1299,7 +1298,7 @@ fn read_file(
     text: &str,
     file_test: bool,
     named: &mut Vec<Named>,
-) -> Vec<(usize, String, usize, bool)> {
+) -> Vec<(usize, String, bool)> {
     let toks = lex(text);
     let mut decls = Vec::new();
     let mut depth = 0usize;
@@ -1350,7 +1349,7 @@ fn read_file(
             Tok::Ident(w) if w == "mod" && !in_attr => {
                 if let Some(name) = toks.get(i + 1).and_then(Token::ident) {
                     if toks.get(i + 2).is_some_and(|n| n.is(';')) {
-                        decls.push((m, name.to_string(), t.line, in_test));
+                        decls.push((m, name.to_string(), in_test));
                     } else if toks.get(i + 2).is_some_and(|n| n.is('{')) {
                         let dir = format!("{}/{name}", tree.modules[m].child_dir);
                         let krate = tree.modules[m].krate;
