@@ -5,6 +5,12 @@
 //! Invariant: no child process outlives the deadline (it is killed, with its process group),
 //! and none has more address space than [`child_address_space`]; a child stopped by either is
 //! an input error ([`InputError::Budget`]), never a result.
+//!
+//! The deadline is per thread: the front end and `--confirm` run on the caller's thread; with a
+//! timeout the analysis runs on a worker thread, which `watts::run` stops waiting for at the
+//! deadline (every assertion may-fail, the worker left running). A child runs in its own process
+//! group, killed at the deadline, under `RLIMIT_AS` = `--max-memory` + `CHILD_CODE_ALLOWANCE` (512
+//! MiB), never above a limit already set.
 
 use std::cell::Cell;
 use std::io::Read;

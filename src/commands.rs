@@ -3,6 +3,9 @@
 //!
 //! Invariant: nothing here exits the process or panics on bad input; every error becomes
 //! `error: ...` on stderr and status 2.
+//!
+//! The subcommands: `analyze` (with `--dump-ir`, `--suggest-harness` and `--svcomp`), `confirm`,
+//! `replay`, `invariants` and `completions`.
 
 use crate::cli::{Cli, Command};
 use clap::CommandFactory;
@@ -247,10 +250,7 @@ fn tree_child(
         let report = crate::run(&config).map_err(|e| e.to_string())?;
         crate::report::merge::child_bundle(&report)
     };
-    let code = bundle
-        .get("exit")
-        .and_then(serde_json::Value::as_u64)
-        .unwrap_or(0) as u8;
+    let code = crate::report::merge::bundle_exit(&bundle);
     bundle["inputs"] = crate::tree::inputs_value(&config);
     Ok((crate::report::merge::write_bundle(&bundle, out), code))
 }

@@ -1,4 +1,10 @@
 //! The resolved configuration of one run.
+//!
+//! `Config` carries the inputs and per-unit clang flags (`units`), the mode, domain and format, the
+//! harness spec, `--assume-no-write`, the baseline path, the timeout, the memory and combination
+//! budgets, `--confirm`'s options and the checks to run. `cli` resolves it and every stage reads
+//! it; besides the types, this module parses `--property` files and reads the machine's memory size
+//! (`/proc/meminfo`) for the default budget.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -8,6 +8,11 @@
 //! [`SourceRoots::read`], and every file written into `--html DIR` or `--witness-dir DIR`
 //! through [`write_in`]. Text read is shown, never run: its control characters are hidden
 //! ([`hide_controls`]) before any report sees it.
+//!
+//! Roots come from the `Config`: the inputs' directories and their include paths. A file is read
+//! only if it is a regular file, at most `MAX_SOURCE_BYTES` of it, its control characters hidden
+//! byte for byte; a file is written by `create_new` of a temporary name in the directory, then a
+//! rename.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};

@@ -1,5 +1,12 @@
 //! Errors caused by the input (exit status 2), and running out of memory (status 3, with a
 //! message; see [`OutOfMemory`]). Internal errors are bugs and exit with 3.
+//!
+//! `InputError` is every way the input (files, options, C that does not compile, IR LLVM rejects, a
+//! child process stopped by the budget) can be wrong; each maps to exit status 2 with its message.
+//! `OutOfMemory`, the binary's global allocator, also counts what is allocated against
+//! `--max-memory` (`set_memory_budget`), which the analysis reads to give up soundly
+//! (`over_memory_budget`); when an allocation fails it prints `error: out of memory: ...` and calls
+//! `_exit(3)`.
 
 use std::fmt;
 use std::path::PathBuf;

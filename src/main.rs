@@ -1,5 +1,17 @@
 //! The `watts` binary: command line → [`watts::cli::Cli`] → [`watts::commands::run`] → exit.
 //! The only place that exits: 0 all proved, 1 some may fail, 2 usage or input error, 3 bug.
+//!
+//! `--version` names the LLVM version watts links with. A panic prints one line (`error: internal
+//! error: ...`, no backtrace) and the status is 3. Besides `main`, only clap (a usage error,
+//! `--help`, `--version`) and `watts::error::out_of_memory` end the process.
+//!
+//! Memory: `watts::error::OutOfMemory` is the global allocator and, through `install_cxx_handler`,
+//! C++'s new handler (looked up with `dlsym`, for LLVM and z3): running out of memory prints
+//! `error: out of memory: ...` and ends the process with `_exit(3)`, never SIGABRT.
+//!
+//! IR inputs: run with `watts::frontend::READ_IR_ARG` as its first argument, the binary is the
+//! child that reads one IR input (`frontend::read_ir_child`); otherwise it registers its own
+//! executable for those children (`frontend::read_ir_in_child_processes`).
 
 use clap::{CommandFactory, FromArgMatches};
 use std::io::{self, Write};

@@ -2,6 +2,12 @@
 //! intervals, and (with the `laws` feature or in tests) property checks of the lattice laws.
 //!
 //! Invariant: this crate knows nothing of LLVM, threads or program ids; a variable is a dense `Var`.
+//!
+//! `NumDomain` has default methods that relational domains override: `meet_interval` (clamp without
+//! losing relations), `assign_parallel` (the phis of a block at once) and `widen_selected`.
+//! Modules: `interval` (machine-integer intervals), `env` (`IntervalEnv`, non-relational),
+//! `machine` (LLVM's integer instructions on N-bit values), `pvec` (the persistent vector of both
+//! environments), `octagon`, and `laws` (the proptest law checks, feature `laws`).
 #![deny(missing_docs)]
 
 mod env;

@@ -7,6 +7,11 @@
 //! Invariant: a missing subtree (`None`) stands for `span(level)` copies of `T::DEFAULT`, and so
 //! does every index at or beyond the root's capacity; the tree shape is not part of the meaning
 //! (two vectors are equal when they agree on every index).
+//!
+//! It holds both environments' per-variable data (intervals, the octagon's `pack_of`; D16). An
+//! absent subtree is top (or `NONE`); the pointwise operations require the element operation to
+//! leave equal elements alone (join, meet, widening and narrowing are idempotent), which is what
+//! lets them skip shared subtrees.
 
 use std::fmt;
 use std::sync::Arc;

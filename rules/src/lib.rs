@@ -15,6 +15,12 @@
 //! - `closure`: bitset transitive closure, used once per program.
 //! - `happens_before`: the Datalog rules (crepe), evaluated once per uncached query.
 //! - `oracle`: turns a combination into the nodes of one query, caches verdicts.
+//!
+//! The static part is closed once per program with bitsets (`closure`); `Oracle::check` builds one
+//! small query per combination (its nodes: rules/README.md "Nodes of a query"), runs crepe with
+//! FxHash, and caches the verdict by the whole combination. A candidate overwriting store (rules 4
+//! and 7) enters a query only when a witness reaches it by a static step: no other store can get a
+//! must-happen-before fact.
 
 #![deny(missing_docs)]
 

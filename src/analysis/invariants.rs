@@ -17,6 +17,17 @@
 //! Invariant: every range shown contains every value the variable can have there (each run's
 //! states and reads over-approximate every execution, the replay only over-approximates them,
 //! and the meet of two over-approximations is one); unreached lines are not listed.
+//!
+//! How: the same runs as the verdicts (`verdict::runs`, with `Composition::keep_states`, and the
+//! protected run even without assertions); per run, every reached node of every thread is replayed
+//! from its node state under the run's own view (`compose::inputs_for`: interference, what was
+//! published for protected cells, relations), each integer load reading what it read in the run's
+//! last analysis of the thread (`ThreadResults::reads`, recorded by `Recorder::load`; a load none
+//! reached is cut). A line shows the locals in scope before it, the value a load of one cell on the
+//! line read, and for other memory the line touches what a read there may see
+//! (`Transfer::may_read`). Threads of the two runs are matched by their create sites, not by name;
+//! a line one run does not reach is left out. `tests/invariants.rs` checks on the whole corpus, in
+//! every mode and domain, that the line of every proved assertion allows its condition.
 
 use crate::analysis::compose::{self, Composition, Fixpoint, LoadReads};
 use crate::analysis::engine::{Choices, LoadRead, NoRecord, ThreadView, Transfer};

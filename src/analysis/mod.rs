@@ -3,6 +3,22 @@
 //!
 //! Invariant: `proved` is reported only when no abstract state of any thread reaches the
 //! assertion's failure; whatever is not modelled was over-approximated, never skipped.
+//!
+//! - `sync/`: synchronisation facts of the threads found so far, over `threads::Thread` (no
+//!   domain).
+//! - `engine/`: the abstract interpreter of one thread (transfer functions, worklist, replay).
+//! - `compose/`: the thread-modular fixpoint and the four modes' ways of reading interference.
+//! - `races/`: the data-race check, over a fixpoint's reached nodes and the synchronisation facts.
+//! - `verdict`, `invariants`: from fixpoints to verdicts and notes (`verdict` calls `races::find`),
+//!   or to per-line ranges; `progress`: where a long fixpoint is. Each part names only the parts
+//!   before it in this list (`progress` below them all; tests/layering.rs).
+//!
+//! This file holds the public result types (`Status`, `AssertVerdict`, `Outcome`, `Flow`, `Note`,
+//! `NamedRange`) and `analyze`, which picks the domain. A program without an assertion that may run
+//! (none, or only in functions that no call or creation reaches from `main` or a detached root:
+//! `verdict::assertion_may_run`) runs the flow-insensitive fixpoint only (nothing to report but
+//! notes and "unreachable", which it finds as well). A budget that runs out yields `may-fail` with
+//! a reason.
 
 pub mod compose;
 pub mod engine;

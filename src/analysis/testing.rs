@@ -1,4 +1,6 @@
 //! Test support: the fixpoint of a C program, for the unit tests of the analysis.
+//!
+//! The interval fixpoint of a C string, compiled by the real front end (`facts::testing`).
 
 use super::compose::{run, Composition, Fixpoint};
 use crate::config::Mode;

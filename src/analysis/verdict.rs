@@ -1,4 +1,15 @@
 //! From the fixpoint to one verdict per assertion, with the notes a user needs to trust it.
+//!
+//! `runs` makes the fixpoints behind the verdicts: the mode's (the flow-insensitive one past the
+//! memory budget) and, when some cell is protectable, the one with lock protection
+//! (`sync::protection`); each assertion takes the stronger verdict of the two. `detached_roots`
+//! lists the functions analysed on their own (targets of indirect calls, callbacks, exposed
+//! functions; not the harness entries). With `Config::invariants` (`--html`), `analyze_with` keeps
+//! the states of its runs and calls `invariants::of_runs` on them, so the report's line invariants
+//! (`Outcome::invariants`, JSON `invariants`) come from the fixpoints its verdicts come from,
+//! without a second analysis; it then makes the protected run even without an assertion (which
+//! changes no verdict: it only ever adds proofs, and without an assertion that may run there is
+//! none to add).
 
 use super::compose::{self, Composition};
 use super::{AssertVerdict, NamedRange, Note, Outcome, Stats, Status};

@@ -1,9 +1,25 @@
 //! The command line: [`Cli`] is what the user typed (clap, [`args`]), [`AnalyzeArgs::to_config`]
-//! ([`resolve`]) turns it into a validated [`Config`](crate::Config) with every default and
-//! environment variable resolved.
+//! ([`resolve`]) turns it into a validated [`Config`](crate::Config) with every default
+//! resolved.
 //!
 //! Invariant: a `Config` that comes out of here names only implemented modes, domains and
 //! formats; the lists of what is implemented live in the constants of [`args`] and nowhere else.
+//!
+//! Resolved here: the defaults, the project (`project`: `watts.toml` or a compilation database),
+//! the clang to run (`--clang`, else `WATTS_CLANG`), `--color auto` (`NO_COLOR`, `TERM`), the
+//! progress delay (`WATTS_PROGRESS_AFTER_MS`) and the harness spec of `--init`/`--entry`. The
+//! environment variables read elsewhere are listed in ARCHITECTURE.md ("Invariants"); resolving
+//! them here too is issue 34's goal.
+//!
+//! Numbers are bounded where they are parsed: `--timeout` and `--confirm-budget` (and `timeout` of
+//! watts.toml) lie in (0, one year] (`parse_seconds`: a deadline past `Instant`'s range panics),
+//! and `--jobs` above the number of cores is lowered to it (`cap_jobs`; the result does not depend
+//! on it).
+//!
+//! Existing `.c`/`.i`/`.ll`/`.bc` files after `--` are inputs, not clang arguments
+//! (`split_trailing_inputs`): pre-commit appends the staged files after a hook's `args`. The flags
+//! of a compilation database that clang rejects (`project::compile_commands::drop_unknown_flags`)
+//! become one note in `Config::notes`, which `watts::run` adds to the report's notes.
 
 pub mod args;
 pub mod resolve;

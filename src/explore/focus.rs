@@ -24,6 +24,9 @@
 //! Invariant: a run is a function of the run index, its seed and what earlier runs saw (the
 //! threads, their entry functions, how many accesses each made), as for every
 //! [`Scheduler`].
+//!
+//! Its runs follow loops that create or join threads to their end (`InterpOptions::thread_loops`,
+//! witness version 3).
 
 use super::sample::{Choice, Rng, Scheduler, View};
 use super::{StepInfo, StepKind, Tid};

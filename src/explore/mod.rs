@@ -18,6 +18,23 @@
 //! Invariant: an assertion is reported violated only with a witness: a schedule that, replayed
 //! from the initial state, executes only modelled steps (no unknown value ever decides a branch,
 //! an address or an assertion) and fails that assertion.
+//!
+//! This file defines the `System` trait (initial state, enabled threads, alternatives of a
+//! nondeterministic input, `step`: one visible operation and the local code after it),
+//! `StepInfo`/`StepKind` (what a witness shows) and `Status`, and `confirm`/`replay`,
+//! `race_witness` and `replay_race`. Abandoned executions are counted by reason
+//! (`Outcome::unsupported`) and `abandoned_note` names the most common in the report.
+//!
+//! Whenever a step would need a guess (an unknown value decides a branch, an address, a lock or an
+//! assertion; an unknown function may write memory; `unreachable`; a function that may return
+//! twice, `setjmp`, or a `longjmp`), the execution is abandoned (`Status::Unsupported`) and no
+//! claim is made from it. Restricting behaviour is allowed (malloc succeeds, read locks are
+//! exclusive, inputs come from a few candidate values, one address layout, user buffers);
+//! over-approximating is not. `watts::run` replays every witness (`replay`) before it makes an
+//! assertion `violated`, and drops one that does not fail the same assertion again. The absence of
+//! a witness never changes a verdict, except through a proof by exploration (`proof`). Races are
+//! confirmed in executions of their own, after the assertions (a race state ends an execution,
+//! which must not hide a failing assertion).
 
 pub mod classes;
 pub mod focus;

@@ -19,6 +19,27 @@
 //! Code the interpreter does not run is excluded before the search: a program with exit-time
 //! functions (destructors, which the C runtime runs), or a driver harness, is not explored,
 //! and a function handed to unknown code ends the execution (unknown calls are abandoned).
+//!
+//! `--confirm` (and `--svcomp`, which implies it) first runs `prove` for up to 30% of its budget.
+//! In the exact mode a state holds no loop bound and no step count, so a loop that comes back to a
+//! state is a cycle of the state graph; a step's local code that comes back to a state of the
+//! memory and its thread (Brent's cycle detection from its 1000th jump) leaves the thread
+//! `At::Spins`, never scheduled again; `malloc`, `calloc` and `realloc` are visible, with a second
+//! alternative that fails; and every choice `confirm` restricts ends the execution as unsupported:
+//! a read lock, a relock or trylock by the owner, `pthread_mutexattr_settype`, a timed wait, a
+//! library result taken as success that the program reads (`Interp::used`), `pthread_self`'s value,
+//! an input that is not a boolean, `main`'s argc or argv, any unknown function, output given a
+//! pointer that is not a constant; a synchronisation function makes its object's bytes unknown. The
+//! search stops at the first gap (`Budget::stop_at_first_gap`). A program with a driver harness or
+//! exit-time functions (`harness::startup::has_exit_time_functions`) is not explored. When the
+//! search completed, every target assertion no execution failed is `proved` (by `watts::run`) and
+//! only the others go on to the usual strategies; otherwise a note says what stopped it
+//! (`Proof::gap`).
+//!
+//! Invariant: a proof claims nothing unless every state reachable under sequential consistency was
+//! explored (up to 128-bit fingerprint collisions) with nothing restricted; its violations are not
+//! witnesses (the exact mode's alternatives differ from replay's), so the usual strategies find
+//! those.
 
 use std::collections::BTreeSet;
 use std::time::Instant;

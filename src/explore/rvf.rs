@@ -33,6 +33,17 @@
 //!   are executions of the real program (the thread is merely slow), and every real execution
 //!   ends with at most one such step, whose value and thread state some explored trace of the
 //!   same class reproduces.
+//!
+//! The algorithm: `System::next_op` tells a thread's next visible operation without running it
+//! (even when it is blocked), with locations named by stable allocation keys (a thread's n-th
+//! allocation), since allocation ids depend on the schedule. A call replays its witness schedule,
+//! extends it with every event that is not a read, signals ancestor reads that gained a possible
+//! new source, then for each enabled read tries each group of same-value writes not excluded by the
+//! causal map, realised by VerifySC (a depth-first search over witness states, guided by the
+//! current trace). With mutexes, a read may never run in a maximal execution, so the
+//! backtrack-signal stop (Lemma 1) is off and the causal map alone keeps the search complete. When
+//! it gives up (`GAVE_UP`: atomic sections, operations on several locations, overlapping accesses
+//! of different sizes), the exhaustive explorer falls back to `Strategy::Reduced`.
 
 use super::search::{record_status, Budget, Outcome};
 use super::{Loc, Next, Op, Status, StepInfo, StepKind, System, Tid};

@@ -8,6 +8,15 @@
 //! finds is recorded exactly as the exhaustive searches record theirs: with the (thread,
 //! alternative) of every step from the initial state, so that replay needs no seed. Sampling
 //! never makes a search complete.
+//!
+//! `Scheduler`: `reset` per run with the run index and a seed derived from `--seed`, the sampler
+//! and the run index; `pick` among the enabled threads and their alternatives; told each step
+//! (hence each spawn) and each run's length. `Random` is uniform; `Pct` gives random distinct
+//! priorities of at least d and d-1 change points over the longest run so far; `Speed` advances a
+//! virtual time by 1/θ per step and runs the smallest first (a thread that was blocked or is new
+//! starts at the runnable threads' time), with vectors from Algorithm 1 over `main` and its first
+//! two children, then random pairs with log-uniform speeds. `Rng` is a small SplitMix64, no
+//! dependency.
 
 use super::search::{record_status, Outcome};
 use super::{Status, StepInfo, StepKind, System, Tid};

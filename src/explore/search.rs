@@ -7,6 +7,12 @@
 //! Invariant: every violation reported comes with the schedule that produced it, from the
 //! initial state; `complete` is true only if every execution within the bounds was explored
 //! (no budget stopped the search).
+//!
+//! Before the depth-first search come a few hundred random executions. `Strategy::Reduced` skips
+//! states already explored (equal states have equal futures; kept as 128-bit fingerprints) and uses
+//! sleep sets (steps of other threads that commute with the one just explored are not explored
+//! again after it); `Strategy::Cached` only skips states; `Strategy::Naive` is the test oracle.
+//! Budgets: executions, states and time (`Budget`; `stop_at_first_gap` for proofs).
 
 use super::classes::ClassCounter;
 use super::{Status, StepInfo, StepKind, System, Tid};

@@ -11,6 +11,18 @@
 //! search that sampled never claims that every execution was run. After one that completed
 //! only within limits (input candidates, abandoned executions), the later phases may still
 //! find violations; the claim stays "every execution within those limits".
+//!
+//! `Explorer` explores a `Bounded` system (one whose loop bound can be changed) for the targets
+//! without a violation until a deadline. `Exhaustive` is random walks, then RVF or the reduced
+//! search, with iterative deepening of the bound; `Sampling` runs seeded executions under
+//! `sample::Scheduler`s in turn; `Symbolic` runs the symbolic-input search with a speed scheduler
+//! after each prefix (`SpeedAfter`, a new vector per run). `plan` turns `--strategy` into phases,
+//! each with a share of the budget (`auto`: a burst of one round of speed vectors, the exhaustive
+//! search until half the budget, the symbolic search until 80% (nothing without z3), then speed
+//! sampling), and `run` executes them, stopping after an exhaustive phase that covered every
+//! execution (`Outcome::exhaustive`: not limited by the bound, the input candidates or abandoned
+//! executions). `limits` names the samplers whenever sampling ran in a search that did not
+//! complete.
 
 use super::sample::{self, Scheduler};
 use super::search::{self, Outcome};

@@ -5,6 +5,22 @@
 //! (inputs, clang arguments, harness, bound, the (thread, alternative) of every step) and names
 //! its assertion by id, line and condition, so that a witness of another version of the
 //! program is rejected rather than misread.
+//!
+//! The file (`--witness-dir`; `witness` in JSON): version 2 records each input step's value
+//! (`StepOut::input`), which `watts replay` forces (`replay_with_inputs`); version 1 files still
+//! replay by alternatives; version 3 marks runs that follow thread loops (`thread_loops`). Each
+//! step also carries its operation as data (`Action`: `op`, `memory`, `value`, `written`, `thread`,
+//! and `reads_from`, the last earlier step that wrote the same memory when it wrote the value read;
+//! `actions`), which the HTML report draws; replay ignores it. Inputs are stored absolute and, in a
+//! file, also relative to the file (`inputs_from_witness`), with per-input compilation-database
+//! flags (`input_args`); `watts replay` looks for each input next to the witness first
+//! (`resolve_input`), so it works from any directory and after the tree moves.
+//!
+//! Invariant: a witness file is untrusted: `watts replay` passes to clang only the flags
+//! `check_clang_args` accepts (include paths, macros, standard, target, and flags that change what
+//! C means, through `project::gate`), and refuses anything else (`-o`, `-fplugin=`, `-Xclang`,
+//! `-B`, `--config`, `@file`, `-Wl,`) with exit 2 before clang runs; the writer keeps only those
+//! flags (`witness_clang_args`, path values absolute).
 
 use super::search::Violation;
 use super::{InputValue, StepInfo, StepKind, Tid};

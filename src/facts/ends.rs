@@ -1,5 +1,11 @@
 //! Where a thread may end besides the returns of its entry function: thread exits inside
 //! callees, cancellation, callbacks that exit (a program fact the happens-before facts need).
+//!
+//! `MayEnd` counts as possible ends: calls that may reach `pthread_exit` through pointers or
+//! un-inlined callees, `noreturn` library calls other than process exits (`thrd_exit`), `syscall`,
+//! inline assembly, cancellation points when the program calls `pthread_cancel`; and anywhere,
+//! under asynchronous cancellation or when a callback may end the thread. An event precedes a
+//! thread's end only if it precedes every possible end.
 
 use super::Facts;
 use crate::ir::lib::{Ends, LibFn};

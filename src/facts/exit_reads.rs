@@ -8,6 +8,12 @@
 //! through its exit edge, the load's last execution before the edge is the exit read, nothing
 //! of the thread that touches memory runs between the two, the exit is taken at most once per
 //! thread instance, and the thread never writes the cell inside the loop.
+//!
+//! Shape: a load of one cell whose value alone decides the branch that leaves the loop, the last
+//! memory access of its node, an exit node on no cycle that only that edge enters, a loop that
+//! never writes the cell. The constraint modes and the engine key the exit read `(node,
+//! EXIT_READ)`; `may_exit_with` says whether a stored value passes the exit test (for the race
+//! check's order).
 
 use super::Facts;
 use crate::ir::{InstKind, Operand, Terminator, Ty, VarId};

@@ -4,6 +4,29 @@
 //!
 //! Invariant: every fact holds of the whole program, whatever threads exist and whatever the
 //! analysis later finds; nothing here depends on an abstract domain or on the fixpoint.
+//!
+//! - `access`: the cells of every load and store, resolved once; `def`: the defining instruction of
+//!   every SSA value.
+//! - `loaded_cell_until_end`: when a branch on a loaded value may refine the cell (no later load of
+//!   it, lock operation or write in the block; atomic sections, calls, creates and joins count as
+//!   well).
+//! - `call_clobbers`: per call site of a declared function, the cells the call may change (equal
+//!   sets shared). The pthread synchronisation functions (`memory::points_to::is_sync_function`)
+//!   write only their synchronisation objects (POSIX), not what those objects' pointer fields
+//!   reach, nor the rest of a struct that holds the mutex: `sync_object_cells` takes the bytes of
+//!   the object's type from the pointer (`Program::sync_sizes`; the whole object when a size or the
+//!   offset is unknown).
+//! - `written_cells`: every cell an instruction may write; `span`: the cells of each
+//!   `memset`/`memcpy` (`MemoryModel::span`).
+//! - `write_counts`: how many instructions of the whole program may write each cell (stores,
+//!   `memcpy`, atomics, joins, unknown calls, writes through unknown pointers, bodies of every
+//!   function); computed when first asked for.
+//! - `thresholds`: per cell, the constants a value loaded from it is compared with and their
+//!   neighbours, computed when first asked for (the fixpoint's widening thresholds).
+//! - `exit_reads`: the wait loops of a thread CFG and their exit reads; `ends::MayEnd`: where
+//!   threads may end.
+//! - `testing` (tests only): compiles a C string and builds its facts, for the unit tests of every
+//!   layer from `threads` up.
 
 pub mod ends;
 pub mod exit_reads;

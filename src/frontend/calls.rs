@@ -1,5 +1,15 @@
 //! Calls: intrinsics, library functions (threads, locks, allocation, nondeterminism), assertion
 //! sites, and calls that do not return.
+//!
+//! `setjmp` and its kin (`_setjmp`, `sigsetjmp`, `__sigsetjmp`, `__builtin_setjmp`, anything LLVM
+//! marks `returns_twice`) stay calls and are listed in `Program::returns_twice`; `longjmp` and its
+//! kin (`siglongjmp`, `_longjmp`, `__longjmp_chk`, `__builtin_longjmp`) end their block with `Stop
+//! { LongJmp }`, a jump whose edges the thread CFG adds, not an end of the process.
+//!
+//! A `memcpy` from a constant global of at most 64 scalars, copied whole (clang's code for a local
+//! struct with an initialiser), is lowered as one store per scalar of the constant
+//! (`copy_of_constant`), so every stage sees the values; padding keeps what it held, which no typed
+//! cell reads.
 
 use llvm_sys::{LLVMTypeKind, LLVMValueKind};
 

@@ -1,4 +1,16 @@
 //! Finding clang-19 and compiling C to LLVM bitcode.
+//!
+//! clang runs at `-O1 -Xclang -disable-llvm-passes` with `__OPTIMIZE__` undefined and
+//! `__NO_INLINE__` defined (`compile`): the IR is the front end's, as at `-O0`, but inline-only
+//! definitions (C99 `inline`, `extern inline` under gnu89 or `gnu_inline`) are emitted as
+//! `available_externally` and lowered as definitions (D17).
+//!
+//! C that gcc accepts is accepted: a "redefinition of 'free' as different kind of symbol" against
+//! clang's builtin is retried with `-fno-builtin-free` (up to three rounds), and the warnings of
+//! the C89 constructs clang 16 made errors are read back; each becomes a note. clang is
+//! `Config::clang` (`--clang`), else `$WATTS_CLANG` (read here too, for library callers), else
+//! `clang-19`, else `clang` on the `PATH` (`find`), and must have LLVM's major version
+//! (`LLVM_MAJOR`).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

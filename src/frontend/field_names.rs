@@ -5,6 +5,10 @@
 //! Invariant: names and signedness are cosmetic. A struct whose fields cannot be matched one to one with the
 //! debug info (unions, bit-fields sharing a storage unit, padding, two C structs of one name
 //! with different members) keeps the field numbers; nothing but display strings depends on it.
+//!
+//! Matching: the module's `DICompositeType` members are matched to the LLVM fields by byte offset;
+//! a struct without a tag or typedef (LLVM's `struct.anon*`) is found through the debug info of a
+//! global of that type.
 
 use std::collections::HashMap;
 

@@ -9,6 +9,11 @@
 //! Invariant: when the binary registered itself ([`register`]), the parent parses no IR input in
 //! its own process before a child has read the same bytes to the end and exited with status 0.
 //! Used as a library (tests, no registration), IR inputs are read in-process only.
+//!
+//! The child's verdict: exit 0 is read; exit 2 with LLVM's message, a signal, another status, or
+//! the time limit (`READ_SECONDS_BASE` + `READ_SECONDS_PER_MIB` per MiB: 10 s + 10 s per MiB) make
+//! the input an `InputError::InvalidIr` naming the file. The child runs under `budget::run`, so the
+//! run's `--timeout` and memory limit hold for it too.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -44,17 +49,20 @@ pub(crate) fn register(exe: PathBuf) {
     let _ = READER.set(exe);
 }
 
-/// The child (`watts __watts-read-ir NAME`): reads stdin whole, then does with it what the
-/// parent will do. The exit status is 0 when it read, 2 when it rejected the input, with
-/// LLVM's message on stderr.
-pub(crate) fn child_main(name: &Path) -> u8 {
+/// The child (`watts __watts-read-ir NAME`): reads stdin whole, then has `read` do with it
+/// what the parent will do (`load::read_ir_alone`, passed in by the caller so that this module,
+/// which `load` calls, names nothing of `load`). The exit status is 0 when it read, 2 when it
+/// rejected the input, with LLVM's message on stderr.
+pub(crate) fn child_main(
+    name: &Path,
+    read: impl FnOnce(&Path, &[u8]) -> Result<(), InputError>,
+) -> u8 {
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().lock().read_to_end(&mut bytes) {
         eprint!("cannot read the input from the parent process: {e}");
         return 2;
     }
-    let context = inkwell::context::Context::create();
-    match super::load::read_ir_alone(&context, name, &bytes) {
+    match read(name, &bytes) {
         Ok(()) => 0,
         Err(InputError::InvalidIr { message, .. }) => {
             eprint!("{message}");

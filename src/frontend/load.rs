@@ -1,5 +1,10 @@
 //! Reading every input into one LLVM module: compile C, parse `.ll`/`.bc`, verify, link, run
 //! mem2reg, and switch the debug info to the intrinsic form the lowering reads.
+//!
+//! A function that calls a `returns_twice` function (`setjmp` and kin) keeps `optnone`
+//! (`strip_optnone`), so that mem2reg leaves its allocas alone: its locals are stack objects, and a
+//! local written between `setjmp` and `longjmp` is seen after the second return, as at `-O0`. Debug
+//! info of an IR input is checked for cycles of derived types before mem2reg (`check_debug_types`).
 
 use std::path::{Path, PathBuf};
 
@@ -130,8 +135,9 @@ pub(crate) fn load_module<'ctx>(
 /// What the child process of `ir_check` does with one IR input: everything the parent then
 /// does with it (parse, verify, check the debug types, prepare, lower), so that whatever would
 /// crash or hang there crashes or hangs the child first.
-pub(crate) fn read_ir_alone(ctx: &Context, path: &Path, bytes: &[u8]) -> Result<(), InputError> {
-    let module = parse(ctx, path, bytes)?;
+pub(crate) fn read_ir_alone(path: &Path, bytes: &[u8]) -> Result<(), InputError> {
+    let context = Context::create();
+    let module = parse(&context, path, bytes)?;
     check_debug_types(&module, path)?;
     prepare(&module);
     // The child reads no source file: it only has to survive the lowering.

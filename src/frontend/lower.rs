@@ -1,5 +1,21 @@
 //! Lowering a whole module: symbol tables, globals with their objects and initial contents,
 //! and the driver that lowers each function block by block.
+//!
+//! Invariant: every function the source defines has its body in `ir::Program`; a call to one that
+//! clang dropped anyway (a user's `-- -O0`) is preceded by a memory-clobbering `Havoc` and an
+//! assertion that fails when reached (`guard_dropped_definitions`, which recognises definitions in
+//! the source text).
+//!
+//! A `__thread` global whose every use is an `llvm.threadlocal.address` whose result is only
+//! dereferenced (the address of a load or store, directly or through `getelementptr`:
+//! `private_thread_local`) is marked `Global::thread_local`, and the intrinsic is lowered to the
+//! global's address; any other thread-local global keeps the intrinsic as a `Havoc` (an unknown
+//! pointer). Invariant: the address of a `thread_local` global reaches no instruction but the loads
+//! and stores that dereference it, so each access touches the copy of the thread that runs it and
+//! no other thread can name that copy.
+//!
+//! `Program::sync_sizes` records the sizes of `pthread_mutex_t`, `pthread_cond_t` and
+//! `pthread_rwlock_t` as the module's C library and target define them (`sync_sizes`).
 
 use std::collections::{HashMap, HashSet};
 

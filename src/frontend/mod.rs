@@ -13,6 +13,33 @@
 //!   from the debug info (display only).
 //! - `ffi`: small handles over llvm-sys references.
 //! - [`dump`]: a readable text form of the result.
+//!
+//! What the pipeline is: find and run clang-19 (per-unit flags from `Config::units`), load
+//! `.ll`/`.bc` with inkwell (each first read by a child process, `ir_check`), link several inputs,
+//! run mem2reg in process, lower the module into `ir::Program`, and hand over the notes
+//! (`Program::frontend_notes`, which `watts::run` adds to the report).
+//!
+//! Library calls of threads, assertions, nondeterminism, locks and allocation are recognised here
+//! (`calls`) and become `InstKind`s; other library functions are still matched by name in later
+//! stages (`memory::points_to`'s tables, `analysis::sync::locks`, `analysis::races::touch`,
+//! `facts::ends`, `harness::keys`, `explore::interp::library`). One table of the C library,
+//! classified once here, is issue 34's goal (`ir::lib`).
+//!
+//! Invariant: what the analysis cannot model becomes `InstKind::Havoc` or `Operand::Unknown`, never
+//! a dropped instruction. Inline asm is a `Havoc` that clobbers every exposed cell, after the
+//! exposure of its pointer operands and of the symbols its text names: the model of a call to an
+//! unknown function.
+//!
+//! Invariant: an address the lowering turns into a value the analysis does not track is exposed:
+//! constants in `Program::hidden_addrs` (under `ptrtoint` or another untracked constant expression,
+//! in code or initialisers, or named by inline asm text), and, as a `ptrtoint` into a fresh var,
+//! the pointer operands of inline asm, of clobbering intrinsics, of aggregate and vector
+//! operations, and the argument of `pthread_exit`.
+//!
+//! Invariant: every walk over debug metadata is iterative with a visited set
+//! (`ffi::metadata_nodes`, `load::check_debug_types`) or bounded (`signedness::MAX_DEPTH`, 32, past
+//! which a type's signedness is unknown); a cycle of derived types through `baseType` is refused
+//! before mem2reg.
 
 mod asserts;
 mod calls;
@@ -60,7 +87,7 @@ pub fn read_ir_in_child_processes(exe: std::path::PathBuf) {
 /// The child process: reads an IR input named `name` from stdin as `load` would and returns
 /// the exit status (0 read, 2 rejected, with LLVM's message on stderr).
 pub fn read_ir_child(name: &std::path::Path) -> u8 {
-    ir_check::child_main(name)
+    ir_check::child_main(name, load::read_ir_alone)
 }
 
 /// The clang the front end compiles with (`config.clang`, `WATTS_CLANG`, `clang-19`, `clang`),

@@ -5,6 +5,11 @@
 //!
 //! Invariant: display only (`ir::Signedness`). A type that cannot be followed to an integer
 //! basic type has no signedness here, and its values are shown as the IR reads them (signed).
+//!
+//! The encoding shows only in the node's printed form (the C API does not give it). The result
+//! lands on `VarInfo::sign` (the variable of `llvm.dbg.value`), on the scalars of layouts
+//! (`Layout::Scalar::sign`: globals, locals in memory, struct members, array elements) and on
+//! `CondVar::sign`; unknown is `Signed`, the IR's own reading.
 
 use std::collections::HashMap;
 

@@ -4,6 +4,11 @@
 //!
 //! Nothing here changes the program or decides soundness: these are the user's choices, made
 //! easier. The harness contract (`harness` module) is what the analysis relies on.
+//!
+//! `Suggestion` (for `--suggest-harness`, rendered by `report::suggest`): the tables, the init
+//! candidates (functions nothing calls that hand a table or a callback to an undefined function, or
+//! are named `*_init`/`*_probe`, or sit in a start-up section), the callbacks handed to undefined
+//! functions, the exported functions.
 
 use crate::ir::{Callee, FuncId, GlobalId, InitValue, InstKind, Operand, Program};
 use std::collections::BTreeSet;

@@ -19,6 +19,12 @@
 //! analysis loses nothing that comes back. The results 0 assume that the calls succeed
 //! (`pthread_key_create` fails only past `PTHREAD_KEYS_MAX` keys, `pthread_setspecific` only
 //! for an invalid key or out of memory), as lock calls are assumed to succeed.
+//!
+//! Conditions (`model_keys`, last in `watts::load_program`): one `pthread_key_create` call, in
+//! `main`, outside every cycle of its blocks; `main` neither called nor named, without `setjmp` or
+//! calls through pointers; the key functions called only by name; no unknown code.
+//! `pthread_key_create` exposes its destructor (analysed on its own) and `Program::key_destructors`
+//! tells the interpreter that a destructor exists.
 
 use crate::ir::lib::LibFn;
 use crate::ir::once::RunsOnce;

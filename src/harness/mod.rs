@@ -9,6 +9,33 @@
 //! after the init function: every parameter is any value of its type (a pointer may point to
 //! any memory whose address escaped), and an entry with `N` instances is created `N` times (or
 //! in a loop, which the analysis treats as any number of instances, when `N` is `*` or large).
+//!
+//! `synthesize(&mut Program, &HarnessSpec)` runs after lowering: it renames the program's own
+//! `main` to `main.original` (`RENAMED_MAIN`) and adds a synthetic `main` that calls `--init` once,
+//! then, only if the init returned no negative `int` or `long` (a kernel init's -errno), creates
+//! every `--entry FN[:N|*]` as threads. The rounds of entries of any number of instances repeat on
+//! an input (`more instances`), so that `confirm` runs one, two, ... rounds.
+//!
+//! Each entry runs through a wrapper that calls it with arguments of any value (an integer is a
+//! `Nondet`; a pointer is `Unknown`; a pointer parameter of an entry or the init is a user buffer,
+//! `Program::user_buffers`, whose bytes `confirm` fills). `N` instances are `N` create calls; `*`
+//! or more than `MAX_UNROLLED_INSTANCES` (8) is one create in a loop (any number of instances).
+//! Entries also come from ops tables (`--entries-from TABLE[:N|*]`: `discover::table_functions`,
+//! nested tables followed; any number of instances by default) and from a library's exported
+//! functions (`--entries-exported`: `discover::exported_functions`, any number); an `--entry`
+//! overrides a table's count, and the init is never an entry.
+//!
+//! `Program::harness_entries` lists the entry functions (the harness contract: the environment runs
+//! them only as these threads): `analysis::verdict::detached_roots` therefore leaves them out of
+//! the exposed functions analysed on their own (they remain detached where the program's own code
+//! calls them through a pointer), and the interpreter lets an unknown function receive them. The
+//! thread handles are null, so no join ever names these threads.
+//!
+//! `--assume-no-write FN` is the user's assumption, like the harness: `assume_no_write` in `lib.rs`
+//! marks those declared functions (`Program::assumed_no_write`, with a note);
+//! `PointsTo::writes_nothing` then exposes their pointer arguments (as kept) but lets them write
+//! nothing untracked, `Facts::call_clobbers` gives them no cell, and the interpreter lets them
+//! receive data pointers.
 
 pub mod discover;
 pub mod keys;

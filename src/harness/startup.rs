@@ -19,6 +19,15 @@
 //!
 //! Invariant: after [`compose`], no function is called by the start-up code that `main` does
 //! not call at its start, and every exit-time function is exposed.
+//!
+//! `compose` runs in `watts::load_program` after the harness, so also for a synthesized `main`. The
+//! constructors are called with arguments of any value; their entries in `llvm.global_ctors` are
+//! dropped (only the runtime reads that array), while a user's own start-up array keeps its
+//! contents (the program may read it).
+//!
+//! `UNKNOWN_CODE` is the function that stands for code outside the program running concurrently
+//! with it: a thread whose entry function the program does not define, and what `ASYNC_APIS`
+//! (`dlsym`, `dlopen`, asynchronous I/O) hand out; it writes any escaped memory at any time.
 
 use crate::ir::{
     BlockId, FuncId, Function, InitValue, Inst, InstKind, Operand, Program, Terminator, Ty,

@@ -4,6 +4,11 @@
 //! Invariant: display only. The analysis and the interpreter work on bit patterns, an interval
 //! of an N-bit value in the signed range (`watts_domains::machine`); nothing decides a verdict
 //! from a `Signedness`.
+//!
+//! `CInt` turns a canonical interval or value into the text C would show: `[0, 255]` for an
+//! `unsigned char`, two ranges (`[0, 1] or 4294967295`) for an unsigned value whose interval holds
+//! negative and non-negative patterns. Two types met under one name join to the signed reading of
+//! the wider (`CInt::join`).
 
 use watts_domains::machine::clamp;
 use watts_domains::{IntTy, Interval};

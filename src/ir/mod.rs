@@ -3,6 +3,16 @@
 //! Invariant: plain `Send + Sync` data with dense `u32` ids; no inkwell or LLVM type appears here.
 //! Ids of vars and blocks are local to their function; globals, functions, objects and
 //! assertions have program-wide ids.
+//!
+//! What it holds: functions, blocks, phis, instructions with source spans (file, line, column from
+//! the debug info), globals with initial contents, memory objects with layouts, assertion sites
+//! (each with one `AssertInfo`). `Program::constant_bytes` reads the bytes of a constant global's
+//! initialiser (`memcpy`/`strcpy` of a string constant).
+//!
+//! Integer types are widths (`Ty::Int(bits)`); the signedness the C source declares is display data
+//! (`Signedness` on vars, layout scalars and condition variables), which `cint::CInt` uses to show
+//! a value as C would. Invariant: nothing decides a verdict from a `Signedness`
+//! (`Layout::same_shape` ignores it where layouts are compared).
 
 mod cint;
 mod ids;

@@ -7,6 +7,10 @@
 //! initialiser or an address the lowering does not track) lets unknown code or a pointer call
 //! it any number of times. A program that calls a function that may return twice (`setjmp`)
 //! may run any code again after a `longjmp`, so nothing in it is known to run once.
+//!
+//! The functions that may return twice are `RESUMES` (`setjmp`, `getcontext`, `swapcontext`,
+//! `vfork`) and whatever `Program::returns_twice` lists. Used for heap objects allocated once
+//! (`memory::heap`) and the one key of `harness::keys`.
 
 use super::{BlockId, Callee, FuncId, Function, InitValue, InstKind, Operand, Program, Terminator};
 

@@ -2,6 +2,8 @@
 //!
 //! Invariant: every byte of a typed object belongs to at most one cell; all elements of an array
 //! share the cells of element 0, so such cells are never `singular` (they take weak updates).
+//!
+//! Each cell keeps its layout scalar's signedness, for display only.
 
 use crate::ir::{Layout, ObjId, ObjectKind, Program, ScalarKind, Signedness};
 use std::collections::BTreeMap;

@@ -14,6 +14,11 @@
 //! the scalars: every access at a known offset has a scalar, so only accesses at an unknown
 //! offset (which touch every cell of the object) and `memset`/`memcpy` (which touch the whole
 //! region) reach them.
+//!
+//! Limits: the points-to analysis keeps exact byte offsets into such an object below 4 KB
+//! (`MAX_SPAN`), and a layout has at most 64 scalars (`MAX_FIELDS`; more, and the object gets
+//! none). Heap objects whose allocation may run more than once have no cells at all: every read of
+//! them is any value.
 
 use super::points_to::{PointsTo, Target};
 use crate::ir::once::RunsOnce;

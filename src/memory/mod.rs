@@ -3,6 +3,27 @@
 //! Invariant: for every memory access of every execution, the concrete bytes touched belong to
 //! the cells of its [`Access`], or the access says `read_unknown` (reads give any value) and its
 //! `clobber` list covers every cell a write may change.
+//!
+//! `MemoryModel::access` maps a load or store to the cells it touches (`exact`, `clobber`,
+//! `strong`, `read_unknown`); a dereferenced variable with an empty points-to set is taken as
+//! `unknown`, not as null.
+//!
+//! `MemoryModel::span` maps a `memset`/`memcpy` of a constant length through an address with known
+//! offsets to the cells it touches, each with the offset of its first byte when it lies wholly
+//! inside (a strong write when that cell is singular and the address names one object), else every
+//! cell of the region (a `RangeWrite`); `Facts::span` keeps it per instruction, computed once, for
+//! `Facts::written_cells`, the engine (`Transfer::write_bytes`: the bytes of a constant source or
+//! the `memset` byte) and the feasibility facts (a strong store of each cell it surely replaces).
+//!
+//! `MemoryModel::per_thread(c)`: `c` belongs to a `thread_local` global (one copy per thread, which
+//! starts with the initial value); `thread_private(c)`: moreover no thread but the copy's own
+//! writes it, which holds unless the global has external linkage and the program may run code the
+//! analysis does not see (`runs_foreign_code`: a call of a declared function other than
+//! `writes_only_args`, through a pointer that may name one, a creation of one, inline assembly),
+//! since such code may name the variable and hand the running thread's copy to another thread.
+//!
+//! Invariant: no address reaches a pointer without passing through a points-to set, a non-pointer
+//! read that exposes it, or an `unknown` set.
 
 pub mod cells;
 pub mod heap;

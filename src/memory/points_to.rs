@@ -4,6 +4,46 @@
 //! value's points-to set, or the set is marked `unknown`, which stands for every *exposed* object
 //! (one whose address reached code the analysis cannot see: unknown functions, integers, memory
 //! written through unknown pointers, non-static globals).
+//!
+//! `unknown` is every exposed object; an exposed object may contain anything exposed only when
+//! memory may be written untracked (`untracked_writes`: a call of a declared function other than
+//! `writes_only_args`, a call or creation through a pointer that may name one or be unknown,
+//! memory-clobbering assembly, a write through an `unknown` pointer); otherwise its contents are
+//! what the program's stores put there.
+//!
+//! Precision and cost: a set keeps at most `MAX_OFFSETS` (8) known offsets into one object, then
+//! "anywhere in it"; the fixpoint is a worklist of functions (`Schedule`): a function is visited
+//! again only when something its last visit read grew (its variables, the contents and
+//! integer-written ranges of the objects it read, its callees' results, the exposed functions when
+//! it calls through an unknown pointer).
+//!
+//! Exposure: an address becomes an integer through a `ptrtoint` (instruction or constant,
+//! `Program::hidden_addrs`), a bitcast to a non-pointer, a non-pointer load that may read pointer
+//! bytes (an untyped heap object, an unknown offset, or a range that overlaps a pointer scalar), a
+//! pointer stored outside a pointer scalar of a typed object, or a `memcpy` that does not keep
+//! layouts; each exposes what it carries. The results of threads (what every thread entry returns,
+//! the arguments of `pthread_exit`) are exposed, since `pthread_join` writes them into `*retval` as
+//! an unknown pointer. A non-pointer load of an object's pointer bytes exposes its contents (once:
+//! the object is marked `leaks`, and `close_exposed` exposes what it gains later), and a pointer
+//! load that overlaps bytes a non-constant non-pointer store wrote (`int_written`, moved by
+//! `memcpy`/`realloc`/`strcpy`) is `unknown`. Aggregate and vector values are not tracked: what
+//! goes into them is exposed and what comes out is `unknown`.
+//!
+//! Reach (`Reach`): `exposed` is every object code the analysis does not see may get;
+//! `thread_exposed` (for the race check) leaves out globals exposed by their linkage alone and
+//! arguments of declared functions that keep nothing, since such a function touches its arguments
+//! only during the call; `called_back` are the functions that code the analysis does not see is
+//! given (an argument, or held one level inside an argument's objects: a `struct sigaction`), which
+//! may run at any time in any thread, not those only exposed by linkage, turned into data the
+//! program uses, or given to `SYNCHRONOUS_CALLBACKS` (`qsort`, `bsearch`, ...), which call them
+//! during the call.
+//!
+//! The library table: `writes_only_args` lists the library functions that write only through their
+//! arguments and keep, call back and leak nothing; `PointsTo::writes_only_args` drops the output
+//! functions from it in programs that hand a buffer to stdio (`setvbuf`, `fmemopen`); the variadic
+//! arguments of the known ones are exposed (`%p`); `is_sync_function` names the pthread
+//! synchronisation functions. Moving these tables into one table of the C library is issue 34's
+//! goal.
 
 use super::cells::normalize_array_step;
 use crate::ir::{

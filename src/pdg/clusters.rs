@@ -5,6 +5,17 @@
 //! thread or instance may load it), and every thread creation (the child starts from the
 //! parent's memory). A load in no target's slice influences none of them: the optimized mode
 //! gives it no choices (it reads the join of its candidates).
+//!
+//! Code after an assertion is not control dependent on its condition (the failing branch stops the
+//! process), so the loads before and after an assertion may form separate clusters; the loads of
+//! each target's backward slice are unioned (`ena`).
+//!
+//! All slices at once, in linear time: the vertices in some slice (one backward closure from every
+//! target), the vertices whose slice holds a load (one forward closure from the loads), and a union
+//! of each such pair joined by an edge, which connects two loads exactly when overlapping target
+//! slices do. `Clusters::irrelevant`: register computations in no slice; the optimized mode gives
+//! them the identity transfer (their result becomes any value; loads, stores, calls and thread
+//! operations always run).
 
 use super::graph::Pdg;
 use crate::facts::Facts;

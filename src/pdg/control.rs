@@ -4,6 +4,10 @@
 //! A synthetic exit node follows every node without successors (returns, `Stop` terminators:
 //! `exit`, noreturn calls, `pthread_exit`) and every node that cannot reach one (infinite
 //! loops), so that every node has an immediate post-dominator.
+//!
+//! Post-dominance uses petgraph's dominators on the reversed graph. A `longjmp` node has its jump
+//! edges instead of the synthetic exit, and its terminator vertex depends on the call that ends it
+//! (which decides whether and where it jumps).
 
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};

@@ -14,6 +14,10 @@
 //!   thread (no reaching definitions: larger slices, never a missing one); a load counts as a
 //!   write of the cells it reads, since the analysis keeps the value read as the thread's view
 //!   of them.
+//!
+//! So edges grow with the code, not with reads times writes. Invariant: a missing edge may split a
+//! cluster or drop a load from every slice, which the optimized mode handles soundly (the load
+//! reads the join); so where in doubt, an edge is added.
 
 use super::control::control_dependence;
 use crate::facts::Facts;

@@ -8,6 +8,9 @@
 //! The result only decides how the optimized mode groups loads into families of combinations;
 //! any grouping is sound (see `analysis::compose::families`), so a dependence missed here costs
 //! precision, never soundness. Where in doubt, the graph has an edge.
+//!
+//! Computed once per thread (it depends only on the CFG), and only for threads with at least two
+//! loads to choose for.
 
 pub mod clusters;
 pub mod control;

@@ -13,6 +13,10 @@
 //! (`-include`, `-imacros`) lies inside the project. Every other flag is dropped and named to
 //! the caller, who says so in a note (or refuses, for a witness). The command line after `--`
 //! is the user's own and does not pass here.
+//!
+//! Entry points: `Gate::admit` (project files and databases), `admit_witness` and `filter`. A value
+//! starting with `@` or `-`, and an `-include` from outside the project, are refused (exit 2);
+//! every other flag not on the allowlist is dropped and named.
 
 use super::compile_commands::absolute;
 use std::fmt;

@@ -1,5 +1,9 @@
 //! The one finding type every format renders: an assertion site joined with its verdict and
 //! its resolved source position.
+//!
+//! The values of a finding and of `watts invariants` are `analysis::NamedRange`s (name, canonical
+//! interval, C type), shown in their C type in every format (`value_text`): `b ∈ [0, 255]` for an
+//! `unsigned char`, in JSON the same text as a string.
 
 use super::Report;
 use crate::analysis::{AssertVerdict, Flow, NamedRange, Status};

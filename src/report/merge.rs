@@ -159,6 +159,11 @@ pub fn suggestion_bundle(
     json!({"exit": 0, "suggestion": serde_json::from_slice::<Value>(&buf).unwrap_or(Value::Null)})
 }
 
+/// The exit status a bundle records (0 when it records none).
+pub fn bundle_exit(bundle: &Value) -> u8 {
+    bundle.get("exit").and_then(Value::as_u64).unwrap_or(0) as u8
+}
+
 /// Writes a bundle for the tree to read.
 pub fn write_bundle(bundle: &Value, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer(&mut *out, bundle)?;

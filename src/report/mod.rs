@@ -1,8 +1,18 @@
 //! Reports: one [`Report`] per run, rendered as human diagnostics, GNU lines, JSON or SARIF.
 //!
-//! Invariant: the only module that serialises; it reads the program and the outcome and never
-//! changes a verdict, except that an assertion the analysis gave no verdict is shown as
-//! `may-fail` (never as proved).
+//! Invariant: it reads the program and the outcome and never changes a verdict, except that an
+//! assertion the analysis gave no verdict is shown as `may-fail` (never as proved); suppressions
+//! and baselines change only what is hidden and the exit status (JSON keeps them as `suppressed`
+//! and `in_baseline`). It writes every output format; serde is used only here, in
+//! `explore::witness` (witness files) and in `project` (watts.toml, compilation databases), which
+//! tests/layering.rs checks.
+//!
+//! `Report::new` groups the notes (`group_notes`): each once, on one line (a source continuation
+//! `\\` that left a backslash and a break is undone), and the notes that differ only in the
+//! function they name first become one note with a count and at most ten names. Positions go
+//! through `Report::region` (`source::region`). Besides the four formats: `html` (`--html`),
+//! `suggest` (`--suggest-harness`), `invariants` (`watts invariants`), `progress` (the spinner),
+//! `printable` (escaping for terminals).
 
 mod baseline;
 mod finding;

@@ -4,6 +4,10 @@
 //!
 //! Invariant: writes nothing to stdout, and nothing at all when disabled; the line is cleared
 //! before the report is printed.
+//!
+//! An indicatif spinner, not shown with `--quiet`. During the fixpoint it shows the mode that runs
+//! (flow-insensitive when no assertion may run or past the memory budget), the round and the thread
+//! being analysed (n of m, name), which `compose::run` records in `analysis::progress`.
 
 use crate::config::Config;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};

@@ -1,5 +1,10 @@
 //! The race findings every format renders: one per memory location of the race check, with its
 //! accesses resolved to source positions.
+//!
+//! Each `RaceFinding` (`R1`...) has its accesses placed, its suppression (`watts-ignore(data-race)`
+//! on any access line) and baseline marks, and a fingerprint (memory and functions, not lines).
+//! Every format renders races after the assertions, and `Report::race_line` closes the human
+//! report.
 
 use super::Report;
 use crate::analysis::races::{Race, RaceAccess, RaceStatus};

@@ -4,6 +4,11 @@
 //! Invariant: never panics, whatever the span says (past the end of the file, column 0, in the
 //! middle of a multi-byte character); the ranges returned are inside the text, on char
 //! boundaries.
+//!
+//! Columns are 1-based and counted in characters, the same in the human, GNU, JSON and SARIF
+//! formats (SARIF says `columnKind: unicodeCodePoints`); a region ends at the end of the assertion
+//! call (`end_line`/`end_column` in JSON, `endLine`/`endColumn` in SARIF, exclusive). A column LLVM
+//! did not record (it drops columns past 65535) is recovered from the source line.
 
 use std::ops::Range;
 

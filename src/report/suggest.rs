@@ -1,6 +1,8 @@
 //! `watts analyze --suggest-harness`: the ops tables, init functions, callbacks and exported
 //! functions the program has, and the command line that analyses it through them (human), or
 //! the same as one JSON object.
+//!
+//! Rendered from `harness::discover::Suggestion`.
 
 use crate::config::Format;
 use crate::harness::discover::{InitReason, Suggestion};

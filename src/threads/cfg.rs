@@ -13,6 +13,26 @@
 //! that is not inlined and may reach one) has an edge to every *resume point* of the thread (the
 //! node after a call of a function that may return twice, `Program::returns_twice`). Every fact
 //! derived from the graph (dominance, cycles, program order, control dependence) sees them.
+//!
+//! `Shape`: reverse postorder, widening points (targets of retreating edges), nodes on cycles (a
+//! thread created there has many instances).
+//!
+//! Jumps: a node ends after every call of a `returns_twice` function (`Exit::Split`; the next node
+//! is a resume point) and after every call that is not inlined and may reach a `longjmp` (indirect
+//! calls, unknown library functions other than those of `points_to::writes_only_args` except
+//! `pthread_once`, defined callees whose body may); these nodes and the blocks that end in
+//! `longjmp` (`ThreadCfg::jumps`) have an edge to every resume point of the thread
+//! (`jump_targets`), which `successors`, `Shape` and the engine all follow. When a function that
+//! may jump has its address taken (it may be a signal handler, which runs between any two
+//! instructions), every node reachable from a resume point jumps (`async_jumps`), and the engine
+//! carries the state after each of its instructions to every resume point.
+//!
+//! Invariant: the graph is finite, and every way control moves in the thread is an edge of it,
+//! `longjmp` included (a cross-thread `longjmp` and one to a returned frame are undefined and
+//! over-approximated by the same edges), so every fact derived from the graph (dominance, cycles,
+//! program order, post-dominance, lock and own-view walks) holds across jumps; the state at the end
+//! of a jump node over-approximates the state at the `longjmp` (the call is the node's last
+//! instruction; an opaque call's havoc covers what the callee wrote).
 
 use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, StopReason, Terminator};
 

@@ -4,6 +4,13 @@
 //!
 //! Invariant: `cfg` and `shape` never change once the thread exists; `multi` only goes from
 //! `false` to `true` (a create site found to run more than once).
+//!
+//! A `Thread` holds its name, `Origin`, entry function, CFG, shape and whether it stands for
+//! several instances; no domain, so the synchronisation facts read it without knowing the analysis.
+//! A function analysed on its own from the start (a target of a call through a pointer, an exposed
+//! function) does not inline the others of its kind either (`Thread::detached`,
+//! `ThreadCfg::build_leaving`): they are analysed on their own anyway, and inlining them gave every
+//! such function its own copy of the same callees (D23).
 
 use super::{InlineBudget, Shape, ThreadCfg};
 use crate::ir::{FuncId, Program};

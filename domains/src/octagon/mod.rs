@@ -12,6 +12,8 @@
 //! bounds of `v`'s pack and equals them after closure (up to the entries' range).
 //! Invariant: the pack structure is not part of the meaning: `==` is equality of
 //! concretizations (`leq` both ways), and join, meet and widening align packs by merging them.
+//!
+//! `MAX_PACK` is 12; packs are shared copy-on-write; only types up to 64 bits are related.
 
 pub mod dbm;
 

@@ -11,6 +11,10 @@
 //!
 //! Determinism: combinations are analysed in parallel in chunks and folded in their order, so
 //! the result (and the first explanation) does not depend on the number of jobs.
+//!
+//! Parallelism: rayon, `--jobs` (on the calling thread with `--jobs 1`). `constraints` runs the
+//! code path it always ran: it is the reference the corpus compares `optimized` with (same proved
+//! set per site).
 
 use super::combinations::Plan;
 use super::replay::{mark_guards, solve_and_replay, Inputs, Records, Sink};

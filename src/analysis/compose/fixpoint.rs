@@ -10,6 +10,48 @@
 //! terminate; at the end, every thread's last analysis ran under the final inputs (a thread is
 //! skipped in a round only when none of its inputs changed since its last analysis, see
 //! `Schedule::quiet_since`).
+//!
+//! `run` discovers threads (`spawn`: a created thread gets the parent's memory except the
+//! `per_thread` cells, which hold their initial value) and iterates until stores and entry states
+//! stop growing: join for two rounds, then widen; what threads store and publish is widened to the
+//! next of the cell's thresholds before infinity (`Facts::thresholds`). It keeps three vectors at
+//! the same indices: the threads' static facts (`threads::Thread`), what the fixpoint found of each
+//! (`ThreadResults`) and their scheduling (`Schedule`). A thread's node states are kept only where
+//! something reads them (the flow-sensitive plans; `watts invariants` through
+//! `Composition::keep_states`, which also keeps what each load read, `ThreadResults::reads`);
+//! otherwise they are dropped after its replay, so that the peak holds one thread's states.
+//!
+//! `interference_for` gives a thread the join of every other thread's stores (its own too when it
+//! has many instances), over each thread's `written` cells only; of a `thread_private` cell only
+//! the stores of functions analysed on their own (`reaches_thread_local`: they run inside any
+//! thread, writing that thread's copy), so neither another thread nor another instance reaches a
+//! thread's copy.
+//!
+//! Invariant (mode order): a store event's values in a cell are within the thread's `stores` of
+//! that cell (`accumulate_events` meets them with it after widening), so a flow-sensitive load that
+//! reads a store never reads more than the flow-insensitive interference of its cell
+//! (tests/corpus/16-edges/mo-*.c).
+//!
+//! Scheduling: a clock `epoch` orders changes: `struct_epoch` (threads, instances, entry states,
+//! protection), `oracle_epoch`, and `cell_epoch` per cell (new stores or store events of any
+//! thread); a thread is skipped while none of those it depends on moved past its `quiet_since`
+//! (`is_quiet`, D8), `Schedule::reads` being the cells its loads may read, and the oracle counting
+//! only for a thread whose last plan read it (`ThreadResults::reads_oracle`). A flow-sensitive
+//! thread that reaches a node with a load for the first time (`ThreadResults::reached_loads`, which
+//! only grows) makes another round, since its plan gives choices only to loads the last analysis
+//! reached. A thread that reads its own result is never quiet: a multi-instance thread whose
+//! outputs changed, a flow-sensitive thread whose reachable load nodes moved, a thread that
+//! published a new protected value. Each thread keeps what its last analysis observed (`observed`,
+//! `unknown_calls`, `fell_back`); the verdicts merge these in thread order, so a thread that was
+//! not re-analysed still counts.
+//!
+//! Memory budget: it stops a plan (`Plan::over_memory`: combinations are made lazily by `by_cuts`
+//! and dropped past the budget), a round (`Round::over_memory`, between combinations) and the
+//! rounds (`Fixpoint::over_memory`, which implies `gave_up`). `verdict` then replaces a
+//! flow-sensitive fixpoint by the flow-insensitive one with a note, and a flow-insensitive one that
+//! also stops yields may-fail for every assertion with the reason, and a note that the notes may be
+//! incomplete (also without assertions). Invariant: a fixpoint that stopped for memory never yields
+//! a verdict other than may-fail; the budget only changes precision and time.
 
 use super::composition::Composition;
 use super::interference::inputs_for;

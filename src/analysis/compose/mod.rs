@@ -7,7 +7,8 @@
 //! - `interference`: what a thread reads of the others' stores in a round (joined, or published
 //!   at locks).
 //! - `step`: one thread's analysis in one round, one implementation per mode.
-//! - `combinations`: the store-to-load combinations of the flow-sensitive modes (Alg. 3, 4).
+//! - `combinations`: the store-to-load combinations of the flow-sensitive modes (Alg. 3, 4);
+//!   `publisher`: the publisher's view of a load in a combination.
 //! - `families`: the optimized mode's families of combinations, one per cluster of loads.
 //! - `replay`: one analysis under one combination, and what it records.
 //! - `results`: what the fixpoint finds, per thread and in all.

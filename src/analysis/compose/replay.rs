@@ -1,6 +1,9 @@
 //! One analysis of a thread under one combination (or under joined interference): solve its
 //! states, then replay them to record what it does: its stores, the threads it creates, the
 //! assertions it reaches and may fail, the library functions it calls.
+//!
+//! `solve_and_replay` is one analysis under one combination; what it records goes to `Sink`,
+//! `Observer` and `AssertObs`, and `mark_guards` marks the guard branches of assertions.
 
 use super::results::{AssertObs, CellBits, LoadReads, StoreEv};
 use crate::analysis::engine::{self, Choices, Recorder, Relations, ThreadView, Transfer};

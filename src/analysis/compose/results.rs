@@ -4,6 +4,16 @@
 //!
 //! Invariant: a thread's static facts and its results are at the same index (`Fixpoint`,
 //! `Threads`); `ThreadResults::written` lists exactly the cells whose `stores` are not bottom.
+//!
+//! A thread's store events (`ThreadResults::events`, one `StoreEv` per store instruction) keep the
+//! values written per cell: one instruction may write the stored value into some cells and any
+//! value into cells it overlaps only in part (`Access::clobber`). A store that writes more than
+//! `replay::WIDE_STORE` (256) cells (through an unknown pointer, an unknown call: every exposed
+//! cell) keeps no event; its cells go into `ThreadResults::wide`, and a load of one of them gets no
+//! candidate list and reads the joined interference, which holds the store's values. The candidate
+//! stores of a load of one cell come from `ThreadResults::stores_to` (a thread's store events by
+//! cell, rebuilt after its events change); a load of several cells reads from a store what it wrote
+//! into any of them (`StoreEv::value_into`).
 
 use crate::analysis::sync::protection::Protection;
 use crate::analysis::Flow;

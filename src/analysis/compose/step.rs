@@ -11,6 +11,9 @@
 //! Invariant: each implementation's states, stores and observations over-approximate every
 //! execution of the thread under the round's interference (the argument is in `combinations`
 //! and `families`).
+//!
+//! The mode is `Composition::mode` (a `config::Mode`): `Joined` for flow-insensitive,
+//! `Combinations` for flow-sensitive and (with the oracle) constraints, `Families` for optimized.
 
 use super::combinations::{self, Plan, SourceCache};
 use super::composition::Composition;

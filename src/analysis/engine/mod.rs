@@ -5,6 +5,15 @@
 //! Invariant: the returned states are a post-fixpoint of the thread's transfer functions from
 //! its entry state, under the interference the `Transfer` supplies; so they over-approximate
 //! every state the thread can reach.
+//!
+//! `solve` widens after a delay, then runs decreasing passes; `replay` runs the transfer functions
+//! once more over the final states and tells a `Recorder` what the thread stores, creates, asserts
+//! and what each integer load reads (`Recorder::load`: a value that, read back as a load choice
+//! without the own view, has the load's effect). Memory budget: past `--max-memory`
+//! (`Config::max_memory`, counted by `error::OutOfMemory`, the binary's global allocator) `solve`
+//! stops.
+//!
+//! State variables are cells first (`Var(cell)`), then the thread's flat SSA variables.
 
 mod transfer;
 mod view;

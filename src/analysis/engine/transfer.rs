@@ -2,6 +2,17 @@
 //!
 //! Invariant: every function here over-approximates the concrete semantics of the instruction;
 //! memory reads also see every value the `Interference` may supply.
+//!
+//! What a thread reads of the others comes from a `ThreadView` (`view`). On the edge that leaves a
+//! wait loop, the value the combination chose for the loop's exit read narrows the loaded value and
+//! the cell (`Transfer::exit_read`; a cut drops the edge). Phis given constants on one edge are
+//! related there (`NumDomain::relate`, at most four), so that an octagon keeps `i == j` for
+//! counters stepped together in a loop.
+//!
+//! Invariant: the interval of a pointer variable holds every address it may hold, as an integer:
+//! `inttoptr` and `ptrtoint` keep the value (as a value, never as a relation), parameters, results
+//! and thread arguments pass it (`set_passed`), and every other definition of a pointer (addresses
+//! of objects, loads, calls, phis, selects) is unknown, left out of the state.
 
 use super::ThreadView;
 use crate::facts::Facts;

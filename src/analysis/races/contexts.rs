@@ -14,6 +14,13 @@
 //! threads alone (no place, no lock held by the caller), and past that again "any thread".
 //! A context has fewer locks and knows less of its place than the calls it stands for, which
 //! only keeps more pairs.
+//!
+//! The contexts: a thread's own code in its context; a function analysed on its own
+//! (`Thread::detached`) in the contexts of its calls (thread, place, locks held by the caller, from
+//! `sync::locks`, exclusive and shared); functions code the analysis does not see may call
+//! (`points_to::called_back`) in any thread with no lock; `pthread_once` routines once, at the
+//! calls of `pthread_once`; callbacks of `points_to::SYNCHRONOUS_CALLBACKS` at their call.
+//! `MAX_CONTEXTS` is 64.
 
 use crate::analysis::sync::locks::{Effect, LockNames, ThreadLocks};
 use crate::facts::Facts;

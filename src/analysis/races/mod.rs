@@ -14,6 +14,14 @@
 //! an order of `order` in one direction, both atomic, the same thread that runs once, or
 //! memory only one thread can reach (`sharing`). Anything unknown (an address the analysis
 //! lost, code it does not see, a budget) keeps the pair.
+//!
+//! `find(facts, fixpoint)` (for `--check race`, README "Data races") returns a `RaceCheck`: one
+//! `Race` per memory location with its accesses, the pairs that may race and the reason in words.
+//! It groups accesses into classes (thread, locks, kind: interchangeable in every pair check),
+//! checks pairs per class (same thread that runs once: no race; a common exclusive lock, or both
+//! shared; both atomic; an order), then groups per location and names memory (`Layout::path`:
+//! `dev.count`, `buf[*]`). A check that could not finish says so (`RaceCheck::incomplete`), so
+//! nothing is race-free then.
 
 mod contexts;
 mod order;

@@ -22,6 +22,12 @@
 //! flags); a thread that stands for several instances gets first hops only from the end of all
 //! of them (a join loop), never from its places, since another instance's points follow none
 //! of this one's accesses.
+//!
+//! Besides creation (before the create in the parent, ancestors single-instance), joins and join
+//! loops (`sync::join_loops`): `main` before its first create; flags published through wait loops
+//! (`facts::exit_reads`: the writer's accesses before a store whose value passes the exit test,
+//! `exit_reads::may_exit_with`, `Facts::writers`); `pthread_once` routines before every return of
+//! `pthread_once`.
 
 use super::contexts::Place;
 use crate::analysis::sync::{feasibility, join_loops};

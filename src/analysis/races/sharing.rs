@@ -14,6 +14,9 @@
 //! closure of those roots under `contents` is reached only by the thread, and the activation,
 //! that made it; every copy of it (each activation of a function, each run of an allocation
 //! site) is a different object that no other thread can name.
+//!
+//! Not shared: thread-locals, and stack or heap objects whose address stays in one thread; per
+//! shared object, the accesses that matter.
 
 use crate::facts::Facts;
 use crate::ir::{InstKind, ObjId, ObjectKind};

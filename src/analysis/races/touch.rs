@@ -7,6 +7,11 @@
 //! C sense (lock operations, `free`) touches nothing, and a declared function the library table
 //! (`ir::lib`, `Props::race`) does not know touches what its pointer arguments point to (the
 //! assumption of the race check, noted in the report), never more.
+//!
+//! The accesses are those of each thread's reached nodes (`ThreadResults::reached`): loads, stores,
+//! atomics, `memset`/`memcpy`, the arguments of declared functions (what they point to, any byte),
+//! inline assembly; each as parts (object, byte range or anywhere) plus whether it may touch
+//! exposed memory through a lost address.
 
 use crate::facts::Facts;
 use crate::ir::lib::{Access, Race};

@@ -4,6 +4,28 @@
 //! Invariant: every fact given to the oracle holds in every execution (sequential
 //! consistency); what cannot be established (a join whose handle may denote several threads,
 //! a store into a summary cell) is left out, which only makes combinations more often feasible.
+//!
+//! The facts (constraints and optimized modes): events of all thread CFGs; program order along the
+//! dominator tree; create and must-join order; strong stores and initial values only for cells that
+//! are one slot for the whole run (`single_slot`: never a `per_thread` cell), with a pseudo-thread
+//! storing the initial values; and the lock facts of `locks` (locks held, stores overwritten before
+//! the release, loads after their own store since the acquisition). The exit read of a wait loop
+//! (`facts::exit_reads`) is one more load event at the start of the loop's exit node, with the
+//! load's locks (rules/README.md, "Exit reads of wait loops").
+//!
+//! Boundaries: a join waits for a thread only when the handle cell is one slot that no instruction
+//! of the program but one create may write (`Facts::write_counts`) and that create starts one
+//! single-instance thread (`join_order`). An event precedes its thread's end only when it dominates
+//! every point where the thread may end, visible or not (`facts::ends::MayEnd`). With
+//! `pthread_cancel` there are no overwritten-before-release facts (a cleanup handler may unlock).
+//!
+//! The oracle (`Feasibility::build(facts, threads, previous, max_events)`) is built lazily
+//! (`LazyOracle`): when a plan first needs it (a load with candidate stores), and again only when
+//! the number of threads or of multi-instance threads changed since; it keeps the previous oracle,
+//! with its verdict cache, when the facts and the event numbering are equal. Past
+//! `MAX_ORACLE_EVENTS` (40,000) events it is not built (its closures take a bit per pair of
+//! events): the constraint modes then prune nothing, with a note. `WATTS_TRACE` prints the facts on
+//! stderr (`compose::combinations` prints the queries).
 
 use crate::facts::exit_reads::EXIT_READ;
 use crate::facts::Facts;

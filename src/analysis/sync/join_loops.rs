@@ -12,6 +12,11 @@
 //! (the argument is in [`find`]); `at_least_one` only when, in addition, some instance has
 //! run to its end by then. Anything that does not fit the pattern exactly is not reported,
 //! which only loses precision.
+//!
+//! The pattern: counted loops entered once with an increment of 1 and no exit but the header's,
+//! distinct slots that no instruction of the program but the create may write
+//! (`Facts::write_counts`), the create not reachable from the join loop. `feasibility` places a
+//! pseudo-event at the start of the exit node and gives the oracle `joins_all`.
 
 use crate::facts::Facts;
 use crate::ir::{BinOp, BlockId, CastOp, CmpPred, FuncId, InstKind, Operand, Terminator, VarId};

@@ -8,6 +8,35 @@
 //! "held" is a must-property (an intersection over paths, from nothing at the thread's start);
 //! anything that may release a lock (an unlock through a pointer that may name it, the end of
 //! an atomic section, a call that is not inlined and not known to leave locks alone) ends it.
+//!
+//! Facts per call: its `Effect` on locks (acquire; acquire shared, for a read lock; release;
+//! `Reacquire` for `pthread_cond_wait`, which gives its mutex back before it returns). `LockNames`
+//! names the locks (a global mutex, or one in a heap block or local of a function that runs once,
+//! `ir::once`) and describes them in source terms; `ThreadLocks::held` and `held_shared` are the
+//! locks held for sure at each call (read locks apart: they exclude only writers).
+//!
+//! Per thread: a forward must-analysis of the locks held at each instruction and, per lock, cell
+//! and point, whether every path "stores the cell again before anything may release the lock" (a
+//! greatest fixpoint: false exactly when a path of nodes that decide nothing reaches one that
+//! releases first or ends the thread, found by a forward search from the point that stops at each
+//! decision, over per-node lists of acquisitions, releases and strong stores; a thread's end counts
+//! as a release). Its duals: `stored_since_acquire` (LockedOwnStore: every path back from a load to
+//! the last acquisition of the lock passes a strong store to the cell; a backward search that fails
+//! at an acquisition or trylock of the lock, a release, anything that may release every lock, or
+//! the thread's start) and `released_before_end` (for `protection`: every path from a write reaches
+//! a release of the lock, or a call that may release every lock, before any point where the thread
+//! may end, `facts::ends::MayEnd`; false when it may end anywhere).
+//!
+//! Boundary: a lock is one concrete mutex for the whole run when its object is global, at a known
+//! offset, and its first bytes lie in singular cells (every byte of an array's element lies in a
+//! summary cell, so no array folds mutexes there, while an array elsewhere in the struct, a
+//! driver's ring buffer, does not matter), or it is the atomic-section lock; a program that makes a
+//! mutex robust names no lock (EOWNERDEAD). Read locks are not exclusive; a trylock holds its lock
+//! only on the edge where its result compares equal to 0 (`trylock_edges`: the call, the comparison
+//! and the branch in one node). Unlocks through pointers that may name several mutexes,
+//! `pthread_*`/`sem_*` calls and every call that is neither inlined nor a known argument-only
+//! library function release every lock. Detached functions get no lock facts (they run inside
+//! another thread).
 
 use crate::facts::Facts;
 use crate::ir::lib::{Api, SyncOp};

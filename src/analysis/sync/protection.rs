@@ -28,6 +28,39 @@
 //! recomputed every round over every thread known; cells only lose it as threads appear, and
 //! the fixpoint does not end until a round ran under the final protection. The argument for
 //! the accesses exempt after joins is at `Joins`.
+//!
+//! Exemptions in detail: never a `per_thread` cell (a published value is another thread's copy);
+//! the pthread synchronisation functions access only their synchronisation objects. `main`'s
+//! accesses are also exempt where no thread that may access the cell may be running (`Joins`: a
+//! may- and a must-analysis over `main`'s CFG of which of its creations run, started at their
+//! create sites, stopped by joins that must wait for them, `feasibility::must_joined`, and at the
+//! exits of join loops); every accessor must be created by `main` itself (not by another thread,
+//! not by a detached function) and must publish each write to the cell at a release before it may
+//! end (`locks::released_before_end`), else the cell is not exempt. `main` refreshes such cells
+//! (`join_cells`) after each of its joins, keeping its own view, and keeps its own view at
+//! acquisitions where it may be the only thread left that can access one. The phase is per path
+//! (`mixed` acquisitions; Goblint 13-privatized/71, 73).
+//!
+//! Where it is used: only by the second run that `verdict::runs` makes when some cell is
+//! protectable (`Composition::protection`; for the verdicts and for `watts invariants`): there
+//! `read_cell` reads a protected cell's own view, `Transfer::inst` publishes and refreshes around
+//! lock operations, the fixpoint replaces the interference of protected cells by everything
+//! published, and `combinations` gives their loads no choices. Each assertion takes the stronger
+//! verdict of the two runs (both are sound).
+//!
+//! With a relational domain (`NumDomain::RELATIONAL`, the octagon) the hand-over is relational too:
+//! where it publishes, a thread also publishes, per lock, its state projected onto the lock's cells
+//! (`NumDomain::project`, which turns what the intervals imply about each pair's sum and difference
+//! into entries); `ThreadResults::published_rel` joins them (widened like `published`),
+//! `fixpoint::protected_relations` joins every thread's (and the initial state's, when a detached
+//! function may take the lock first) into `Relations`, and a refresh meets the state with them
+//! projected onto the cells it hands over. `Transfer::relations` carries them type-erased (the
+//! transfer functions are generic per call, not per `Transfer`). A lock whose relations grew marks
+//! its cells changed, so their readers run again.
+//!
+//! Invariant: protection is recomputed every round over the known threads, the fixpoint does not
+//! end before a round ran under the final protection, and a thread that published something new is
+//! never quiet.
 
 use super::locks::{Effect, LockNames, ThreadLocks};
 use crate::facts::Facts;

@@ -19,6 +19,33 @@
 //!   past `max_steps` instructions.
 //! - The state is plain data (`Clone + Eq + Hash`, no maps with random order): equal states
 //!   have equal futures, including the bound counters and the step budget.
+//!
+//! Inputs and unknown functions: an unknown function's integer result is an input too (its
+//! candidates are alternatives, so `if (register_chrdev(..) < 0)` is decided); an unknown function
+//! may receive integers, null, harness entries and sealed globals (`sealed_globals`: constants
+//! holding only integers, harness entries and sealed globals, such as a name string or a `const`
+//! ops table of entries); any other pointer makes the execution unsupported (it may be written or
+//! called back). A pointer parameter of a harness entry or init is a user buffer
+//! (`Program::user_buffers`: a fresh block every byte of which holds the harness' 8-bit input), and
+//! the harness' `main` ends the process only once every entry ended. Forced input values
+//! (`Interp::with_inputs`: the n-th input of thread t, threads by creation index, has one
+//! alternative, the forced value; threads count their inputs only then, so the states of the
+//! exhaustive searches are unchanged) serve replay and the symbolic search; the concolic shadow
+//! (`Interp::concolic`) is in `shadow`.
+//!
+//! Thread-local storage: every created thread gets its own copy of each `thread_local` global (an
+//! allocation it owns, like its stack, with the initial contents; `Thread::tls`), and `GlobalAddr`
+//! of such a global names the running thread's copy (`main` uses the global's own allocation), as
+//! does an `llvm.threadlocal.address` the front end recorded (`Program::thread_local_addrs`).
+//! Thread-specific data runs with one value per thread and key, and at a thread's end the
+//! destructors of its non-NULL values run in POSIX rounds (at most 4), also the one named
+//! destructor of the key `harness::keys` rewrites (`Program::key_slot`).
+//!
+//! Programs of realistic shape (issue 20): the state's allocations and threads are `pvec::PVec`s;
+//! the thread a step changes is taken out of the tree (`focus_mut`) and put back (`settle`) before
+//! the state is hashed; a thread's frame is made when it starts; counts of finished, cut and
+//! unstarted threads replace scans, so a step costs nothing per thread that does not take part. A
+//! call past `MAX_FRAMES` (100,000) abandons the execution.
 
 mod addr;
 mod arith;

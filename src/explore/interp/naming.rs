@@ -1,5 +1,13 @@
 //! How the interpreter names what a witness shows: memory locations, objects and locks by
 //! the path the user wrote (`dev.lock`, `t[2]`), values, and source places.
+//!
+//! Locks and addresses are named down to the field that holds them (`dev.irq_lock`), not to the C
+//! library type's first scalar. A step's text shows values in the C type of what they are: a read,
+//! write or update in the signedness of the memory's layout scalar there (`show_at`); an input
+//! (`StepKind::Input(InputValue)`) named after the variable that gets it (the `--entry` parameter
+//! whose name the harness gives its input, or the variable a `__VERIFIER_nondet_*` result is
+//! assigned to) and shown in its type (`my_ioctl: gets the input cmd = 4294967240`); the witness
+//! file's `input` keeps the IR's signed reading, which replay forces.
 
 use super::*;
 

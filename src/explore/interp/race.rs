@@ -6,6 +6,13 @@
 //! run its access next; the two accesses touch a common byte of one object, at least one
 //! writes (a compare-exchange counts as a read: it may not write), and not both are atomic.
 //! Nothing orders them: neither can wait for the other.
+//!
+//! `RaceTarget`: an id past the assertions, the places of its accesses, its global. After each step
+//! the interpreter looks at the other threads only when the thread that moved arrived at a race's
+//! access (`race_after_step`: the state before had no race, and a step changes no other thread's
+//! next access; the end of an atomic section looks at all). `explore::race_witness` appends both
+//! accesses to the replayed schedule, and `explore::replay_race` checks that a race witness reaches
+//! its two accesses again.
 
 use super::{At, Interp, State};
 use crate::explore::{Loc, Op, Tid};

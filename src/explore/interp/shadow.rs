@@ -11,6 +11,11 @@
 //! - What is not modelled is concretised: its concrete value is used, and when it came from a
 //!   symbolic expression, a non-flippable branch `expr == value` joins the path condition
 //!   (addresses, shift amounts, pointer casts, partially overwritten local cells, memcpy).
+//!
+//! The events: shared accesses with their schedule-independent `Loc` and symbolic value, lock
+//! operations, atomic sections (as one global lock), spawns, joins and the process exit. The path
+//! condition holds conditional branches, switches, assertions and assumptions decided by a symbolic
+//! value; a select becomes an `ite`.
 
 use super::memory::{decode, Ptr, Value};
 use super::{Interp, State};

@@ -12,6 +12,11 @@
 //! - Φ_pc: each thread's kept branches as observed, the flipped one negated.
 //!
 //! Invariant: the formula only proposes; an imprecise one costs a wasted run, never a claim.
+//!
+//! The prefix executes, per thread, its events before its first unconstrained branch (at most one
+//! branch is flipped), and a thread exists only if its spawn is kept. The process exit is ordered
+//! last. A read's candidate write of another thread must not be followed, before the read, by the
+//! next write of that thread to the location.
 
 use super::expr::Sym;
 use super::smt::{self, Writer};

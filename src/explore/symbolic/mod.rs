@@ -31,6 +31,21 @@
 //!   from it.
 //! - Without a solver (`z3` not on `PATH`, nor `WATTS_Z3`), it runs nothing and says why in
 //!   `Outcome::unsupported`.
+//!
+//! The search (`explore`): a first run newest-thread-first, then batches of queries solved in
+//! parallel processes (`std::thread::scope`), each sat model run with its inputs forced and its
+//! events in the model's order (a thread that cannot move is skipped: a deviation), then a
+//! pluggable `Scheduler` (seeded random; a step that ends the process waits while another thread
+//! can move). Every run's branches are flipped (children may flip any thread that was not flipped);
+//! keys of executed prefixes and queued ones are never solved again; an unsat flip is retried with
+//! the other threads relaxed to the parent prefix; an empty worklist restarts from a fresh random
+//! run.
+//!
+//! Budgets: runs stop at the deadline, each query's `:timeout` is cut to the time left, and a trace
+//! too large to solve over (`too_large`: over 64 threads, 20,000 events or 400,000 read-from terms,
+//! `encode::dc_terms`, since Φ_dc is cubic per location) is run but not expanded, so programs with
+//! thousands of threads cost the search its runs, never gigabytes. `random_search` is the
+//! random-input baseline of the tests and `benches/symbolic.rs`.
 
 pub mod encode;
 pub mod expr;

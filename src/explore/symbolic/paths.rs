@@ -5,6 +5,8 @@
 //! sequences (each thread's by a rolling hash, combined by thread), so that a prefix seen
 //! before (solved, queued, or the prefix of an executed path) is not solved again: each path
 //! class is solved once. A collision could only skip a prefix, never report anything.
+//!
+//! The worklist takes flips toward the remaining target assertions first, then by generation.
 
 use super::encode::{Cut, Prefix};
 use super::trace::Trace;

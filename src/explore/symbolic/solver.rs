@@ -4,6 +4,8 @@
 //! `z3` crate 0.12 matches (bindgen at build time, a libclang build dependency); a process
 //! gives a hard timeout (it is killed) and crash isolation, and independent queries run in
 //! parallel as separate processes. `WATTS_Z3` names another binary.
+//!
+//! Each query gets z3's `:timeout` plus a hard kill of the process.
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};

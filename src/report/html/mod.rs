@@ -11,6 +11,16 @@
 //! `page.js` only sorts and filters the summary, shows the invariants of a selected line and
 //! the accesses of a race beyond the first few from the embedded document, and shows the
 //! source line of a selected step. Nothing is fetched.
+//!
+//! The HTML is plain string building (D45): the summary and the details first, collecting the lines
+//! their links point to, then each source as ordered lists of `CHUNK` (400) lines (`<li>` per line,
+//! an id only on linked lines) that the browser lays out only when they come into view
+//! (`content-visibility: auto`), and of a race the first `ACCESSES_SHOWN` (12) accesses (D47).
+//! `page.css` and the hand-written `page.js` (sorting, filters, line invariants, the rest of a
+//! race's accesses, step selection; lines found by position) are included in the page. `page` reads
+//! the document into the page's data (one `Diagram` per witness, of an assertion or a confirmed
+//! race alike), `highlight` colours C, `svg` draws a witness as swim lanes (one lane per thread,
+//! one row per step).
 
 pub mod embed;
 mod highlight;

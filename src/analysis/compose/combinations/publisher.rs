@@ -14,6 +14,10 @@
 //! This gives the value of a loop's last iteration, which no single store holds:
 //! `for (i = 0; i <= 42; i++) x = i; x_set = 1;` against `while (!x_set) wait(); assert(x == 42)`
 //! (SV-COMP's `condvar`, with octagons, which relate `x` to `i` at the loop's exit).
+//!
+//! Which threads write a cell and where comes from the fixpoint's results (`ThreadResults::stores`,
+//! `stores_to`, `wide`), as the candidates do; `Publishers` caches per plan the nodes reachable
+//! from each publishing store.
 
 use super::choices::Key;
 use crate::analysis::compose::results::Threads;
