@@ -179,7 +179,12 @@ pub fn memory_budget() -> usize {
 
 /// The memory budget for messages (`1.5 GiB`, `512 MiB`).
 pub fn budget_text() -> String {
-    let b = memory_budget() as f64;
+    bytes_text(memory_budget())
+}
+
+/// A number of bytes for messages (`1.5 GiB`, `512 MiB`, `64 KiB`).
+pub fn bytes_text(bytes: usize) -> String {
+    let b = bytes as f64;
     match b {
         _ if b >= f64::from(1u32 << 30) => format!("{:.1} GiB", b / f64::from(1u32 << 30)),
         _ if b >= f64::from(1u32 << 20) => format!("{:.0} MiB", b / f64::from(1u32 << 20)),

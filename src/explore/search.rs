@@ -9,7 +9,7 @@
 //! (no budget stopped the search).
 
 use super::classes::ClassCounter;
-use super::{Status, StepInfo, StepKind, System, Tid};
+use super::{ExecStatus, Misfit, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::time::Instant;
@@ -37,9 +37,9 @@ pub enum Strategy {
     /// algorithm of `Rvf` with every source its own group ([`super::rvf`]).
     ReadsFrom,
     /// One maximal trace per reads-value-from class (each read reads the same value, in the
-    /// same causal order among reads): RVF-SMC, CAV'21 ([`super::rvf`]). Gives up (a reason
-    /// in `unsupported` starting with [`super::rvf::GAVE_UP`]) on programs its event model
-    /// cannot express.
+    /// same causal order among reads): RVF-SMC, CAV'21 ([`super::rvf`]). Gives up (an
+    /// [`super::Abandon::RvfGaveUp`] in `unsupported`) on programs its event model cannot
+    /// express.
     Rvf,
 }
 
@@ -111,9 +111,9 @@ pub struct Violation {
 
 impl Violation {
     /// Its replayable schedule: every step's (thread, alternative) and the input values it
-    /// forces ([`super::witness::schedule`]).
-    pub fn schedule(&self) -> super::witness::Schedule {
-        super::witness::schedule(self.choices.iter().zip(&self.steps).map(|(&(t, alt), s)| {
+    /// forces ([`crate::witness::schedule`]).
+    pub fn schedule(&self) -> crate::witness::Schedule {
+        crate::witness::schedule(self.choices.iter().zip(&self.steps).map(|(&(t, alt), s)| {
             let input = match &s.kind {
                 super::StepKind::Input(x) => Some(x.value),
                 _ => None,
@@ -123,9 +123,22 @@ impl Violation {
     }
 }
 
+impl From<Violation> for crate::witness::Witness {
+    fn from(v: Violation) -> Self {
+        crate::witness::Witness {
+            assertion: v.assertion,
+            choices: v.choices,
+            steps: v.steps,
+            threads: v.threads,
+            bound: v.bound,
+            thread_loops: v.thread_loops,
+        }
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug, Default)]
-pub struct Outcome {
+pub struct SearchResult {
     /// The first violation found of each assertion.
     pub violations: BTreeMap<AssertId, Violation>,
     /// Executions explored to an end (or to a state explored before).
@@ -140,7 +153,7 @@ pub struct Outcome {
     /// not every input was tried).
     pub restricted_inputs: bool,
     /// Why executions were abandoned (unmodelled operations), each with how many were.
-    pub unsupported: Abandoned,
+    pub unsupported: super::Abandoned,
     /// The most threads an execution created (main included).
     pub threads: usize,
     /// With `Budget::classes`: (reads-from classes, reads-value-from classes) of the complete
@@ -148,53 +161,7 @@ pub struct Outcome {
     pub classes: Option<(usize, usize)>,
 }
 
-/// Why executions were abandoned, and how many for each reason (the reason names the
-/// construct and where it is: `an unknown value decides a branch at f.c:12`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Abandoned(BTreeMap<String, u64>);
-
-impl Abandoned {
-    /// One more execution abandoned for `why`.
-    pub fn insert(&mut self, why: String) {
-        *self.0.entry(why).or_insert(0) += 1;
-    }
-
-    /// Whether no execution was abandoned.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The reasons, in order.
-    pub fn iter(&self) -> impl Iterator<Item = &String> + '_ {
-        self.0.keys()
-    }
-
-    /// The reasons with their counts, the most common first (ties in order of the reasons).
-    pub fn by_count(&self) -> Vec<(&str, u64)> {
-        let mut v: Vec<(&str, u64)> = self.0.iter().map(|(k, &n)| (k.as_str(), n)).collect();
-        v.sort_by_key(|&(k, n)| (std::cmp::Reverse(n), k));
-        v
-    }
-
-    /// How many executions were abandoned.
-    pub fn total(&self) -> u64 {
-        self.0.values().sum()
-    }
-
-    /// Adds the counts of `other`.
-    pub fn extend(&mut self, other: Abandoned) {
-        for (k, n) in other.0 {
-            *self.0.entry(k).or_insert(0) += n;
-        }
-    }
-
-    /// Keeps only the reasons `keep` accepts.
-    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
-        self.0.retain(|k, _| keep(k));
-    }
-}
-
-impl Outcome {
+impl SearchResult {
     /// Whether the search covered every execution of the program: complete, never cut,
     /// never abandoned, and without restricted inputs.
     pub fn exhaustive(&self) -> bool {
@@ -266,10 +233,10 @@ pub fn explore<S: System>(
     strategy: Strategy,
     budget: Budget,
     targets: Option<&BTreeSet<AssertId>>,
-) -> Outcome {
-    let mut out = Outcome {
+) -> SearchResult {
+    let mut out = SearchResult {
         complete: true,
-        ..Outcome::default()
+        ..SearchResult::default()
     };
     let mut visited: HashSet<u128> = HashSet::new();
     // `Reduced`: the sleep set each state was explored with.
@@ -297,8 +264,8 @@ pub fn explore<S: System>(
         }
     }
     let mode = match strategy {
-        Strategy::ReadsFrom => Some(super::rvf::Mode::ReadsFrom),
-        Strategy::Rvf => Some(super::rvf::Mode::Value),
+        Strategy::ReadsFrom => Some(super::rvf::RvfMode::ReadsFrom),
+        Strategy::Rvf => Some(super::rvf::RvfMode::Value),
         _ => None,
     };
     if let Some(mode) = mode {
@@ -313,7 +280,7 @@ pub fn explore<S: System>(
     let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
     let mut stack: Vec<Frame<S::State>> = Vec::new();
     match system.status(&initial) {
-        Status::Running => {
+        ExecStatus::Running => {
             let (choices, reduced) = dfs_choices(system, &initial, strategy);
             stack.push(Frame {
                 state: initial,
@@ -358,7 +325,7 @@ pub fn explore<S: System>(
                 .collect();
             // Soundness: a step that ended the execution (a thread's start whose local code
             // failed or was abandoned) disables every other step: it commutes with none.
-            let kind = if system.status(&state) == Status::Running {
+            let kind = if system.status(&state) == ExecStatus::Running {
                 info.kind.clone()
             } else {
                 StepKind::End
@@ -375,7 +342,7 @@ pub fn explore<S: System>(
         }
         path.push((t, alt, info));
         let status = system.status(&state);
-        if status != Status::Running && top.reduced {
+        if status != ExecStatus::Running && top.reduced {
             // The local step ended the execution, which disables the other threads' steps:
             // they are explored here after all.
             top.reduced = false;
@@ -383,9 +350,11 @@ pub fn explore<S: System>(
             top.choices
                 .extend(all.into_iter().filter(|&c| c != (t, alt)));
         }
-        if status != Status::Running {
+        if status != ExecStatus::Running {
             record_end(system, &state, &status, &path, &mut out);
-            if budget.stop_at_first_gap && matches!(status, Status::Cut | Status::Unsupported(_)) {
+            if budget.stop_at_first_gap
+                && matches!(status, ExecStatus::Cut | ExecStatus::Unsupported(_))
+            {
                 out.complete = false;
                 break;
             }
@@ -451,13 +420,13 @@ fn random_walk<S: System>(
     rng: &mut u64,
     newest_first: bool,
     deadline: Option<Instant>,
-    out: &mut Outcome,
+    out: &mut SearchResult,
 ) {
     let mut state = system.initial();
     let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
     loop {
         let status = system.status(&state);
-        if status != Status::Running {
+        if status != ExecStatus::Running {
             record_end(system, &state, &status, &path, out);
             return;
         }
@@ -540,9 +509,9 @@ fn choices<S: System>(system: &S, s: &S::State) -> Vec<(Tid, usize)> {
 fn record_end<S: System>(
     system: &S,
     state: &S::State,
-    status: &Status,
+    status: &ExecStatus,
     path: &[(Tid, usize, StepInfo)],
-    out: &mut Outcome,
+    out: &mut SearchResult,
 ) {
     out.executions += 1;
     record_status(system, state, status, path, out);
@@ -553,13 +522,13 @@ fn record_end<S: System>(
 pub(crate) fn record_status<S: System>(
     system: &S,
     state: &S::State,
-    status: &Status,
+    status: &ExecStatus,
     path: &[(Tid, usize, StepInfo)],
-    out: &mut Outcome,
+    out: &mut SearchResult,
 ) {
     out.threads = out.threads.max(system.thread_count(state));
     match status {
-        Status::Violated(id) => {
+        ExecStatus::Violated(id) => {
             out.violations.entry(*id).or_insert_with(|| {
                 let threads = path.iter().map(|(t, _, _)| *t).max().unwrap_or(0);
                 Violation {
@@ -575,11 +544,11 @@ pub(crate) fn record_status<S: System>(
                 }
             });
         }
-        Status::Cut => out.cut = true,
-        Status::Unsupported(why) => {
+        ExecStatus::Cut => out.cut = true,
+        ExecStatus::Unsupported(why) => {
             out.unsupported.insert(why.clone());
         }
-        Status::Running | Status::Done | Status::Deadlock | Status::Discarded => {}
+        ExecStatus::Running | ExecStatus::Done | ExecStatus::Deadlock | ExecStatus::Discarded => {}
     }
 }
 
@@ -599,24 +568,24 @@ fn spawned(path: &[(Tid, usize, StepInfo)]) -> Tid {
 pub fn replay<S: System>(
     system: &S,
     choices: &[(Tid, usize)],
-) -> Result<(S::State, Vec<StepInfo>), String> {
+) -> Result<(S::State, Vec<StepInfo>), Misfit> {
     let mut state = system.initial();
     let mut steps = Vec::with_capacity(choices.len());
     for (i, &(t, alt)) in choices.iter().enumerate() {
-        if system.status(&state) != Status::Running {
-            return Err(format!(
-                "step {}: the execution already ended ({})",
-                i + 1,
-                super::witness::ending(&system.status(&state))
-            ));
+        let end = system.status(&state);
+        if end != ExecStatus::Running {
+            return Err(Misfit::Ended { step: i + 1, end });
         }
         // `ready`, not the list of every thread: a witness of 10,000 threads replays in
         // time linear in its steps.
         if !system.ready(&state, t) {
-            return Err(format!("step {}: thread {t} cannot move", i + 1));
+            return Err(Misfit::CannotMove {
+                step: i + 1,
+                tid: t,
+            });
         }
         if alt >= system.alternatives(&state, t).max(1) {
-            return Err(format!("step {}: no alternative {alt}", i + 1));
+            return Err(Misfit::NoAlternative { step: i + 1, alt });
         }
         steps.push(system.step(&mut state, t, alt));
     }
@@ -668,7 +637,7 @@ pub(super) mod tests {
         reg: Vec<i64>,
         locks: Vec<Option<Tid>>,
         atomic: Option<Tid>,
-        status: Status,
+        status: ExecStatus,
     }
 
     fn var(v: usize) -> crate::explore::Loc {
@@ -724,18 +693,22 @@ pub(super) mod tests {
                 reg: vec![0; self.threads.len()],
                 locks: vec![None; 2],
                 atomic: None,
-                status: Status::Running,
+                status: ExecStatus::Running,
             }
         }
-        fn status(&self, s: &ToyState) -> Status {
-            if s.status == Status::Running && self.enabled(s).is_empty() {
+        fn status(&self, s: &ToyState) -> ExecStatus {
+            if s.status == ExecStatus::Running && self.enabled(s).is_empty() {
                 let done = (0..self.threads.len()).all(|t| s.pc[t] >= self.threads[t].len());
-                return if done { Status::Done } else { Status::Deadlock };
+                return if done {
+                    ExecStatus::Done
+                } else {
+                    ExecStatus::Deadlock
+                };
             }
             s.status.clone()
         }
         fn enabled(&self, s: &ToyState) -> Vec<Tid> {
-            if s.status != Status::Running {
+            if s.status != ExecStatus::Running {
                 return Vec::new();
             }
             (0..self.threads.len())
@@ -755,19 +728,19 @@ pub(super) mod tests {
                 Op::Store(v, x) => self.store(s, v, x),
                 Op::LoadFailIf(v, x) => {
                     if s.mem[v] == x {
-                        s.status = Status::Violated(AssertId(v as u32));
+                        s.status = ExecStatus::Violated(AssertId(v as u32));
                     }
                     self.load(s, v)
                 }
                 Op::Check(v, x, id) => {
                     if s.mem[v] == x {
-                        s.status = Status::Violated(AssertId(id));
+                        s.status = ExecStatus::Violated(AssertId(id));
                     }
                     self.load(s, v)
                 }
                 Op::Assume(v, x) => {
                     if s.mem[v] != x {
-                        s.status = Status::Discarded;
+                        s.status = ExecStatus::Discarded;
                     }
                     self.load(s, v)
                 }
@@ -873,7 +846,7 @@ pub(super) mod tests {
         }
     }
 
-    fn run(toy: &Toy, strategy: Strategy) -> Outcome {
+    fn run(toy: &Toy, strategy: Strategy) -> SearchResult {
         explore(toy, strategy, Budget::default(), None)
     }
 
@@ -892,7 +865,7 @@ pub(super) mod tests {
             assert_eq!(v.choices, vec![(0, 0), (1, 0)]);
             assert!(out.exhaustive());
             let (end, steps) = replay(&toy, &v.choices).expect("replays");
-            assert_eq!(toy.status(&end), Status::Violated(AssertId(0)));
+            assert_eq!(toy.status(&end), ExecStatus::Violated(AssertId(0)));
             assert_eq!(steps, v.steps);
         }
     }
@@ -962,7 +935,7 @@ pub(super) mod tests {
         let out = explore(&toy, Strategy::Cached, budget, None);
         let v = &out.violations[&AssertId(0)];
         let (end, _) = replay(&toy, &v.choices).expect("replays");
-        assert_eq!(toy.status(&end), Status::Violated(AssertId(0)));
+        assert_eq!(toy.status(&end), ExecStatus::Violated(AssertId(0)));
         assert!(!out.complete, "no exhaustive search ran");
     }
 
@@ -1053,7 +1026,7 @@ pub(super) mod tests {
             ] {
                 let out = run(&toy, strategy);
                 let why = format!("program {program}, {strategy:?}: {:?}", toy.threads);
-                if super::super::rvf::gave_up(&out) {
+                if out.unsupported.rvf_gave_up() {
                     // Only atomic sections are beyond the event model; then nothing is
                     // claimed, and what was found is real.
                     assert!(toy
@@ -1077,7 +1050,7 @@ pub(super) mod tests {
                 assert!(out.complete && out.unsupported.is_empty(), "{why}");
                 for v in out.violations.values() {
                     let (end, _) = replay(&toy, &v.choices).expect("replays");
-                    assert_eq!(toy.status(&end), Status::Violated(v.assertion), "{why}");
+                    assert_eq!(toy.status(&end), ExecStatus::Violated(v.assertion), "{why}");
                 }
                 executions.insert(format!("{strategy:?}"), out.executions);
             }

@@ -212,7 +212,7 @@ fn lenient_notes(diagnostics: &str) -> Vec<String> {
         let message = message.split(';').next().unwrap_or(message);
         out.push(format!(
             "{what}, in {}; first at {place}: {message}",
-            crate::report::plural(hits.len(), "place"),
+            crate::text::plural(hits.len(), "place"),
         ));
     }
     out

@@ -9,8 +9,8 @@ use super::printable::escape;
 use super::race;
 use super::suppress::UNUSED_CODE;
 use super::Report;
-use crate::analysis::races::RaceStatus;
-use crate::analysis::Status;
+use crate::verdicts::RaceStatus;
+use crate::verdicts::Status;
 use std::io::{self, Write};
 
 /// Writes `text` as one line: a line feed or any other control character a file name, a name
@@ -51,7 +51,7 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         if !r.is_new() && !verbose {
             continue;
         }
-        let severity = match r.race.status {
+        let severity = match r.status {
             RaceStatus::MayRace => "warning",
             RaceStatus::Violated => "error",
         };

@@ -15,7 +15,7 @@
 //! # Contract of [`explore`]
 //!
 //! Input: an interpreter (its loop bound and step budget bound every run: give a large loop
-//! bound, e.g. 1024, since the search is not exhaustive), a [`Config`] (deadline, most runs,
+//! bound, e.g. 1024, since the search is not exhaustive), a [`SymbolicConfig`] (deadline, most runs,
 //! seed, workers), the target assertions (`None`: all). Output: a [`search::Outcome`] whose
 //! `violations` are recorded exactly as the other searches record them (a
 //! [`search::Violation`] whose `choices` replay from the initial state, with the interpreter's
@@ -27,10 +27,10 @@
 //!   run of the interpreter with forced inputs ([`Interp::with_inputs`]). Imprecision of the
 //!   symbolic side (concretised values, left-out writes, approximate locks) costs runs, never
 //!   soundness.
-//! - The search is never complete: `Outcome::complete` is false and nothing is ever proved
+//! - The search is never complete: `SearchResult::complete` is false and nothing is ever proved
 //!   from it.
 //! - Without a solver (`z3` not on `PATH`, nor `WATTS_Z3`), it runs nothing and says why in
-//!   `Outcome::unsupported`.
+//!   `SearchResult::unsupported`.
 
 pub mod encode;
 pub mod expr;
@@ -46,8 +46,8 @@ use self::encode::{Cut, Index, Prefix, Query};
 use self::paths::{Hashes, Key, Priority, Worklist};
 use self::solver::{Answer, Val, Z3};
 use self::trace::Trace;
-use super::search::{self, Outcome};
-use super::{Interp, Status, System, Tid};
+use super::search::{self, SearchResult};
+use super::{ExecStatus, Interp, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::sync::Arc;
@@ -58,7 +58,7 @@ pub type Inputs = BTreeMap<(Tid, u32), i128>;
 
 /// Budgets and knobs of the symbolic search.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct SymbolicConfig {
     /// Give up at this instant.
     pub deadline: Option<Instant>,
     /// Most concrete runs.
@@ -74,9 +74,9 @@ pub struct Config {
     pub random_first: bool,
 }
 
-impl Default for Config {
+impl Default for SymbolicConfig {
     fn default() -> Self {
-        Config {
+        SymbolicConfig {
             deadline: None,
             max_runs: 1000,
             seed: 1,
@@ -187,7 +187,7 @@ pub fn run(
     schedule: &[Tid],
     after: &mut dyn Scheduler,
     deadline: Option<Instant>,
-    out: &mut Outcome,
+    out: &mut SearchResult,
     stats: &mut Stats,
 ) -> Option<Trace> {
     let it = interp.with_inputs(Arc::new(inputs)).concolic();
@@ -218,7 +218,7 @@ fn drive(
     let mut path = Vec::new();
     let mut queue: VecDeque<Tid> = schedule.iter().copied().collect();
     after.new_run();
-    while it.status(&state) == Status::Running {
+    while it.status(&state) == ExecStatus::Running {
         // A run past the deadline stops where it is (an execution cut short, as a loop bound
         // cuts one).
         if path.len() % 1024 == 1023 && deadline.is_some_and(|d| Instant::now() >= d) {
@@ -276,16 +276,16 @@ struct Candidate {
 /// The symbolic search (see the module's contract).
 pub fn explore(
     interp: &Interp,
-    config: &Config,
+    config: &SymbolicConfig,
     targets: Option<&BTreeSet<AssertId>>,
-) -> (Outcome, Stats) {
+) -> (SearchResult, Stats) {
     let mut seed = seeded(config.seed);
     explore_with(interp, config, targets, &mut seed)
 }
 
 /// What one search has found, solved and queued.
 struct Search<'a> {
-    out: Outcome,
+    out: SearchResult,
     stats: Stats,
     /// Keys of the prefixes solved, queued, or executed: never solved (again).
     seen: HashSet<Key>,
@@ -294,7 +294,7 @@ struct Search<'a> {
     work: Worklist<Candidate>,
     targets: Option<&'a BTreeSet<AssertId>>,
     every: BTreeSet<AssertId>,
-    config: &'a Config,
+    config: &'a SymbolicConfig,
     start: Instant,
 }
 
@@ -416,14 +416,14 @@ impl Search<'_> {
 /// [`explore`] with another scheduler after each prefix.
 pub fn explore_with(
     interp: &Interp,
-    config: &Config,
+    config: &SymbolicConfig,
     targets: Option<&BTreeSet<AssertId>>,
     after: &mut dyn Scheduler,
-) -> (Outcome, Stats) {
+) -> (SearchResult, Stats) {
     let mut search = Search {
-        out: Outcome {
+        out: SearchResult {
             restricted_inputs: true,
-            ..Outcome::default()
+            ..SearchResult::default()
         },
         stats: Stats::default(),
         seen: HashSet::new(),
@@ -439,7 +439,7 @@ pub fn explore_with(
     let z3 = match Z3::locate() {
         Ok(z) => z,
         Err(why) => {
-            search.out.unsupported.insert(why);
+            search.out.unsupported.insert(super::Abandon::NoSolver(why));
             return (search.out, search.stats);
         }
     };
@@ -647,11 +647,11 @@ pub fn random_search(
     deadline: Option<Instant>,
     seed: u64,
     targets: Option<&BTreeSet<AssertId>>,
-) -> (Outcome, Stats) {
+) -> (SearchResult, Stats) {
     let start = Instant::now();
-    let mut out = Outcome {
+    let mut out = SearchResult {
         restricted_inputs: true,
-        ..Outcome::default()
+        ..SearchResult::default()
     };
     let mut stats = Stats::default();
     let mut rng = seeded(seed);
