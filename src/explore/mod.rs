@@ -24,6 +24,7 @@
 pub mod abandon;
 pub mod classes;
 pub mod focus;
+pub mod found;
 pub mod interp;
 pub mod proof;
 pub mod replay;

@@ -34,7 +34,7 @@
 //!   ends with at most one such step, whose value and thread state some explored trace of the
 //!   same class reproduces.
 
-use super::search::{record_status, Budget, SearchResult};
+use super::found::{record_status, Budget, SearchResult};
 use super::{Abandon, ExecStatus, Loc, Next, Op, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeSet, HashMap, HashSet};

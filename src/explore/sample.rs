@@ -9,7 +9,7 @@
 //! alternative) of every step from the initial state, so that replay needs no seed. Sampling
 //! never makes a search complete.
 
-use super::search::{record_status, SearchResult};
+use super::found::{record_status, SearchResult};
 use super::{ExecStatus, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
 use std::time::Instant;

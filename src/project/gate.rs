@@ -14,7 +14,7 @@
 //! the caller, who says so in a note (or refuses, for a witness). The command line after `--`
 //! is the user's own and does not pass here.
 
-use super::compile_commands::absolute;
+use crate::paths::absolute;
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -4,8 +4,8 @@
 //! first access, with the other access of its first pair in the message), one per unused
 //! suppression, then the summary line (not with `--quiet`).
 
-use super::human::position;
 use super::printable::escape;
+use super::printable::position;
 use super::race;
 use super::suppress::UNUSED_CODE;
 use super::Report;

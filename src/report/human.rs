@@ -4,7 +4,7 @@
 //! order; then each distinct modelling note once; then the summary line.
 
 use super::finding::Finding;
-use super::printable::{escape, Printable};
+use super::printable::{escape, position, Printable};
 use super::race::{self, AccessAt, RaceFinding};
 use super::source::call_range_indexed;
 use super::{distinct_notes, plural, Report, ShownNote};
@@ -385,16 +385,6 @@ fn emit(sources: &Sources, d: &Diagnostic<usize>, w: &mut dyn WriteColor) -> io:
         Ok(()) => Ok(true),
         Err(files::Error::Io(e)) => Err(e),
         Err(_) => Ok(false),
-    }
-}
-
-/// `path:line:col`, leaving out what is unknown; the path escaped (`printable`).
-pub(super) fn position(path: &str, line: Option<u32>, col: Option<u32>) -> String {
-    let path = escape(path);
-    match (line, col) {
-        (Some(l), Some(c)) => format!("{path}:{l}:{c}"),
-        (Some(l), None) => format!("{path}:{l}"),
-        _ => path.to_string(),
     }
 }
 

@@ -43,7 +43,7 @@ impl AccessAt<'_> {
 
     /// `path:line:col`.
     pub fn position(&self) -> String {
-        super::human::position(&self.path, self.line, self.column)
+        super::printable::position(&self.path, self.line, self.column)
     }
 }
 

@@ -15,10 +15,10 @@
 //! # Contract of [`explore`]
 //!
 //! Input: an interpreter (its loop bound and step budget bound every run: give a large loop
-//! bound, e.g. 1024, since the search is not exhaustive), a [`SymbolicConfig`] (deadline, most runs,
-//! seed, workers), the target assertions (`None`: all). Output: a [`search::Outcome`] whose
+//! bound, e.g. 1024, since the search is not exhaustive), a [`SymbolicConfig`] (deadline, most
+//! runs, seed, workers), the target assertions (`None`: all). Output: a [`SearchResult`] whose
 //! `violations` are recorded exactly as the other searches record them (a
-//! [`search::Violation`] whose `choices` replay from the initial state, with the interpreter's
+//! [`super::search::Violation`] whose `choices` replay from the initial state, with the interpreter's
 //! loop bound in `bound`; its input steps carry their values, which witness files record and
 //! `watts replay` forces), and [`Stats`].
 //!
@@ -46,7 +46,7 @@ use self::encode::{Cut, Index, Prefix, Query};
 use self::paths::{Hashes, Key, Priority, Worklist};
 use self::solver::{Answer, Val, Z3};
 use self::trace::Trace;
-use super::search::{self, SearchResult};
+use super::found::SearchResult;
 use super::{ExecStatus, Interp, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
@@ -195,7 +195,7 @@ pub fn run(
     let status = it.status(&state);
     out.executions += 1;
     out.steps += path.len() as u64;
-    search::record_status(&it, &state, &status, &path, out);
+    super::found::record_status(&it, &state, &status, &path, out);
     stats.runs += 1;
     let trace = it.into_trace(state)?;
     if too_large(&trace).is_some() {
@@ -667,7 +667,7 @@ pub fn random_search(
         let status = it.status(&state);
         out.executions += 1;
         out.steps += path.len() as u64;
-        search::record_status(&it, &state, &status, &path, &mut out);
+        super::found::record_status(&it, &state, &status, &path, &mut out);
         stats.runs += 1;
         if stats.first_witness.is_none() && !out.violations.is_empty() {
             stats.first_witness = Some((stats.runs, start.elapsed()));

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::config::Config as Cfg;
-use crate::explore::{InterpOptions, Loc};
+use crate::explore::{search, InterpOptions, Loc};
 use crate::ir::Program;
 use trace::{Event, EventKind, ThreadTrace};
 
