@@ -22,7 +22,6 @@
 //! - [`confirm`]: `--confirm`, the analysis's open verdicts checked by executing the program.
 //! - [`replay`]: `watts replay`, a witness file checked and run again.
 //! - [`paths`]: path arithmetic without the file system (a leaf).
-//! - [`text`]: counted nouns for any layer's messages (a leaf).
 //! - [`report`]: verdicts rendered for people (human, gnu) and tools (json, sarif).
 
 pub mod analysis;
@@ -44,7 +43,6 @@ pub mod pdg;
 pub mod project;
 pub mod replay;
 pub mod report;
-pub mod text;
 pub mod threads;
 pub mod verdicts;
 pub mod witness;
@@ -94,11 +92,9 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     ));
     let budget = config.timeout.map(|t| t.saturating_sub(t0.elapsed()));
     let mut verdicts = Verdicts::analysed(analyze_within(&program, config, budget)?);
-    (verdicts.notes).extend(
-        (config.notes.iter())
-            .chain(&program.frontend_notes)
-            .map(|message| Notice::Given(message.clone())),
-    );
+    (verdicts.notes)
+        .extend((config.notes.iter()).map(|message| Notice::Configuration(message.clone())));
+    (verdicts.notes).extend(program.frontend_notes.iter().cloned().map(Notice::Frontend));
     verdicts
         .notes
         .extend(assume_no_write_notes(&program, &config.assume_no_write));

@@ -214,9 +214,11 @@ impl Races {
 pub enum Notice {
     /// A note of the analysis (how the program was modelled).
     Analysis(Note),
-    /// A note of the command line, a project file or the front end, in their words (flags
-    /// dropped, C that gcc accepts, with clang's own message).
-    Given(String),
+    /// A note of the command line or a project file, in its words (flags of a compilation
+    /// database or a `watts.toml` that are not passed on to clang).
+    Configuration(String),
+    /// A note of the front end (C that gcc accepts, and what it was compiled as).
+    Frontend(crate::ir::FrontendNote),
     /// `--assume-no-write`: these declared functions are assumed to change no memory of the
     /// program, to return normally, and to keep and call back only what they are given.
     AssumedNoWrite(Vec<FuncId>),

@@ -32,7 +32,6 @@ pub use witness::write_all as write_witnesses;
 
 use crate::config::{Config, Format};
 use crate::ir::{FileId, Program, Span};
-pub(crate) use crate::text::plural;
 use crate::verdicts::{Status, Verdicts};
 use std::io::{self, Write};
 
@@ -140,6 +139,15 @@ impl Summary {
             plural(self.assertions, "assertion"),
             parts.join(", ")
         )
+    }
+}
+
+/// `1 assertion`, `2 assertions`.
+pub(crate) fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
@@ -429,7 +437,7 @@ pub(crate) fn distinct_notes(report: &Report) -> Vec<ShownNote> {
         };
         let group = words::FunctionNote::of(n, program);
         let message = match n {
-            crate::verdicts::Notice::Given(text) => unwrapped(text),
+            crate::verdicts::Notice::Configuration(text) => unwrapped(text),
             _ => words::notice(n, program),
         };
         (ShownNote { span, message }, group)

@@ -214,8 +214,8 @@ fn json_shape() {
         named("c", -56, -56, 8, Signedness::Unsigned),
     ];
     r.verdicts.notes = vec![
-        Notice::Given("m".to_string()),
-        Notice::Given("m".to_string()),
+        Notice::Configuration("m".to_string()),
+        Notice::Configuration("m".to_string()),
     ];
     let text = rendered(&r, Format::Json);
     assert!(
@@ -508,7 +508,7 @@ fn notes_that_differ_only_in_the_function_are_one_note_per_kind() {
         .map(|i| analysis(NoteKind::Undefined(FuncId(i))))
         .collect();
     notes.push(analysis(NoteKind::NotInlined(FuncId(12))));
-    notes.push(Notice::Given(
+    notes.push(Notice::Configuration(
         "`h` is given: it is \\\n          analysed once".to_string(),
     ));
     notes.push(analysis(NoteKind::CombinationsJoined {
@@ -579,5 +579,41 @@ fn abandoned_executions_are_counted_by_cause() {
         ),
         "{}",
         words::abandoned(10, &causes)
+    );
+}
+
+/// The front end's notes, as data, in the words they always had.
+#[test]
+fn frontend_notes_are_worded() {
+    use crate::ir::{FrontendNote, Lenient};
+    let one = FrontendNote::ShadowedBuiltins {
+        input: "g.c".to_string(),
+        names: vec!["free".to_string()],
+    };
+    assert_eq!(
+        words::frontend(&one),
+        "g.c: `free` is defined as a variable or with another type, which clang takes for the C \
+         library's function (gcc accepts it): compiled with -fno-builtin-free"
+    );
+    let two = FrontendNote::ShadowedBuiltins {
+        input: "g.c".to_string(),
+        names: vec!["free".to_string(), "index".to_string()],
+    };
+    assert_eq!(
+        words::frontend(&two),
+        "g.c: `free`, `index` are defined as a variable or with another type, which clang takes \
+         for the C library's function (gcc accepts it): compiled with -fno-builtin-free \
+         -fno-builtin-index"
+    );
+    let lenient = FrontendNote::Lenient {
+        kind: Lenient::ImplicitFunctionDeclaration,
+        places: 2,
+        first: "g2.c:2:26".to_string(),
+        message: "call to undeclared function 'helper'".to_string(),
+    };
+    assert_eq!(
+        words::frontend(&lenient),
+        "a call of an undeclared function, taken as returning `int` (C89; gcc accepts it), in 2 \
+         places; first at g2.c:2:26: call to undeclared function 'helper'"
     );
 }

@@ -10,7 +10,7 @@ use crate::analysis::{AssertVerdict, NoteKind, Reason};
 use crate::error::{bytes_text, name_list};
 use crate::explore::proof::Gap;
 use crate::explore::{Abandon, Abandoned, ExecStatus, Limits, Misfit, Replayed};
-use crate::ir::{AssertId, FuncId, Program};
+use crate::ir::{AssertId, FrontendNote, FuncId, Lenient, Program};
 use crate::verdicts::{Assertion, Confirmed, Notice, Search};
 use crate::witness::{InputValue, StepKind};
 
@@ -424,7 +424,8 @@ fn races_assume(assumed: &[String]) -> String {
 pub fn notice(n: &Notice, program: &Program) -> String {
     match n {
         Notice::Analysis(note) => self::note(&note.kind, program),
-        Notice::Given(text) => text.clone(),
+        Notice::Configuration(text) => text.clone(),
+        Notice::Frontend(note) => frontend(note),
         Notice::AssumedNoWrite(functions) => {
             let names: Vec<&str> = functions.iter().map(|f| function(program, *f)).collect();
             format!(
@@ -466,6 +467,54 @@ pub fn notice(n: &Notice, program: &Program) -> String {
             "--confirm: not every execution could be run for a proof: {}",
             gap(why)
         ),
+    }
+}
+
+/// A note of the front end.
+pub fn frontend(note: &FrontendNote) -> String {
+    match note {
+        FrontendNote::ShadowedBuiltins { input, names } => {
+            let shown: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let flags: Vec<String> = names.iter().map(|n| format!("-fno-builtin-{n}")).collect();
+            format!(
+                "{input}: {} {} as a variable or with another type, which clang takes for the C \
+                 library's function (gcc accepts it): compiled with {}",
+                shown.join(", "),
+                if names.len() == 1 {
+                    "is defined"
+                } else {
+                    "are defined"
+                },
+                flags.join(" ")
+            )
+        }
+        FrontendNote::Lenient {
+            kind,
+            places,
+            first,
+            message,
+        } => {
+            let what = match kind {
+                Lenient::ImplicitFunctionDeclaration => {
+                    "a call of an undeclared function, taken as returning `int` (C89; gcc accepts \
+                     it)"
+                }
+                Lenient::ImplicitInt => {
+                    "a declaration without a type, taken as `int` (C89; gcc accepts it)"
+                }
+                Lenient::IntConversion => {
+                    "an implicit conversion between a pointer and an integer (gcc accepts it): \
+                     the integer is any value"
+                }
+                Lenient::IncompatibleFunctionPointerTypes => {
+                    "a function pointer of another type (gcc accepts it)"
+                }
+            };
+            format!(
+                "{what}, in {}; first at {first}: {message}",
+                plural(*places, "place")
+            )
+        }
     }
 }
 
