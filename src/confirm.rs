@@ -12,7 +12,7 @@
 //! assertion the analysis proved means one of the two is wrong: both facts are reported.
 
 use crate::config::{Config, ConfirmOptions};
-use crate::explore::{self, Limits, RaceMemory, RaceTarget, Replayed};
+use crate::explore::{self, Inconclusive, RaceMemory, RaceTarget, Replayed};
 use crate::ir::{AssertId, Program};
 use crate::verdicts::{Confirmed, Found, Notice, Search, Status, Verdicts};
 use crate::witness::ProgramRef;
@@ -115,7 +115,7 @@ fn confirm_assertions(
             } else {
                 Search::Bounded {
                     executions: found.executions,
-                    limits: Limits::of(&confirmation, options),
+                    why: Inconclusive::of(&confirmation, options),
                 }
             }));
         }

@@ -11,7 +11,7 @@ use crate::analysis::invariants::Invariants;
 use crate::analysis::races::{Race, RaceCheck};
 use crate::analysis::{Analysis, AssertResult, AssertVerdict, Flow, NamedRange, Note, Stats};
 use crate::explore::proof::Gap;
-use crate::explore::{Abandoned, Limits, Misfit, Replayed};
+use crate::explore::{Abandoned, Inconclusive, Misfit, Replayed};
 use crate::ir::{AssertId, FuncId};
 use crate::witness::{ProgramRef, Witness};
 
@@ -84,7 +84,7 @@ pub enum Search {
         /// Executions explored.
         executions: u64,
         /// What the search did not cover.
-        limits: Limits,
+        why: Inconclusive,
     },
 }
 

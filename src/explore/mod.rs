@@ -263,7 +263,7 @@ pub fn confirm(
 
 /// Why a search that found no failure is not conclusive, as data (the report words it).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct Inconclusive {
     /// The search stopped before it covered every execution: the budget it had.
     pub budget_ran_out: Option<std::time::Duration>,
     /// Some executions of the exhaustive search hit this loop bound.
@@ -280,11 +280,11 @@ pub struct Limits {
     pub abandoned: Abandoned,
 }
 
-impl Limits {
-    /// The limits of what `found` covered, with `options` its budget.
-    pub fn of(found: &Confirmation, options: &crate::config::ConfirmOptions) -> Limits {
+impl Inconclusive {
+    /// What `found` did not cover, with `options` its budget.
+    pub fn of(found: &Confirmation, options: &crate::config::ConfirmOptions) -> Inconclusive {
         let out = &found.outcome;
-        Limits {
+        Inconclusive {
             budget_ran_out: (!out.complete).then_some(options.timeout),
             cut_at: out.cut.then_some(found.bound),
             sample_cut_at: found.sample_cut,

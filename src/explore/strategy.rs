@@ -589,7 +589,7 @@ pub fn run<S: Bounded>(
 mod tests {
     use super::*;
     use crate::explore::search::tests::{Op, Toy};
-    use crate::explore::{ExecStatus, Limits};
+    use crate::explore::{ExecStatus, Inconclusive};
     use std::time::Duration;
 
     impl Bounded for Toy {
@@ -650,7 +650,7 @@ mod tests {
             assert!(!found.outcome.violations.contains_key(&AssertId(1)));
             assert!(!found.outcome.complete && !found.outcome.exhaustive());
             assert!(found.sampled > 0 && found.samplers == vec![s.name()]);
-            let why = Limits::of(&found, &o);
+            let why = Inconclusive::of(&found, &o);
             assert!(
                 why.sampled.is_some() && why.budget_ran_out.is_some(),
                 "{why:?}"
@@ -678,7 +678,7 @@ mod tests {
         assert!(found.outcome.violations.is_empty());
         assert_eq!((found.sampled, found.samplers.len()), (0, 0));
         assert!(t0.elapsed() < Duration::from_millis(300));
-        assert_eq!(Limits::of(&found, &o), Limits::default());
+        assert_eq!(Inconclusive::of(&found, &o), Inconclusive::default());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::analysis::races::Incomplete;
 use crate::analysis::{AssertVerdict, NoteKind, Reason};
 use crate::error::{bytes_text, name_list};
 use crate::explore::proof::Gap;
-use crate::explore::{Abandon, Abandoned, ExecStatus, Limits, Misfit, Replayed};
+use crate::explore::{Abandon, Abandoned, ExecStatus, Inconclusive, Misfit, Replayed};
 use crate::ir::{AssertId, FrontendNote, FuncId, Lenient, Program};
 use crate::verdicts::{Assertion, Confirmed, Notice, Search};
 use crate::witness::{InputValue, StepKind};
@@ -122,17 +122,17 @@ pub fn assertion_reason(a: &Assertion) -> String {
             "{}; no execution fails it (every execution was run)",
             analysed()
         ),
-        Some(Confirmed::NotFound(Search::Bounded { executions, limits })) => format!(
+        Some(Confirmed::NotFound(Search::Bounded { executions, why })) => format!(
             "{}; no failing execution found ({} explored{})",
             analysed(),
             plural(*executions as usize, "execution"),
-            self::limits(limits)
+            inconclusive(why)
         ),
     }
 }
 
 /// Why a search that found nothing is not conclusive (`, bound 3 reached`), or nothing.
-pub fn limits(limits: &Limits) -> String {
+pub fn inconclusive(limits: &Inconclusive) -> String {
     let mut why = Vec::new();
     if let Some(budget) = limits.budget_ran_out {
         // Tenths under 10 s: a share of a short --timeout is not "0 s".
