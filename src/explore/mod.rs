@@ -4,6 +4,8 @@
 //! - `interp`: the concrete interpreter over [`crate::ir`]; implements [`System`].
 //! - `search`: exhaustive exploration of a [`System`] (all interleavings, or with visited-state
 //!   pruning), bounded by `--bound`.
+//! - `found`: what one search is given (its budget) and finds (violations, counters), shared by
+//!   every search.
 //! - `proof`: proofs by exploration: every execution of a small program, in the interpreter's
 //!   exact mode; the assertions none fails are proved.
 //! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
