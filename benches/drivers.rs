@@ -59,7 +59,7 @@ fn time_mode(program: &watts::ir::Program, config: &Config, runs: usize) -> (Dur
         proved = out
             .verdicts
             .iter()
-            .filter(|v| v.status == watts::analysis::Status::Proved)
+            .filter(|v| matches!(v.verdict, watts::analysis::AssertVerdict::Proved { .. }))
             .count();
     }
     times.sort();

@@ -9,7 +9,6 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use watts::analysis::Status;
 use watts::ir::Program;
 use watts::{Config, DomainKind, Mode};
 
@@ -124,11 +123,7 @@ fn time_domain(program: &Program, config: &Config, runs: usize) -> Option<Run> {
         let out = watts::analysis::analyze(program, config).ok()?;
         times.push(t0.elapsed());
         peak = peak.max(peak_mb());
-        proved = out
-            .verdicts
-            .iter()
-            .filter(|v| matches!(v.status, Status::Proved | Status::Unreachable))
-            .count();
+        proved = out.verdicts.iter().filter(|v| v.verdict.holds()).count();
     }
     times.sort();
     Some(Run {

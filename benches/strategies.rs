@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use watts::explore::sample::{self, Scheduler};
-use watts::explore::search::Outcome;
+use watts::explore::search::SearchResult;
 use watts::explore::{Interp, InterpOptions};
 
 const SEEDS: u64 = 5;
@@ -51,7 +51,7 @@ fn first_witness(
 ) -> Option<(u64, f64)> {
     let t0 = Instant::now();
     let deadline = t0 + max_time;
-    let mut out = Outcome::default();
+    let mut out = SearchResult::default();
     for run in 0..max_runs {
         if Instant::now() >= deadline {
             return None;
@@ -65,7 +65,7 @@ fn first_witness(
             };
             let replayed = watts::explore::replay(program, &v);
             assert!(
-                matches!(replayed, Ok((1, _))),
+                matches!(replayed, Ok(watts::explore::Replayed::Fails { .. })),
                 "{} seed {seed} run {run}: the witness does not replay: {replayed:?}",
                 scheduler.name()
             );

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use watts::explore::search::{self, Budget, Strategy};
-use watts::explore::symbolic::{self, solver::Z3, Config};
+use watts::explore::symbolic::{self, solver::Z3, SymbolicConfig};
 use watts::explore::{Interp, InterpOptions};
 
 const RUNS: u64 = 2000;
@@ -75,10 +75,10 @@ fn main() {
         )
         .expect("main");
         let deadline = || Some(Instant::now() + Duration::from_secs(SECONDS));
-        let sym_config = Config {
+        let sym_config = SymbolicConfig {
             max_runs: RUNS,
             deadline: deadline(),
-            ..Config::default()
+            ..SymbolicConfig::default()
         };
         let (_, s) = symbolic::explore(&interp, &sym_config, None);
         let sym = cell(s.first_witness, s.runs, &format!(" ({} paths)", s.paths));

@@ -47,8 +47,12 @@ pub enum InputError {
         /// What is wrong.
         message: String,
     },
-    /// The harness cannot be built (`--entry`/`--init` names no defined function, ...).
+    /// The harness cannot be built (`--entries-exported` and no function is exported, ...).
     Harness(String),
+    /// The harness names a function or table that the analysed files do not define
+    /// (`--entry FN`, `--init FN`, `--entries-from TABLE`): the message says which; a driver
+    /// split over several files needs all of them.
+    HarnessName(String),
     /// A source whose file name clang would read as something else than a file to compile.
     UnsafeName(PathBuf),
     /// The baseline file cannot be read.
@@ -107,19 +111,14 @@ impl fmt::Display for InputError {
             InputError::Project { path, message } => {
                 write!(f, "invalid project file {}: {message}", path.display())
             }
-            InputError::Harness(message) => {
-                write!(f, "cannot build the harness: {message}")?;
-                if message.contains("in the analysed files") {
-                    write!(
-                        f,
-                        "\nhelp: a driver split over several files is analysed as one program: \
-                         give all its files (or list them in watts.toml `files`); in pre-commit, \
-                         use the `watts-project` hook, which analyses the whole project whatever \
-                         file is staged"
-                    )?;
-                }
-                Ok(())
-            }
+            InputError::Harness(message) => write!(f, "cannot build the harness: {message}"),
+            InputError::HarnessName(message) => write!(
+                f,
+                "cannot build the harness: {message}\nhelp: a driver split over several files is \
+                 analysed as one program: give all its files (or list them in watts.toml \
+                 `files`); in pre-commit, use the `watts-project` hook, which analyses the whole \
+                 project whatever file is staged"
+            ),
             InputError::Baseline { path, message } => {
                 write!(f, "cannot use the baseline {}: {message}", path.display())
             }
@@ -186,7 +185,12 @@ pub fn memory_budget() -> usize {
 
 /// The memory budget for messages (`1.5 GiB`, `512 MiB`).
 pub fn budget_text() -> String {
-    let b = memory_budget() as f64;
+    bytes_text(memory_budget())
+}
+
+/// A number of bytes for messages (`1.5 GiB`, `512 MiB`, `64 KiB`).
+pub fn bytes_text(bytes: usize) -> String {
+    let b = bytes as f64;
     match b {
         _ if b >= f64::from(1u32 << 30) => format!("{:.1} GiB", b / f64::from(1u32 << 30)),
         _ if b >= f64::from(1u32 << 20) => format!("{:.0} MiB", b / f64::from(1u32 << 20)),

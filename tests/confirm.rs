@@ -474,7 +474,7 @@ fn cross_check(path: &Path, args: &[String], verdict: Option<bool>) -> Result<Cr
     for (id, violation) in &found.violations {
         // Every witness replays from the start to the same failure.
         match watts::explore::replay(&program, violation) {
-            Ok((1, _)) => {}
+            Ok(watts::explore::Replayed::Fails { .. }) => {}
             other => {
                 return Err(format!(
                     "{}: the witness of A{} does not replay: {other:?}",
@@ -487,13 +487,10 @@ fn cross_check(path: &Path, args: &[String], verdict: Option<bool>) -> Result<Cr
         let info = &program.asserts[id.index()];
         let line = info.span.map_or(0, |s| s.line);
         let name = format!("{}:{line} `{}`", path.display(), info.condition);
-        if matches!(
-            v.status,
-            watts::analysis::Status::Proved | watts::analysis::Status::Unreachable
-        ) {
+        if v.verdict.holds() {
             return Err(format!(
                 "{name}: {} by the analysis, yet this execution fails it: {:?}",
-                v.status.name(),
+                watts::verdicts::Status::from(&v.verdict).name(),
                 violation.steps
             ));
         }
@@ -639,7 +636,7 @@ fn the_reduced_search_finds_what_every_interleaving_finds() {
         // found is real, and it claims nothing).
         let rvf = explore(&interp, Strategy::Rvf, Budget::default(), None);
         let c: Vec<_> = rvf.violations.keys().collect();
-        if watts::explore::rvf::gave_up(&rvf) {
+        if rvf.unsupported.rvf_gave_up() {
             rvf_gave_up += 1;
             if !c.iter().all(|x| a.contains(x)) || rvf.exhaustive() {
                 mismatches.push(format!("{}: naive {a:?}, RVF {c:?}", f.display()));
@@ -667,7 +664,7 @@ const LINEAR: &str = include_str!("corpus/15-inputs/01-linear-input.c");
 
 #[test]
 fn a_witness_with_a_forced_input_replays_through_the_cli() {
-    use watts::explore::witness::{ProgramRef, Witness, WitnessFile};
+    use watts::witness::{ProgramRef, Witness};
     let dir = dir_with("lin.c", LINEAR);
     let path = dir.path().join("lin.c");
     let program = watts::load_program(&watts::Config::new(vec![path.clone()])).expect("compiles");
@@ -681,7 +678,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
     .expect("main");
     // The symbolic search when z3 is there; else the witness is built by forcing the input.
     let violation = if watts::explore::symbolic::solver::Z3::locate().is_ok() {
-        let config = watts::explore::symbolic::Config {
+        let config = watts::explore::symbolic::SymbolicConfig {
             max_runs: 50,
             ..Default::default()
         };
@@ -704,7 +701,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
         .steps
         .iter()
         .any(|s| matches!(&s.kind, watts::explore::StepKind::Input(i) if i.value == 331)));
-    let file = WitnessFile::new(
+    let file = watts::report::witness::file(
         &Witness::from(violation),
         &program,
         ProgramRef {
@@ -1033,7 +1030,8 @@ fn a_proof_by_exploration_runs_every_execution_or_says_why_not() {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         let notes = annotations(&text);
         if let Some(words) = expect.strip_prefix("gap ") {
-            if proof.complete || !proof.gap.as_deref().unwrap_or("").contains(words) {
+            let gap = proof.gap.as_ref().map(watts::report::words::gap);
+            if proof.complete || !gap.unwrap_or_default().contains(words) {
                 errors.push(format!(
                     "{name}: expected a gap naming `{words}`: {proof:?}"
                 ));

@@ -87,8 +87,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::params::{parse_domain, parse_mode, Params, DOMAINS};
-use watts::analysis::{Outcome, Status};
+use watts::analysis::Analysis as Outcome;
 use watts::ir::Program;
+use watts::verdicts::Status;
 use watts::{Config, DomainKind, InputError, Mode};
 
 /// The csmith seeds run by default, in this order; `WATTS_CSMITH_SEEDS=N` takes the first N of
@@ -579,7 +580,11 @@ fn check_file(path: &Path, shown: &str, budget: Duration) -> Report {
                 &spec.races,
                 &outcome,
             );
-            let statuses: Vec<Status> = outcome.verdicts.iter().map(|v| v.status).collect();
+            let statuses: Vec<Status> = outcome
+                .verdicts
+                .iter()
+                .map(|v| Status::from(&v.verdict))
+                .collect();
             for (line, ids) in &sites {
                 let Some(ann) = spec.annotations.get(line) else {
                     continue;
@@ -681,7 +686,7 @@ fn check_races(
     };
     if let Some(why) = &check.incomplete {
         r.fail(format!(
-            "{shown}: the race check is incomplete: {why} {tag}"
+            "{shown}: the race check is incomplete: {why:?} {tag}"
         ));
         return;
     }
@@ -781,7 +786,7 @@ fn check_seed(s: &Seed, include: &str, budget: Duration) -> Report {
             match analyze(&program, &s.file, &clang_args, mode, domain, budget) {
                 Ok((Ok(o), t)) => {
                     slowest = slowest.max(t);
-                    let status = |id: usize| o.verdicts.get(id).map(|v| v.status);
+                    let status = |id: usize| o.verdicts.get(id).map(|v| Status::from(&v.verdict));
                     for &id in &holds {
                         match status(id) {
                             Some(Status::Proved | Status::MayFail) => r.passed += 1,

@@ -31,7 +31,7 @@ use std::sync::Mutex;
 
 use common::params::{Params, DOMAINS};
 use watts::analysis::invariants::{Invariants, LineInvariant};
-use watts::analysis::{NamedRange, Status};
+use watts::analysis::{AssertVerdict, NamedRange};
 use watts::ir::{CValue, Program};
 use watts::{Config, DomainKind, Mode};
 
@@ -188,7 +188,7 @@ fn check_file(path: &Path, root: &Path, configs: &[(Mode, DomainKind)]) -> Tally
             }
         };
         for v in &outcome.verdicts {
-            if v.status != Status::Proved {
+            if !matches!(v.verdict, AssertVerdict::Proved { .. }) {
                 continue;
             }
             t.proved += 1;

@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use watts::analysis::Status;
+use watts::verdicts::Status;
 use watts::{Config, DomainKind, Mode};
 
 /// A small deterministic generator (xorshift64*), so that a seed names one program forever.
@@ -357,7 +357,12 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize, bool)
             config.domain = domain;
             let out = watts::analysis::analyze(&program, &config)
                 .map_err(|e| vec![format!("{shown}: {}/{}: {e}", mode.name(), domain.name())])?;
-            per_mode.push(out.verdicts.iter().map(|v| v.status).collect::<Vec<_>>());
+            per_mode.push(
+                out.verdicts
+                    .iter()
+                    .map(|v| Status::from(&v.verdict))
+                    .collect::<Vec<_>>(),
+            );
             races_per_mode.push(
                 out.races
                     .as_ref()
@@ -414,7 +419,10 @@ fn check(seed: u64, dir: &std::path::Path) -> Result<(usize, usize, usize, bool)
     }
     for (id, violation) in &found.violations {
         let a = id.index();
-        if !matches!(watts::explore::replay(&program, violation), Ok((1, _))) {
+        if !matches!(
+            watts::explore::replay(&program, violation),
+            Ok(watts::explore::Replayed::Fails { .. })
+        ) {
             errors.push(format!("{shown}:{}: the witness does not replay", line(a)));
         }
         for (d, domain) in DOMAINS.iter().enumerate() {

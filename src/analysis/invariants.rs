@@ -2,7 +2,7 @@
 //! the ranges of the named variables before the line runs (FSE'16's primary output), as the
 //! proofs of `analyze` use them, so that a range shown never contradicts a verdict.
 //!
-//! The fixpoints are the verdicts' own (`verdict::runs`): the mode's, and the run with lock
+//! The fixpoints are the verdicts' own (`runs::runs`): the mode's, and the run with lock
 //! protection when some cell is protectable. Each keeps the state at every node entry and what
 //! every load read in its thread's last analysis (`ThreadResults::reads`: joined over the
 //! combinations of the flow-sensitive modes, met over the optimized mode's families). Inside a
@@ -31,7 +31,7 @@
 
 use crate::analysis::compose::{self, Composition, Fixpoint, LoadReads};
 use crate::analysis::engine::{Choices, LoadRead, NoRecord, ThreadView, Transfer};
-use crate::analysis::verdict::{detached_roots, runs, Runs};
+use crate::analysis::runs::{detached_roots, runs, Runs};
 use crate::analysis::NamedRange;
 use crate::config::{Config, DomainKind, Mode};
 use crate::error::InputError;

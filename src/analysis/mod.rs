@@ -25,6 +25,7 @@ pub mod engine;
 pub mod invariants;
 pub mod progress;
 pub mod races;
+mod runs;
 pub mod sync;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -60,40 +61,72 @@ impl NamedRange {
     }
 }
 
-/// The verdict of one assertion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Status {
-    /// No execution reaches the assertion with a false condition.
-    Proved,
+/// What the analysis concluded about one assertion: its own verdict, which knows nothing of
+/// executions (`--confirm` adds those above the analysis, in `crate::verdicts`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AssertVerdict {
+    /// No execution reaches the assertion with a false condition: it holds in every state
+    /// of every thread that reaches it.
+    Proved {
+        /// Proved only by the run with lock protection (`runs::runs`).
+        lock_protection: bool,
+    },
     /// No execution reaches the assertion at all.
-    Unreachable,
-    /// The analysis could not exclude a failure.
-    MayFail,
-    /// A concrete execution fails it (needs a witness; not produced yet).
-    Violated,
+    Unreachable {
+        /// Shown unreachable only by the run with lock protection.
+        lock_protection: bool,
+    },
+    /// The analysis could not exclude a failure, for this reason.
+    MayFail(Reason),
 }
 
-impl Status {
-    /// The name used in JSON and listings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Proved => "proved",
-            Status::Unreachable => "unreachable",
-            Status::MayFail => "may-fail",
-            Status::Violated => "violated",
-        }
+impl AssertVerdict {
+    /// Whether the assertion is proved or unreachable (it never fails).
+    pub fn holds(&self) -> bool {
+        matches!(
+            self,
+            AssertVerdict::Proved { .. } | AssertVerdict::Unreachable { .. }
+        )
     }
+
+    /// Whether the analysis could not exclude a failure.
+    pub fn may_fail(&self) -> bool {
+        matches!(self, AssertVerdict::MayFail(_))
+    }
+}
+
+/// Why the analysis could not exclude that an assertion fails.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// Some abstract state reaches the failure (the call, for `reach_error`): in the threads
+    /// of `only_in`, or in every thread that reaches it when `only_in` is empty.
+    CannotExclude {
+        /// A `reach_error` call (reached), rather than a condition (false).
+        reach_error: bool,
+        /// The threads in which it may fail, when not all that reach it.
+        only_in: Vec<String>,
+    },
+    /// The fixpoint went past the memory budget (`--max-memory`, in bytes) before it ended.
+    OverMemory {
+        /// The budget.
+        budget: usize,
+    },
+    /// The fixpoint stopped before its end (round budget exhausted).
+    StoppedEarly,
+    /// The analysis did not finish within the `--timeout`.
+    TimedOut {
+        /// The timeout.
+        budget: std::time::Duration,
+    },
 }
 
 /// What the analysis concluded about one assertion site.
 #[derive(Clone, Debug)]
-pub struct AssertVerdict {
+pub struct AssertResult {
     /// Which assertion.
     pub id: AssertId,
-    /// The verdict.
-    pub status: Status,
-    /// Why, in one sentence (`"the condition holds in every state of threads main, t1"`).
-    pub reason: String,
+    /// The verdict, with why.
+    pub verdict: AssertVerdict,
     /// Values of the condition's named variables where it may fail (empty otherwise).
     pub values: Vec<NamedRange>,
     /// Names of the threads in which the assertion is reachable.
@@ -103,11 +136,6 @@ pub struct AssertVerdict {
     pub explanation: Vec<Flow>,
     /// Interference combinations pruned as infeasible for the threads that reach it.
     pub pruned: usize,
-    /// For a violated assertion: the execution that fails it (`--confirm`).
-    pub witness: Option<crate::explore::witness::Witness>,
-    /// For a violated assertion: which search of `--confirm` found the execution
-    /// (`speed sampling, run 3 of seed 0`).
-    pub found_by: Option<String>,
 }
 
 /// One store-to-load flow of an explanation: a load of the failing thread read a store of
@@ -129,8 +157,68 @@ pub struct Flow {
 pub struct Note {
     /// Where, if it has a position.
     pub span: Option<Span>,
-    /// The message (`"call to unknown function `foo`: it may change ..."`).
-    pub message: String,
+    /// What.
+    pub kind: NoteKind,
+}
+
+impl Note {
+    /// A note without a position.
+    pub fn new(kind: NoteKind) -> Note {
+        Note { span: None, kind }
+    }
+}
+
+/// What a note of the analysis says, as data (the report words it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoteKind {
+    /// A called function has no definition: a call may change any memory it can reach and
+    /// return any value.
+    Undefined(crate::ir::FuncId),
+    /// A function is not inlined (recursion, a call through a pointer, the size budget): it
+    /// is analysed once from an unknown state.
+    NotInlined(crate::ir::FuncId),
+    /// The threads perform `events` memory and thread operations, more than the
+    /// happens-before rules are checked on (`limit`): no combination was ruled out by them.
+    OracleTooBig {
+        /// Operations of the threads.
+        events: usize,
+        /// The most the rules are checked on.
+        limit: usize,
+    },
+    /// A thread has more interference combinations than `--max-combinations`: its shared
+    /// loads read the join of all stores instead.
+    CombinationsJoined {
+        /// The thread.
+        thread: String,
+    },
+    /// An instruction is not modelled (any value assumed), for this reason of the front end.
+    Havoc(String),
+    /// The race check assumes that these functions without a definition access only what
+    /// their arguments point to, during the call, and keep no pointer.
+    RacesAssume(Vec<String>),
+    /// The fixpoint went past the memory budget (`--max-memory`, in bytes) and stopped.
+    StoppedOverMemory {
+        /// The budget.
+        budget: usize,
+    },
+    /// The fixpoint stopped after `rounds` rounds without reaching its end.
+    StoppedAfterRounds {
+        /// Rounds run.
+        rounds: usize,
+    },
+    /// The mode went past the memory budget: the verdicts are the flow-insensitive mode's.
+    Degraded {
+        /// The mode asked for.
+        mode: crate::config::Mode,
+        /// The budget, in bytes.
+        budget: usize,
+    },
+    /// The analysis did not finish within the `--timeout`: every assertion is reported as
+    /// may fail.
+    TimedOut {
+        /// The timeout.
+        budget: std::time::Duration,
+    },
 }
 
 /// Counters of one run (the `stats` object of the JSON output).
@@ -152,15 +240,13 @@ pub struct Stats {
     pub budget_fallbacks: usize,
     /// Milliseconds spent in the Datalog oracle.
     pub datalog_ms: u64,
-    /// Executions explored by `--confirm` (0 without it).
-    pub executions: u64,
 }
 
 /// The result of analysing a program.
 #[derive(Clone, Debug, Default)]
-pub struct Outcome {
-    /// One verdict per assertion, indexed like `Program::asserts`.
-    pub verdicts: Vec<AssertVerdict>,
+pub struct Analysis {
+    /// One result per assertion, indexed like `Program::asserts`.
+    pub verdicts: Vec<AssertResult>,
     /// Modelling notes (unknown functions, unsupported instructions, budgets hit).
     pub notes: Vec<Note>,
     /// Counters.
@@ -173,7 +259,7 @@ pub struct Outcome {
 }
 
 /// Analyses `program` in the mode and domain of `config`.
-pub fn analyze(program: &Program, config: &Config) -> Result<Outcome, InputError> {
+pub fn analyze(program: &Program, config: &Config) -> Result<Analysis, InputError> {
     match config.domain {
         DomainKind::Interval => {
             verdict::analyze_with::<watts_domains::IntervalEnv>(program, config)

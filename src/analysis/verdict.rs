@@ -12,8 +12,9 @@
 //! none to add).
 
 use super::compose::{self, Composition};
-use super::{AssertVerdict, NamedRange, Note, Outcome, Stats, Status};
-use crate::error::InputError;
+use super::runs::{detached_roots, runs, Runs};
+use super::{Analysis, AssertResult, AssertVerdict, NamedRange, Note, NoteKind, Reason, Stats};
+use crate::error::{memory_budget, InputError};
 use crate::facts::Facts;
 use crate::ir::{AssertId, AssertKind, CInt, Callee, FuncId, InstKind, Program};
 use crate::memory::MemoryModel;
@@ -25,7 +26,7 @@ use watts_domains::NumDomain;
 pub fn analyze_with<D: NumDomain>(
     program: &Program,
     config: &crate::config::Config,
-) -> Result<Outcome, InputError> {
+) -> Result<Analysis, InputError> {
     use crate::config::Mode;
     let main = program.main.ok_or(InputError::NoEntryPoint)?;
     let memory = MemoryModel::build(program);
@@ -63,10 +64,14 @@ pub fn analyze_with<D: NumDomain>(
         let better = guarded
             .as_ref()
             .map(|g| verdict_of(program, g, i))
-            .filter(|v| rank(v.status) > rank(plain.status));
+            .filter(|v| rank(&v.verdict) > rank(&plain.verdict));
         verdicts.push(match better {
             Some(mut v) => {
-                v.reason.push_str(" (with lock protection)");
+                match &mut v.verdict {
+                    AssertVerdict::Proved { lock_protection }
+                    | AssertVerdict::Unreachable { lock_protection } => *lock_protection = true,
+                    AssertVerdict::MayFail(_) => {}
+                }
                 v
             }
             None => plain,
@@ -78,47 +83,31 @@ pub fn analyze_with<D: NumDomain>(
         .then(|| super::races::find(&facts, &fix));
     let mut notes = notes(program, &fix);
     if let Some(check) = races.as_ref().filter(|c| !c.assumed.is_empty()) {
-        notes.push(assumed_note(&check.assumed));
+        notes.push(Note::new(NoteKind::RacesAssume(
+            check.assumed.iter().cloned().collect(),
+        )));
     }
     // A fixpoint that stopped early found less than there is: its notes too, so say it even
     // when no assertion shows it.
     let stopped = if fix.over_memory {
-        Some(format!(
-            "the analysis went past its memory budget ({}, --max-memory) and stopped before its \
-             fixpoint: every assertion is reported as may fail, and these notes may be \
-             incomplete",
-            budget_text()
-        ))
+        Some(NoteKind::StoppedOverMemory {
+            budget: memory_budget(),
+        })
     } else if fix.gave_up {
-        Some(format!(
-            "the analysis stopped after {} rounds without reaching its fixpoint: every \
-             assertion is reported as may fail, and these notes may be incomplete",
-            fix.rounds
-        ))
+        Some(NoteKind::StoppedAfterRounds { rounds: fix.rounds })
     } else {
         None
     };
-    if let Some(message) = stopped {
-        notes.insert(
-            0,
-            Note {
-                span: None,
-                message,
-            },
-        );
+    if let Some(kind) = stopped {
+        notes.insert(0, Note::new(kind));
     }
     if degraded {
         notes.insert(
             0,
-            Note {
-                span: None,
-                message: format!(
-                    "the {} mode went past the memory budget ({}, --max-memory): the verdicts are \
-                     those of the flow-insensitive mode, which is coarser and needs less memory",
-                    config.mode.name(),
-                    budget_text()
-                ),
-            },
+            Note::new(NoteKind::Degraded {
+                mode: config.mode,
+                budget: memory_budget(),
+            }),
         );
     }
     let stats = Stats {
@@ -134,9 +123,8 @@ pub fn analyze_with<D: NumDomain>(
         enumerated: fix.combos.enumerated,
         budget_fallbacks: fix.combos.fallbacks,
         datalog_ms: fix.combos.datalog_ms,
-        executions: 0,
     };
-    Ok(Outcome {
+    Ok(Analysis {
         verdicts,
         notes,
         stats,
@@ -145,133 +133,49 @@ pub fn analyze_with<D: NumDomain>(
     })
 }
 
-/// The fixpoints a run computes: the mode's, and the one with lock protection.
-pub(crate) struct Runs<D> {
-    /// The run of the mode (of the flow-insensitive mode when `degraded`).
-    pub plain: compose::Fixpoint<D>,
-    /// The run with lock protection, when some cell is protectable, it was asked for, and the
-    /// plain run stayed within the memory budget.
-    pub guarded: Option<compose::Fixpoint<D>>,
-    /// Whether the mode went past the memory budget, so that `plain` is the flow-insensitive
-    /// run.
-    pub degraded: bool,
-}
-
-/// Runs the fixpoint of `how` (degraded to the flow-insensitive mode past the memory budget)
-/// and, when some cell is protectable and `protect`, the same with lock protection.
-///
-/// Lock protection hands protected cells over as joined values at lock operations, which is
-/// more precise for values guarded by locks and less precise than the store-by-store
-/// combinations elsewhere: both runs are sound, so each assertion takes the stronger verdict
-/// (and `watts invariants` the meet of their ranges).
-pub(crate) fn runs<D: NumDomain>(
-    facts: &Facts<'_>,
-    main: FuncId,
-    detached: &[FuncId],
-    how: Composition,
-    protect: bool,
-) -> Runs<D> {
-    let mut how = how;
-    let mut fix = compose::run::<D>(facts, main, detached, how);
-    let mut degraded = false;
-    if fix.over_memory && how.flow_sensitive() {
-        // Degrades soundly: the flow-insensitive fixpoint over-approximates every mode and
-        // needs far less memory (no combinations, no store events).
-        drop(fix);
-        how.mode = crate::config::Mode::FlowInsensitive;
-        fix = compose::run::<D>(facts, main, detached, how);
-        degraded = true;
-    }
-    let guarded = (fix.protectable && protect && !fix.over_memory).then(|| {
-        let how = Composition {
-            protection: true,
-            ..how
-        };
-        compose::run::<D>(facts, main, detached, how)
-    });
-    Runs {
-        plain: fix,
-        guarded,
-        degraded,
-    }
-}
-
-use crate::error::budget_text;
-
-/// The note of the race check's assumption about functions without a definition.
-fn assumed_note(assumed: &BTreeSet<String>) -> Note {
-    let mut names: Vec<String> = assumed.iter().take(10).map(|n| format!("`{n}`")).collect();
-    if assumed.len() > 10 {
-        names.push(format!("and {} more", assumed.len() - 10));
-    }
-    let (what, access, its, keeps) = if assumed.len() == 1 {
-        ("a function", "accesses", "its", "keeps")
-    } else {
-        ("functions", "access", "their", "keep")
-    };
-    Note {
-        span: None,
-        message: format!(
-            "the race check assumes that {what} without a definition ({}) {access} only what \
-             {its} arguments point to, during the call, and {keeps} no pointer",
-            names.join(", ")
-        ),
-    }
-}
-
 /// How strong a verdict is: unreachable > proved > may fail.
-fn rank(s: Status) -> u8 {
-    match s {
-        Status::Unreachable => 2,
-        Status::Proved => 1,
-        _ => 0,
+fn rank(v: &AssertVerdict) -> u8 {
+    match v {
+        AssertVerdict::Unreachable { .. } => 2,
+        AssertVerdict::Proved { .. } => 1,
+        AssertVerdict::MayFail(_) => 0,
     }
 }
 
 /// The verdict of assertion `i` from one fixpoint.
-fn verdict_of<D>(program: &Program, fix: &compose::Fixpoint<D>, i: usize) -> AssertVerdict {
+fn verdict_of<D>(program: &Program, fix: &compose::Fixpoint<D>, i: usize) -> AssertResult {
     let info = &program.asserts[i];
     let obs = &fix.asserts[i];
     let names = |set: &BTreeSet<usize>| -> Vec<String> {
         set.iter().map(|t| fix.threads[*t].name.clone()).collect()
     };
     let reached = names(&obs.reached_in);
-    let (status, reason) = if fix.over_memory {
-        (
-            Status::MayFail,
-            format!(
-                "the analysis went past its memory budget ({}, --max-memory) before its fixpoint",
-                budget_text()
-            ),
-        )
+    let verdict = if fix.over_memory {
+        AssertVerdict::MayFail(Reason::OverMemory {
+            budget: memory_budget(),
+        })
     } else if fix.gave_up {
-        (
-            Status::MayFail,
-            "the analysis stopped before its fixpoint (round budget exhausted)".to_string(),
-        )
+        AssertVerdict::MayFail(Reason::StoppedEarly)
     } else if !obs.fails_in.is_empty() {
-        let why = match info.kind {
-            AssertKind::ReachError => "the analysis cannot exclude that the call is reached",
-            _ => "the analysis cannot exclude that the condition is false",
-        };
-        let reason = if obs.fails_in == obs.reached_in {
-            why.to_string()
-        } else {
-            format!("{why} in {}", list(&names(&obs.fails_in)))
-        };
-        (Status::MayFail, reason)
+        AssertVerdict::MayFail(Reason::CannotExclude {
+            reach_error: info.kind == AssertKind::ReachError,
+            only_in: if obs.fails_in == obs.reached_in {
+                Vec::new()
+            } else {
+                names(&obs.fails_in)
+            },
+        })
     } else if reached.is_empty() {
-        (
-            Status::Unreachable,
-            "no analysed execution reaches it".to_string(),
-        )
+        AssertVerdict::Unreachable {
+            lock_protection: false,
+        }
     } else {
-        (
-            Status::Proved,
-            format!("the condition holds in every state of {}", list(&reached)),
-        )
+        AssertVerdict::Proved {
+            lock_protection: false,
+        }
     };
-    let values = if status == Status::MayFail {
+    let may_fail = verdict.may_fail();
+    let values = if may_fail {
         let func = &program.funcs[info.func.index()];
         (obs.values.iter())
             .map(|(name, range)| {
@@ -289,61 +193,18 @@ fn verdict_of<D>(program: &Program, fix: &compose::Fixpoint<D>, i: usize) -> Ass
     } else {
         Vec::new()
     };
-    AssertVerdict {
+    AssertResult {
         id: AssertId(i as u32),
-        status,
-        reason,
+        verdict,
         values,
         threads: reached,
-        explanation: if status == Status::MayFail {
+        explanation: if may_fail {
             obs.explanation.clone().unwrap_or_default()
         } else {
             Vec::new()
         },
         pruned: obs.reached_in.iter().map(|t| fix.results[*t].pruned).sum(),
-        witness: None,
-        found_by: None,
     }
-}
-
-fn list(names: &[String]) -> String {
-    match names.len() {
-        0 => "no thread".to_string(),
-        1 => format!("thread {}", names[0]),
-        _ => format!("threads {}", names.join(", ")),
-    }
-}
-
-/// Defined functions that must be analysed on their own: targets of calls through pointers,
-/// and functions whose address reached code the analysis cannot see (callbacks) other than the
-/// harness's entries.
-pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<FuncId> {
-    let mut out = BTreeSet::new();
-    for (fi, f) in program.funcs.iter().enumerate() {
-        for b in &f.blocks {
-            for inst in &b.insts {
-                if let InstKind::Call {
-                    callee: Callee::Indirect(op),
-                    ..
-                } = &inst.kind
-                {
-                    let (targets, _) = memory.pts.callees(program, FuncId(fi as u32), op);
-                    out.extend(targets);
-                }
-            }
-        }
-    }
-    // Harness contract: the environment (the kernel behind `register_chrdev`) runs an entry
-    // only as the harness's threads, which already stand for those runs with their calling
-    // context; a copy from an unknown state stays only where the program's own code calls it
-    // through a pointer (above).
-    out.extend(
-        (memory.pts.exposed_funcs.iter())
-            .filter(|f| program.harness_entries.binary_search(f).is_err()),
-    );
-    out.into_iter()
-        .filter(|f| program.funcs[f.index()].is_defined)
-        .collect()
 }
 
 /// Whether some assertion lies in a function that may run: one that calls and thread
@@ -399,49 +260,26 @@ fn assertion_may_run(
 fn notes<D>(program: &Program, fix: &compose::Fixpoint<D>) -> Vec<Note> {
     let mut notes = Vec::new();
     for f in &fix.unknown_calls {
-        let func = &program.funcs[f.index()];
-        notes.push(Note {
-            span: None,
-            message: format!(
-                "`{}` has no definition in the analysed program: a call may change any memory \\
-                 it can reach (every non-static global, and what its arguments point to) and \\
-                 return any value",
-                func.name
-            ),
-        });
+        notes.push(Note::new(NoteKind::Undefined(*f)));
     }
     for t in &fix.threads {
         if t.origin == Origin::Detached {
             notes.push(Note {
                 span: program.funcs[t.entry.index()].span,
-                message: format!(
-                    "`{}` is not inlined (recursion, a call through a pointer, or the size \\
-                     budget): it is analysed once from an unknown state, and a call to it may \\
-                     change any memory",
-                    program.funcs[t.entry.index()].name
-                ),
+                kind: NoteKind::NotInlined(t.entry),
             });
         }
     }
     if let Some(events) = fix.combos.oracle_too_big {
-        notes.push(Note {
-            span: None,
-            message: format!(
-                "the threads perform {events} memory and thread operations, more than the \
-                 happens-before rules are checked on ({}): no interference combination was \
-                 ruled out by them (sound, less precise)",
-                crate::analysis::sync::feasibility::MAX_ORACLE_EVENTS
-            ),
-        });
+        notes.push(Note::new(NoteKind::OracleTooBig {
+            events,
+            limit: crate::analysis::sync::feasibility::MAX_ORACLE_EVENTS,
+        }));
     }
     for name in &fix.combos.fallback_threads {
-        notes.push(Note {
-            span: None,
-            message: format!(
-                "thread {name} has more interference combinations than --max-combinations: \
-                 its shared loads read the join of all stores instead (sound, less precise)"
-            ),
-        });
+        notes.push(Note::new(NoteKind::CombinationsJoined {
+            thread: name.clone(),
+        }));
     }
     let mut havoc = BTreeSet::new();
     for f in &program.funcs {
@@ -451,7 +289,7 @@ fn notes<D>(program: &Program, fix: &compose::Fixpoint<D>) -> Vec<Note> {
                     if havoc.insert(reason.clone()) {
                         notes.push(Note {
                             span: inst.span,
-                            message: format!("not modelled, any value assumed: {reason}"),
+                            kind: NoteKind::Havoc(reason.clone()),
                         });
                     }
                 }

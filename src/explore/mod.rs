@@ -4,6 +4,8 @@
 //! - `interp`: the concrete interpreter over [`crate::ir`]; implements [`System`].
 //! - `search`: exhaustive exploration of a [`System`] (all interleavings, or with visited-state
 //!   pruning), bounded by `--bound`.
+//! - `found`: what one search is given (its budget) and finds (violations, counters), shared by
+//!   every search.
 //! - `proof`: proofs by exploration: every execution of a small program, in the interpreter's
 //!   exact mode; the assertions none fails are proved.
 //! - `rvf`: the reads-value-from (RVF-SMC) and reads-from searches, one execution per class.
@@ -11,7 +13,9 @@
 //! - `focus`: the few-threads-far sampler (a few focus threads, the others eager or parked).
 //! - `strategy`: the strategies of `confirm` behind one `Explorer` trait (exhaustive, samplers)
 //!   and the plan `--strategy` makes of them.
-//! - `witness`: the schedule of a violation, as data (JSON) and as a diagnostic; replay.
+//! - `replay`: a recorded schedule run again to the failure it claims (`watts replay`, and the
+//!   check of every witness before it is reported).
+//! - `abandon`: why executions were abandoned, as data, with their counts.
 //! - `symbolic`: symbolic inputs (MPC): solver-proposed inputs and schedule prefixes, run concretely.
 //! - `classes`: reads-from and reads-value-from classes of executions, for measurements.
 //!
@@ -36,101 +40,30 @@
 //! confirmed in executions of their own, after the assertions (a race state ends an execution,
 //! which must not hide a failing assertion).
 
+pub mod abandon;
 pub mod classes;
 pub mod focus;
+pub mod found;
 pub mod interp;
 pub mod proof;
+pub mod replay;
 pub mod rvf;
 pub mod sample;
 pub mod search;
 pub mod strategy;
 pub mod symbolic;
-pub mod witness;
 
-use crate::ir::{AssertId, Span};
+use crate::ir::AssertId;
 
+pub use abandon::{Abandon, Abandoned};
 pub use interp::{Interp, InterpOptions, RaceMemory, RaceTarget};
-
-/// A thread of one execution: 0 is `main`, then in creation order.
-pub type Tid = usize;
-
-/// One scheduling step as the witness shows it: the visible operation a thread executed
-/// (local steps that followed it up to its next visible operation are not listed).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct StepInfo {
-    /// The thread that moved.
-    pub tid: Tid,
-    /// Where the visible operation is in the source, if known.
-    pub span: Option<Span>,
-    /// What it did.
-    pub kind: StepKind,
-}
-
-/// The visible operation of a step. Locations are named as the user wrote them (`x`,
-/// `t[2]`, `dev.count`, `heap@f.c:12+4`); values are the integers read or written (pointers
-/// are shown as `&name+offset`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum StepKind {
-    /// A load of shared memory.
-    Read { loc: String, value: String },
-    /// A store to shared memory.
-    Write { loc: String, value: String },
-    /// An atomic read-modify-write (or a successful or failed compare-exchange).
-    Update {
-        loc: String,
-        read: String,
-        written: Option<String>,
-    },
-    /// `pthread_mutex_lock` and friends (the lock's name).
-    Lock(String),
-    /// `pthread_mutex_unlock` and friends.
-    Unlock(String),
-    /// `pthread_create`: the new thread and its entry function.
-    Spawn { child: Tid, entry: String },
-    /// `pthread_join` of that thread returned.
-    Join(Tid),
-    /// `__VERIFIER_atomic_begin` (or the entry of a `__VERIFIER_atomic_*` function).
-    AtomicBegin,
-    /// `__VERIFIER_atomic_end`.
-    AtomicEnd,
-    /// `__VERIFIER_nondet_*` (or the harness, for a parameter of an `--entry` function)
-    /// returned this value.
-    Input(InputValue),
-    /// The thread started: the pseudo-operation every thread (main included) begins with;
-    /// its step runs the thread's local code up to its first visible operation.
-    Start,
-    /// A `pthread_mutex_trylock` that found the lock taken (returned `EBUSY`).
-    TryLockFailed(String),
-    /// An operation that ends the execution without a violation: the process exits, an
-    /// assumption is false, or the operation is not modelled.
-    End,
-}
-
-/// The value an input step returned, and what it is for.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct InputValue {
-    /// The value in the IR's reading (sign-extended from its width): what replay forces.
-    pub value: i128,
-    /// The parameter or variable that gets it, when the debug info names one.
-    pub name: Option<String>,
-    /// Its C type, in which the value is shown.
-    pub ty: crate::ir::CInt,
-}
-
-impl InputValue {
-    /// `value` for no named variable, shown as a signed 128-bit integer (the IR's reading).
-    pub fn unnamed(value: i128) -> InputValue {
-        InputValue {
-            value,
-            name: None,
-            ty: crate::ir::CInt::new(128, crate::ir::Signedness::Signed),
-        }
-    }
-}
+pub use replay::{race_witness, replay, replay_race, Misfit, Replayed};
+// The steps of an execution are witness data, which the report renders.
+pub use crate::witness::{InputValue, StepInfo, StepKind, Tid};
 
 /// How an execution stands after a step.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
+pub enum ExecStatus {
     /// Some thread can still move.
     Running,
     /// An assertion failed (the last step).
@@ -147,7 +80,7 @@ pub enum Status {
     /// A step needs something the interpreter does not model (an unknown value deciding a
     /// branch, an address or an assertion; a call to an unknown function whose result is used;
     /// floats): the execution is abandoned, and no claim is made about it.
-    Unsupported(String),
+    Unsupported(Abandon),
 }
 
 /// A program under a controlled scheduler. A state is a whole execution prefix: memory,
@@ -162,7 +95,7 @@ pub trait System {
     fn initial(&self) -> Self::State;
 
     /// The status of `s`.
-    fn status(&self, s: &Self::State) -> Status;
+    fn status(&self, s: &Self::State) -> ExecStatus;
 
     /// The threads whose next visible operation can run in `s` (not blocked on a lock, a join
     /// or another thread's atomic section), in increasing order. Empty unless `status` is
@@ -316,7 +249,7 @@ pub struct Confirmation {
     /// The searches' results, merged: the first violation of each assertion (with the bound
     /// it was found with and who found it), counters summed; `complete` and `cut` are those
     /// of the last exhaustive search (`complete` is false when none ran).
-    pub outcome: search::Outcome,
+    pub outcome: search::SearchResult,
     /// The loop bound of the last exhaustive search (`--bound` when none ran).
     pub bound: u32,
     /// Executions run by samplers (counted in `outcome.executions` too).
@@ -347,233 +280,37 @@ pub fn confirm(
     ))
 }
 
-/// Why a search that found nothing is not conclusive, in words (`, bound 3 reached`).
-pub fn limits(found: &Confirmation, options: &crate::config::ConfirmOptions) -> String {
-    let out = &found.outcome;
-    let mut why = Vec::new();
-    if !out.complete {
-        // Tenths under 10 s: a share of a short --timeout is not "0 s".
-        let secs = options.timeout.as_secs_f64();
-        let digits = if secs < 10.0 { 1 } else { 0 };
-        why.push(format!("the budget of {secs:.digits$} s ran out"));
-    }
-    if out.cut {
-        why.push(format!(
-            "some executions hit the loop bound {}",
-            found.bound
-        ));
-    }
-    if let Some(bound) = found.sample_cut {
-        why.push(format!(
-            "some sampled executions hit the loop bound {bound}"
-        ));
-    }
-    if found.sampled > 0 && !out.complete {
-        // Soundness: sampling shows failures, never their absence.
-        why.push(format!(
-            "{} of them sampled ({}), which never covers every execution",
-            found.sampled,
-            found.samplers.join(", ")
-        ));
-    }
-    if out.restricted_inputs {
-        why.push("inputs were taken from a few candidate values".to_string());
-    }
-    if let Some((construct, _)) = out.unsupported.by_count().first() {
-        let n = out.unsupported.total();
-        why.push(format!(
-            "{n} execution{} abandoned, most often because {construct}",
-            if n == 1 { " was" } else { "s were" }
-        ));
-    }
-    if why.is_empty() {
-        String::new()
-    } else {
-        format!("; {}", why.join(", "))
-    }
+/// Why a search that found no failure is not conclusive, as data (the report words it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inconclusive {
+    /// The search stopped before it covered every execution: the budget it had.
+    pub budget_ran_out: Option<std::time::Duration>,
+    /// Some executions of the exhaustive search hit this loop bound.
+    pub cut_at: Option<u32>,
+    /// Some sampled executions hit this loop bound.
+    pub sample_cut_at: Option<u32>,
+    /// With an incomplete search: how many executions were sampled, and by which samplers
+    /// (in the order they first ran). Soundness: sampling shows failures, never their
+    /// absence.
+    pub sampled: Option<(u64, Vec<&'static str>)>,
+    /// Inputs were taken from a few candidate values.
+    pub restricted_inputs: bool,
+    /// Why executions were abandoned.
+    pub abandoned: Abandoned,
 }
 
-/// How many executions `out` abandoned and why, the most common reason first (at most three,
-/// each with its count), as a note of the report; `None` when none was.
-pub fn abandoned_note(out: &search::Outcome) -> Option<String> {
-    let reasons = out.unsupported.by_count();
-    if reasons.is_empty() {
-        return None;
-    }
-    let total = out.unsupported.total();
-    let shown: Vec<String> = (reasons.iter().take(3))
-        .map(|(why, n)| format!("{why} ({n})"))
-        .collect();
-    let mut more = match reasons.len() {
-        n if n > 3 => format!("; and {} other reasons", n - 3),
-        _ => String::new(),
-    };
-    // What the user can do about the most common one.
-    let top = reasons[0].0;
-    if let Some(name) = (top.split_once("unknown function (`"))
-        .and_then(|(_, rest)| rest.split_once('`'))
-        .map(|(name, _)| name)
-    {
-        more += &format!(
-            " (if `{name}` changes no memory of the program, say so with --assume-no-write {name})"
-        );
-    }
-    Some(format!(
-        "--confirm: {total} of {} executions were abandoned, most often because {}{}{more}",
-        out.executions.max(total),
-        shown[0],
-        if shown.len() > 1 {
-            format!("; also {}", shown[1..].join("; "))
-        } else {
-            String::new()
+impl Inconclusive {
+    /// What `found` did not cover, with `options` its budget.
+    pub fn of(found: &Confirmation, options: &crate::config::ConfirmOptions) -> Inconclusive {
+        let out = &found.outcome;
+        Inconclusive {
+            budget_ran_out: (!out.complete).then_some(options.timeout),
+            cut_at: out.cut.then_some(found.bound),
+            sample_cut_at: found.sample_cut,
+            sampled: (found.sampled > 0 && !out.complete)
+                .then(|| (found.sampled, found.samplers.clone())),
+            restricted_inputs: out.restricted_inputs,
+            abandoned: out.unsupported.clone(),
         }
-    ))
-}
-
-/// Replays violation `v` on `program` (its schedule, bound and input values):
-/// [`witness::replay_with_inputs`].
-pub fn replay(program: &crate::ir::Program, v: &search::Violation) -> Result<(u8, String), String> {
-    let (choices, inputs) = v.schedule();
-    witness::replay_with_inputs(
-        program,
-        v.bound,
-        v.thread_loops,
-        v.assertion,
-        &choices,
-        inputs,
-    )
-}
-
-/// The witness of a confirmed race ([`RaceTarget`]): the execution of `v`, which ends where
-/// two threads are about to run the race's accesses, followed by those two accesses. `None`
-/// when `v` does not replay to such a state (which would be a bug).
-pub fn race_witness(
-    program: &crate::ir::Program,
-    races: &[RaceTarget],
-    v: &search::Violation,
-) -> Option<witness::Witness> {
-    let (choices, inputs) = v.schedule();
-    let bound = if v.bound == 0 {
-        InterpOptions::default().bound
-    } else {
-        v.bound
-    };
-    let plain = witness::replay_interp(program, bound, v.thread_loops, inputs).ok()?;
-    let (state, steps) = search::replay(&plain, &choices).ok()?;
-    let (id, a, b) = plain.with_races(races.to_vec()).race_at(&state)?;
-    if id != v.assertion {
-        return None;
-    }
-    // Both accesses, each as it runs from this state; the read first, so that the values
-    // shown are those of one execution (the read, then the write, which reads nothing the
-    // other thread writes; or two writes).
-    let run = |t: Tid| (t, plain.step(&mut state.clone(), t, 0));
-    let (x, y) = (run(a), run(b));
-    let ran = if matches!(y.1.kind, StepKind::Read { .. }) {
-        [y, x]
-    } else {
-        [x, y]
-    };
-    let mut choices = choices;
-    let mut steps = steps;
-    for (t, step) in ran {
-        choices.push((t, 0));
-        steps.push(step);
-    }
-    Some(witness::Witness {
-        assertion: v.assertion,
-        choices,
-        steps,
-        threads: v.threads.clone(),
-        bound: v.bound,
-        thread_loops: v.thread_loops,
-    })
-}
-
-/// Replays a race witness: `choices` up to its last two steps, after which the threads of
-/// those two steps must be about to run conflicting accesses of one object (exit status 1 and
-/// a message), else 0 and why not; `Err` when the schedule does not fit the program.
-pub fn replay_race(
-    program: &crate::ir::Program,
-    bound: u32,
-    thread_loops: bool,
-    choices: &[(Tid, usize)],
-    inputs: std::collections::BTreeMap<(Tid, u32), i128>,
-) -> Result<(u8, String), String> {
-    let [prefix @ .., (a, _), (b, _)] = choices else {
-        return Err("a race witness ends with the two accesses: it has fewer steps".into());
-    };
-    let plain = witness::replay_interp(program, bound, thread_loops, inputs)?;
-    let (state, steps) = search::replay(&plain, prefix)?;
-    let spans = [*a, *b].map(|t| plain.next_span(&state, t));
-    let [Some(x), Some(y)] = spans else {
-        return Ok((
-            0,
-            "the two last steps are not accesses of the source".into(),
-        ));
-    };
-    let target = RaceTarget {
-        id: AssertId::from(program.asserts.len()),
-        spans: [x, y].into_iter().collect(),
-        memory: RaceMemory::Any,
-    };
-    Ok(match plain.with_races(vec![target]).race_at(&state) {
-        Some((_, p, q)) if [p, q] == [*a.min(b), *a.max(b)] => (
-            1,
-            format!(
-                "the race happens again: after {} steps, both accesses are next",
-                steps.len()
-            ),
-        ),
-        _ => (
-            0,
-            "the race does not happen: the two last steps are not conflicting accesses that are both next".into(),
-        ),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Issue 20, point 6: the report says how many executions were abandoned and names the
-    /// most common reason first, with a hint for an unknown function.
-    #[test]
-    fn abandoned_executions_are_counted_by_reason() {
-        let mut out = search::Outcome {
-            executions: 10,
-            ..search::Outcome::default()
-        };
-        assert_eq!(abandoned_note(&out), None);
-        for _ in 0..3 {
-            out.unsupported
-                .insert("an unknown value decides a branch at f.c:3".to_string());
-        }
-        for _ in 0..5 {
-            out.unsupported.insert(
-                "a pointer passed to an unknown function (`request_irq`) at f.c:9".to_string(),
-            );
-        }
-        out.unsupported
-            .insert("access through an integer address".to_string());
-        assert_eq!(out.unsupported.total(), 9);
-        let note = abandoned_note(&out).expect("a note");
-        assert!(
-            note.starts_with(
-                "--confirm: 9 of 10 executions were abandoned, most often because a pointer \
-                 passed to an unknown function (`request_irq`) at f.c:9 (5); also an unknown \
-                 value decides a branch at f.c:3 (3); access through an integer address (1)"
-            ),
-            "{note}"
-        );
-        assert!(note.ends_with("--assume-no-write request_irq)"), "{note}");
-        // Counts add up across searches.
-        let mut more = search::Abandoned::default();
-        more.insert("access through an integer address".to_string());
-        out.unsupported.extend(more);
-        assert_eq!(
-            out.unsupported.by_count()[2],
-            ("access through an integer address", 2)
-        );
     }
 }

@@ -74,8 +74,31 @@ pub struct Proof {
     pub complete: bool,
     /// Executions run (or ended at a state explored before).
     pub executions: u64,
-    /// Why the search could not run every execution, in words, when it could not.
-    pub gap: Option<String>,
+    /// Why the search could not run every execution, when it could not.
+    pub gap: Option<Gap>,
+}
+
+/// Why a proof by exploration could not run every execution (the report words it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gap {
+    /// A driver harness: its entries run on inputs of any value.
+    Harness,
+    /// Destructors run at exit, which the interpreter does not run.
+    ExitTimeFunctions,
+    /// The program cannot be executed at all (the interpreter's reason).
+    CannotExecute(String),
+    /// An execution was abandoned, for this cause.
+    Abandoned(super::Abandon),
+    /// A thread ran more than `step_limit` instructions without touching shared memory.
+    LongLocalRun { step_limit: u64 },
+    /// Its share of the `--confirm` budget ran out.
+    OutOfTime,
+    /// The search reached its state budget, an execution of `max_depth` steps, or one of
+    /// more than `max_threads` threads.
+    TooLarge {
+        max_depth: usize,
+        max_threads: usize,
+    },
 }
 
 /// Explores every execution of `program` until `deadline`, and returns the assertions of
@@ -97,7 +120,7 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
         Ok(i) => i,
         Err(why) => {
             return Proof {
-                gap: Some(why),
+                gap: Some(Gap::CannotExecute(why)),
                 ..Proof::default()
             }
         }
@@ -110,20 +133,21 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
         ..Budget::default()
     };
     let out = search::explore(&interp, Strategy::Cached, budget, None);
+    // The search stops at the first abandoned execution, so there is at most one cause.
     let gap = if let Some(why) = out.unsupported.iter().next() {
-        Some(format!("an execution was abandoned: {why}"))
+        Some(Gap::Abandoned(why.clone()))
     } else if out.cut {
-        Some(format!(
-            "a thread ran more than {STEP_LIMIT} instructions without touching shared memory"
-        ))
+        Some(Gap::LongLocalRun {
+            step_limit: STEP_LIMIT,
+        })
     } else if !out.complete {
         Some(if Instant::now() >= deadline {
-            "its share of the --confirm budget ran out".to_string()
+            Gap::OutOfTime
         } else {
-            format!(
-                "it reached two million states, an execution of {MAX_DEPTH} steps or one of \
-                 more than {MAX_THREADS} threads"
-            )
+            Gap::TooLarge {
+                max_depth: MAX_DEPTH,
+                max_threads: MAX_THREADS,
+            }
         })
     } else {
         None
@@ -146,12 +170,12 @@ pub fn prove(program: &Program, targets: &BTreeSet<AssertId>, deadline: Instant)
 }
 
 /// Why code may run that the interpreter does not run from `main`, if it may.
-fn not_closed(program: &Program) -> Option<String> {
+fn not_closed(program: &Program) -> Option<Gap> {
     if !program.harness_entries.is_empty() {
-        return Some("the entries of a driver harness run on inputs of any value".to_string());
+        return Some(Gap::Harness);
     }
     if program.has_exit_time_functions() {
-        return Some("destructors run at exit, which the interpreter does not run".to_string());
+        return Some(Gap::ExitTimeFunctions);
     }
     None
 }

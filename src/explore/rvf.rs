@@ -5,7 +5,7 @@
 //!
 //! Invariant: a violation is recorded only from a schedule the system actually ran (every
 //! witness trace is replayed from the initial state), and the search is `complete` only if the
-//! event model expressed every operation it met (else a reason starting with [`GAVE_UP`] is in
+//! event model expressed every operation it met (else an [`Abandon::RvfGaveUp`] is in
 //! `unsupported`, and the caller should use another strategy).
 //!
 //! Event model (why, in short): an event is one visible step, `(thread, k)`, its k-th.
@@ -45,23 +45,15 @@
 //! it gives up (`GAVE_UP`: atomic sections, operations on several locations, overlapping accesses
 //! of different sizes), the exhaustive explorer falls back to `Strategy::Reduced`.
 
-use super::search::{record_status, Budget, Outcome};
-use super::{Loc, Next, Op, Status, StepInfo, StepKind, System, Tid};
+use super::found::{record_status, Budget, SearchResult};
+use super::{Abandon, ExecStatus, Loc, Next, Op, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
-/// How every reason this search gives up with begins.
-pub const GAVE_UP: &str = "the reads-value-from search does not model ";
-
-/// Whether a search's outcome says the event model could not express the program.
-pub fn gave_up(out: &Outcome) -> bool {
-    out.unsupported.iter().any(|u| u.starts_with(GAVE_UP))
-}
-
 /// Which equivalence the search explores one trace of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub enum RvfMode {
     /// Reads-from: a read's sources are tried one by one.
     ReadsFrom,
     /// Reads-value-from: a read's sources are grouped by the value they write.
@@ -247,10 +239,10 @@ enum Stop {
 
 struct Search<'a, S: System> {
     system: &'a S,
-    mode: Mode,
+    mode: RvfMode,
     budget: Budget,
     targets: Option<&'a BTreeSet<AssertId>>,
-    out: &'a mut Outcome,
+    out: &'a mut SearchResult,
     /// Every range accessed per object, for the overlap check.
     ranges: HashMap<u64, Vec<(i64, u64)>>,
     /// Initial values of globals (the same in every execution).
@@ -262,10 +254,10 @@ struct Search<'a, S: System> {
 /// Runs the search on `system`, adding to `out` (whose random walks may have run).
 pub fn explore<S: System>(
     system: &S,
-    mode: Mode,
+    mode: RvfMode,
     budget: Budget,
     targets: Option<&BTreeSet<AssertId>>,
-    out: &mut Outcome,
+    out: &mut SearchResult,
 ) {
     let mut search = Search {
         system,
@@ -280,7 +272,7 @@ pub fn explore<S: System>(
     if let Err(stop) = search.run() {
         search.out.complete = false;
         if let Stop::GaveUp(why) = stop {
-            search.out.unsupported.insert(format!("{GAVE_UP}{why}"));
+            search.out.unsupported.insert(Abandon::RvfGaveUp(why));
         }
     }
 }
@@ -379,7 +371,7 @@ impl<S: System> Search<'_, S> {
         let mut groups: Vec<(Val, Vec<Src>)> = Vec::new();
         for (s, v) in all {
             match groups.iter_mut().find(|(w, _)| *w == v) {
-                Some((_, g)) if self.mode == Mode::Value => g.push(s),
+                Some((_, g)) if self.mode == RvfMode::Value => g.push(s),
                 _ => groups.push((v, vec![s])),
             }
         }
@@ -554,8 +546,8 @@ impl<S: System> Search<'_, S> {
         }
         let status = sys.status(&next);
         let terminal = match &status {
-            Status::Running | Status::Deadlock => false,
-            Status::Done => {
+            ExecStatus::Running | ExecStatus::Deadlock => false,
+            ExecStatus::Done => {
                 (0..thread_count(sys, &next)).any(|u| sys.next_op(&next, u) != Next::Finished)
             }
             _ => true,
@@ -625,7 +617,7 @@ impl<S: System> Search<'_, S> {
     fn extend(&mut self, run: &mut Run<S>) -> Result<(), Stop> {
         let sys = self.system;
         loop {
-            if sys.status(&run.state) != Status::Running {
+            if sys.status(&run.state) != ExecStatus::Running {
                 return Ok(());
             }
             let mut progress = false;
@@ -663,7 +655,7 @@ impl<S: System> Search<'_, S> {
         let n = thread_count(sys, &run.state);
         let mut evs = run.evs;
         evs.resize(n.max(evs.len()), Vec::new());
-        let running = sys.status(&run.state) == Status::Running;
+        let running = sys.status(&run.state) == ExecStatus::Running;
         let mut ends = Vec::with_capacity(evs.len());
         for (t, list) in evs.iter().enumerate() {
             let end = if list.last().is_some_and(|e| e.terminal) || t >= n {

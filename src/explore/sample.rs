@@ -18,8 +18,8 @@
 //! two children, then random pairs with log-uniform speeds. `Rng` is a small SplitMix64, no
 //! dependency.
 
-use super::search::{record_status, Outcome};
-use super::{Status, StepInfo, StepKind, System, Tid};
+use super::found::{record_status, SearchResult};
+use super::{ExecStatus, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
 use std::time::Instant;
 
@@ -179,16 +179,16 @@ pub fn run<S: System>(
     system: &S,
     scheduler: &mut dyn Scheduler,
     deadline: Option<Instant>,
-    out: &mut Outcome,
+    out: &mut SearchResult,
 ) -> Option<AssertId> {
     let mut state = system.initial();
     let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
     let mut enabled: Vec<Choice> = Vec::new();
     loop {
         let status = system.status(&state);
-        if status != Status::Running {
+        if status != ExecStatus::Running {
             let new = match status {
-                Status::Violated(id) if !out.violations.contains_key(&id) => Some(id),
+                ExecStatus::Violated(id) if !out.violations.contains_key(&id) => Some(id),
                 _ => None,
             };
             out.executions += 1;
@@ -664,11 +664,11 @@ mod tests {
         scheduler: &mut dyn Scheduler,
         run: u64,
         seed: u64,
-    ) -> (Vec<(Tid, usize)>, Status) {
+    ) -> (Vec<(Tid, usize)>, ExecStatus) {
         scheduler.reset(run, seed);
         let mut state = toy.initial();
         let mut picks = Vec::new();
-        while toy.status(&state) == Status::Running {
+        while toy.status(&state) == ExecStatus::Running {
             let enabled: Vec<Choice> = toy
                 .enabled(&state)
                 .into_iter()
@@ -893,7 +893,7 @@ mod tests {
             let (picks, _) = {
                 let mut state = toy.initial();
                 let mut picks = Vec::new();
-                while toy.status(&state) == Status::Running {
+                while toy.status(&state) == ExecStatus::Running {
                     let enabled: Vec<Choice> = toy
                         .enabled(&state)
                         .into_iter()
@@ -944,7 +944,7 @@ mod tests {
             ],
         };
         for mut s in schedulers() {
-            let mut out = Outcome::default();
+            let mut out = SearchResult::default();
             let mut found = None;
             for r in 0..50 {
                 s.reset(r, run_seed(0, s.name(), r));
@@ -956,7 +956,7 @@ mod tests {
             let (_, id) = found.unwrap_or_else(|| panic!("{} found nothing", s.name()));
             let v = &out.violations[&id];
             let (end, steps) = replay(&toy, &v.choices).expect("replays");
-            assert_eq!(toy.status(&end), Status::Violated(id));
+            assert_eq!(toy.status(&end), ExecStatus::Violated(id));
             assert_eq!(steps, v.steps);
             assert!(!out.complete, "sampling never completes a search");
         }
@@ -968,7 +968,7 @@ mod tests {
             threads: vec![vec![Op::Store(0, 2)], vec![Op::LoadFailIf(0, 1)]],
         };
         for mut s in schedulers() {
-            let mut out = Outcome::default();
+            let mut out = SearchResult::default();
             for r in 0..100 {
                 s.reset(r, run_seed(0, s.name(), r));
                 assert_eq!(run(&toy, s.as_mut(), None, &mut out), None);

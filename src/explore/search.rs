@@ -15,9 +15,11 @@
 //! Budgets: executions, states and time (`Budget`; `stop_at_first_gap` for proofs).
 
 use super::classes::ClassCounter;
-use super::{Status, StepInfo, StepKind, System, Tid};
+use super::found::record_status;
+pub use super::found::{Budget, SearchResult, Violation};
+use super::{ExecStatus, Misfit, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
 /// How the search avoids repeated work.
@@ -43,169 +45,10 @@ pub enum Strategy {
     /// algorithm of `Rvf` with every source its own group ([`super::rvf`]).
     ReadsFrom,
     /// One maximal trace per reads-value-from class (each read reads the same value, in the
-    /// same causal order among reads): RVF-SMC, CAV'21 ([`super::rvf`]). Gives up (a reason
-    /// in `unsupported` starting with [`super::rvf::GAVE_UP`]) on programs its event model
-    /// cannot express.
+    /// same causal order among reads): RVF-SMC, CAV'21 ([`super::rvf`]). Gives up (an
+    /// [`super::Abandon::RvfGaveUp`] in `unsupported`) on programs its event model cannot
+    /// express.
     Rvf,
-}
-
-/// Budgets of one search.
-#[derive(Clone, Copy, Debug)]
-pub struct Budget {
-    /// Most executions (maximal schedules, or schedules that end in a known state).
-    pub executions: u64,
-    /// Most distinct states kept by `Strategy::Cached`.
-    pub states: usize,
-    /// Give up at this instant.
-    pub deadline: Option<Instant>,
-    /// Count the reads-from and reads-value-from classes of the complete executions (for
-    /// measurements; meaningful with `Strategy::Naive`, which completes every execution).
-    pub classes: bool,
-    /// Random executions (deterministic seed) before the exhaustive search: they reach deep
-    /// program points at once, where the depth-first search may spend its budget on the
-    /// interleavings of an early part of the program.
-    pub random_walks: u64,
-    /// Stop at the first execution that was cut or abandoned (a proof by exploration needs
-    /// none: `super::proof`), with `complete` false.
-    pub stop_at_first_gap: bool,
-    /// Most steps of one execution the depth-first search follows (each keeps a state on its
-    /// stack); a deeper execution stops the search, with `complete` false.
-    pub max_depth: usize,
-    /// Most threads of one execution the depth-first search follows (each state branches over
-    /// every thread that can move); more stop the search, with `complete` false.
-    pub max_threads: usize,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            executions: 1_000_000,
-            states: 2_000_000,
-            deadline: None,
-            classes: false,
-            random_walks: 0,
-            stop_at_first_gap: false,
-            max_depth: usize::MAX,
-            max_threads: usize::MAX,
-        }
-    }
-}
-
-/// A schedule that fails an assertion: replaying `choices` from the initial state gives
-/// `steps`, and the last step fails `assertion`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    /// The assertion.
-    pub assertion: AssertId,
-    /// (thread, alternative) of every step.
-    pub choices: Vec<(Tid, usize)>,
-    /// What each step did.
-    pub steps: Vec<StepInfo>,
-    /// The name of every thread of the execution, by `Tid`.
-    pub threads: Vec<String>,
-    /// The loop bound the execution was found with (replay needs at least this one); 0 when
-    /// the caller did not say.
-    pub bound: u32,
-    /// Whether it was found by a sampled run, whose loops that create or join threads are not
-    /// bounded (`InterpOptions::thread_loops`): replay runs the same way.
-    pub thread_loops: bool,
-    /// Which search found it, for people (`exhaustive search (RVF, bound 10)`, `speed run 3,
-    /// seed 0x…`); empty when the caller did not say. Replay does not need it: `choices` is
-    /// the whole witness.
-    pub found_by: String,
-}
-
-impl Violation {
-    /// Its replayable schedule: every step's (thread, alternative) and the input values it
-    /// forces ([`super::witness::schedule`]).
-    pub fn schedule(&self) -> super::witness::Schedule {
-        super::witness::schedule(self.choices.iter().zip(&self.steps).map(|(&(t, alt), s)| {
-            let input = match &s.kind {
-                super::StepKind::Input(x) => Some(x.value),
-                _ => None,
-            };
-            (t, alt, input)
-        }))
-    }
-}
-
-/// What a search found.
-#[derive(Clone, Debug, Default)]
-pub struct Outcome {
-    /// The first violation found of each assertion.
-    pub violations: BTreeMap<AssertId, Violation>,
-    /// Executions explored to an end (or to a state explored before).
-    pub executions: u64,
-    /// Steps executed.
-    pub steps: u64,
-    /// Every execution within the bounds was explored.
-    pub complete: bool,
-    /// Some execution was cut by a loop bound or the step budget.
-    pub cut: bool,
-    /// Some execution chose a `__VERIFIER_nondet_*` value from the small candidate set (so
-    /// not every input was tried).
-    pub restricted_inputs: bool,
-    /// Why executions were abandoned (unmodelled operations), each with how many were.
-    pub unsupported: Abandoned,
-    /// The most threads an execution created (main included).
-    pub threads: usize,
-    /// With `Budget::classes`: (reads-from classes, reads-value-from classes) of the complete
-    /// executions.
-    pub classes: Option<(usize, usize)>,
-}
-
-/// Why executions were abandoned, and how many for each reason (the reason names the
-/// construct and where it is: `an unknown value decides a branch at f.c:12`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Abandoned(BTreeMap<String, u64>);
-
-impl Abandoned {
-    /// One more execution abandoned for `why`.
-    pub fn insert(&mut self, why: String) {
-        *self.0.entry(why).or_insert(0) += 1;
-    }
-
-    /// Whether no execution was abandoned.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The reasons, in order.
-    pub fn iter(&self) -> impl Iterator<Item = &String> + '_ {
-        self.0.keys()
-    }
-
-    /// The reasons with their counts, the most common first (ties in order of the reasons).
-    pub fn by_count(&self) -> Vec<(&str, u64)> {
-        let mut v: Vec<(&str, u64)> = self.0.iter().map(|(k, &n)| (k.as_str(), n)).collect();
-        v.sort_by_key(|&(k, n)| (std::cmp::Reverse(n), k));
-        v
-    }
-
-    /// How many executions were abandoned.
-    pub fn total(&self) -> u64 {
-        self.0.values().sum()
-    }
-
-    /// Adds the counts of `other`.
-    pub fn extend(&mut self, other: Abandoned) {
-        for (k, n) in other.0 {
-            *self.0.entry(k).or_insert(0) += n;
-        }
-    }
-
-    /// Keeps only the reasons `keep` accepts.
-    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
-        self.0.retain(|k, _| keep(k));
-    }
-}
-
-impl Outcome {
-    /// Whether the search covered every execution of the program: complete, never cut,
-    /// never abandoned, and without restricted inputs.
-    pub fn exhaustive(&self) -> bool {
-        self.complete && !self.cut && !self.restricted_inputs && self.unsupported.is_empty()
-    }
 }
 
 struct Frame<S> {
@@ -272,10 +115,10 @@ pub fn explore<S: System>(
     strategy: Strategy,
     budget: Budget,
     targets: Option<&BTreeSet<AssertId>>,
-) -> Outcome {
-    let mut out = Outcome {
+) -> SearchResult {
+    let mut out = SearchResult {
         complete: true,
-        ..Outcome::default()
+        ..SearchResult::default()
     };
     let mut visited: HashSet<u128> = HashSet::new();
     // `Reduced`: the sleep set each state was explored with.
@@ -303,8 +146,8 @@ pub fn explore<S: System>(
         }
     }
     let mode = match strategy {
-        Strategy::ReadsFrom => Some(super::rvf::Mode::ReadsFrom),
-        Strategy::Rvf => Some(super::rvf::Mode::Value),
+        Strategy::ReadsFrom => Some(super::rvf::RvfMode::ReadsFrom),
+        Strategy::Rvf => Some(super::rvf::RvfMode::Value),
         _ => None,
     };
     if let Some(mode) = mode {
@@ -319,7 +162,7 @@ pub fn explore<S: System>(
     let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
     let mut stack: Vec<Frame<S::State>> = Vec::new();
     match system.status(&initial) {
-        Status::Running => {
+        ExecStatus::Running => {
             let (choices, reduced) = dfs_choices(system, &initial, strategy);
             stack.push(Frame {
                 state: initial,
@@ -364,7 +207,7 @@ pub fn explore<S: System>(
                 .collect();
             // Soundness: a step that ended the execution (a thread's start whose local code
             // failed or was abandoned) disables every other step: it commutes with none.
-            let kind = if system.status(&state) == Status::Running {
+            let kind = if system.status(&state) == ExecStatus::Running {
                 info.kind.clone()
             } else {
                 StepKind::End
@@ -381,7 +224,7 @@ pub fn explore<S: System>(
         }
         path.push((t, alt, info));
         let status = system.status(&state);
-        if status != Status::Running && top.reduced {
+        if status != ExecStatus::Running && top.reduced {
             // The local step ended the execution, which disables the other threads' steps:
             // they are explored here after all.
             top.reduced = false;
@@ -389,9 +232,11 @@ pub fn explore<S: System>(
             top.choices
                 .extend(all.into_iter().filter(|&c| c != (t, alt)));
         }
-        if status != Status::Running {
+        if status != ExecStatus::Running {
             record_end(system, &state, &status, &path, &mut out);
-            if budget.stop_at_first_gap && matches!(status, Status::Cut | Status::Unsupported(_)) {
+            if budget.stop_at_first_gap
+                && matches!(status, ExecStatus::Cut | ExecStatus::Unsupported(_))
+            {
                 out.complete = false;
                 break;
             }
@@ -457,13 +302,13 @@ fn random_walk<S: System>(
     rng: &mut u64,
     newest_first: bool,
     deadline: Option<Instant>,
-    out: &mut Outcome,
+    out: &mut SearchResult,
 ) {
     let mut state = system.initial();
     let mut path: Vec<(Tid, usize, StepInfo)> = Vec::new();
     loop {
         let status = system.status(&state);
-        if status != Status::Running {
+        if status != ExecStatus::Running {
             record_end(system, &state, &status, &path, out);
             return;
         }
@@ -546,58 +391,12 @@ fn choices<S: System>(system: &S, s: &S::State) -> Vec<(Tid, usize)> {
 fn record_end<S: System>(
     system: &S,
     state: &S::State,
-    status: &Status,
+    status: &ExecStatus,
     path: &[(Tid, usize, StepInfo)],
-    out: &mut Outcome,
+    out: &mut SearchResult,
 ) {
     out.executions += 1;
     record_status(system, state, status, path, out);
-}
-
-/// Records what an execution that ended with `status` after `path` means: its violation (the
-/// first of each assertion), the cut, the reason it was abandoned.
-pub(crate) fn record_status<S: System>(
-    system: &S,
-    state: &S::State,
-    status: &Status,
-    path: &[(Tid, usize, StepInfo)],
-    out: &mut Outcome,
-) {
-    out.threads = out.threads.max(system.thread_count(state));
-    match status {
-        Status::Violated(id) => {
-            out.violations.entry(*id).or_insert_with(|| {
-                let threads = path.iter().map(|(t, _, _)| *t).max().unwrap_or(0);
-                Violation {
-                    assertion: *id,
-                    choices: path.iter().map(|(t, a, _)| (*t, *a)).collect(),
-                    steps: path.iter().map(|(_, _, i)| i.clone()).collect(),
-                    threads: (0..=threads.max(spawned(path)))
-                        .map(|t| system.thread_name(state, t))
-                        .collect(),
-                    bound: 0,
-                    thread_loops: false,
-                    found_by: String::new(),
-                }
-            });
-        }
-        Status::Cut => out.cut = true,
-        Status::Unsupported(why) => {
-            out.unsupported.insert(why.clone());
-        }
-        Status::Running | Status::Done | Status::Deadlock | Status::Discarded => {}
-    }
-}
-
-/// The largest thread id a step of `path` created.
-fn spawned(path: &[(Tid, usize, StepInfo)]) -> Tid {
-    path.iter()
-        .filter_map(|(_, _, i)| match i.kind {
-            StepKind::Spawn { child, .. } => Some(child),
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 /// Replays `choices` from the initial state. `Err` when a step does not fit (the thread is not
@@ -605,24 +404,24 @@ fn spawned(path: &[(Tid, usize, StepInfo)]) -> Tid {
 pub fn replay<S: System>(
     system: &S,
     choices: &[(Tid, usize)],
-) -> Result<(S::State, Vec<StepInfo>), String> {
+) -> Result<(S::State, Vec<StepInfo>), Misfit> {
     let mut state = system.initial();
     let mut steps = Vec::with_capacity(choices.len());
     for (i, &(t, alt)) in choices.iter().enumerate() {
-        if system.status(&state) != Status::Running {
-            return Err(format!(
-                "step {}: the execution already ended ({})",
-                i + 1,
-                super::witness::ending(&system.status(&state))
-            ));
+        let end = system.status(&state);
+        if end != ExecStatus::Running {
+            return Err(Misfit::Ended { step: i + 1, end });
         }
         // `ready`, not the list of every thread: a witness of 10,000 threads replays in
         // time linear in its steps.
         if !system.ready(&state, t) {
-            return Err(format!("step {}: thread {t} cannot move", i + 1));
+            return Err(Misfit::CannotMove {
+                step: i + 1,
+                tid: t,
+            });
         }
         if alt >= system.alternatives(&state, t).max(1) {
-            return Err(format!("step {}: no alternative {alt}", i + 1));
+            return Err(Misfit::NoAlternative { step: i + 1, alt });
         }
         steps.push(system.step(&mut state, t, alt));
     }
@@ -632,6 +431,7 @@ pub fn replay<S: System>(
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     /// A toy system: threads run straight-line programs of loads and stores on a few
     /// variables, with mutexes, an atomic section, joins and inputs; an assertion fails when
@@ -674,7 +474,7 @@ pub(super) mod tests {
         reg: Vec<i64>,
         locks: Vec<Option<Tid>>,
         atomic: Option<Tid>,
-        status: Status,
+        status: ExecStatus,
     }
 
     fn var(v: usize) -> crate::explore::Loc {
@@ -730,18 +530,22 @@ pub(super) mod tests {
                 reg: vec![0; self.threads.len()],
                 locks: vec![None; 2],
                 atomic: None,
-                status: Status::Running,
+                status: ExecStatus::Running,
             }
         }
-        fn status(&self, s: &ToyState) -> Status {
-            if s.status == Status::Running && self.enabled(s).is_empty() {
+        fn status(&self, s: &ToyState) -> ExecStatus {
+            if s.status == ExecStatus::Running && self.enabled(s).is_empty() {
                 let done = (0..self.threads.len()).all(|t| s.pc[t] >= self.threads[t].len());
-                return if done { Status::Done } else { Status::Deadlock };
+                return if done {
+                    ExecStatus::Done
+                } else {
+                    ExecStatus::Deadlock
+                };
             }
             s.status.clone()
         }
         fn enabled(&self, s: &ToyState) -> Vec<Tid> {
-            if s.status != Status::Running {
+            if s.status != ExecStatus::Running {
                 return Vec::new();
             }
             (0..self.threads.len())
@@ -761,19 +565,19 @@ pub(super) mod tests {
                 Op::Store(v, x) => self.store(s, v, x),
                 Op::LoadFailIf(v, x) => {
                     if s.mem[v] == x {
-                        s.status = Status::Violated(AssertId(v as u32));
+                        s.status = ExecStatus::Violated(AssertId(v as u32));
                     }
                     self.load(s, v)
                 }
                 Op::Check(v, x, id) => {
                     if s.mem[v] == x {
-                        s.status = Status::Violated(AssertId(id));
+                        s.status = ExecStatus::Violated(AssertId(id));
                     }
                     self.load(s, v)
                 }
                 Op::Assume(v, x) => {
                     if s.mem[v] != x {
-                        s.status = Status::Discarded;
+                        s.status = ExecStatus::Discarded;
                     }
                     self.load(s, v)
                 }
@@ -879,7 +683,7 @@ pub(super) mod tests {
         }
     }
 
-    fn run(toy: &Toy, strategy: Strategy) -> Outcome {
+    fn run(toy: &Toy, strategy: Strategy) -> SearchResult {
         explore(toy, strategy, Budget::default(), None)
     }
 
@@ -898,7 +702,7 @@ pub(super) mod tests {
             assert_eq!(v.choices, vec![(0, 0), (1, 0)]);
             assert!(out.exhaustive());
             let (end, steps) = replay(&toy, &v.choices).expect("replays");
-            assert_eq!(toy.status(&end), Status::Violated(AssertId(0)));
+            assert_eq!(toy.status(&end), ExecStatus::Violated(AssertId(0)));
             assert_eq!(steps, v.steps);
         }
     }
@@ -968,7 +772,7 @@ pub(super) mod tests {
         let out = explore(&toy, Strategy::Cached, budget, None);
         let v = &out.violations[&AssertId(0)];
         let (end, _) = replay(&toy, &v.choices).expect("replays");
-        assert_eq!(toy.status(&end), Status::Violated(AssertId(0)));
+        assert_eq!(toy.status(&end), ExecStatus::Violated(AssertId(0)));
         assert!(!out.complete, "no exhaustive search ran");
     }
 
@@ -1059,7 +863,7 @@ pub(super) mod tests {
             ] {
                 let out = run(&toy, strategy);
                 let why = format!("program {program}, {strategy:?}: {:?}", toy.threads);
-                if super::super::rvf::gave_up(&out) {
+                if out.unsupported.rvf_gave_up() {
                     // Only atomic sections are beyond the event model; then nothing is
                     // claimed, and what was found is real.
                     assert!(toy
@@ -1083,7 +887,7 @@ pub(super) mod tests {
                 assert!(out.complete && out.unsupported.is_empty(), "{why}");
                 for v in out.violations.values() {
                     let (end, _) = replay(&toy, &v.choices).expect("replays");
-                    assert_eq!(toy.status(&end), Status::Violated(v.assertion), "{why}");
+                    assert_eq!(toy.status(&end), ExecStatus::Violated(v.assertion), "{why}");
                 }
                 executions.insert(format!("{strategy:?}"), out.executions);
             }

@@ -7,7 +7,7 @@
 //! Invariant: explorers only add to a [`Confirmation`], and every violation they add carries
 //! its schedule from the initial state and the loop bound it replays with. Only [`Exhaustive`]
 //! sets `outcome.complete`; a sampler (or the symbolic search) never does, and nothing runs
-//! after an exhaustive search that covered every execution ([`Outcome::exhaustive`]), so a
+//! after an exhaustive search that covered every execution ([`SearchResult::exhaustive`]), so a
 //! search that sampled never claims that every execution was run. After one that completed
 //! only within limits (input candidates, abandoned executions), the later phases may still
 //! find violations; the claim stays "every execution within those limits".
@@ -25,8 +25,8 @@
 //! complete.
 
 use super::sample::{self, Scheduler};
-use super::search::{self, Outcome};
-use super::{rvf, Confirmation, Interp, System};
+use super::search::{self, SearchResult};
+use super::{Confirmation, Interp, System};
 use crate::config::{ConfirmOptions, ConfirmStrategy};
 use crate::ir::AssertId;
 use std::collections::BTreeSet;
@@ -188,9 +188,10 @@ impl<S: Bounded> Explorer<S> for Exhaustive {
                 search::Strategy::Rvf => "exhaustive search (RVF-SMC)",
                 _ => "exhaustive search (reduced)",
             };
-            if strategy == search::Strategy::Rvf && rvf::gave_up(&out) {
+            if strategy == search::Strategy::Rvf && out.unsupported.rvf_gave_up() {
                 // What it found is real; that it gave up is not a property of the program.
-                out.unsupported.retain(|u| !u.starts_with(rvf::GAVE_UP));
+                out.unsupported
+                    .retain(|u| !matches!(u, super::Abandon::RvfGaveUp(_)));
                 out.complete = false;
                 merge(&mut found.outcome, out, bound, false, label);
                 strategy = search::Strategy::Reduced;
@@ -215,7 +216,7 @@ impl<S: Bounded> Explorer<S> for Exhaustive {
 /// `thread_loops`) to `total`: its violations not found before (each with that bound, and
 /// `by` as who found it unless the search said), its counters, and the reasons it abandoned
 /// executions. `complete` and `cut` are the caller's.
-fn merge(total: &mut Outcome, out: Outcome, bound: u32, thread_loops: bool, by: &str) {
+fn merge(total: &mut SearchResult, out: SearchResult, bound: u32, thread_loops: bool, by: &str) {
     for (id, mut v) in out.violations {
         v.bound = bound;
         v.thread_loops = thread_loops;
@@ -294,7 +295,7 @@ impl<S: Bounded> Explorer<S> for Sampling {
             *next += 1;
             let name = scheduler.name();
             scheduler.reset(run, sample::run_seed(self.seed, name, run));
-            let mut out = Outcome::default();
+            let mut out = SearchResult::default();
             let thread_loops = scheduler.few_threads();
             let system = if thread_loops { &sampled } else { &bounded };
             sample::run(system, scheduler.as_mut(), Some(deadline), &mut out);
@@ -400,11 +401,11 @@ impl<'p> Explorer<Interp<'p>> for Symbolic {
             .filter(|a| !found.outcome.violations.contains_key(a))
             .copied()
             .collect();
-        let config = super::symbolic::Config {
+        let config = super::symbolic::SymbolicConfig {
             deadline: Some(deadline),
             max_runs: u64::MAX,
             seed: self.seed,
-            ..super::symbolic::Config::default()
+            ..super::symbolic::SymbolicConfig::default()
         };
         let mut after = SpeedAfter {
             speed: sample::Speed::new(),
@@ -559,7 +560,7 @@ fn many_threads(found: &Confirmation) -> bool {
 
 /// Runs the phases of `plan` on `system` within `options.timeout`, until every assertion of
 /// `targets` is violated, a phase is an exhaustive search that completed without limits (see
-/// [`Outcome::exhaustive`]), or the phases end.
+/// [`SearchResult::exhaustive`]), or the phases end.
 pub fn run<S: Bounded>(
     system: &S,
     plan: Vec<Phase<S>>,
@@ -568,7 +569,7 @@ pub fn run<S: Bounded>(
 ) -> Confirmation {
     let start = Instant::now();
     let mut found = Confirmation {
-        outcome: Outcome::default(),
+        outcome: SearchResult::default(),
         bound: options.bound,
         sampled: 0,
         sample_cut: None,
@@ -600,7 +601,7 @@ pub fn run<S: Bounded>(
 mod tests {
     use super::*;
     use crate::explore::search::tests::{Op, Toy};
-    use crate::explore::{limits, Status};
+    use crate::explore::{ExecStatus, Inconclusive};
     use std::time::Duration;
 
     impl Bounded for Toy {
@@ -656,13 +657,16 @@ mod tests {
             assert!(v.found_by.starts_with(s.name()), "{}", v.found_by);
             assert_eq!(v.bound, WALK_BOUND);
             let (end, _) = search::replay(&toy, &v.choices).expect("replays");
-            assert_eq!(toy.status(&end), Status::Violated(AssertId(0)));
+            assert_eq!(toy.status(&end), ExecStatus::Violated(AssertId(0)));
             // A1 holds: sampling ran out of time, and says it only sampled.
             assert!(!found.outcome.violations.contains_key(&AssertId(1)));
             assert!(!found.outcome.complete && !found.outcome.exhaustive());
             assert!(found.sampled > 0 && found.samplers == vec![s.name()]);
-            let why = limits(&found, &o);
-            assert!(why.contains("sampled") && why.contains("budget"), "{why}");
+            let why = Inconclusive::of(&found, &o);
+            assert!(
+                why.sampled.is_some() && why.budget_ran_out.is_some(),
+                "{why:?}"
+            );
         }
     }
 
@@ -686,7 +690,7 @@ mod tests {
         assert!(found.outcome.violations.is_empty());
         assert_eq!((found.sampled, found.samplers.len()), (0, 0));
         assert!(t0.elapsed() < Duration::from_millis(300));
-        assert_eq!(limits(&found, &o), "");
+        assert_eq!(Inconclusive::of(&found, &o), Inconclusive::default());
     }
 
     #[test]

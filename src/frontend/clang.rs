@@ -19,6 +19,7 @@ use std::process::Command;
 use crate::config::Config;
 use crate::confine::SourceRoots;
 use crate::error::InputError;
+use crate::ir::{FrontendNote, Lenient};
 
 /// The LLVM major version watts links against; clang must produce IR of the same version.
 pub(crate) const LLVM_MAJOR: u32 = 19;
@@ -99,8 +100,8 @@ pub(crate) fn parse_major(text: &str) -> Option<u32> {
 pub(crate) struct Compiled {
     /// The bitcode.
     pub bitcode: Vec<u8>,
-    /// Notes in words, each naming what it changed and where it was first seen.
-    pub notes: Vec<String>,
+    /// Notes, each naming what it changed and where it was first seen.
+    pub notes: Vec<FrontendNote>,
 }
 
 /// How many times a compile is retried with more `-fno-builtin-NAME` flags.
@@ -133,21 +134,11 @@ pub(crate) fn compile(
             Ok((bitcode, diagnostics)) => {
                 let mut notes = Vec::new();
                 if !no_builtin.is_empty() {
-                    notes.push(format!(
-                        "{}: {} as a variable or with another type, which clang takes for the C \
-                         library's function (gcc accepts it): compiled with {}",
-                        input.display(),
-                        (no_builtin.iter())
-                            .map(|n| format!("`{n}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                            + if no_builtin.len() == 1 {
-                                " is defined"
-                            } else {
-                                " are defined"
-                            },
-                        args[..no_builtin.len()].join(" ")
-                    ));
+                    // Compiled with `-fno-builtin-NAME` for each (the first arguments).
+                    notes.push(FrontendNote::ShadowedBuiltins {
+                        input: input.display().to_string(),
+                        names: no_builtin.clone(),
+                    });
                 }
                 notes.extend(lenient_notes(&roots.withhold_diagnostics(&diagnostics)));
                 return Ok(Compiled { bitcode, notes });
@@ -192,29 +183,10 @@ fn shadowed_builtins(diagnostics: &str) -> Vec<String> {
 /// One note per kind of gcc-accepted C that clang compiled with a warning
 /// (`-Wimplicit-function-declaration`, `-Wimplicit-int`, `-Wint-conversion`,
 /// `-Wincompatible-function-pointer-types`): how many places, and the first one.
-fn lenient_notes(diagnostics: &str) -> Vec<String> {
-    const KINDS: [(&str, &str); 4] = [
-        (
-            "-Wimplicit-function-declaration",
-            "a call of an undeclared function, taken as returning `int` (C89; gcc accepts it)",
-        ),
-        (
-            "-Wimplicit-int",
-            "a declaration without a type, taken as `int` (C89; gcc accepts it)",
-        ),
-        (
-            "-Wint-conversion",
-            "an implicit conversion between a pointer and an integer (gcc accepts it): the \
-             integer is any value",
-        ),
-        (
-            "-Wincompatible-function-pointer-types",
-            "a function pointer of another type (gcc accepts it)",
-        ),
-    ];
+fn lenient_notes(diagnostics: &str) -> Vec<FrontendNote> {
     let mut out = Vec::new();
-    for (flag, what) in KINDS {
-        let tag = format!("[{flag}]");
+    for kind in Lenient::ALL {
+        let tag = format!("[{}]", kind.flag());
         let hits: Vec<&str> = (diagnostics.lines())
             .filter(|l| l.contains(": warning: ") && l.trim_end().ends_with(&tag))
             .collect();
@@ -222,10 +194,12 @@ fn lenient_notes(diagnostics: &str) -> Vec<String> {
         let (place, message) = first.split_once(": warning: ").unwrap_or((first, ""));
         let message = message.trim_end().trim_end_matches(&tag).trim_end();
         let message = message.split(';').next().unwrap_or(message);
-        out.push(format!(
-            "{what}, in {}; first at {place}: {message}",
-            crate::report::plural(hits.len(), "place"),
-        ));
+        out.push(FrontendNote::Lenient {
+            kind,
+            places: hits.len(),
+            first: place.to_string(),
+            message: message.to_string(),
+        });
     }
     out
 }
@@ -318,7 +292,7 @@ pub(crate) fn as_input(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::{as_input, parse_major};
+    use super::{as_input, parse_major, FrontendNote, Lenient};
     use std::path::{Path, PathBuf};
 
     #[test]
@@ -339,12 +313,14 @@ mod tests {
                  do not support implicit function declarations [-Wimplicit-function-declaration]\n\
                  g2.c:5:1: warning: call to undeclared function 'h2'; ISO C99 [-Wimplicit-function-declaration]\n";
         let notes = super::lenient_notes(w);
-        assert_eq!(notes.len(), 1, "{notes:?}");
-        assert!(
-            notes[0].starts_with("a call of an undeclared function")
-                && notes[0].contains("in 2 places")
-                && notes[0].contains("first at g2.c:2:26: call to undeclared function 'helper'"),
-            "{notes:?}"
+        assert_eq!(
+            notes,
+            [FrontendNote::Lenient {
+                kind: Lenient::ImplicitFunctionDeclaration,
+                places: 2,
+                first: "g2.c:2:26".to_string(),
+                message: "call to undeclared function 'helper'".to_string(),
+            }]
         );
         assert!(super::lenient_notes("").is_empty());
     }

@@ -52,7 +52,7 @@ fn is_bitcode(bytes: &[u8]) -> bool {
 pub(crate) fn load_module<'ctx>(
     ctx: &'ctx Context,
     config: &Config,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<crate::ir::FrontendNote>,
 ) -> Result<Module<'ctx>, InputError> {
     if config.inputs.is_empty() {
         return Err(InputError::Unsupported("no input file given".to_string()));

@@ -260,7 +260,7 @@ fn resolve_table(program: &Program, name: &str) -> Result<Vec<FuncId>, InputErro
             .map(|t| program.globals[t.global.index()].name.as_str())
             .collect();
         names.sort_unstable();
-        return Err(InputError::Harness(format!(
+        return Err(InputError::HarnessName(format!(
             "--entries-from {name}: no global `{name}` in the analysed files (globals that hold \
              function pointers: {})",
             crate::error::name_list(&names)
@@ -270,7 +270,7 @@ fn resolve_table(program: &Program, name: &str) -> Result<Vec<FuncId>, InputErro
         .filter(|f| program.funcs[f.index()].is_defined)
         .collect();
     if funcs.is_empty() {
-        return Err(InputError::Harness(format!(
+        return Err(InputError::HarnessName(format!(
             "--entries-from {name}: `{name}` holds no pointer to a function defined in the \
              analysed files"
         )));
@@ -288,7 +288,7 @@ fn resolve(program: &Program, name: &str, flag: &str) -> Result<FuncId, InputErr
         return Ok(FuncId::from(i));
     }
     if !found.is_empty() {
-        return Err(InputError::Harness(format!(
+        return Err(InputError::HarnessName(format!(
             "{flag} {name}: `{name}` is declared but not defined in the analysed files"
         )));
     }
@@ -297,7 +297,7 @@ fn resolve(program: &Program, name: &str, flag: &str) -> Result<FuncId, InputErr
         .map(|f| f.name.as_str())
         .collect();
     defined.sort_unstable();
-    Err(InputError::Harness(format!(
+    Err(InputError::HarnessName(format!(
         "{flag} {name}: no function `{name}` in the analysed files (defined: {})",
         crate::error::name_list(&defined)
     )))

@@ -19,6 +19,7 @@ mod ids;
 mod inst;
 mod layout;
 pub mod lib;
+mod notes;
 pub mod once;
 mod span;
 
@@ -29,6 +30,7 @@ pub use inst::{
     Terminator,
 };
 pub use layout::{InitCell, InitValue, Layout, ScalarKind};
+pub use notes::{FrontendNote, Lenient};
 pub use span::{FileId, SourceFile, Span};
 
 /// The type of an SSA value, as far as the analysis cares.
@@ -124,8 +126,8 @@ pub struct Program {
     /// front end; `harness::startup` exposes them). Sorted.
     pub exit_arrays: Vec<GlobalId>,
     /// What the front end did to accept C that gcc accepts and clang does not (notes for the
-    /// report, in words).
-    pub frontend_notes: Vec<String>,
+    /// report).
+    pub frontend_notes: Vec<FrontendNote>,
     /// Declared functions the user assumes change no memory of the program
     /// (`--assume-no-write`: `request_irq`, `register_chrdev`); they may keep the pointers
     /// they get and call back the functions they are given. Sorted.

@@ -208,36 +208,9 @@ pub fn drop_unknown_flags(units: &mut [Unit], clang: &Path) -> Option<Vec<String
     Some(rejected)
 }
 
-/// `p` made absolute against `base` (without touching the file system), with `.` and `..`
-/// components resolved lexically.
-pub fn absolute(base: &Path, p: &Path) -> PathBuf {
-    let joined = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        base.join(p)
-    };
-    let mut out = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// `p` (absolute) relative to `cwd` when inside it, else `p`.
-pub fn display_path(p: &Path, cwd: &Path) -> PathBuf {
-    match p.strip_prefix(cwd) {
-        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),
-        _ => p.to_path_buf(),
-    }
-}
+// The path arithmetic lives in the leaf `crate::paths`, which the report and the
+// explorer use too; callers here keep their names.
+pub use crate::paths::{absolute, display_path};
 
 /// Splits a shell command line as the compilation database writes it (POSIX quoting: single
 /// and double quotes, backslash escapes).

@@ -18,7 +18,7 @@
 //! starting with `@` or `-`, and an `-include` from outside the project, are refused (exit 2);
 //! every other flag not on the allowlist is dropped and named.
 
-use super::compile_commands::absolute;
+use crate::paths::absolute;
 use std::fmt;
 use std::path::{Path, PathBuf};
 

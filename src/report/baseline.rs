@@ -147,8 +147,8 @@ impl Baseline {
 /// and `..` are resolved lexically.
 pub fn normalize(path: &str) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();
-    let abs = crate::project::compile_commands::absolute(&cwd, Path::new(path));
-    crate::project::compile_commands::display_path(&abs, &cwd)
+    let abs = crate::paths::absolute(&cwd, Path::new(path));
+    crate::paths::display_path(&abs, &cwd)
         .to_string_lossy()
         .into_owned()
 }

@@ -6,8 +6,9 @@
 //! `unsigned char`, in JSON the same text as a string.
 
 use super::Report;
-use crate::analysis::{AssertVerdict, Flow, NamedRange, Status};
+use crate::analysis::{Flow, NamedRange};
 use crate::ir::{AssertId, AssertInfo, AssertKind};
+use crate::verdicts::{Assertion, Status};
 
 /// One assertion site and what the analysis concluded about it.
 #[derive(Clone, Debug)]
@@ -19,7 +20,7 @@ pub struct Finding<'a> {
     /// The verdict.
     pub status: Status,
     /// Why, in one sentence.
-    pub reason: &'a str,
+    pub reason: String,
     /// Values of the condition's variables where it may fail.
     pub values: &'a [NamedRange],
     /// Threads in which the assertion is reachable.
@@ -39,7 +40,7 @@ pub struct Finding<'a> {
     /// For a may-fail assertion in a flow-sensitive mode: the store each relevant load read.
     pub explanation: &'a [Flow],
     /// For a violated assertion: the execution that fails it.
-    pub witness: Option<&'a crate::explore::witness::Witness>,
+    pub witness: Option<&'a crate::witness::Witness>,
     /// For a violated assertion: which search of `--confirm` found the witness.
     pub found_by: Option<&'a str>,
     /// Interference combinations pruned as infeasible for the threads that reach it.
@@ -64,9 +65,9 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
     }
     // Verdicts are documented to be indexed like `Program::asserts`, but look them up by id so
     // that a short or reordered list cannot attach a verdict to the wrong site.
-    let mut by_id: Vec<Option<&AssertVerdict>> = vec![None; program.asserts.len()];
-    for v in &report.outcome.verdicts {
-        if let Some(slot) = by_id.get_mut(v.id.index()) {
+    let mut by_id: Vec<Option<&Assertion>> = vec![None; program.asserts.len()];
+    for v in &report.verdicts.asserts {
+        if let Some(slot) = by_id.get_mut(v.result.id.index()) {
             *slot = Some(v);
         }
     }
@@ -78,8 +79,13 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
         .enumerate()
         .map(|(i, (info, verdict))| {
             let (status, reason, values, threads) = match verdict {
-                Some(v) => (v.status, v.reason.as_str(), &v.values[..], &v.threads[..]),
-                None => (Status::MayFail, NO_VERDICT, &[][..], &[][..]),
+                Some(v) => (
+                    v.status(),
+                    super::words::assertion_reason(v),
+                    v.values(),
+                    &v.result.threads[..],
+                ),
+                None => (Status::MayFail, NO_VERDICT.to_string(), &[][..], &[][..]),
             };
             let function = program
                 .funcs
@@ -108,10 +114,10 @@ pub(super) fn collect(report: &Report) -> Vec<Finding<'_>> {
                 line: info.span.map(|s| s.line).filter(|&l| l > 0),
                 column: region.and_then(|r| r.column()),
                 end: region.and_then(|r| r.end()),
-                explanation: verdict.map_or(&[][..], |v| &v.explanation[..]),
-                witness: verdict.and_then(|v| v.witness.as_ref()),
-                found_by: verdict.and_then(|v| v.found_by.as_deref()),
-                pruned: verdict.map_or(0, |v| v.pruned),
+                explanation: verdict.map_or(&[][..], Assertion::explanation),
+                witness: verdict.and_then(|v| Some(&v.found()?.witness)),
+                found_by: verdict.and_then(|v| v.found()?.found_by.as_deref()),
+                pruned: verdict.map_or(0, |v| v.result.pruned),
                 suppressed: report.suppressed.get(i).copied().unwrap_or(false),
                 baselined: (report.baselined.as_ref())
                     .and_then(|b| b.get(i).copied())

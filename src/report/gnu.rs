@@ -4,13 +4,13 @@
 //! first access, with the other access of its first pair in the message), one per unused
 //! suppression, then the summary line (not with `--quiet`).
 
-use super::human::position;
 use super::printable::escape;
+use super::printable::position;
 use super::race;
 use super::suppress::UNUSED_CODE;
 use super::Report;
-use crate::analysis::races::RaceStatus;
-use crate::analysis::Status;
+use crate::verdicts::RaceStatus;
+use crate::verdicts::Status;
 use std::io::{self, Write};
 
 /// Writes `text` as one line: a line feed or any other control character a file name, a name
@@ -51,7 +51,7 @@ pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         if !r.is_new() && !verbose {
             continue;
         }
-        let severity = match r.race.status {
+        let severity = match r.status {
             RaceStatus::MayRace => "warning",
             RaceStatus::Violated => "error",
         };

@@ -4,13 +4,13 @@
 //! order; then each distinct modelling note once; then the summary line.
 
 use super::finding::Finding;
-use super::printable::{escape, Printable};
+use super::printable::{escape, position, Printable};
 use super::race::{self, AccessAt, RaceFinding};
 use super::source::call_range_indexed;
-use super::{distinct_notes, plural, Report};
-use crate::analysis::races::RaceStatus;
-use crate::analysis::{Note, Status};
+use super::{distinct_notes, plural, Report, ShownNote};
 use crate::ir::Span;
+use crate::verdicts::RaceStatus;
+use crate::verdicts::Status;
 use codespan_reporting::diagnostic::{Diagnostic, Label, Severity};
 use codespan_reporting::files::{self, SimpleFiles};
 use codespan_reporting::term::termcolor::{Ansi, Color, ColorSpec, NoColor, WriteColor};
@@ -122,14 +122,14 @@ fn emit_all(report: &Report, w: &mut dyn WriteColor) -> io::Result<()> {
         return Ok(());
     }
     for note in distinct_notes(report) {
-        emit_note(report, &sources, note, w)?;
+        emit_note(report, &sources, &note, w)?;
     }
     writeln!(w, "{}", report.closing_line())?;
     if verbose {
         writeln!(
             w,
             "analysed {} in {} ms (front end {} ms)",
-            plural(report.outcome.stats.threads, "thread"),
+            plural(report.verdicts.stats.threads, "thread"),
             report.analysis_ms,
             report.frontend_ms
         )?;
@@ -156,7 +156,7 @@ fn emit_finding(
         .collect();
     notes.extend(f.explanation_notes(|s| report.span_path(Some(s))));
     if let Some(w) = f.witness {
-        let lines = w.lines();
+        let lines = super::witness::lines(w);
         notes.push(format!(
             "the failing execution, step by step ({}; thread starts not shown):",
             plural(lines.len(), "step")
@@ -191,7 +191,7 @@ fn emit_finding(
         // The witness's visible steps, numbered as in the notes (the last few, which lead to
         // the failure, when there are many).
         if let Some(w) = f.witness {
-            let lines = w.lines();
+            let lines = super::witness::lines(w);
             let skip = lines.len().saturating_sub(MAX_STEP_LABELS);
             for (step, line) in lines.into_iter().skip(skip) {
                 if let Some((sf, sr)) = sources.locate_short(step.span, None) {
@@ -231,7 +231,7 @@ const MAX_ACCESS_NOTES: usize = 16;
 const MAX_PAIR_NOTES: usize = 16;
 
 fn emit_race(sources: &Sources, r: &RaceFinding, w: &mut dyn WriteColor) -> io::Result<()> {
-    let severity = match r.race.status {
+    let severity = match r.status {
         RaceStatus::MayRace => Severity::Warning,
         RaceStatus::Violated => Severity::Error,
     };
@@ -261,8 +261,8 @@ fn emit_race(sources: &Sources, r: &RaceFinding, w: &mut dyn WriteColor) -> io::
     if pairs.len() > 1 || r.race.pairs.iter().any(|(i, j)| i == j) {
         notes.push(format!("the accesses that may race: {}", pairs.join(", ")));
     }
-    if let Some(wit) = &r.race.witness {
-        let lines = wit.lines();
+    if let Some(wit) = r.witness {
+        let lines = super::witness::lines(wit);
         notes.push(format!(
             "an execution that reaches both accesses at once, step by step ({}):",
             plural(lines.len(), "step")
@@ -350,7 +350,7 @@ fn emit_unused(
 fn emit_note(
     report: &Report,
     sources: &Sources,
-    note: &Note,
+    note: &ShownNote,
     w: &mut dyn WriteColor,
 ) -> io::Result<()> {
     if let Some((file, range)) = sources.locate(note.span) {
@@ -385,16 +385,6 @@ fn emit(sources: &Sources, d: &Diagnostic<usize>, w: &mut dyn WriteColor) -> io:
         Ok(()) => Ok(true),
         Err(files::Error::Io(e)) => Err(e),
         Err(_) => Ok(false),
-    }
-}
-
-/// `path:line:col`, leaving out what is unknown; the path escaped (`printable`).
-pub(super) fn position(path: &str, line: Option<u32>, col: Option<u32>) -> String {
-    let path = escape(path);
-    match (line, col) {
-        (Some(l), Some(c)) => format!("{path}:{l}:{c}"),
-        (Some(l), None) => format!("{path}:{l}"),
-        _ => path.to_string(),
     }
 }
 

@@ -5,8 +5,8 @@
 
 use super::finding::{value_text, Finding};
 use super::race::RaceFinding;
-use super::{distinct_notes, Report};
-use crate::analysis::{NamedRange, Note};
+use super::{distinct_notes, Report, ShownNote};
+use crate::analysis::NamedRange;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -24,9 +24,9 @@ struct Document<'a> {
     /// With the race check (`--check race`, on by default): one entry per memory location.
     #[serde(skip_serializing_if = "Option::is_none")]
     races: Option<Vec<RaceOut<'a>>>,
-    summary: SummaryOut<'a>,
+    summary: SummaryOut,
     stats: StatsOut,
-    notes: Vec<NoteOut<'a>>,
+    notes: Vec<NoteOut>,
     unused_suppressions: Vec<UnusedOut<'a>>,
     /// With `--html`: the invariants of every line per thread from the verdicts' fixpoints,
     /// shaped as the output of `watts invariants --format json` (without its `version`,
@@ -57,7 +57,7 @@ struct RaceOut<'a> {
     suppressed: bool,
     in_baseline: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    witness: Option<crate::explore::witness::WitnessFile>,
+    witness: Option<crate::witness::WitnessFile>,
     #[serde(skip_serializing_if = "Option::is_none")]
     found_by: Option<&'a str>,
 }
@@ -109,7 +109,7 @@ struct Assertion<'a> {
     function: &'a str,
     condition: &'a str,
     status: &'static str,
-    reason: &'a str,
+    reason: String,
     values: Values<'a>,
     threads: &'a [String],
     fingerprint: String,
@@ -119,7 +119,7 @@ struct Assertion<'a> {
     explanation: Vec<FlowOut<'a>>,
     /// For a violated assertion (`--confirm`): the failing execution.
     #[serde(skip_serializing_if = "Option::is_none")]
-    witness: Option<crate::explore::witness::WitnessFile>,
+    witness: Option<crate::witness::WitnessFile>,
     /// For a violated assertion: which search of `--confirm` found the witness.
     #[serde(skip_serializing_if = "Option::is_none")]
     found_by: Option<&'a str>,
@@ -150,7 +150,7 @@ struct UnusedOut<'a> {
 }
 
 #[derive(Serialize)]
-struct SummaryOut<'a> {
+struct SummaryOut {
     assertions: usize,
     proved: usize,
     unreachable: usize,
@@ -163,7 +163,7 @@ struct SummaryOut<'a> {
     races: Option<usize>,
     /// Why the race check could not finish (then no memory is race-free).
     #[serde(skip_serializing_if = "Option::is_none")]
-    races_incomplete: Option<&'a str>,
+    races_incomplete: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -188,14 +188,14 @@ struct TimeOut {
 }
 
 #[derive(Serialize)]
-struct NoteOut<'a> {
+struct NoteOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     column: Option<u32>,
-    message: &'a str,
+    message: String,
 }
 
 /// `{"x": "[0, 10]"}` in the analysis' order, in each value's C type (`"[0, 1] or
@@ -227,7 +227,7 @@ pub(super) fn value(report: &Report) -> serde_json::Value {
 
 fn document(report: &Report) -> Document<'_> {
     let s = report.summary();
-    let stats = &report.outcome.stats;
+    let stats = &report.verdicts.stats;
     Document {
         version: VERSION,
         tool: Tool {
@@ -263,7 +263,7 @@ fn document(report: &Report) -> Document<'_> {
             .map(|f| assertion(report, f))
             .collect(),
         races: report
-            .outcome
+            .verdicts
             .races
             .as_ref()
             .map(|_| report.races().iter().map(|r| race(report, r)).collect()),
@@ -275,8 +275,10 @@ fn document(report: &Report) -> Document<'_> {
             violated: s.violated,
             suppressed: s.suppressed,
             in_baseline: s.baselined,
-            races: report.outcome.races.as_ref().map(|r| r.races.len()),
-            races_incomplete: (report.outcome.races.as_ref()).and_then(|r| r.incomplete.as_deref()),
+            races: report.verdicts.races.as_ref().map(|r| r.check.races.len()),
+            races_incomplete: (report.verdicts.races.as_ref())
+                .and_then(|r| r.check.incomplete.as_ref())
+                .map(super::words::incomplete),
         },
         stats: StatsOut {
             threads: stats.threads,
@@ -291,9 +293,12 @@ fn document(report: &Report) -> Document<'_> {
                 frontend: report.frontend_ms,
                 analysis: report.analysis_ms,
             },
-            executions: stats.executions,
+            executions: report.verdicts.executions,
         },
-        notes: distinct_notes(report).map(|n| note(report, n)).collect(),
+        notes: distinct_notes(report)
+            .into_iter()
+            .map(|n| note(report, n))
+            .collect(),
         unused_suppressions: report
             .unused_suppressions()
             .map(|s| UnusedOut {
@@ -314,7 +319,7 @@ fn document(report: &Report) -> Document<'_> {
                 message: format!("`{}` suppresses nothing", s.text),
             })
             .collect(),
-        invariants: (report.outcome.invariants.as_ref()).map(super::invariants::section),
+        invariants: (report.verdicts.invariants.as_ref()).map(super::invariants::section),
     }
 }
 
@@ -337,7 +342,7 @@ fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
         function: f.function,
         condition: &f.info.condition,
         status: f.status.name(),
-        reason: f.reason,
+        reason: f.reason.clone(),
         values: Values(f.values),
         threads: f.threads,
         fingerprint: f.fingerprint.clone(),
@@ -362,7 +367,7 @@ fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
 fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
     RaceOut {
         id: r.label_id(),
-        status: r.race.status.name(),
+        status: r.status.name(),
         memory: &r.race.memory.name,
         accesses: (r.accesses.iter())
             .map(|a| AccessOut {
@@ -383,8 +388,8 @@ fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
         fingerprint: r.fingerprint.clone(),
         suppressed: r.suppressed,
         in_baseline: r.baselined,
-        witness: r.race.witness.as_ref().map(|w| report.witness_file(w)),
-        found_by: r.race.found_by.as_deref(),
+        witness: r.witness.map(|w| report.witness_file(w)),
+        found_by: r.found_by,
     }
 }
 
@@ -392,12 +397,12 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-fn note<'a>(report: &Report, n: &'a Note) -> NoteOut<'a> {
+fn note(report: &Report, n: ShownNote) -> NoteOut {
     let span = n.span;
     NoteOut {
         file: span.map(|s| report.span_path(Some(s))),
         line: span.map(|s| s.line).filter(|&l| l > 0),
         column: report.region(span).and_then(|r| r.column()),
-        message: &n.message,
+        message: n.message,
     }
 }

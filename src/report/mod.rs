@@ -29,6 +29,8 @@ mod sarif;
 mod source;
 mod suggest;
 mod suppress;
+pub mod witness;
+pub mod words;
 
 pub use baseline::Baseline;
 pub use finding::Finding;
@@ -37,11 +39,11 @@ pub use progress::Progress;
 pub use source::{call_range, Region};
 pub use suggest::render as render_suggestion;
 pub use suppress::Suppression;
+pub use witness::write_all as write_witnesses;
 
-use crate::analysis::races::RaceStatus;
-use crate::analysis::{Note, Outcome, Status};
 use crate::config::{Config, Format};
 use crate::ir::{FileId, Program, Span};
+use crate::verdicts::{Status, Verdicts};
 use std::io::{self, Write};
 
 /// Everything one run produced: what was asked, what was analysed, what was concluded.
@@ -52,11 +54,13 @@ pub struct Report {
     /// The lowered program (assertion sites, source files, function names).
     pub program: Program,
     /// Verdicts, notes and counters.
-    pub outcome: Outcome,
+    pub verdicts: Verdicts,
     /// Wall time of the front end (clang, loading, lowering), in milliseconds.
     pub frontend_ms: u64,
     /// Wall time of the analysis, in milliseconds.
     pub analysis_ms: u64,
+    /// The version of the LLVM library the front end used (`(19, 1, 7)`).
+    pub llvm_version: (u32, u32, u32),
     /// The `watts-ignore` comments of the source files, with whether each hid a finding.
     pub suppressions: Vec<Suppression>,
     /// Per assertion (indexed like `Program::asserts`): hidden by a suppression.
@@ -73,6 +77,24 @@ pub struct Report {
     /// Per source file (indexed like `Program::files`), where its lines start; built when a
     /// region is first asked for.
     lines: std::sync::OnceLock<Vec<Option<source::LineIndex>>>,
+}
+
+/// How long the parts of a run took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Timing {
+    /// Wall time of the front end (clang, loading, lowering), in milliseconds.
+    pub frontend_ms: u64,
+    /// Wall time of the analysis (and `--confirm`), in milliseconds.
+    pub analysis_ms: u64,
+}
+
+/// A note as every format shows it: where, and what in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ShownNote {
+    /// Where, if it has a position.
+    pub span: Option<Span>,
+    /// The message.
+    pub message: String,
 }
 
 /// How many assertions got each verdict.
@@ -141,29 +163,31 @@ pub(crate) fn plural(n: usize, noun: &str) -> String {
 }
 
 impl Report {
-    /// Bundles the results of one run.
+    /// Bundles the results of one run, of a front end with LLVM `llvm_version`.
     pub fn new(
         config: &Config,
         program: Program,
-        outcome: Outcome,
-        frontend_ms: u64,
-        analysis_ms: u64,
+        verdicts: Verdicts,
+        timing: Timing,
+        llvm_version: (u32, u32, u32),
     ) -> Report {
-        let mut outcome = outcome;
-        outcome.notes = group_notes(std::mem::take(&mut outcome.notes));
         let mut report = Report {
             config: config.clone(),
             suppressions: suppress::scan(&program),
             suppressed: vec![false; program.asserts.len()],
             baselined: None,
-            race_suppressed: vec![false; outcome.races.as_ref().map_or(0, |r| r.races.len())],
+            race_suppressed: vec![
+                false;
+                verdicts.races.as_ref().map_or(0, |r| r.check.races.len())
+            ],
             race_baselined: None,
             race_places: std::sync::OnceLock::new(),
             lines: std::sync::OnceLock::new(),
             program,
-            outcome,
-            frontend_ms,
-            analysis_ms,
+            verdicts,
+            frontend_ms: timing.frontend_ms,
+            analysis_ms: timing.analysis_ms,
+            llvm_version,
         };
         let mut hits = Vec::new();
         for f in report.findings() {
@@ -219,15 +243,16 @@ impl Report {
     /// Whether races were checked and some memory may be accessed at once, or the check could
     /// not finish (then nothing is race-free).
     pub fn race_line(&self) -> Option<String> {
-        let check = self.outcome.races.as_ref()?;
-        if let Some(why) = &check.incomplete {
-            return Some(format!("data races not checked: {why}"));
+        let races = self.verdicts.races.as_ref()?;
+        if let Some(why) = &races.check.incomplete {
+            return Some(format!(
+                "data races not checked: {}",
+                words::incomplete(why)
+            ));
         }
-        let n = check.races.len();
+        let n = races.check.races.len();
         let hidden = (0..n).filter(|&i| !self.race_is_new(i)).count();
-        let confirmed = (check.races.iter())
-            .filter(|r| r.status == crate::analysis::races::RaceStatus::Violated)
-            .count();
+        let confirmed = races.confirmed.iter().filter(|f| f.is_some()).count();
         let mut parts = Vec::new();
         if confirmed > 0 {
             parts.push(format!("{confirmed} confirmed"));
@@ -310,12 +335,12 @@ impl Report {
         if self.config.property == Some(crate::config::Property::NoDataRace) {
             // `true` only from a finished race check that found nothing; `false` only with an
             // execution that reaches two conflicting accesses at once.
-            let Some(check) = &self.outcome.races else {
+            let Some(races) = &self.verdicts.races else {
                 return "unknown";
             };
-            return if (check.races.iter()).any(|r| r.status == RaceStatus::Violated) {
+            return if races.any_violated() {
                 "false"
-            } else if check.incomplete.is_none() && check.races.is_empty() {
+            } else if races.check.incomplete.is_none() && races.check.races.is_empty() {
                 "true"
             } else {
                 "unknown"
@@ -336,8 +361,8 @@ impl Report {
     /// unreachable (also when there is none), 1 when at least one may fail or is violated and
     /// is neither suppressed nor in the baseline.
     pub fn exit_code(&self) -> u8 {
-        let races = self.outcome.races.as_ref().is_some_and(|c| {
-            c.incomplete.is_some() || (0..c.races.len()).any(|i| self.race_is_new(i))
+        let races = self.verdicts.races.as_ref().is_some_and(|r| {
+            r.check.incomplete.is_some() || (0..r.check.races.len()).any(|i| self.race_is_new(i))
         });
         u8::from(races || self.findings().iter().any(Finding::is_new_problem))
     }
@@ -354,44 +379,13 @@ impl Report {
     }
 
     /// The witness file of `w`, for JSON and `--witness-dir`.
-    pub fn witness_file(
-        &self,
-        w: &crate::explore::witness::Witness,
-    ) -> crate::explore::witness::WitnessFile {
-        let c = &self.config;
-        let cwd = std::env::current_dir().unwrap_or_default();
-        // Absolute paths, so that `watts replay` works from any directory.
-        let absolute = |p: &std::path::Path| {
-            (std::fs::canonicalize(p).ok())
-                .unwrap_or_else(|| crate::project::compile_commands::absolute(&cwd, p))
-        };
-        let input_args: Vec<Vec<String>> = (c.inputs.iter())
-            .map(|p| c.units.get(p).map(|u| u.args.clone()).unwrap_or_default())
-            .collect();
-        let program_ref = crate::explore::witness::ProgramRef {
-            inputs: (c.inputs.iter())
-                .map(|p| absolute(p).display().to_string())
-                .collect(),
-            inputs_from_witness: Vec::new(),
-            input_args: if input_args.iter().all(Vec::is_empty) {
-                Vec::new()
-            } else {
-                input_args
-            },
-            clang_args: crate::explore::witness::witness_clang_args(&c.clang_args, &cwd),
-            init: c.harness.as_ref().and_then(|h| h.init.clone()),
-            entries: (c.harness.as_ref())
-                .map(|h| h.entries.iter().map(|e| e.to_string()).collect())
-                .unwrap_or_default(),
-            entries_from: (c.harness.as_ref())
-                .map(|h| h.tables.iter().map(|e| e.table_text()).collect())
-                .unwrap_or_default(),
-            entries_exported: c.harness.as_ref().is_some_and(|h| h.exported),
-            assume_no_write: c.assume_no_write.clone(),
-        };
-        crate::explore::witness::WitnessFile::new(w, &self.program, program_ref, &|s| {
-            self.span_path(Some(s))
-        })
+    pub fn witness_file(&self, w: &crate::witness::Witness) -> crate::witness::WitnessFile {
+        witness::file(
+            w,
+            &self.program,
+            self.verdicts.witness_program.clone(),
+            &|s| self.span_path(Some(s)),
+        )
     }
 
     /// Where `span` is, as every format shows it ([`source::region`]): columns in characters,
@@ -438,63 +432,81 @@ impl Report {
 /// How many names a grouped note lists before "and N more".
 const NOTE_NAMES: usize = 10;
 
-/// The notes, each once, with the notes that differ only in the function they name
-/// (`` `f` has no definition ...``, `` `g` is not inlined ...``) made one note per kind with
-/// a count and a bounded list of names, in first-seen order: a driver with forty undefined
-/// kernel functions gets one note, not forty.
-pub(crate) fn group_notes(notes: Vec<Note>) -> Vec<Note> {
-    /// The function a note names first, and the rest of its message.
-    fn named(message: &str) -> Option<(&str, &str)> {
-        let rest = message.strip_prefix('`')?;
-        let end = rest.find('`')?;
-        Some((&rest[..end], rest[end + 1..].strip_prefix(' ')?))
-    }
-    let mut distinct: Vec<Note> = Vec::new();
-    for mut n in notes {
-        n.message = unwrapped(&n.message);
-        if !distinct.contains(&n) {
+/// The notes of `report` in words, each once, with the notes that name one function and say
+/// the same of it (`` `f` has no definition ...``, `` `g` is not inlined ...``) made one note
+/// per kind with a count and a bounded list of names, in first-seen order: a driver with
+/// forty undefined kernel functions gets one note, not forty.
+pub(crate) fn distinct_notes(report: &Report) -> Vec<ShownNote> {
+    let program = &report.program;
+    let shown = (report.verdicts.notes.iter()).map(|n| {
+        let span = match n.assertion() {
+            Some(id) => program.asserts.get(id.index()).and_then(|a| a.span),
+            None => match n {
+                crate::verdicts::Notice::Analysis(note) => note.span,
+                _ => None,
+            },
+        };
+        let group = words::FunctionNote::of(n, program);
+        let message = match n {
+            crate::verdicts::Notice::Configuration(text) => unwrapped(text),
+            _ => words::notice(n, program),
+        };
+        (ShownNote { span, message }, group)
+    });
+    group_notes(shown)
+}
+
+/// The notes, each once, with those of one [`words::FunctionNote`] kind that name two
+/// functions or more made one note (see [`distinct_notes`]).
+fn group_notes<'p>(
+    notes: impl Iterator<Item = (ShownNote, Option<(words::FunctionNote, &'p str)>)>,
+) -> Vec<ShownNote> {
+    let mut distinct: Vec<(ShownNote, Option<(words::FunctionNote, &str)>)> = Vec::new();
+    for n in notes {
+        if !distinct.iter().any(|(d, _)| *d == n.0) {
             distinct.push(n);
         }
     }
-    let mut names_of: Vec<(String, Vec<String>)> = Vec::new();
-    for n in &distinct {
-        if let Some((name, rest)) = named(&n.message) {
-            match names_of.iter_mut().find(|(r, _)| r == rest) {
-                Some((_, names)) => names.push(name.to_string()),
-                None => names_of.push((rest.to_string(), vec![name.to_string()])),
+    let mut names_of: Vec<(words::FunctionNote, Vec<&str>)> = Vec::new();
+    for (_, group) in &distinct {
+        if let Some((kind, name)) = group {
+            match names_of.iter_mut().find(|(k, _)| k == kind) {
+                Some((_, names)) => names.push(name),
+                None => names_of.push((*kind, vec![name])),
             }
         }
     }
     let mut out = Vec::new();
-    let mut done: Vec<&str> = Vec::new();
-    for n in &distinct {
-        let Some((_, rest)) = named(&n.message) else {
-            out.push(n.clone());
+    let mut done: Vec<words::FunctionNote> = Vec::new();
+    for (n, group) in distinct {
+        let Some((kind, _)) = group else {
+            out.push(n);
             continue;
         };
-        let Some((_, names)) = names_of.iter().find(|(r, _)| r == rest) else {
+        let Some((_, names)) = names_of.iter().find(|(k, _)| *k == kind) else {
             continue;
         };
         if names.len() < 2 {
-            out.push(n.clone());
+            out.push(n);
             continue;
         }
-        if done.contains(&rest) {
+        if done.contains(&kind) {
             continue;
         }
-        done.push(rest);
+        done.push(kind);
         let mut shown: Vec<String> = (names.iter().take(NOTE_NAMES))
             .map(|f| format!("`{f}`"))
             .collect();
         if names.len() > NOTE_NAMES {
             shown.push(format!("and {} more", names.len() - NOTE_NAMES));
         }
-        out.push(Note {
+        out.push(ShownNote {
             span: None,
             message: format!(
-                "{} functions ({}): each {rest}",
+                "{} functions ({}): each {}",
                 names.len(),
-                shown.join(", ")
+                shown.join(", "),
+                kind.rest()
             ),
         });
     }
@@ -514,16 +526,6 @@ fn unwrapped(message: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// The modelling notes, each once, in first-seen order.
-pub(crate) fn distinct_notes(report: &Report) -> impl Iterator<Item = &Note> {
-    let notes = &report.outcome.notes;
-    notes
-        .iter()
-        .enumerate()
-        .filter(|&(i, n)| !notes[..i].contains(n))
-        .map(|(_, n)| n)
 }
 
 #[cfg(test)]

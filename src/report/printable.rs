@@ -105,6 +105,16 @@ impl<W: WriteColor> WriteColor for Printable<W> {
     }
 }
 
+/// `path:line:col`, leaving out what is unknown; the path escaped.
+pub(super) fn position(path: &str, line: Option<u32>, col: Option<u32>) -> String {
+    let path = escape(path);
+    match (line, col) {
+        (Some(l), Some(c)) => format!("{path}:{l}:{c}"),
+        (Some(l), None) => format!("{path}:{l}"),
+        _ => path.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,8 +7,9 @@
 //! report.
 
 use super::Report;
-use crate::analysis::races::{Race, RaceAccess, RaceStatus};
+use crate::analysis::races::{Race, RaceAccess};
 use crate::ir::Span;
+use crate::verdicts::RaceStatus;
 
 /// The diagnostic code (and SARIF rule) of a data race.
 pub const CODE: &str = "data-race";
@@ -47,7 +48,7 @@ impl AccessAt<'_> {
 
     /// `path:line:col`.
     pub fn position(&self) -> String {
-        super::human::position(&self.path, self.line, self.column)
+        super::printable::position(&self.path, self.line, self.column)
     }
 }
 
@@ -58,6 +59,12 @@ pub struct RaceFinding<'a> {
     pub index: usize,
     /// The race.
     pub race: &'a Race,
+    /// Whether an execution reaches it.
+    pub status: RaceStatus,
+    /// The execution that reaches both accesses at once (`--confirm`).
+    pub witness: Option<&'a crate::witness::Witness>,
+    /// Which search of `--confirm` found it.
+    pub found_by: Option<&'a str>,
     /// Its accesses with their positions.
     pub accesses: Vec<AccessAt<'a>>,
     /// Hidden by a `watts-ignore(data-race)` comment on one of its accesses' lines.
@@ -77,7 +84,7 @@ impl RaceFinding<'_> {
 
     /// The message: `data race on `dev.count``.
     pub fn headline(&self) -> String {
-        match self.race.status {
+        match self.status {
             RaceStatus::MayRace => format!("data race on `{}`", self.race.memory.name),
             RaceStatus::Violated => {
                 format!("data race on `{}` (confirmed)", self.race.memory.name)
@@ -102,12 +109,13 @@ impl RaceFinding<'_> {
 }
 
 pub(super) fn collect(report: &Report) -> Vec<RaceFinding<'_>> {
-    let Some(check) = &report.outcome.races else {
+    let Some(races) = &report.verdicts.races else {
         return Vec::new();
     };
     let places = report.race_places.get_or_init(|| places(report));
-    (check.races.iter().enumerate())
-        .map(|(index, race)| {
+    (0..races.check.races.len())
+        .filter_map(|index| races.get(index).map(|r| (index, r)))
+        .map(|(index, (race, status, found))| {
             let accesses: Vec<AccessAt> = (race.accesses.iter().zip(&places[index]))
                 .map(|(access, (path, line, column))| AccessAt {
                     access,
@@ -123,6 +131,9 @@ pub(super) fn collect(report: &Report) -> Vec<RaceFinding<'_>> {
             RaceFinding {
                 index,
                 race,
+                status,
+                witness: found.map(|f| &f.witness),
+                found_by: found.and_then(|f| f.found_by.as_deref()),
                 accesses,
                 suppressed: report.race_suppressed.get(index).copied().unwrap_or(false),
                 baselined: (report.race_baselined.as_ref())
@@ -138,9 +149,10 @@ pub(super) fn collect(report: &Report) -> Vec<RaceFinding<'_>> {
 pub(super) type Places = Vec<Vec<(String, Option<u32>, Option<u32>)>>;
 
 fn places(report: &Report) -> Places {
-    let Some(check) = &report.outcome.races else {
+    let Some(races) = &report.verdicts.races else {
         return Vec::new();
     };
+    let check = &races.check;
     let mut memo: std::collections::HashMap<Option<Span>, (String, Option<u32>, Option<u32>)> =
         std::collections::HashMap::new();
     (check.races.iter())

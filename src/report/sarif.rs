@@ -13,9 +13,9 @@ use super::finding::Finding;
 use super::race::{self, RaceFinding};
 use super::suppress::UNUSED_CODE;
 use super::{distinct_notes, Report};
-use crate::analysis::races::RaceStatus;
-use crate::analysis::Status;
 use crate::ir::Span;
+use crate::verdicts::RaceStatus;
+use crate::verdicts::Status;
 use serde_json::{json, Map, Value};
 use std::io::{self, Write};
 
@@ -130,6 +130,7 @@ pub(super) fn document(report: &Report) -> Value {
         })
         .collect();
     let notifications: Vec<Value> = distinct_notes(report)
+        .into_iter()
         .map(|n| {
             let mut v = json!({"level": "note", "message": {"text": n.message}});
             if n.span.is_some() {
@@ -138,7 +139,7 @@ pub(super) fn document(report: &Report) -> Value {
             v
         })
         .collect();
-    let (major, minor, patch) = crate::frontend::llvm_version();
+    let (major, minor, patch) = report.llvm_version;
     let version = env!("CARGO_PKG_VERSION");
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
@@ -180,7 +181,7 @@ fn result(report: &Report, f: &Finding, cwd: &std::path::Path, with_baseline: bo
     if !f.reason.is_empty() {
         text.push_str(&format!(
             " {}.",
-            capitalized(f.reason).trim_end_matches('.')
+            capitalized(&f.reason).trim_end_matches('.')
         ));
     }
     let notes = f.explanation_notes(|s| report.span_path(Some(s)));
@@ -245,7 +246,7 @@ fn race_result(
     cwd: &std::path::Path,
     with_baseline: bool,
 ) -> Value {
-    let level = match r.race.status {
+    let level = match r.status {
         RaceStatus::Violated => "error",
         RaceStatus::MayRace => "warning",
     };
@@ -262,7 +263,7 @@ fn race_result(
         "message": {"text": text},
         "locations": [{"physicalLocation": physical(report, first, cwd)}],
         "partialFingerprints": {FINGERPRINT: r.fingerprint},
-        "properties": {"id": r.label_id(), "status": r.race.status.name(),
+        "properties": {"id": r.label_id(), "status": r.status.name(),
                        "memory": r.race.memory.name},
     });
     let related: Vec<Value> = (r.accesses.iter().enumerate())
@@ -277,7 +278,7 @@ fn race_result(
     if !related.is_empty() {
         out["relatedLocations"] = json!(related);
     }
-    if let Some(w) = &r.race.witness {
+    if let Some(w) = r.witness {
         out["codeFlows"] = json!([code_flow(report, w, cwd)]);
     }
     if r.suppressed {
@@ -291,13 +292,9 @@ fn race_result(
 
 /// The witness of a violated assertion as a SARIF code flow: one thread flow per thread, whose
 /// locations carry the global order of the steps (`executionOrder`).
-fn code_flow(
-    report: &Report,
-    w: &crate::explore::witness::Witness,
-    cwd: &std::path::Path,
-) -> Value {
+fn code_flow(report: &Report, w: &crate::witness::Witness, cwd: &std::path::Path) -> Value {
     let mut per_thread: std::collections::BTreeMap<usize, Vec<Value>> = Default::default();
-    for (order, (step, line)) in w.lines().into_iter().enumerate() {
+    for (order, (step, line)) in super::witness::lines(w).into_iter().enumerate() {
         per_thread.entry(step.tid).or_default().push(json!({
             "location": {
                 "physicalLocation": physical(report, step.span, cwd),
@@ -331,7 +328,7 @@ fn rule_index(id: &str) -> usize {
 /// and, when the line is known, the region.
 fn physical(report: &Report, span: Option<Span>, cwd: &std::path::Path) -> Value {
     let path = report.span_path(span);
-    let abs = crate::project::compile_commands::absolute(cwd, std::path::Path::new(&path));
+    let abs = crate::paths::absolute(cwd, std::path::Path::new(&path));
     let mut artifact = match abs.strip_prefix(cwd) {
         Ok(rel) => json!({"uri": encode(&rel.to_string_lossy()), "uriBaseId": SRCROOT}),
         Err(_) => json!({"uri": format!("file://{}", encode(&abs.to_string_lossy()))}),

@@ -2,10 +2,11 @@
 //! programs and outcomes.
 
 use super::*;
-use crate::analysis::{AssertVerdict, NamedRange, Note, Stats};
+use crate::analysis::{AssertResult, AssertVerdict, NamedRange, Note, NoteKind, Reason, Stats};
 use crate::ir::{
     AssertId, AssertInfo, AssertKind, CInt, FileId, FuncId, Function, Signedness, SourceFile, Span,
 };
+use crate::verdicts::{Assertion, Confirmed, Found, Notice};
 use std::path::PathBuf;
 use watts_domains::Interval;
 
@@ -39,18 +40,63 @@ fn site(kind: AssertKind, line: u32, col: u32, condition: &str) -> AssertInfo {
     }
 }
 
-fn verdict(i: usize, status: Status) -> AssertVerdict {
-    AssertVerdict {
-        id: AssertId::from(i),
-        status,
-        reason: format!("reason {}", i + 1),
-        values: Vec::new(),
-        threads: vec!["main".to_string()],
-        explanation: Vec::new(),
-        pruned: 0,
-        witness: None,
-        found_by: None,
+/// The reason of every may-fail verdict of these tests, in words.
+const MAY_FAIL: &str = "the analysis cannot exclude that the condition is false";
+
+fn verdict(i: usize, status: Status) -> Assertion {
+    let id = AssertId::from(i);
+    let (verdict, confirmed) = match status {
+        Status::Proved => (
+            AssertVerdict::Proved {
+                lock_protection: false,
+            },
+            None,
+        ),
+        Status::Unreachable => (
+            AssertVerdict::Unreachable {
+                lock_protection: false,
+            },
+            None,
+        ),
+        Status::MayFail | Status::Violated => (
+            AssertVerdict::MayFail(Reason::CannotExclude {
+                reach_error: false,
+                only_in: Vec::new(),
+            }),
+            (status == Status::Violated).then(|| {
+                Confirmed::Violated(Found {
+                    witness: crate::witness::Witness {
+                        assertion: id,
+                        choices: Vec::new(),
+                        steps: Vec::new(),
+                        threads: vec!["main".to_string()],
+                        bound: 0,
+                        thread_loops: false,
+                    },
+                    found_by: None,
+                })
+            }),
+        ),
+    };
+    Assertion {
+        result: AssertResult {
+            id,
+            verdict,
+            values: Vec::new(),
+            threads: vec!["main".to_string()],
+            explanation: Vec::new(),
+            pruned: 0,
+        },
+        confirmed,
     }
+}
+
+/// A note of the analysis at `span` that says `what`.
+fn note_at(span: Option<Span>, what: &str) -> Notice {
+    Notice::Analysis(Note {
+        span,
+        kind: NoteKind::Havoc(what.to_string()),
+    })
 }
 
 /// Three assertions in `t.c` (macro, `__VERIFIER_assert`, `reach_error`) with these verdicts.
@@ -73,27 +119,28 @@ fn report(statuses: &[Status], text: Option<&str>) -> Report {
         }],
         ..Program::default()
     };
-    let outcome = Outcome {
-        verdicts: statuses
+    let verdicts = Verdicts {
+        asserts: statuses
             .iter()
             .enumerate()
             .map(|(i, &s)| verdict(i, s))
             .collect(),
-        notes: Vec::new(),
         stats: Stats {
             threads: 2,
             iterations: 3,
             ..Stats::default()
         },
-        races: None,
-        invariants: None,
+        ..Verdicts::default()
     };
     Report::new(
         &Config::new(vec![PathBuf::from("t.c")]),
         program,
-        outcome,
-        12,
-        34,
+        verdicts,
+        Timing {
+            frontend_ms: 12,
+            analysis_ms: 34,
+        },
+        (19, 1, 7),
     )
 }
 
@@ -153,7 +200,7 @@ fn exit_codes() {
     assert_eq!(report(&[Violated], None).exit_code(), 1);
     // A site without a verdict is never silently proved.
     let mut r = report(&[Proved, Proved], None);
-    r.outcome.verdicts.pop();
+    r.verdicts.asserts.pop();
     assert_eq!(r.exit_code(), 1);
     assert_eq!(r.findings()[1].status, MayFail);
 }
@@ -161,20 +208,14 @@ fn exit_codes() {
 #[test]
 fn json_shape() {
     let mut r = report(&[Proved, MayFail], Some(SOURCE));
-    r.outcome.verdicts[1].values = vec![
+    r.verdicts.asserts[1].result.values = vec![
         named("x", 0, 10, 32, Signedness::Signed),
         named("u", -1, 1, 32, Signedness::Unsigned),
         named("c", -56, -56, 8, Signedness::Unsigned),
     ];
-    r.outcome.notes = vec![
-        Note {
-            span: None,
-            message: "m".to_string(),
-        },
-        Note {
-            span: None,
-            message: "m".to_string(),
-        },
+    r.verdicts.notes = vec![
+        Notice::Configuration("m".to_string()),
+        Notice::Configuration("m".to_string()),
     ];
     let text = rendered(&r, Format::Json);
     assert!(
@@ -199,7 +240,7 @@ fn json_shape() {
     assert_eq!(a[1]["condition"], "(x + 1) * 2 != 3");
     assert_eq!(a[0]["status"], "proved");
     assert_eq!(a[1]["status"], "may-fail");
-    assert_eq!(a[1]["reason"], "reason 2");
+    assert_eq!(a[1]["reason"], MAY_FAIL);
     assert_eq!(a[1]["values"]["x"], "[0, 10]");
     // Values in the C type's signedness, still strings.
     assert_eq!(a[1]["values"]["u"], "[0, 1] or 4294967295");
@@ -256,20 +297,20 @@ fn gnu_lines() {
 #[test]
 fn human_snippet_label_and_notes() {
     let mut r = report(&[MayFail, Proved], Some(SOURCE));
-    r.outcome.verdicts[0].values = vec![
+    r.verdicts.asserts[0].result.values = vec![
         named("x", -5, 0, 32, Signedness::Signed),
         named("n", -5, -5, 64, Signedness::Unsigned),
     ];
-    r.outcome.verdicts[0].threads = vec!["t1".to_string(), "t2".to_string()];
-    let note = Note {
-        span: Some(Span {
+    r.verdicts.asserts[0].result.threads = vec!["t1".to_string(), "t2".to_string()];
+    let note = note_at(
+        Some(Span {
             file: FileId(0),
             line: 1,
             col: 1,
         }),
-        message: "modelled".to_string(),
-    };
-    r.outcome.notes = vec![note.clone(), note];
+        "modelled",
+    );
+    r.verdicts.notes = vec![note.clone(), note];
     let text = rendered(&r, Format::Human);
     assert!(
         text.contains("warning[assert-may-fail]: assertion may fail"),
@@ -285,8 +326,13 @@ fn human_snippet_label_and_notes() {
         text.contains("= note: in threads t1, t2: x ∈ [-5, 0], n = 18446744073709551611"),
         "{text}"
     );
-    assert!(text.contains("= note: reason 1"), "{text}");
-    assert_eq!(text.matches("note: modelled").count(), 1, "{text}");
+    assert!(text.contains(&format!("= note: {MAY_FAIL}")), "{text}");
+    assert_eq!(
+        text.matches("note: not modelled, any value assumed: modelled")
+            .count(),
+        1,
+        "{text}"
+    );
     assert!(!text.contains("assertion proved"), "{text}");
     assert!(
         text.ends_with("2 assertions: 1 proved, 1 may fail\n"),
@@ -319,7 +365,13 @@ fn human_verbose_lists_proved_and_timing() {
 fn human_without_source_text_prints_a_position_line() {
     let r = report(&[MayFail], None);
     let text = rendered(&r, Format::Human);
-    assert!(text.starts_with("t.c:3:3: warning[assert-may-fail]: assertion `x > 0` may fail\n  = note: reached in thread main\n  = note: reason 1\n"), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "t.c:3:3: warning[assert-may-fail]: assertion `x > 0` may fail\n  = note: reached in \
+             thread main\n  = note: {MAY_FAIL}\n"
+        )),
+        "{text}"
+    );
 }
 
 #[test]
@@ -350,14 +402,14 @@ fn spans_past_the_end_do_not_panic() {
         line: 1,
         col: 1,
     });
-    r.outcome.notes = vec![Note {
-        span: Some(Span {
+    r.verdicts.notes = vec![note_at(
+        Some(Span {
             file: FileId(0),
             line: 1000,
             col: 0,
         }),
-        message: "n".to_string(),
-    }];
+        "n",
+    )];
     for format in [Format::Human, Format::Gnu, Format::Json, Format::Sarif] {
         let text = rendered(&r, format);
         assert!(!text.is_empty());
@@ -367,7 +419,10 @@ fn spans_past_the_end_do_not_panic() {
         text.contains("t.c:99:7: warning[assert-may-fail]"),
         "{text}"
     );
-    assert!(text.contains("t.c:1000: note: n"), "{text}");
+    assert!(
+        text.contains("t.c:1000: note: not modelled, any value assumed: n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -439,33 +494,126 @@ fn label_range_missing_text() {
 
 #[test]
 fn notes_that_differ_only_in_the_function_are_one_note_per_kind() {
-    let note = |m: String| Note {
-        span: None,
-        message: m,
-    };
-    let mut notes: Vec<Note> = (0..12)
-        .map(|i| {
-            note(format!(
-                "`f{i}` has no definition in the analysed program: a call may do anything"
-            ))
+    let mut r = report(&[], None);
+    r.program.funcs = (0..12)
+        .map(|i| format!("f{i}"))
+        .chain(["g".to_string()])
+        .map(|name| Function {
+            name,
+            ..Function::default()
         })
         .collect();
-    notes.push(note(
-        "`g` is not inlined: it is \\\n          analysed once".to_string(),
+    let analysis = |kind| Notice::Analysis(Note::new(kind));
+    let mut notes: Vec<Notice> = (0..12)
+        .map(|i| analysis(NoteKind::Undefined(FuncId(i))))
+        .collect();
+    notes.push(analysis(NoteKind::NotInlined(FuncId(12))));
+    notes.push(Notice::Configuration(
+        "`h` is given: it is \\\n          analysed once".to_string(),
     ));
-    notes.push(note(
-        "thread t has more interference combinations".to_string(),
-    ));
+    notes.push(analysis(NoteKind::CombinationsJoined {
+        thread: "t".to_string(),
+    }));
     notes.push(notes[0].clone());
-    let grouped = super::group_notes(notes);
+    r.verdicts.notes = notes;
+    let grouped = super::distinct_notes(&r);
     let messages: Vec<&str> = grouped.iter().map(|n| n.message.as_str()).collect();
     assert_eq!(
         messages,
         [
             "12 functions (`f0`, `f1`, `f2`, `f3`, `f4`, `f5`, `f6`, `f7`, `f8`, `f9`, and 2 more): \
-             each has no definition in the analysed program: a call may do anything",
-            "`g` is not inlined: it is analysed once",
-            "thread t has more interference combinations",
+             each has no definition in the analysed program: a call may change any memory it \
+             can reach (every non-static global, and what its arguments point to) and return \
+             any value",
+            "`g` is not inlined (recursion, a call through a pointer, or the size budget): it is \
+             analysed once from an unknown state, and a call to it may change any memory",
+            "`h` is given: it is analysed once",
+            "thread t has more interference combinations than --max-combinations: its shared \
+             loads read the join of all stores instead (sound, less precise)",
         ]
+    );
+}
+
+/// Issue 20, point 6: the report says how many executions were abandoned and names the most
+/// common cause first, with a hint for an unknown function.
+#[test]
+fn abandoned_executions_are_counted_by_cause() {
+    use crate::explore::{Abandon, Abandoned};
+    let mut causes = Abandoned::default();
+    for _ in 0..3 {
+        causes.insert(Abandon::Unmodelled(
+            "an unknown value decides a branch at f.c:3".to_string(),
+        ));
+    }
+    for _ in 0..5 {
+        causes.insert(Abandon::PointerToUnknown {
+            function: "request_irq".to_string(),
+            at: " at f.c:9".to_string(),
+        });
+    }
+    causes.insert(Abandon::Unmodelled(
+        "access through an integer address".to_string(),
+    ));
+    assert_eq!(causes.total(), 9);
+    let note = words::abandoned(10, &causes);
+    assert!(
+        note.starts_with(
+            "--confirm: 9 of 10 executions were abandoned, most often because a pointer passed \
+             to an unknown function (`request_irq`) at f.c:9 (5); also an unknown value decides \
+             a branch at f.c:3 (3); access through an integer address (1)"
+        ),
+        "{note}"
+    );
+    assert!(note.ends_with("--assume-no-write request_irq)"), "{note}");
+    // Counts add up across searches.
+    let mut more = Abandoned::default();
+    more.insert(Abandon::Unmodelled(
+        "access through an integer address".to_string(),
+    ));
+    causes.extend(more);
+    assert!(
+        words::abandoned(10, &causes).ends_with(
+            "; also an unknown value decides a branch at f.c:3 (3); access through an integer \
+             address (2) (if `request_irq` changes no memory of the program, say so with \
+             --assume-no-write request_irq)"
+        ),
+        "{}",
+        words::abandoned(10, &causes)
+    );
+}
+
+/// The front end's notes, as data, in the words they always had.
+#[test]
+fn frontend_notes_are_worded() {
+    use crate::ir::{FrontendNote, Lenient};
+    let one = FrontendNote::ShadowedBuiltins {
+        input: "g.c".to_string(),
+        names: vec!["free".to_string()],
+    };
+    assert_eq!(
+        words::frontend(&one),
+        "g.c: `free` is defined as a variable or with another type, which clang takes for the C \
+         library's function (gcc accepts it): compiled with -fno-builtin-free"
+    );
+    let two = FrontendNote::ShadowedBuiltins {
+        input: "g.c".to_string(),
+        names: vec!["free".to_string(), "index".to_string()],
+    };
+    assert_eq!(
+        words::frontend(&two),
+        "g.c: `free`, `index` are defined as a variable or with another type, which clang takes \
+         for the C library's function (gcc accepts it): compiled with -fno-builtin-free \
+         -fno-builtin-index"
+    );
+    let lenient = FrontendNote::Lenient {
+        kind: Lenient::ImplicitFunctionDeclaration,
+        places: 2,
+        first: "g2.c:2:26".to_string(),
+        message: "call to undeclared function 'helper'".to_string(),
+    };
+    assert_eq!(
+        words::frontend(&lenient),
+        "a call of an undeclared function, taken as returning `int` (C89; gcc accepts it), in 2 \
+         places; first at g2.c:2:26: call to undeclared function 'helper'"
     );
 }

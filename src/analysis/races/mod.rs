@@ -42,26 +42,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use touch::AccessKind;
 
-/// Whether a race is only possible or shown by an execution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum RaceStatus {
-    /// The analysis cannot exclude it.
-    MayRace,
-    /// An execution reaches a state where both accesses are the next steps of their threads
-    /// (`--confirm`).
-    Violated,
-}
-
-impl RaceStatus {
-    /// `may-race` or `violated`, as JSON says it.
-    pub fn name(self) -> &'static str {
-        match self {
-            RaceStatus::MayRace => "may-race",
-            RaceStatus::Violated => "violated",
-        }
-    }
-}
-
 /// One access of a race, as the report shows it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RaceAccess {
@@ -106,12 +86,6 @@ pub struct Race {
     pub pairs: Vec<(usize, usize)>,
     /// Why no lock and no order excludes the first pair, in words.
     pub reason: String,
-    /// The verdict.
-    pub status: RaceStatus,
-    /// An execution that reaches both accesses at once (`--confirm`).
-    pub witness: Option<crate::explore::witness::Witness>,
-    /// Which search of `--confirm` found it.
-    pub found_by: Option<String>,
 }
 
 /// What the race check found.
@@ -123,9 +97,21 @@ pub struct RaceCheck {
     pub assumed: BTreeSet<String>,
     /// Accesses to shared memory considered.
     pub accesses: usize,
-    /// Why the check could not consider every execution (a timeout, a fixpoint that stopped
-    /// early): then no memory is race-free, whatever `races` lists.
-    pub incomplete: Option<String>,
+    /// Why the check could not consider every execution: then no memory is race-free,
+    /// whatever `races` lists.
+    pub incomplete: Option<Incomplete>,
+}
+
+/// Why the race check could not consider every execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Incomplete {
+    /// The analysis stopped before its fixpoint, so it may not know every thread.
+    StoppedEarly,
+    /// The analysis did not finish within the `--timeout`.
+    TimedOut {
+        /// The timeout.
+        budget: std::time::Duration,
+    },
 }
 
 /// An access as reports tell it apart: its code, how it accesses, and its class (accesses of
@@ -312,9 +298,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     });
     // Soundness: a fixpoint that stopped early may not have found every thread or every
     // reached node.
-    let incomplete = (fix.gave_up || fix.over_memory).then(|| {
-        "the analysis stopped before its fixpoint, so it may not know every thread".to_string()
-    });
+    let incomplete = (fix.gave_up || fix.over_memory).then_some(Incomplete::StoppedEarly);
     RaceCheck {
         races,
         assumed,
@@ -535,9 +519,6 @@ impl Pairs<'_> {
             accesses,
             more_accesses: more,
             pairs: pairs.into_iter().collect(),
-            status: RaceStatus::MayRace,
-            witness: None,
-            found_by: None,
         }
     }
 

@@ -74,7 +74,10 @@ use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Valu
 use self::naming::PathCache;
 use self::pvec::PVec;
 use self::stack::Stack;
-use super::{InputValue, Loc, Next, Status, StepInfo, StepKind, System, Tid};
+// `ExecStatus` keeps its short local name in the interpreter.
+use super::{
+    Abandon, ExecStatus as Status, InputValue, Loc, Next, StepInfo, StepKind, System, Tid,
+};
 use crate::ir::lib::{LibFn, Run, SyncOp};
 use crate::ir::{
     AssertKind, BlockId, CInt, Callee, CastOp, CmpPred, FuncId, GlobalId, Inst, InstKind, Layout,
@@ -367,7 +370,7 @@ impl std::fmt::Display for Here<'_, '_> {
 type Exec<T> = Result<T, Status>;
 
 fn unsupported<T>(what: impl Into<String>) -> Exec<T> {
-    Err(Status::Unsupported(what.into()))
+    Err(Status::Unsupported(Abandon::Unmodelled(what.into())))
 }
 
 impl<'p> Interp<'p> {
@@ -1527,8 +1530,9 @@ impl<'p> Interp<'p> {
                 b,
                 bits,
             } => {
-                let v = binop(*op, ev(s, a), ev(s, b), *bits)
-                    .map_err(|e| Status::Unsupported(format!("{e}{}", here())))?;
+                let v = binop(*op, ev(s, a), ev(s, b), *bits).map_err(|e| {
+                    Status::Unsupported(Abandon::Unmodelled(format!("{e}{}", here())))
+                })?;
                 self.set(s, t, *dst, v);
             }
             InstKind::Cmp {
@@ -2219,8 +2223,11 @@ impl<'p> Interp<'p> {
             Ext::Lib(Run::NoEffect) => {
                 // Output may write through a pointer (`%n`): only constants may be handed over.
                 if self.options.exact {
-                    if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, f, args) {
-                        return unsupported(format!("{e} (`{}`){here}", func.name));
+                    if let Err(Status::Unsupported(_)) = self.unknown_call_check(s, t, f, args) {
+                        return Err(Status::Unsupported(Abandon::PointerToUnknown {
+                            function: func.name.clone(),
+                            at: here.to_string(),
+                        }));
                     }
                 }
                 for v in vals {
@@ -2352,8 +2359,11 @@ impl<'p> Interp<'p> {
                 self.restricted(|| {
                     format!("a call of the unknown function `{}`{here}", func.name)
                 })?;
-                if let Err(Status::Unsupported(e)) = self.unknown_call_check(s, t, f, args) {
-                    return unsupported(format!("{e} (`{}`){here}", func.name));
+                if let Err(Status::Unsupported(_)) = self.unknown_call_check(s, t, f, args) {
+                    return Err(Status::Unsupported(Abandon::PointerToUnknown {
+                        function: func.name.clone(),
+                        at: here.to_string(),
+                    }));
                 }
                 match (self.unknown_result(f, &inst.kind), dst) {
                     (Some(ty), Some(d)) => {

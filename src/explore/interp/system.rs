@@ -34,7 +34,7 @@ impl System for Interp<'_> {
                 .is_some_and(|u| u[v.index()])
         });
         let status = if params_read {
-            Status::Unsupported("`main` reads argc or argv".to_string())
+            Status::Unsupported(Abandon::Unmodelled("`main` reads argc or argv".to_string()))
         } else {
             Status::Running
         };

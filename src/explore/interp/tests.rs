@@ -376,7 +376,7 @@ fn unknown_functions_with_pointers_are_unsupported() {
     );
     let (status, _) = run(&interp(&p), lowest);
     assert!(
-        matches!(&status, Status::Unsupported(m) if m.contains("mystery")),
+        matches!(&status, Status::Unsupported(m) if format!("{m:?}").contains("mystery")),
         "{status:?}"
     );
     // An unknown function's integer result is an input: its candidates are explored.
@@ -397,13 +397,13 @@ fn unknown_functions_with_pointers_are_unsupported() {
     assert!(violated(&all), "{:?}", statuses(&all));
     let (status, _) = run(&interp(&p), lowest);
     assert!(
-        matches!(&status, Status::Unsupported(m) if m.contains("reg")),
+        matches!(&status, Status::Unsupported(m) if format!("{m:?}").contains("reg")),
         "{status:?}"
     );
     let p = program("int main(void) { int z = 0; int *q = 0; if (z) return 1; return *q; }\n");
     let (status, _) = run(&interp(&p), lowest);
     assert!(
-        matches!(&status, Status::Unsupported(m) if m.contains("null")),
+        matches!(&status, Status::Unsupported(m) if format!("{m:?}").contains("null")),
         "{status:?}"
     );
 }
@@ -458,13 +458,13 @@ fn no_main_is_an_error() {
 fn search(
     p: &Program,
     strategy: crate::explore::search::Strategy,
-) -> crate::explore::search::Outcome {
+) -> crate::explore::search::SearchResult {
     use crate::explore::search::{explore, Budget};
     explore(&interp(p), strategy, Budget::default(), None)
 }
 
 /// The violated assertions of `out`, checked to replay.
-fn violations(p: &Program, out: &crate::explore::search::Outcome) -> Vec<crate::ir::AssertId> {
+fn violations(p: &Program, out: &crate::explore::search::SearchResult) -> Vec<crate::ir::AssertId> {
     let i = interp(p);
     for v in out.violations.values() {
         let (end, _) = crate::explore::search::replay(&i, &v.choices).expect("replays");
@@ -583,7 +583,7 @@ fn rvf_gives_up_on_what_its_event_model_cannot_express() {
     );
     let out = search(&p, Strategy::Rvf);
     assert!(
-        crate::explore::rvf::gave_up(&out) && !out.exhaustive(),
+        out.unsupported.rvf_gave_up() && !out.exhaustive(),
         "{out:?}"
     );
 }
@@ -718,14 +718,14 @@ fn inputs_and_values_in_their_c_type() {
         .expect("the candidate -1");
     assert_eq!(input.name.as_deref(), Some("b"));
     assert_eq!(
-        crate::explore::witness::event(&StepKind::Input(input)),
+        crate::report::words::step(&StepKind::Input(input)),
         "gets the input b = 255"
     );
     i.step(&mut s, 0, alt);
     let mut events = Vec::new();
     while i.status(&s) == Status::Running {
         let step = i.step(&mut s, 0, 0);
-        events.push(crate::explore::witness::event(&step.kind));
+        events.push(crate::report::words::step(&step.kind));
     }
     for e in [
         "writes total = 4294967041",
@@ -799,7 +799,7 @@ fn exact_mode_lets_malloc_fail_and_gives_up_where_confirm_restricts() {
         let p = program(src);
         let all = explore(&exact(&p));
         assert!(
-            all.iter().any(|(s, _)| matches!(s, Status::Unsupported(w) if w.contains(why))),
+            all.iter().any(|(s, _)| matches!(s, Status::Unsupported(w) if format!("{w:?}").contains(why))),
             "{src}: {:?}",
             statuses(&all)
         );

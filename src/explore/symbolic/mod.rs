@@ -15,10 +15,10 @@
 //! # Contract of [`explore`]
 //!
 //! Input: an interpreter (its loop bound and step budget bound every run: give a large loop
-//! bound, e.g. 1024, since the search is not exhaustive), a [`Config`] (deadline, most runs,
-//! seed, workers), the target assertions (`None`: all). Output: a [`search::Outcome`] whose
+//! bound, e.g. 1024, since the search is not exhaustive), a [`SymbolicConfig`] (deadline, most
+//! runs, seed, workers), the target assertions (`None`: all). Output: a [`SearchResult`] whose
 //! `violations` are recorded exactly as the other searches record them (a
-//! [`search::Violation`] whose `choices` replay from the initial state, with the interpreter's
+//! [`super::search::Violation`] whose `choices` replay from the initial state, with the interpreter's
 //! loop bound in `bound`; its input steps carry their values, which witness files record and
 //! `watts replay` forces), and [`Stats`].
 //!
@@ -27,10 +27,10 @@
 //!   run of the interpreter with forced inputs ([`Interp::with_inputs`]). Imprecision of the
 //!   symbolic side (concretised values, left-out writes, approximate locks) costs runs, never
 //!   soundness.
-//! - The search is never complete: `Outcome::complete` is false and nothing is ever proved
+//! - The search is never complete: `SearchResult::complete` is false and nothing is ever proved
 //!   from it.
 //! - Without a solver (`z3` not on `PATH`, nor `WATTS_Z3`), it runs nothing and says why in
-//!   `Outcome::unsupported`.
+//!   `SearchResult::unsupported`.
 //!
 //! The search (`explore`): a first run newest-thread-first, then batches of queries solved in
 //! parallel processes (`std::thread::scope`), each sat model run with its inputs forced and its
@@ -61,8 +61,8 @@ use self::encode::{Cut, Index, Prefix, Query};
 use self::paths::{Hashes, Key, Priority, Worklist};
 use self::solver::{Answer, Val, Z3};
 use self::trace::Trace;
-use super::search::{self, Outcome};
-use super::{Interp, Status, System, Tid};
+use super::found::SearchResult;
+use super::{ExecStatus, Interp, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use std::sync::Arc;
@@ -73,7 +73,7 @@ pub type Inputs = BTreeMap<(Tid, u32), i128>;
 
 /// Budgets and knobs of the symbolic search.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct SymbolicConfig {
     /// Give up at this instant.
     pub deadline: Option<Instant>,
     /// Most concrete runs.
@@ -89,9 +89,9 @@ pub struct Config {
     pub random_first: bool,
 }
 
-impl Default for Config {
+impl Default for SymbolicConfig {
     fn default() -> Self {
-        Config {
+        SymbolicConfig {
             deadline: None,
             max_runs: 1000,
             seed: 1,
@@ -202,7 +202,7 @@ pub fn run(
     schedule: &[Tid],
     after: &mut dyn Scheduler,
     deadline: Option<Instant>,
-    out: &mut Outcome,
+    out: &mut SearchResult,
     stats: &mut Stats,
 ) -> Option<Trace> {
     let it = interp.with_inputs(Arc::new(inputs)).concolic();
@@ -210,7 +210,7 @@ pub fn run(
     let status = it.status(&state);
     out.executions += 1;
     out.steps += path.len() as u64;
-    search::record_status(&it, &state, &status, &path, out);
+    super::found::record_status(&it, &state, &status, &path, out);
     stats.runs += 1;
     let trace = it.into_trace(state)?;
     if too_large(&trace).is_some() {
@@ -233,7 +233,7 @@ fn drive(
     let mut path = Vec::new();
     let mut queue: VecDeque<Tid> = schedule.iter().copied().collect();
     after.new_run();
-    while it.status(&state) == Status::Running {
+    while it.status(&state) == ExecStatus::Running {
         // A run past the deadline stops where it is (an execution cut short, as a loop bound
         // cuts one).
         if path.len() % 1024 == 1023 && deadline.is_some_and(|d| Instant::now() >= d) {
@@ -291,16 +291,16 @@ struct Candidate {
 /// The symbolic search (see the module's contract).
 pub fn explore(
     interp: &Interp,
-    config: &Config,
+    config: &SymbolicConfig,
     targets: Option<&BTreeSet<AssertId>>,
-) -> (Outcome, Stats) {
+) -> (SearchResult, Stats) {
     let mut seed = seeded(config.seed);
     explore_with(interp, config, targets, &mut seed)
 }
 
 /// What one search has found, solved and queued.
 struct Search<'a> {
-    out: Outcome,
+    out: SearchResult,
     stats: Stats,
     /// Keys of the prefixes solved, queued, or executed: never solved (again).
     seen: HashSet<Key>,
@@ -309,7 +309,7 @@ struct Search<'a> {
     work: Worklist<Candidate>,
     targets: Option<&'a BTreeSet<AssertId>>,
     every: BTreeSet<AssertId>,
-    config: &'a Config,
+    config: &'a SymbolicConfig,
     start: Instant,
 }
 
@@ -431,14 +431,14 @@ impl Search<'_> {
 /// [`explore`] with another scheduler after each prefix.
 pub fn explore_with(
     interp: &Interp,
-    config: &Config,
+    config: &SymbolicConfig,
     targets: Option<&BTreeSet<AssertId>>,
     after: &mut dyn Scheduler,
-) -> (Outcome, Stats) {
+) -> (SearchResult, Stats) {
     let mut search = Search {
-        out: Outcome {
+        out: SearchResult {
             restricted_inputs: true,
-            ..Outcome::default()
+            ..SearchResult::default()
         },
         stats: Stats::default(),
         seen: HashSet::new(),
@@ -454,7 +454,7 @@ pub fn explore_with(
     let z3 = match Z3::locate() {
         Ok(z) => z,
         Err(why) => {
-            search.out.unsupported.insert(why);
+            search.out.unsupported.insert(super::Abandon::NoSolver(why));
             return (search.out, search.stats);
         }
     };
@@ -662,11 +662,11 @@ pub fn random_search(
     deadline: Option<Instant>,
     seed: u64,
     targets: Option<&BTreeSet<AssertId>>,
-) -> (Outcome, Stats) {
+) -> (SearchResult, Stats) {
     let start = Instant::now();
-    let mut out = Outcome {
+    let mut out = SearchResult {
         restricted_inputs: true,
-        ..Outcome::default()
+        ..SearchResult::default()
     };
     let mut stats = Stats::default();
     let mut rng = seeded(seed);
@@ -682,7 +682,7 @@ pub fn random_search(
         let status = it.status(&state);
         out.executions += 1;
         out.steps += path.len() as u64;
-        search::record_status(&it, &state, &status, &path, &mut out);
+        super::found::record_status(&it, &state, &status, &path, &mut out);
         stats.runs += 1;
         if stats.first_witness.is_none() && !out.violations.is_empty() {
             stats.first_witness = Some((stats.runs, start.elapsed()));

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::config::Config as Cfg;
-use crate::explore::{InterpOptions, Loc};
+use crate::explore::{search, InterpOptions, Loc};
 use crate::ir::Program;
 use trace::{Event, EventKind, ThreadTrace};
 
@@ -36,11 +36,11 @@ fn interp(p: &Program) -> Interp<'_> {
     .expect("main")
 }
 
-fn config(max_runs: u64) -> Config {
-    Config {
+fn config(max_runs: u64) -> SymbolicConfig {
+    SymbolicConfig {
         max_runs,
         deadline: Some(Instant::now() + Duration::from_secs(120)),
-        ..Config::default()
+        ..SymbolicConfig::default()
     }
 }
 
@@ -56,7 +56,10 @@ fn finds(src: &str, max_runs: u64) -> Stats {
         .next()
         .unwrap_or_else(|| panic!("no violation in {stats:?}: {:?}", out.unsupported));
     let replayed = crate::explore::replay(&p, v);
-    assert!(matches!(replayed, Ok((1, _))), "{replayed:?}");
+    assert!(
+        matches!(replayed, Ok(crate::explore::Replayed::Fails { .. })),
+        "{replayed:?}"
+    );
     assert_eq!(v.bound, 1024);
     stats
 }
@@ -196,7 +199,7 @@ fn smt_text_parses_and_solves_in_z3() {
     // Every query over a real trace is well formed (sat or unsat, never an error).
     let p = compile(M0);
     let it = interp(&p);
-    let mut out = Outcome::default();
+    let mut out = SearchResult::default();
     let mut stats = Stats::default();
     let trace = run(
         &it,
@@ -315,10 +318,10 @@ fn a_trace_too_large_to_solve_over_is_run_not_expanded_and_the_deadline_holds() 
     let p = compile(MANY_THREADS);
     let it = interp(&p);
     let t0 = Instant::now();
-    let config = Config {
+    let config = SymbolicConfig {
         deadline: Some(t0 + Duration::from_secs(2)),
         max_runs: u64::MAX,
-        ..Config::default()
+        ..SymbolicConfig::default()
     };
     let (out, stats) = explore(&it, &config, None);
     // Every run has 101 threads: none is solved over, the runs go on until the deadline.

@@ -5,7 +5,7 @@
 //! step is one row of its diagram, and every assertion, race access, store of an explanation
 //! and witness step with a known line is a mark on that line of a shown file.
 
-use crate::explore::witness::StepOut;
+use crate::witness::StepOut;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,32 +1,109 @@
-//! Witnesses: the schedule of a violation, as the report shows it (numbered steps with their
-//! source positions), as a JSON file, and replayed (`watts replay`).
+//! Witnesses as data: the steps of an execution that fails an assertion (or reaches a race),
+//! which `explore` produces and `report` renders, and the witness file (`--witness-dir`, the
+//! `witness` of the JSON report) that `watts replay` reads.
 //!
-//! Invariant: a witness file holds everything replay needs besides the program's sources
-//! (inputs, clang arguments, harness, bound, the (thread, alternative) of every step) and names
-//! its assertion by id, line and condition, so that a witness of another version of the
-//! program is rejected rather than misread.
+//! Invariant: data and its serde form only (no wording, no replay, no file system): a witness
+//! file holds everything replay needs besides the program's sources (inputs, clang arguments,
+//! harness, bound, the (thread, alternative) of every step) and names its assertion by id,
+//! line and condition, so that a witness of another version of the program is rejected rather
+//! than misread.
 //!
 //! The file (`--witness-dir`; `witness` in JSON): version 2 records each input step's value
-//! (`StepOut::input`), which `watts replay` forces (`replay_with_inputs`); version 1 files still
-//! replay by alternatives; version 3 marks runs that follow thread loops (`thread_loops`). Each
-//! step also carries its operation as data (`Action`: `op`, `memory`, `value`, `written`, `thread`,
-//! and `reads_from`, the last earlier step that wrote the same memory when it wrote the value read;
-//! `actions`), which the HTML report draws; replay ignores it. Inputs are stored absolute and, in a
-//! file, also relative to the file (`inputs_from_witness`), with per-input compilation-database
-//! flags (`input_args`); `watts replay` looks for each input next to the witness first
-//! (`resolve_input`), so it works from any directory and after the tree moves.
+//! (`StepOut::input`), which `watts replay` forces; version 1 files still replay by
+//! alternatives; version 3 marks runs that follow thread loops (`thread_loops`). Each step also
+//! carries its operation as data (`Action`: `op`, `memory`, `value`, `written`, `thread`, and
+//! `reads_from`, the last earlier step that wrote the same memory when it wrote the value read),
+//! which the HTML report draws; replay ignores it. Inputs are stored absolute and, in a file,
+//! also relative to the file (`inputs_from_witness`), with per-input compilation-database flags
+//! (`input_args`); `watts replay` looks for each input next to the witness first, so it works
+//! from any directory and after the tree moves.
 //!
-//! Invariant: a witness file is untrusted: `watts replay` passes to clang only the flags
-//! `check_clang_args` accepts (include paths, macros, standard, target, and flags that change what
-//! C means, through `project::gate`), and refuses anything else (`-o`, `-fplugin=`, `-Xclang`,
-//! `-B`, `--config`, `@file`, `-Wl,`) with exit 2 before clang runs; the writer keeps only those
-//! flags (`witness_clang_args`, path values absolute).
+//! Invariant: a witness file is untrusted: `watts replay` (`crate::replay`) passes to clang only
+//! the flags that `project::gate` accepts for a witness (include paths, macros, standard,
+//! target, and flags that change what C means), and refuses anything else (`-o`, `-fplugin=`,
+//! `-Xclang`, `-B`, `--config`, `@file`, `-Wl,`) with exit 2 before clang runs; the writer keeps
+//! only those flags (path values absolute).
 
-use super::search::Violation;
-use super::{InputValue, StepInfo, StepKind, Tid};
-use crate::ir::{AssertId, Program, Span};
+use crate::ir::{AssertId, Span};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+/// A thread of one execution: 0 is `main`, then in creation order.
+pub type Tid = usize;
+
+/// One scheduling step as the witness shows it: the visible operation a thread executed
+/// (local steps that followed it up to its next visible operation are not listed).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StepInfo {
+    /// The thread that moved.
+    pub tid: Tid,
+    /// Where the visible operation is in the source, if known.
+    pub span: Option<Span>,
+    /// What it did.
+    pub kind: StepKind,
+}
+
+/// The visible operation of a step. Locations are named as the user wrote them (`x`,
+/// `t[2]`, `dev.count`, `heap@f.c:12+4`); values are the integers read or written (pointers
+/// are shown as `&name+offset`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StepKind {
+    /// A load of shared memory.
+    Read { loc: String, value: String },
+    /// A store to shared memory.
+    Write { loc: String, value: String },
+    /// An atomic read-modify-write (or a successful or failed compare-exchange).
+    Update {
+        loc: String,
+        read: String,
+        written: Option<String>,
+    },
+    /// `pthread_mutex_lock` and friends (the lock's name).
+    Lock(String),
+    /// `pthread_mutex_unlock` and friends.
+    Unlock(String),
+    /// `pthread_create`: the new thread and its entry function.
+    Spawn { child: Tid, entry: String },
+    /// `pthread_join` of that thread returned.
+    Join(Tid),
+    /// `__VERIFIER_atomic_begin` (or the entry of a `__VERIFIER_atomic_*` function).
+    AtomicBegin,
+    /// `__VERIFIER_atomic_end`.
+    AtomicEnd,
+    /// `__VERIFIER_nondet_*` (or the harness, for a parameter of an `--entry` function)
+    /// returned this value.
+    Input(InputValue),
+    /// The thread started: the pseudo-operation every thread (main included) begins with;
+    /// its step runs the thread's local code up to its first visible operation.
+    Start,
+    /// A `pthread_mutex_trylock` that found the lock taken (returned `EBUSY`).
+    TryLockFailed(String),
+    /// An operation that ends the execution without a violation: the process exits, an
+    /// assumption is false, or the operation is not modelled.
+    End,
+}
+
+/// The value an input step returned, and what it is for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InputValue {
+    /// The value in the IR's reading (sign-extended from its width): what replay forces.
+    pub value: i128,
+    /// The parameter or variable that gets it, when the debug info names one.
+    pub name: Option<String>,
+    /// Its C type, in which the value is shown.
+    pub ty: crate::ir::CInt,
+}
+
+impl InputValue {
+    /// `value` for no named variable, shown as a signed 128-bit integer (the IR's reading).
+    pub fn unnamed(value: i128) -> InputValue {
+        InputValue {
+            value,
+            name: None,
+            ty: crate::ir::CInt::new(128, crate::ir::Signedness::Signed),
+        }
+    }
+}
 
 /// The version of the witness file format. Version 2 records the value of every input step
 /// ([`StepOut::input`]), which replay forces (the symbolic search chooses values outside the
@@ -54,74 +131,10 @@ pub struct Witness {
     pub thread_loops: bool,
 }
 
-impl From<Violation> for Witness {
-    fn from(v: Violation) -> Self {
-        Witness {
-            assertion: v.assertion,
-            choices: v.choices,
-            steps: v.steps,
-            threads: v.threads,
-            bound: v.bound,
-            thread_loops: v.thread_loops,
-        }
-    }
-}
-
 impl Witness {
     /// The name of thread `t`.
     pub fn thread(&self, t: Tid) -> &str {
         self.threads.get(t).map_or("?", String::as_str)
-    }
-
-    /// The steps people see, each with its line: `(3) worker: writes x = 1`. A thread's
-    /// `Start` step (which carries no access) is left out, and the rest are numbered in order.
-    pub fn lines(&self) -> Vec<(&StepInfo, String)> {
-        self.steps
-            .iter()
-            .filter(|s| s.kind != StepKind::Start)
-            .enumerate()
-            .map(|(i, s)| {
-                let text = format!("({}) {}: {}", i + 1, self.thread(s.tid), event(&s.kind));
-                (s, text)
-            })
-            .collect()
-    }
-}
-
-/// A step's operation in words.
-pub fn event(kind: &StepKind) -> String {
-    match kind {
-        StepKind::Read { loc, value } => format!("reads {loc} = {value}"),
-        StepKind::Write { loc, value } => format!("writes {loc} = {value}"),
-        StepKind::Update {
-            loc,
-            read,
-            written: Some(w),
-        } => format!("updates {loc} from {read} to {w}"),
-        StepKind::Update {
-            loc,
-            read,
-            written: None,
-        } => format!("reads {loc} = {read} (compare-exchange fails)"),
-        StepKind::Lock(m) => format!("locks {m}"),
-        StepKind::Unlock(m) => format!("unlocks {m}"),
-        StepKind::TryLockFailed(m) => format!("fails to trylock {m}"),
-        StepKind::Spawn { child, entry } => format!("creates thread {child} ({entry})"),
-        StepKind::Join(t) => format!("joins thread {t}"),
-        StepKind::AtomicBegin => "enters an atomic section".to_string(),
-        StepKind::AtomicEnd => "leaves the atomic section".to_string(),
-        StepKind::Input(InputValue {
-            value,
-            name: Some(name),
-            ty,
-        }) => format!("gets the input {name} = {}", ty.show_value(*value)),
-        StepKind::Input(InputValue {
-            value,
-            name: None,
-            ty,
-        }) => format!("gets the input {}", ty.show_value(*value)),
-        StepKind::Start => "starts".to_string(),
-        StepKind::End => "ends the execution".to_string(),
     }
 }
 
@@ -145,7 +158,7 @@ pub struct WitnessFile {
 }
 
 /// How to rebuild the program of a witness.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgramRef {
     /// Input files, absolute (version 1 files: as given, relative to where watts ran).
     pub inputs: Vec<String>,
@@ -330,11 +343,11 @@ pub fn actions<'a>(kinds: impl Iterator<Item = &'a StepKind>) -> Vec<Action> {
 
 /// The assertion's reference in a witness file.
 pub fn assertion_ref(
-    program: &Program,
+    program: &crate::ir::Program,
     id: AssertId,
     path_of: &dyn Fn(Span) -> String,
 ) -> AssertionRef {
-    // A confirmed race (`super::RaceTarget`) has an id past the assertions.
+    // A confirmed race (`crate::explore::RaceTarget`) has an id past the assertions.
     let Some(info) = program.asserts.get(id.index()) else {
         return AssertionRef {
             id: format!("R{}", id.index() - program.asserts.len() + 1),
@@ -352,43 +365,9 @@ pub fn assertion_ref(
 }
 
 impl WitnessFile {
-    /// The file of witness `w`.
-    pub fn new(
-        w: &Witness,
-        program: &Program,
-        program_ref: ProgramRef,
-        path_of: &dyn Fn(Span) -> String,
-    ) -> WitnessFile {
-        let actions = actions(w.steps.iter().map(|s| &s.kind));
-        WitnessFile {
-            version: VERSION,
-            program: program_ref,
-            assertion: assertion_ref(program, w.assertion, path_of),
-            bound: w.bound,
-            thread_loops: w.thread_loops,
-            steps: w
-                .steps
-                .iter()
-                .zip(&w.choices)
-                .zip(actions)
-                .enumerate()
-                .map(|(i, ((s, &(tid, alternative)), action))| StepOut {
-                    step: i + 1,
-                    tid,
-                    thread: w.thread(s.tid).to_string(),
-                    alternative,
-                    input: match &s.kind {
-                        StepKind::Input(v) => Some(v.value),
-                        _ => None,
-                    },
-                    event: event(&s.kind),
-                    action: Some(action),
-                    file: s.span.map(path_of),
-                    line: s.span.map(|s| s.line),
-                    column: s.span.map(|s| s.col),
-                })
-                .collect(),
-        }
+    /// Reads a witness file's text (untrusted: any malformed text is an error, never a panic).
+    pub fn from_json(text: &str) -> Result<WitnessFile, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
     }
 
     /// The (thread, alternative) schedule and the forced input values: [`schedule`].
@@ -431,150 +410,6 @@ pub fn schedule(steps: impl Iterator<Item = (Tid, usize, Option<i128>)>) -> Sche
         })
         .collect();
     (choices, inputs)
-}
-
-/// Replays `choices` on `program` with loop bound `bound` (and loops that create threads
-/// unbounded, with `thread_loops`) and the forced `inputs`
-/// ([`super::Interp::with_inputs`]; none: the alternatives choose): exit status 1 and a
-/// message when assertion `id` fails at the end, 0 when the execution does not fail it; `Err`
-/// when the schedule does not fit the program.
-pub fn replay_with_inputs(
-    program: &Program,
-    bound: u32,
-    thread_loops: bool,
-    id: AssertId,
-    choices: &[(Tid, usize)],
-    inputs: BTreeMap<(Tid, u32), i128>,
-) -> Result<(u8, String), String> {
-    use super::{search, Status, System};
-    let interp = replay_interp(program, bound, thread_loops, inputs)?;
-    let (end, steps) = search::replay(&interp, choices)?;
-    let name = format!("A{}", id.index() + 1);
-    Ok(match interp.status(&end) {
-        Status::Violated(v) if v == id => {
-            (1, format!("{name} fails again after {} steps", steps.len()))
-        }
-        Status::Violated(v) => (
-            0,
-            format!("the execution fails A{} instead of {name}", v.index() + 1),
-        ),
-        other => (0, format!("{name} does not fail: {}", ending(&other))),
-    })
-}
-
-/// The interpreter that replays a witness: its loop bound, the sampled runs' way with loops
-/// that create threads when it was found by one (`thread_loops`; the step budget only cuts, so
-/// a larger one replays every witness the same way), and its forced input values.
-pub fn replay_interp(
-    program: &Program,
-    bound: u32,
-    thread_loops: bool,
-    inputs: BTreeMap<(Tid, u32), i128>,
-) -> Result<super::Interp<'_>, String> {
-    use super::{Interp, InterpOptions};
-    let interp = Interp::new(
-        program,
-        InterpOptions {
-            bound,
-            ..InterpOptions::default()
-        },
-    )?;
-    let interp = if thread_loops {
-        interp.sampled(bound)
-    } else {
-        interp
-    };
-    Ok(if inputs.is_empty() {
-        interp
-    } else {
-        interp.with_inputs(std::sync::Arc::new(inputs))
-    })
-}
-
-/// How an execution that fails no assertion ended, in words.
-pub(crate) fn ending(status: &super::Status) -> String {
-    use super::Status;
-    match status {
-        Status::Running => "the schedule ends before the execution does".to_string(),
-        Status::Violated(v) => format!("the execution fails A{}", v.index() + 1),
-        Status::Done => "the execution ends normally".to_string(),
-        Status::Deadlock => "the execution deadlocks".to_string(),
-        Status::Cut => "the execution is cut by the loop bound".to_string(),
-        Status::Discarded => "an assumption of the execution is false".to_string(),
-        Status::Unsupported(why) => format!("the execution cannot go on ({why})"),
-    }
-}
-
-/// Checks the clang arguments of a witness file before anything runs: files watts reads are
-/// untrusted, so a witness may only carry what the [`crate::project::gate`] lets through
-/// (include paths, macros, the standard, the target, flags that change what C means); any
-/// other flag (`-o FILE`, `-fplugin=`, `-Xclang -load`, `-B DIR`, `--config FILE`, `@FILE`,
-/// `-Wl,...`, `-mllvm`, a stray input file) would make `watts replay` run or write more than
-/// the user asked for, and is refused with its name. Relative paths are read against `cwd`,
-/// as clang would read them; a file pasted into the program must lie in `cwd`'s repository.
-pub fn check_clang_args(args: &[String], cwd: &std::path::Path) -> Result<Vec<String>, String> {
-    (crate::project::gate::Gate::new([cwd]))
-        .admit_witness(args, cwd)
-        .map_err(|r| r.to_string())
-}
-
-/// The clang arguments of `args` that a witness keeps, with relative path values made
-/// absolute against `cwd` (where watts runs): those the gate lets through. The others
-/// (warnings, optimisation, debug flags...) do not change what the program means, or would be
-/// refused on replay.
-pub fn witness_clang_args(args: &[String], cwd: &std::path::Path) -> Vec<String> {
-    crate::project::gate::Gate::new([cwd]).filter(args, cwd)
-}
-
-/// The input file `i` of a witness read from `witness`: relative to the witness file first
-/// (a tree moved with its witnesses), then the absolute path it was written with; a version 1
-/// relative path is tried against the witness's directory, then the current directory.
-pub fn resolve_input(
-    program: &ProgramRef,
-    i: usize,
-    witness: &std::path::Path,
-) -> Result<std::path::PathBuf, String> {
-    use std::path::{Path, PathBuf};
-    let dir = witness.parent().unwrap_or(Path::new("."));
-    let stored = Path::new(&program.inputs[i]);
-    let mut tried: Vec<PathBuf> = Vec::new();
-    if let Some(rel) = program.inputs_from_witness.get(i) {
-        tried.push(dir.join(rel));
-    }
-    if stored.is_absolute() {
-        tried.push(stored.to_path_buf());
-    } else {
-        tried.push(dir.join(stored));
-        tried.push(stored.to_path_buf());
-    }
-    if let Some(found) = tried.iter().find(|p| p.is_file()) {
-        return Ok(found.clone());
-    }
-    let shown: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
-    Err(format!(
-        "the program's file {} is not found (looked for {})",
-        program.inputs[i],
-        shown.join(", ")
-    ))
-}
-
-/// `path` relative to the directory `base` (both absolute), with `..` where needed; `None`
-/// when they share no prefix (other drives).
-pub fn relative_to(path: &std::path::Path, base: &std::path::Path) -> Option<String> {
-    let p: Vec<_> = path.components().collect();
-    let b: Vec<_> = base.components().collect();
-    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    if common == 0 {
-        return None;
-    }
-    let mut out = std::path::PathBuf::new();
-    for _ in common..b.len() {
-        out.push("..");
-    }
-    for c in &p[common..] {
-        out.push(c);
-    }
-    Some(out.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]
