@@ -24,62 +24,19 @@ use std::path::Path;
 /// in their layer, `ir::lib`, the cycles cut), and the list must only shrink: an entry that no
 /// longer occurs fails the test (remove it), and a new violation is fixed, never added here.
 const KNOWN_VIOLATIONS: &[(&str, &str, &str)] = &[
-    // `analysis` holds `explore::witness::Witness` in its verdicts and looks up the harness'
-    // unknown-code stand-in by name.
-    ("layers", "src/analysis/mod.rs", "src/explore/witness.rs"),
-    (
-        "layers",
-        "src/analysis/races/mod.rs",
-        "src/explore/witness.rs",
-    ),
-    // `explore::proof` asks the harness about exit-time functions.
-    // `frontend::clang` words a note with `report::plural` (and `report::sarif` names
-    // `frontend::llvm_version`: the cycle below).
-    ("layers", "src/frontend/clang.rs", "src/report/mod.rs"),
-    // The harness reads the library tables of `memory::points_to` (until `ir::lib`).
-    // `lib.rs` reads and writes witness files itself.
-    ("serde", "src/lib.rs", "serde_json"),
     // Debugging switches and tool paths read where they are used, not resolved by `cli`.
-    ("env", "src/analysis/compose/combinations/enumeration.rs", "WATTS_TRACE"),
+    (
+        "env",
+        "src/analysis/compose/combinations/enumeration.rs",
+        "WATTS_TRACE",
+    ),
     ("env", "src/analysis/sync/feasibility.rs", "WATTS_TRACE"),
     ("env", "src/explore/symbolic/mod.rs", "WATTS_SYM_DEBUG"),
     ("env", "src/explore/symbolic/solver.rs", "WATTS_Z3"),
     ("env", "src/frontend/clang.rs", "WATTS_CLANG"),
     // File cycles, one entry per edge inside a cycle.
-    (
-        "cycle",
-        "src/analysis/invariants.rs",
-        "src/analysis/verdict.rs",
-    ),
-    (
-        "cycle",
-        "src/analysis/verdict.rs",
-        "src/analysis/invariants.rs",
-    ),
-    ("cycle", "src/explore/rvf.rs", "src/explore/search.rs"),
-    ("cycle", "src/explore/search.rs", "src/explore/rvf.rs"),
-    ("cycle", "src/explore/search.rs", "src/explore/witness.rs"),
-    ("cycle", "src/explore/witness.rs", "src/explore/search.rs"),
-    ("cycle", "src/frontend/clang.rs", "src/report/mod.rs"),
-    ("cycle", "src/frontend/load.rs", "src/frontend/clang.rs"),
-    ("cycle", "src/frontend/mod.rs", "src/frontend/clang.rs"),
-    ("cycle", "src/frontend/mod.rs", "src/frontend/load.rs"),
-    ("cycle", "src/report/mod.rs", "src/report/sarif.rs"),
-    ("cycle", "src/report/sarif.rs", "src/frontend/mod.rs"),
     ("cycle", "src/memory/heap.rs", "src/memory/points_to.rs"),
     ("cycle", "src/memory/points_to.rs", "src/memory/heap.rs"),
-    (
-        "cycle",
-        "src/project/compile_commands.rs",
-        "src/project/gate.rs",
-    ),
-    (
-        "cycle",
-        "src/project/gate.rs",
-        "src/project/compile_commands.rs",
-    ),
-    ("cycle", "src/report/human.rs", "src/report/race.rs"),
-    ("cycle", "src/report/race.rs", "src/report/human.rs"),
 ];
 
 // ----------------------------------------------------------------------------------------
@@ -125,28 +82,52 @@ const LAYERS: &[(&str, &[&str], &str)] = &[
         &["ir", "memory", "threads", "facts", "pdg"],
         "analysis names no explore, report or harness",
     ),
-    ("project", &[], "project names only the services"),
+    (
+        "project",
+        &["paths"],
+        "project names only paths and the services",
+    ),
     (
         "explore",
-        &["ir", "project"],
-        "explore names only ir and project",
+        &["ir", "witness"],
+        "explore names only ir and the witness data it produces",
     ),
     (
         "report",
         &[
-            "analysis", "explore", "harness", "project", "frontend", "ir",
+            "analysis", "explore", "harness", "project", "frontend", "ir", "verdicts", "witness",
+            "paths",
         ],
         "report names no command line and no pipeline",
     ),
     (
         "cli",
-        &["project", "tree"],
-        "cli names only project, tree (the --shard option) and the services",
+        &["project", "tree", "paths"],
+        "cli names only project, tree (the --shard option), paths and the services",
     ),
     (
         "tree",
-        &["project", "frontend", "report"],
-        "tree names only project, frontend and report (it runs programs as child processes)",
+        &["project", "frontend", "report", "paths"],
+        "tree names only project, frontend, report and paths (it runs programs as child processes)",
+    ),
+    ("witness", &["ir"], "witness is data: it names only ir"),
+    ("paths", &["-"], "paths names no other module"),
+    (
+        "verdicts",
+        &["analysis", "explore", "witness", "ir"],
+        "verdicts merges the analysis' and exploration's results, and names nothing above them",
+    ),
+    (
+        "confirm",
+        &[
+            "analysis", "explore", "verdicts", "witness", "paths", "project", "ir",
+        ],
+        "confirm runs explore on the analysis' open verdicts; it names no report",
+    ),
+    (
+        "replay",
+        &["", "explore", "witness", "paths", "project", "ir", "report"],
+        "replay rebuilds a witness's program, runs explore, and words what it found with report",
     ),
     ("commands", &["*"], ""),
     ("", &["*"], ""),
@@ -529,10 +510,7 @@ fn rule_env(tree: &Tree) -> Vec<Violation> {
         let reads = matches!(p.as_slice(), ["std", "env", f] if ENV_READERS.contains(f));
         if reads && !listed(ENV_IN, file) {
             let var = x.arg.clone().unwrap_or_else(|| "?".to_string());
-            let what = format!(
-                "only cli/ reads the environment: `{}({var})`",
-                p.join("::")
-            );
+            let what = format!("only cli/ reads the environment: `{}({var})`", p.join("::"));
             out.add("env", file, &var, x.line, what);
         }
     }

@@ -1,6 +1,7 @@
 //! What one search is given (its [`Budget`]) and what it finds ([`SearchResult`]: the first
 //! [`Violation`] of each assertion, counters, why executions were abandoned): shared by every
-//! search ([`super::search`], [`super::rvf`], [`super::sample`], [`super::symbolic`]).
+//! search ([`super::search`], [`super::rvf`], [`super::sample`], [`super::symbolic`]), and why a
+//! schedule does not fit the program ([`Misfit`], for every replay).
 //!
 //! Invariant: a violation holds the schedule that produced it, from the initial state, and
 //! the steps that schedule ran; nothing else makes an assertion violated.
@@ -9,6 +10,21 @@ use super::{ExecStatus, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
 use std::collections::BTreeMap;
 use std::time::Instant;
+
+/// Why a schedule does not fit the program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Misfit {
+    /// The program cannot be executed at all (the interpreter's reason).
+    CannotExecute(String),
+    /// Step `step` (1-based) comes after the execution ended, as `end` says.
+    Ended { step: usize, end: ExecStatus },
+    /// Thread `tid` cannot move at step `step`.
+    CannotMove { step: usize, tid: Tid },
+    /// Step `step` names an alternative its operation does not have.
+    NoAlternative { step: usize, alt: usize },
+    /// A race witness ends with the two accesses: this one has fewer steps.
+    RaceTooShort,
+}
 
 /// Budgets of one search.
 #[derive(Clone, Copy, Debug)]

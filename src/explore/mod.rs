@@ -56,8 +56,9 @@ pub mod symbolic;
 use crate::ir::AssertId;
 
 pub use abandon::{Abandon, Abandoned};
+pub use found::Misfit;
 pub use interp::{Interp, InterpOptions, RaceMemory, RaceTarget};
-pub use replay::{race_witness, replay, replay_race, Misfit, Replayed};
+pub use replay::{race_witness, replay, replay_race, Replayed};
 // The steps of an execution are witness data, which the report renders.
 pub use crate::witness::{InputValue, StepInfo, StepKind, Tid};
 

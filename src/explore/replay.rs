@@ -6,6 +6,7 @@
 //! initial state to the same failure (or to a state where the race's two accesses are both
 //! next); the results are data ([`Replayed`], [`Misfit`]), worded by `report`.
 
+use super::found::Misfit;
 use super::search::{self, Violation};
 use super::{ExecStatus, Interp, InterpOptions, RaceMemory, RaceTarget, StepKind, System, Tid};
 use crate::ir::{AssertId, Program};
@@ -41,21 +42,6 @@ impl Replayed {
             | Replayed::NoRace => 0,
         }
     }
-}
-
-/// Why a schedule does not fit the program.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Misfit {
-    /// The program cannot be executed at all (the interpreter's reason).
-    CannotExecute(String),
-    /// Step `step` (1-based) comes after the execution ended, as `end` says.
-    Ended { step: usize, end: ExecStatus },
-    /// Thread `tid` cannot move at step `step`.
-    CannotMove { step: usize, tid: Tid },
-    /// Step `step` names an alternative its operation does not have.
-    NoAlternative { step: usize, alt: usize },
-    /// A race witness ends with the two accesses: this one has fewer steps.
-    RaceTooShort,
 }
 
 /// Replays violation `v` on `program` (its schedule, bound and input values):

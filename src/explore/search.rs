@@ -16,8 +16,9 @@
 
 use super::classes::ClassCounter;
 use super::found::record_status;
+use super::found::Misfit;
 pub use super::found::{Budget, SearchResult, Violation};
-use super::{ExecStatus, Misfit, StepInfo, StepKind, System, Tid};
+use super::{ExecStatus, StepInfo, StepKind, System, Tid};
 use crate::ir::AssertId;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
