@@ -642,10 +642,10 @@ fn from_sarif(doc: &Value) -> Option<(Vec<ProgramResult>, Vec<String>)> {
                 sarif["invocations"] = json!([{"executionSuccessful": true,
                     "toolExecutionNotifications": mine(&notifications)}]);
                 sarif["properties"] = json!({"summary": record.get("summary")?});
-                (sarif
-                    .pointer_mut("/tool/driver/rules")
-                    .and_then(Value::as_array_mut))
-                .map(|rules| rules.retain(|r| r.get("id") != Some(&json!(NOT_ANALYSED))));
+                let rules = sarif.pointer_mut("/tool/driver/rules");
+                if let Some(rules) = rules.and_then(Value::as_array_mut) {
+                    rules.retain(|r| r.get("id") != Some(&json!(NOT_ANALYSED)));
+                }
                 for (k, v) in run.get("properties")?.as_object()? {
                     if !matches!(k.as_str(), "programs" | "exitCode" | "notes") {
                         sarif["properties"][k] = v.clone();

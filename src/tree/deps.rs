@@ -24,9 +24,7 @@ pub fn scan(config: &Config) -> Result<Inputs, InputError> {
             .unwrap_or_default();
         args.extend(config.clang_args.iter().cloned());
         inputs.files.push(abs.clone());
-        inputs
-            .dirs
-            .extend(abs.parent().map(Path::to_path_buf).into_iter());
+        inputs.dirs.extend(abs.parent().map(Path::to_path_buf));
         inputs.dirs.extend(crate::confine::include_dirs(&args));
         let mut cmd = Command::new(&clang);
         // The macros the front end's compilation sets (`frontend::clang`), so that the same

@@ -209,8 +209,13 @@ mod tests {
             check: vec!["assert".into()],
             ..Default::default()
         };
-        let (programs, rest) =
-            tables(&[table.clone()], &units, Path::new("/p"), Path::new("/p")).expect("ok");
+        let (programs, rest) = tables(
+            std::slice::from_ref(&table),
+            &units,
+            Path::new("/p"),
+            Path::new("/p"),
+        )
+        .expect("ok");
         assert_eq!(programs[0].files, units[2..].to_vec());
         assert_eq!(
             programs[0].options,
