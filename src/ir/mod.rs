@@ -15,6 +15,7 @@
 //! (`Layout::same_shape` ignores it where layouts are compared).
 
 mod cint;
+pub mod effects;
 mod ids;
 mod inst;
 mod layout;
