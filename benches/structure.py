@@ -74,8 +74,6 @@ def top_level_arms(body):
         if c in "({[": depth += 1
         elif c in ")}]": depth -= 1
         elif c == "=" and depth == 0 and body[i:i + 2] == "=>":
-                    pat = body[start:i]
-            pat = re.split(r"[,}]\s*$|\n", pat.strip())[-1] if pat.strip() else pat
             arms.append(body[start:i].strip().split("\n")[-1].strip())
         elif c in ",}" and depth == 0:
             start = i + 1
