@@ -128,6 +128,14 @@ impl SourceRoots {
     /// withheld. Never blocks (a FIFO is not opened for reading) and never reads more than
     /// [`MAX_SOURCE_BYTES`].
     pub fn read(&self, path: &Path) -> Result<String, Withheld> {
+        let bytes = self.read_bytes(path)?;
+        Ok(hide_controls(&String::from_utf8_lossy(&bytes)))
+    }
+
+    /// The bytes of `path` as they are, under the same conditions as [`SourceRoots::read`]:
+    /// for the front end's copy of a source file it hands clang in the file's place (which must
+    /// be the file, byte for byte, but for what it drops), never for a report.
+    pub fn read_bytes(&self, path: &Path) -> Result<Vec<u8>, Withheld> {
         let real = std::fs::canonicalize(path).map_err(|_| Withheld::Unreadable)?;
         if !self.allows(&real) {
             return Err(Withheld::Outside);
@@ -155,7 +163,7 @@ impl SourceRoots {
         if bytes.len() as u64 > MAX_SOURCE_BYTES {
             return Err(Withheld::TooLarge);
         }
-        Ok(hide_controls(&String::from_utf8_lossy(&bytes)))
+        Ok(bytes)
     }
 }
 

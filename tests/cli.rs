@@ -900,6 +900,40 @@ fn gcc_accepted_c_is_analysed_with_a_note() {
             && out.contains("in 1 place; first at g2.c:2:26: call to undeclared function 'helper'"),
         "{out}"
     );
+    // GCC 11's `malloc(deallocator)` (here from a header, through a macro, on the line of a
+    // failing assertion's call): dropped with a note, every place where it was.
+    let dir = project(&[
+        (
+            "alloc.h",
+            "#include <stdlib.h>\nvoid pool_free(void *p);\n\
+             #define DEALLOC(f, i) __attribute__ ((__malloc__ (f, i)))\n\
+             __attribute__((malloc, malloc(pool_free, 1))) void *pool_new(int n);\n",
+        ),
+        (
+            "g3.c",
+            "#include <assert.h>\n#include \"alloc.h\"\n\
+             int *cell(void) DEALLOC(pool_free, 1);\n\
+             void pool_free(void *p) { free(p); }\nvoid *pool_new(int n) { return malloc(n); }\n\
+             int *cell(void) { return pool_new(4); }\n\
+             int main(void) { int *c = cell(); int v = c ? 1 : 2; assert(v == 1); pool_free(c); return 0; }\n",
+        ),
+    ]);
+    let o = watts_in(dir.path(), &["analyze", "g3.c"]);
+    assert_status(&o, 1);
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "g3.c: GCC's `malloc(deallocator)` attribute, which clang does not take, \
+             was dropped at 2 places"
+        ),
+        "{out}"
+    );
+    let o = watts_in(dir.path(), &["analyze", "--format", "gnu", "g3.c"]);
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("g3.c:7:54: warning: assertion `v == 1` may fail"),
+        "{out}"
+    );
     // A real redefinition is still clang's error, exit 2.
     let bad = "int f(void) { return 0; }\nint f;\nint main(void) { return f; }\n";
     let dir = project(&[("bad.c", bad)]);

@@ -7,7 +7,8 @@
 //!
 //! C that gcc accepts is accepted: a "redefinition of 'free' as different kind of symbol" against
 //! clang's builtin is retried with `-fno-builtin-free` (up to three rounds), and the warnings of
-//! the C89 constructs clang 16 made errors are read back; each becomes a note. clang is
+//! the C89 constructs clang 16 made errors are read back, and GCC's `malloc(deallocator)`
+//! attribute is dropped from the preprocessed text (`gcc_attrs`); each becomes a note. clang is
 //! `Config::clang` (`--clang`), else `$WATTS_CLANG` (read here too, for library callers), else
 //! `clang-19`, else `clang` on the `PATH` (`find`), and must have LLVM's major version
 //! (`LLVM_MAJOR`).
@@ -16,6 +17,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::gcc_attrs;
 use crate::config::Config;
 use crate::confine::SourceRoots;
 use crate::error::InputError;
@@ -124,12 +126,16 @@ pub(crate) fn compile(
     }
     let mut no_builtin: Vec<String> = Vec::new();
     let mut tries = 0;
+    // Copies of the files whose GCC `malloc(deallocator)` attributes clang rejected, once it
+    // rejected one.
+    let mut overlay: Option<Overlay> = None;
     loop {
         let mut args: Vec<String> = no_builtin
             .iter()
             .map(|n| format!("-fno-builtin-{n}"))
             .collect();
         args.extend(extra.iter().cloned());
+        args.extend(overlay.iter().flat_map(Overlay::args));
         match compile_once(clang, input, &args) {
             Ok((bitcode, diagnostics)) => {
                 let mut notes = Vec::new();
@@ -140,6 +146,12 @@ pub(crate) fn compile(
                         names: no_builtin.clone(),
                     });
                 }
+                if let Some(o) = &overlay {
+                    notes.push(FrontendNote::DroppedMallocArguments {
+                        input: input.display().to_string(),
+                        places: o.places,
+                    });
+                }
                 notes.extend(lenient_notes(&roots.withhold_diagnostics(&diagnostics)));
                 return Ok(Compiled { bitcode, notes });
             }
@@ -148,9 +160,20 @@ pub(crate) fn compile(
                     .into_iter()
                     .filter(|n| !no_builtin.contains(n))
                     .collect();
-                if shadowed.is_empty() || tries == MAX_RETRIES {
-                    let diagnostics = roots.withhold_diagnostics(&diagnostics);
-                    return Err(InputError::CompileFailed { path, diagnostics });
+                let malloc_args =
+                    overlay.is_none() && !gcc_attrs::rejected_places(&diagnostics).is_empty();
+                let failed = |diagnostics: &str| {
+                    let diagnostics = roots.withhold_diagnostics(diagnostics);
+                    Err(InputError::CompileFailed { path, diagnostics })
+                };
+                if (shadowed.is_empty() && !malloc_args) || tries == MAX_RETRIES {
+                    return failed(&diagnostics);
+                }
+                if malloc_args {
+                    match Overlay::without_malloc_arguments(clang, input, &args, roots)? {
+                        Some(o) => overlay = Some(o),
+                        None => return failed(&diagnostics),
+                    }
                 }
                 no_builtin.extend(shadowed);
                 tries += 1;
@@ -158,6 +181,134 @@ pub(crate) fn compile(
             Err(e) => return Err(e),
         }
     }
+}
+
+/// Copies of source files with the `malloc` attributes clang rejects blanked out
+/// ([`gcc_attrs`]), and the virtual file system overlay that puts each copy in its file's place
+/// (under the file's own name, so that every place stays the source's).
+struct Overlay {
+    /// Holds the copies and `overlay.json`; removed when the compilation is done.
+    dir: tempfile::TempDir,
+    /// How many attributes were dropped.
+    places: usize,
+}
+
+/// The rounds of locating and blanking rejected attributes (clang stops at 20 errors, a copy
+/// can reveal more); each round that blanks nothing ends it.
+const OVERLAY_ROUNDS: usize = 8;
+
+impl Overlay {
+    /// The arguments that make clang read the copies.
+    fn args(&self) -> [String; 2] {
+        let file = self.dir.path().join("overlay.json");
+        ["-ivfsoverlay".to_string(), file.display().to_string()]
+    }
+
+    /// Locates the rejected attributes with a syntax-only run of clang (real locations: a
+    /// `#line` cannot name another file to copy) and blanks each in a copy of its file, read
+    /// only when a report could show it (`roots`); `None` when none could be blanked.
+    fn without_malloc_arguments(
+        clang: &Clang,
+        input: &Path,
+        args: &[String],
+        roots: &SourceRoots,
+    ) -> Result<Option<Overlay>, InputError> {
+        let dir = tempfile::Builder::new()
+            .prefix("watts-overlay-")
+            .tempdir()
+            .map_err(|e| InputError::Unreadable(std::env::temp_dir(), e))?;
+        let mut overlay = Overlay { dir, places: 0 };
+        let mut copies: Vec<(PathBuf, String)> = Vec::new();
+        for _ in 0..OVERLAY_ROUNDS {
+            let mut cmd = Command::new(&clang.program);
+            cmd.args(["-fsyntax-only", "-ferror-limit=0", "-fno-color-diagnostics"])
+                .args(["-Xclang", "-fno-diagnostics-use-presumed-location"])
+                .arg(as_input(input))
+                .args(args);
+            if !copies.is_empty() {
+                cmd.args(overlay.args());
+            }
+            let what = format!("locating attributes in {}", input.display());
+            let out = crate::budget::output(&mut cmd, &what)?.map_err(|e| {
+                InputError::ClangNotFound(format!("cannot run {}: {e}", clang.program.display()))
+            })?;
+            let before = overlay.places;
+            for (file, line, col) in
+                gcc_attrs::rejected_places(&String::from_utf8_lossy(&out.stderr))
+            {
+                let Ok(real) = std::fs::canonicalize(&file) else {
+                    continue;
+                };
+                let at = match copies.iter().position(|(p, _)| *p == real) {
+                    Some(i) => i,
+                    None => {
+                        let Ok(bytes) = roots.read_bytes(&real) else {
+                            continue;
+                        };
+                        let Ok(text) = String::from_utf8(bytes) else {
+                            continue;
+                        };
+                        copies.push((real, text));
+                        copies.len() - 1
+                    }
+                };
+                if let Some(text) = gcc_attrs::blank_malloc_item(&copies[at].1, line, col) {
+                    copies[at].1 = text;
+                    overlay.places += 1;
+                }
+            }
+            if overlay.places == before {
+                break;
+            }
+            overlay.write(&copies)?;
+        }
+        Ok((overlay.places > 0).then_some(overlay))
+    }
+
+    /// Writes the copies and the overlay that maps each file to its copy.
+    fn write(&self, copies: &[(PathBuf, String)]) -> Result<(), InputError> {
+        let dir = self.dir.path();
+        let write = |path: PathBuf, bytes: &[u8]| {
+            std::fs::write(&path, bytes).map_err(|e| InputError::Unreadable(path, e))
+        };
+        let mut roots = Vec::new();
+        for (i, (file, text)) in copies.iter().enumerate() {
+            let copy = dir.join(format!("{i}.c"));
+            write(copy.clone(), text.as_bytes())?;
+            // A name that is not UTF-8 cannot be written in the overlay: its file stays as it
+            // is (and clang rejects it again).
+            if let (Some(name), Some(copy)) = (file.to_str(), copy.to_str()) {
+                roots.push(format!(
+                    "{{\"type\": \"file\", \"name\": {}, \"external-contents\": {}}}",
+                    json_string(name),
+                    json_string(copy)
+                ));
+            }
+        }
+        // clang reads the overlay as YAML, of which this JSON is a part.
+        let overlay = format!(
+            "{{\"version\": 0, \"use-external-names\": false, \"roots\": [{}]}}\n",
+            roots.join(", ")
+        );
+        write(dir.join("overlay.json"), overlay.as_bytes())
+    }
+}
+
+/// `s` as a JSON string (a file name in the overlay: any byte a name may have, quoted).
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The names clang rejects as "redefinition of 'NAME' as different kind of symbol" where the
@@ -294,6 +445,15 @@ pub(crate) fn as_input(path: &Path) -> PathBuf {
 mod tests {
     use super::{as_input, parse_major, FrontendNote, Lenient};
     use std::path::{Path, PathBuf};
+
+    #[test]
+    fn overlay_names_are_quoted_whatever_they_contain() {
+        assert_eq!(super::json_string("/a b/c.h"), "\"/a b/c.h\"");
+        assert_eq!(
+            super::json_string("x\"y\\z\n\u{7f}"),
+            "\"x\\\"y\\\\z\\u000a\\u007f\""
+        );
+    }
 
     #[test]
     fn inputs_are_never_options() {

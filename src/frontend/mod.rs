@@ -49,6 +49,7 @@ mod debuginfo;
 mod dump;
 mod ffi;
 mod field_names;
+mod gcc_attrs;
 mod ir_check;
 mod layout;
 mod library;

@@ -16,6 +16,15 @@ pub enum FrontendNote {
         /// The names, in the order clang rejected them.
         names: Vec<String>,
     },
+    /// `input` uses GCC's `__attribute__((malloc(deallocator)))` at `places` places, which
+    /// clang rejects: they were dropped (they pair an allocator with its deallocator for gcc's
+    /// warnings and change nothing the analysis models).
+    DroppedMallocArguments {
+        /// The input, as given.
+        input: String,
+        /// How many attributes were dropped.
+        places: usize,
+    },
     /// C that gcc accepts, which clang compiled with a warning of `kind`.
     Lenient {
         /// Which warning.

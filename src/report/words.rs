@@ -488,6 +488,12 @@ pub fn frontend(note: &FrontendNote) -> String {
                 flags.join(" ")
             )
         }
+        FrontendNote::DroppedMallocArguments { input, places } => format!(
+            "{input}: GCC's `malloc(deallocator)` attribute, which clang does not take, was \
+             dropped at {}: it pairs an allocator with its deallocator for gcc's warnings and \
+             changes nothing watts analyses",
+            crate::report::plural(*places, "place")
+        ),
         FrontendNote::Lenient {
             kind,
             places,
