@@ -6,7 +6,7 @@ each shard's wall time, its program count and the ratio of the slowest to the fa
 
 Usage: python3 benches/tree_shards.py [WATTS] [N]   (from the repository root; WATTS defaults
 to target/release/watts, N to 4)"""
-import json, os, shutil, subprocess, sys, tempfile, time
+import json, os, resource, shutil, subprocess, sys, tempfile, time
 
 def build_tree(root, out):
     units, toml = [], []
@@ -52,16 +52,22 @@ def main():
     with tempfile.TemporaryDirectory() as out:
         programs = build_tree(root, out)
         print(f"{programs} programs")
-        times = []
+        times, cpus = [], []
         for i in range(1, n + 1):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.monotonic()
             r = subprocess.run([watts, "analyze", "-p", "build", "--per-program=all", "--jobs",
                                 "2", "--no-cache", "--format", "json", "--shard", f"{i}/{n}"],
                                cwd=out, capture_output=True)
             s = time.monotonic() - t
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
             count = len(json.loads(r.stdout)["programs"])
             times.append(s)
-            print(f"shard {i}/{n}: {s:.1f} s, {count} programs, exit {r.returncode}")
-        print(f"slowest/fastest: {max(times) / min(times):.2f}")
+            cpus.append(cpu)
+            print(f"shard {i}/{n}: {s:.1f} s wall, {cpu:.1f} s CPU, {count} programs, "
+                  f"exit {r.returncode}", flush=True)
+        print(f"slowest/fastest: {max(times) / min(times):.2f} wall, "
+              f"{max(cpus) / min(cpus):.2f} CPU")
 
 main()
