@@ -142,14 +142,11 @@ struct Class {
     once: Option<crate::ir::FuncId>,
 }
 
-/// Most pairs of accesses one report lists (every access that takes part is listed).
-const MAX_PAIRS: usize = 64;
+use crate::limits::RACE_MAX_PAIRS as MAX_PAIRS;
 
-/// Most accesses one report lists (the others are counted).
-const MAX_LISTED: usize = 48;
+use crate::limits::RACE_MAX_LISTED as MAX_LISTED;
 
-/// Most accesses the report of lost addresses lists besides its own (the others are counted).
-const MAX_COUNTERPARTS: usize = 16;
+use crate::limits::RACE_MAX_COUNTERPARTS as MAX_COUNTERPARTS;
 
 /// Two groups of accesses (each of one class) that may race.
 type GroupPair<'a> = (&'a [usize], &'a [usize]);
