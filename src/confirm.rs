@@ -19,9 +19,7 @@ use crate::witness::ProgramRef;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-use crate::limits::PROOF_SHARE;
-
-use crate::limits::ASSERTION_SHARE;
+use crate::limits::{ASSERTION_SHARE, PROOF_SHARE};
 
 /// Runs `--confirm` with `options` on the open verdicts of `verdicts` (assertions that may
 /// fail, races), and records what it found there.

@@ -31,9 +31,7 @@
 use super::sample::{Choice, Rng, Scheduler, View};
 use super::{StepInfo, StepKind, Tid};
 
-pub use crate::limits::MAX_FOCUS;
-
-pub use crate::limits::MAX_EAGER;
+pub use crate::limits::{MAX_EAGER, MAX_FOCUS};
 
 /// Where a focus thread drops below the other focus threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,9 +88,7 @@ pub struct Focus {
     patient: bool,
 }
 
-pub use crate::limits::PATIENT_RUNS;
-
-pub use crate::limits::PARKED_TAIL;
+pub use crate::limits::{PARKED_TAIL, PATIENT_RUNS};
 
 impl Focus {
     /// A few-threads-far sampler (seeded by `reset`).

@@ -48,11 +48,9 @@ use super::search::{self, Budget, Strategy};
 use super::{Interp, InterpOptions};
 use crate::ir::{AssertId, Program};
 
-use crate::limits::PROOF_STEP_LIMIT as STEP_LIMIT;
-
-use crate::limits::PROOF_MAX_DEPTH as MAX_DEPTH;
-
-use crate::limits::PROOF_MAX_THREADS as MAX_THREADS;
+use crate::limits::{
+    PROOF_MAX_DEPTH as MAX_DEPTH, PROOF_MAX_THREADS as MAX_THREADS, PROOF_STEP_LIMIT as STEP_LIMIT,
+};
 
 /// What a proof by exploration found.
 #[derive(Clone, Debug, Default)]

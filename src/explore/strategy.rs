@@ -32,20 +32,10 @@ use crate::ir::AssertId;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-pub use crate::limits::RANDOM_WALKS;
-
-pub use crate::limits::MAX_BOUND;
-
-pub use crate::limits::WALK_BOUND;
-
-pub use crate::limits::BURST_RUNS;
-
-pub use crate::limits::MANY_THREADS;
-
-pub use crate::limits::BURST_SHARE;
-pub use crate::limits::EXHAUSTIVE_SHARE;
-pub use crate::limits::FOCUS_SHARE;
-pub use crate::limits::SYMBOLIC_SHARE;
+pub use crate::limits::{
+    BURST_RUNS, BURST_SHARE, EXHAUSTIVE_SHARE, FOCUS_SHARE, MANY_THREADS, MAX_BOUND, RANDOM_WALKS,
+    SYMBOLIC_SHARE, WALK_BOUND,
+};
 
 /// A [`System`] whose loop bound can be changed: what the explorers run on.
 pub trait Bounded: System + Sized {

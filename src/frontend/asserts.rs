@@ -10,9 +10,10 @@ use super::ffi::Val;
 use super::lower::FnLower;
 use crate::ir::{AssertKind, Block, BlockId, CondVar, Signedness, Span, Terminator};
 
-use crate::limits::ASSERT_MAX_SOURCE as MAX_SOURCE;
-use crate::limits::ASSERT_NAME_MAX_DEPTH as MAX_DEPTH;
-use crate::limits::ASSERT_NAME_MAX_VISITS as MAX_VISITS;
+use crate::limits::{
+    ASSERT_MAX_SOURCE as MAX_SOURCE, ASSERT_NAME_MAX_DEPTH as MAX_DEPTH,
+    ASSERT_NAME_MAX_VISITS as MAX_VISITS,
+};
 
 impl FnLower<'_> {
     /// Fills in guard blocks and condition variables of this function's assertions.

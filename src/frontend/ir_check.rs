@@ -27,12 +27,7 @@ use crate::error::InputError;
 /// stdin (its second argument is the input's name, for messages).
 pub(crate) const CHILD_ARG: &str = "__watts-read-ir";
 
-use crate::limits::READ_SECONDS_BASE;
-use crate::limits::READ_SECONDS_PER_MIB;
-
-use crate::limits::STDERR_KEPT_BYTES;
-
-use crate::limits::QUOTED_LINES;
+use crate::limits::{QUOTED_LINES, READ_SECONDS_BASE, READ_SECONDS_PER_MIB, STDERR_KEPT_BYTES};
 
 /// The executable a child runs (the watts binary), once [`register`]ed.
 static READER: OnceLock<PathBuf> = OnceLock::new();

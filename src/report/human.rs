@@ -220,11 +220,7 @@ fn emit_finding(
     )
 }
 
-use crate::limits::MAX_ACCESS_LABELS;
-
-use crate::limits::MAX_ACCESS_NOTES;
-
-use crate::limits::MAX_PAIR_NOTES;
+use crate::limits::{MAX_ACCESS_LABELS, MAX_ACCESS_NOTES, MAX_PAIR_NOTES};
 
 fn emit_race(sources: &Sources, r: &RaceFinding, w: &mut dyn WriteColor) -> io::Result<()> {
     let severity = match r.status {

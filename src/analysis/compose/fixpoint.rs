@@ -68,8 +68,7 @@ use crate::threads::{InlineBudget, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 use watts_domains::{Interval, Lattice, NumDomain};
 
-use crate::limits::JOIN_ROUNDS;
-use crate::limits::MAX_ROUNDS;
+use crate::limits::{JOIN_ROUNDS, MAX_ROUNDS};
 
 /// The threads found so far, with their results and scheduling, at the same indices.
 struct Found<D> {

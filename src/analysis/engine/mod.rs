@@ -28,8 +28,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use watts_domains::NumDomain;
 
-use crate::limits::NARROW_PASSES;
-use crate::limits::WIDEN_DELAY;
+use crate::limits::{NARROW_PASSES, WIDEN_DELAY};
 
 /// Runs the thread to a post-fixpoint; returns the state at the entry of every node.
 pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> {

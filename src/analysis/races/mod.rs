@@ -142,11 +142,10 @@ struct Class {
     once: Option<crate::ir::FuncId>,
 }
 
-use crate::limits::RACE_MAX_PAIRS as MAX_PAIRS;
-
-use crate::limits::RACE_MAX_LISTED as MAX_LISTED;
-
-use crate::limits::RACE_MAX_COUNTERPARTS as MAX_COUNTERPARTS;
+use crate::limits::{
+    RACE_MAX_COUNTERPARTS as MAX_COUNTERPARTS, RACE_MAX_LISTED as MAX_LISTED,
+    RACE_MAX_PAIRS as MAX_PAIRS,
+};
 
 /// Two groups of accesses (each of one class) that may race.
 type GroupPair<'a> = (&'a [usize], &'a [usize]);

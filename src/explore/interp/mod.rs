@@ -118,11 +118,7 @@ impl Default for InterpOptions {
     }
 }
 
-pub use crate::limits::SAMPLED_MAX_STEPS;
-
-pub use crate::limits::MAX_LOOP_THREADS;
-
-pub use crate::limits::MAX_FRAMES;
+pub use crate::limits::{MAX_FRAMES, MAX_LOOP_THREADS, SAMPLED_MAX_STEPS};
 
 use crate::limits::MAX_NONDET_CANDIDATES as MAX_INPUTS;
 /// `EBUSY`, what a trylock of a held lock returns.

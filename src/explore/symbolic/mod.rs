@@ -132,8 +132,7 @@ pub struct Stats {
     pub too_large: u64,
 }
 
-pub use crate::limits::SYMBOLIC_MAX_EVENTS as MAX_EVENTS;
-pub use crate::limits::SYMBOLIC_MAX_THREADS as MAX_THREADS;
+pub use crate::limits::{SYMBOLIC_MAX_EVENTS as MAX_EVENTS, SYMBOLIC_MAX_THREADS as MAX_THREADS};
 
 /// Why the search does not solve over `trace`: it is too large for a query to be answered
 /// within a budget (more than [`MAX_THREADS`] threads, [`MAX_EVENTS`] events or
