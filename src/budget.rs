@@ -41,10 +41,7 @@ pub fn remaining() -> Option<Duration> {
     deadline().map(|(at, _)| at.saturating_duration_since(Instant::now()))
 }
 
-/// The address space a child process may have beyond `--max-memory`: its code and libraries
-/// (clang-19 maps about 300 MiB before it reads anything). What is lost: a file whose
-/// compilation needs more than this plus the budget is not analysed (an input error).
-pub const CHILD_CODE_ALLOWANCE: u64 = 512 << 20;
+pub use crate::limits::CHILD_CODE_ALLOWANCE;
 
 /// The address-space limit (`RLIMIT_AS`) of a child process: `--max-memory` plus
 /// [`CHILD_CODE_ALLOWANCE`].

@@ -80,7 +80,8 @@ pub enum Format {
 pub struct Config {
     /// Input files (`.c`, `.i`, `.ll`, `.bc`).
     pub inputs: Vec<PathBuf>,
-    /// The clang binary to use, if given (`--clang` or `WATTS_CLANG`); else found on PATH.
+    /// The clang binary to use, if given (`--clang` or `WATTS_CLANG`, resolved by `cli`); else
+    /// `clang-19`, then `clang`, on PATH.
     pub clang: Option<PathBuf>,
     /// Extra arguments for clang (after `--`).
     pub clang_args: Vec<String>,
@@ -138,6 +139,9 @@ pub struct Config {
     pub invariants: bool,
     /// Write the HTML report into this directory (`--html DIR`).
     pub html: Option<PathBuf>,
+    /// Print the happens-before oracle's facts and queries on stderr (`WATTS_TRACE`, resolved
+    /// by `cli`; for debugging the constraint modes).
+    pub trace: bool,
 }
 
 /// An SV-COMP property `--svcomp` answers.
@@ -167,7 +171,9 @@ impl Property {
         // A property file is a line or two; a larger one is not one.
         let body =
             std::fs::read(path).map_err(|e| format!("--property {text}: cannot read it: {e}"))?;
-        let body = String::from_utf8_lossy(&body[..body.len().min(4096)]).replace(' ', "");
+        let body =
+            String::from_utf8_lossy(&body[..body.len().min(crate::limits::PROPERTY_FILE_BYTES)])
+                .replace(' ', "");
         if body.contains("G!call(reach_error())") {
             Ok(Property::UnreachCall)
         } else if body.contains("G!data-race") {
@@ -233,17 +239,24 @@ pub struct ConfirmOptions {
     /// number of ordering constraints a bug needs that PCT finds with probability at least
     /// 1/(n k^(d-1)).
     pub pct_depth: u32,
+    /// The SMT solver of the symbolic search (`WATTS_Z3`, resolved by `cli`; else `z3` on PATH).
+    pub z3: PathBuf,
+    /// Print every run and query of the symbolic search on stderr and write each query script
+    /// into this directory (`WATTS_SYM_DEBUG=DIR`, resolved by `cli`; for debugging).
+    pub symbolic_debug: Option<PathBuf>,
 }
 
 impl Default for ConfirmOptions {
     fn default() -> Self {
         ConfirmOptions {
-            bound: 10,
-            timeout: Duration::from_secs(10),
+            bound: crate::limits::DEFAULT_BOUND,
+            timeout: crate::limits::DEFAULT_CONFIRM_BUDGET,
             witness_dir: None,
             strategy: ConfirmStrategy::Auto,
             seed: 0,
-            pct_depth: 3,
+            pct_depth: crate::limits::DEFAULT_PCT_DEPTH,
+            z3: PathBuf::from("z3"),
+            symbolic_debug: None,
         }
     }
 }
@@ -409,8 +422,7 @@ impl std::fmt::Display for EntrySpec {
     }
 }
 
-/// The default of [`Config::max_combinations`].
-pub const DEFAULT_MAX_COMBINATIONS: usize = 4096;
+pub use crate::limits::DEFAULT_MAX_COMBINATIONS;
 
 impl Config {
     /// A configuration with defaults for everything but the inputs.
@@ -441,6 +453,7 @@ impl Config {
             property: None,
             invariants: false,
             html: None,
+            trace: false,
         }
     }
 }
@@ -448,7 +461,7 @@ impl Config {
 /// The default `--max-memory`: a quarter of the physical memory, at most 1.5 GiB (a pre-commit
 /// hook shares the machine; a larger budget is one option away).
 pub fn default_max_memory() -> u64 {
-    const CAP: u64 = 3 << 29;
+    use crate::limits::MAX_MEMORY_DEFAULT_CAP as CAP;
     let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         let line = m.lines().find(|l| l.starts_with("MemTotal:"))?;
         let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -21,11 +21,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::config::Config;
 
-/// The largest source file whose text a report shows. A larger file (or one that grows past it
-/// while read) is shown by name only: its findings keep their positions, without the lines.
-/// It bounds the memory a named file can take (`/dev/zero` is refused before, as no regular
-/// file).
-pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+pub use crate::limits::MAX_SOURCE_BYTES;
 
 /// Why a file named by debug info is shown without its text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -314,7 +310,12 @@ pub fn write_in(flag: &str, dir: &Path, name: &str, bytes: &[u8]) -> io::Result<
         // `create_new`: never an existing file or symbolic link.
         match OpenOptions::new().write(true).create_new(true).open(&tmp) {
             Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+            Err(e)
+                if e.kind() == io::ErrorKind::AlreadyExists
+                    && attempt < crate::limits::TEMP_NAME_ATTEMPTS =>
+            {
+                attempt += 1
+            }
             Err(e) => return Err(e),
         }
     };

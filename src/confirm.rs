@@ -19,12 +19,7 @@ use crate::witness::ProgramRef;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-/// The share of `--confirm`'s budget a proof by exploration may take (`explore::proof`).
-const PROOF_SHARE: f64 = 0.3;
-
-/// The share of `--confirm`'s budget, after the proof, that confirming assertions may take
-/// when there are races to confirm too.
-const ASSERTION_SHARE: f64 = 0.6;
+use crate::limits::{ASSERTION_SHARE, PROOF_SHARE};
 
 /// Runs `--confirm` with `options` on the open verdicts of `verdicts` (assertions that may
 /// fail, races), and records what it found there.

@@ -129,8 +129,7 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// How many names a list in a message shows before "and N more".
-const LIST_BOUND: usize = 10;
+use crate::limits::LIST_BOUND;
 
 /// `names` joined by commas, cut to [`LIST_BOUND`] names and "and N more" (a driver with
 /// hundreds of functions made a line of hundreds of names), or "none".

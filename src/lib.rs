@@ -8,6 +8,8 @@
 //! - [`commands`]: what each subcommand does, from parsed options to output and exit status.
 //! - [`budget`]: the deadline of `--timeout` for the whole run, and clang run under it and
 //!   under `--max-memory`.
+//! - [`limits`]: every budget and limit, each with what it bounds and what is lost past it (a
+//!   leaf).
 //! - [`project`]: compilation databases and `watts.toml`, turned into inputs and flags.
 //! - [`frontend`]: clang and inkwell; lowers LLVM IR once into [`ir`]. The only inkwell user.
 //! - [`harness`]: a synthetic `main` for driver code (`--init`, `--entry`).
@@ -39,6 +41,7 @@ pub mod facts;
 pub mod frontend;
 pub mod harness;
 pub mod ir;
+pub mod limits;
 pub mod memory;
 pub mod paths;
 pub mod pdg;
@@ -72,7 +75,7 @@ pub fn run(config: &Config) -> Result<report::Report, InputError> {
     };
     if let Some(c) = &config.confirm {
         if c.strategy == config::ConfirmStrategy::Symbolic {
-            explore::strategy::Symbolic::available().map_err(|why| {
+            explore::strategy::Symbolic::available(&c.z3).map_err(|why| {
                 InputError::Unsupported(format!("--strategy symbolic needs z3: {why}"))
             })?;
         }

@@ -556,7 +556,10 @@ fn no_svcomp_task_with_a_true_verdict_gets_a_witness() {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp"));
     let Ok(index) = std::fs::read_to_string(dir.join("INDEX.tsv")) else {
-        println!("skipped: no SV-COMP subset at {}", dir.display());
+        missing(&format!(
+            "the SV-COMP subset (no {}; set WATTS_SVCOMP or provide ../shared/svcomp)",
+            dir.join("INDEX.tsv").display()
+        ));
         return;
     };
     let (mut false_tasks, mut witnessed, mut explored) = (0, 0, 0);
@@ -676,8 +679,13 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
         },
     )
     .expect("main");
-    // The symbolic search when z3 is there; else the witness is built by forcing the input.
-    let violation = if watts::explore::symbolic::solver::Z3::locate().is_ok() {
+    // The symbolic search when z3 is there; else the witness is built by forcing the input
+    // (where tools are required, z3 must be there).
+    let z3 = watts::explore::symbolic::solver::Z3::locate().is_ok();
+    if !z3 {
+        missing("z3 (the symbolic part; .ci/setup installs it)");
+    }
+    let violation = if z3 {
         let config = watts::explore::symbolic::SymbolicConfig {
             max_runs: 50,
             ..Default::default()
@@ -742,7 +750,7 @@ fn a_witness_with_a_forced_input_replays_through_the_cli() {
 /// `auto` goes on without it.
 #[test]
 fn symbolic_inputs_find_a_failure_no_candidate_input_reaches() {
-    if watts::explore::strategy::Symbolic::available().is_err() {
+    if watts::explore::strategy::Symbolic::available(Path::new("z3")).is_err() {
         missing("z3 (.ci/setup installs it)");
         return;
     }

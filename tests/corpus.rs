@@ -983,10 +983,11 @@ fn csmith_phase(root: &Path, seeds: &[u64], workers: usize, budget: Duration, to
         }
     };
     if output.status.code() == Some(77) {
-        println!(
-            "skipped: csmith: {}",
+        // sweep.sh's "cannot run at all" (no csmith, no csmith.h).
+        common::missing(&format!(
+            "csmith: {}",
             one_line(&String::from_utf8_lossy(&output.stderr))
-        );
+        ));
         return;
     }
     if !output.status.success() {

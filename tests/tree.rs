@@ -68,6 +68,9 @@ fn build_tree(dir: &Path) -> usize {
     );
     units.push("broken/bad.c".to_string());
     let real = root.join("../shared/realprograms");
+    if !real.is_dir() {
+        common::missing("the real programs (../shared/realprograms beside the checkout)");
+    }
     if let Ok(entries) = std::fs::read_dir(&real) {
         let mut files: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
         files.sort();

@@ -104,6 +104,7 @@ fn compute_with<D: NumDomain>(
 ) -> Result<Invariants, InputError> {
     let how = Composition {
         keep_states: true,
+        trace: config.trace,
         ..Composition::of(config.mode, config.max_combinations, config.jobs)
     };
     let main = program.main.ok_or(InputError::NoEntryPoint)?;

@@ -34,4 +34,5 @@ pub(crate) const FLOW_INSENSITIVE: Composition = Composition {
     protection: false,
     jobs: 1,
     keep_states: true,
+    trace: false,
 };

@@ -48,6 +48,7 @@ pub fn analyze_with<D: NumDomain>(
     // no verdict of a program without a reachable assertion can change).
     let how = Composition {
         keep_states: config.invariants,
+        trace: config.trace,
         ..Composition::of(mode, config.max_combinations, config.jobs)
     };
     let all = runs::<D>(&facts, main, &detached, how, checks || config.invariants);

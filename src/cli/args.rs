@@ -35,6 +35,18 @@ pub const CLANG_ENV: &str = "WATTS_CLANG";
 /// appears (default 1000); for tests and slow terminals.
 pub const PROGRESS_AFTER_ENV: &str = "WATTS_PROGRESS_AFTER_MS";
 
+/// The environment variable that names the SMT solver of `--strategy symbolic` (default `z3`
+/// on PATH).
+pub const Z3_ENV: &str = "WATTS_Z3";
+
+/// The environment variable that, when set, prints the happens-before oracle's facts and
+/// queries on stderr (debugging the constraint modes).
+pub const TRACE_ENV: &str = "WATTS_TRACE";
+
+/// The environment variable that, when set to a directory, prints every run and query of the
+/// symbolic search on stderr and writes each query script there (debugging).
+pub const SYM_DEBUG_ENV: &str = "WATTS_SYM_DEBUG";
+
 const AFTER_HELP: &str = "\
 EXIT STATUS:
     0  every assertion is proved or unreachable (or suppressed, or in the baseline)
@@ -604,10 +616,7 @@ pub fn format_name(f: Format) -> &'static str {
     }
 }
 
-/// The longest time `--timeout` and `--confirm-budget` accept: one year. A bound is needed
-/// because a deadline is an `Instant` plus the budget, and `Instant` panics past its range
-/// (`1e308` seconds); a year is longer than any run anyone waits for.
-pub const MAX_SECONDS: u64 = 365 * 24 * 60 * 60;
+pub use crate::limits::MAX_SECONDS;
 
 /// A number of seconds (`1.5`, `600`), checked: finite, more than 0, at most [`MAX_SECONDS`].
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {

@@ -5,11 +5,12 @@
 //! Invariant: a `Config` that comes out of here names only implemented modes, domains and
 //! formats; the lists of what is implemented live in the constants of [`args`] and nowhere else.
 //!
-//! Resolved here: the defaults, the project (`project`: `watts.toml` or a compilation database),
-//! the clang to run (`--clang`, else `WATTS_CLANG`), `--color auto` (`NO_COLOR`, `TERM`), the
-//! progress delay (`WATTS_PROGRESS_AFTER_MS`) and the harness spec of `--init`/`--entry`. The
-//! environment variables read elsewhere are listed in ARCHITECTURE.md ("Invariants"); resolving
-//! them here too is issue 34's goal.
+//! Resolved here: the defaults (from `limits`), the project (`project`: `watts.toml` or a
+//! compilation database), the clang to run (`--clang`, else `WATTS_CLANG`), the solver of
+//! `--strategy symbolic` (`WATTS_Z3`), the debugging output (`WATTS_TRACE`, `WATTS_SYM_DEBUG`),
+//! `--color auto` (`NO_COLOR`, `TERM`), the progress delay (`WATTS_PROGRESS_AFTER_MS`) and the
+//! harness spec of `--init`/`--entry`. No other module reads an environment variable
+//! (`tests/layering.rs`, rule `env`).
 //!
 //! Numbers are bounded where they are parsed: `--timeout` and `--confirm-budget` (and `timeout` of
 //! watts.toml) lie in (0, one year] (`parse_seconds`: a deadline past `Instant`'s range panics),

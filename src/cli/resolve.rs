@@ -1,8 +1,12 @@
 //! The typed command line resolved into a validated [`Config`]: the project (watts.toml, the
-//! compilation database, through the gate), defaults, `WATTS_CLANG` and `--color auto`.
+//! compilation database, through the gate), defaults, and the environment: `WATTS_CLANG`,
+//! `WATTS_Z3`, `WATTS_TRACE`, `WATTS_SYM_DEBUG`, `WATTS_PROGRESS_AFTER_MS` and `--color auto`
+//! (`NO_COLOR`, `TERM`).
 //!
 //! Invariant: a `Config` that comes out of here names only implemented modes, domains and
-//! formats ([`super::args`] lists them).
+//! formats ([`super::args`] lists them); no module outside `cli` reads an environment variable
+//! (`tests/layering.rs`), so a library user who builds a `Config` gets what watts does without
+//! them.
 
 use super::args::*;
 use crate::config::{Config, ConfirmOptions, DomainKind, EntrySpec, Format, HarnessSpec, Mode};
@@ -80,6 +84,10 @@ impl AnalyzeArgs {
                 crate::confine::check_output_dir("--witness-dir", dir)?;
             }
             c.witness_dir = self.witness_dir;
+            if let Some(z3) = std::env::var_os(Z3_ENV) {
+                c.z3 = PathBuf::from(z3);
+            }
+            c.symbolic_debug = std::env::var_os(SYM_DEBUG_ENV).map(PathBuf::from);
             config.confirm = Some(c);
         } else if self.bound.is_some()
             || self.confirm_budget.is_some()
@@ -339,6 +347,7 @@ impl InputArgs {
             config.harness = Some(harness);
         }
         config.assume_no_write = assume_no_write;
+        config.trace = std::env::var_os(TRACE_ENV).is_some();
         Ok(config)
     }
 }
@@ -537,7 +546,14 @@ mod tests {
     #[test]
     fn confirm_options() {
         let c = config(&["--confirm"]).expect("valid");
-        assert_eq!(c.confirm, Some(ConfirmOptions::default()));
+        // The solver and the debugging directory come from the environment of the test run.
+        let o = c.confirm.expect("confirm");
+        let env = ConfirmOptions {
+            z3: o.z3.clone(),
+            symbolic_debug: o.symbolic_debug.clone(),
+            ..ConfirmOptions::default()
+        };
+        assert_eq!(o, env);
         let c = config(&[
             "--confirm",
             "--strategy",

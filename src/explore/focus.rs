@@ -31,12 +31,7 @@
 use super::sample::{Choice, Rng, Scheduler, View};
 use super::{StepInfo, StepKind, Tid};
 
-/// The most threads besides `main` a run focuses on.
-pub const MAX_FOCUS: usize = 2;
-
-/// In a run whose other threads run eagerly, only the first this many do; later ones are
-/// parked (a program that creates 10,000 threads would otherwise run them all).
-pub const MAX_EAGER: Tid = 256;
+pub use crate::limits::{MAX_EAGER, MAX_FOCUS};
 
 /// Where a focus thread drops below the other focus threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,13 +88,7 @@ pub struct Focus {
     patient: bool,
 }
 
-/// One run in this many is patient (`Focus::patient`).
-pub const PATIENT_RUNS: u64 = 16;
-
-/// A run (but a patient one) ends when running parked threads (while no focus thread could
-/// move) cost this much work: the focus threads are done (waiting, say, to join every parked
-/// thread), and what is left is the parked threads one after another.
-pub const PARKED_TAIL: u64 = 4096;
+pub use crate::limits::{PARKED_TAIL, PATIENT_RUNS};
 
 impl Focus {
     /// A few-threads-far sampler (seeded by `reset`).

@@ -48,18 +48,9 @@ use super::search::{self, Budget, Strategy};
 use super::{Interp, InterpOptions};
 use crate::ir::{AssertId, Program};
 
-/// Instructions one step may run (a thread's local code up to its next visible operation)
-/// before the execution is cut: a local loop that never ends, or runs too long to follow.
-const STEP_LIMIT: u64 = 5_000_000;
-
-/// Steps of one execution the search follows: its stack holds a state per step, so a longer
-/// execution (a loop over shared memory that runs a million times) ends the attempt.
-const MAX_DEPTH: usize = 20_000;
-
-/// Threads of one execution the search follows: every state branches over the threads that can
-/// move, so the executions of more (a loop that creates 10,000 threads) cannot all be run, and
-/// the attempt ends at once rather than with the budget.
-const MAX_THREADS: usize = 64;
+use crate::limits::{
+    PROOF_MAX_DEPTH as MAX_DEPTH, PROOF_MAX_THREADS as MAX_THREADS, PROOF_STEP_LIMIT as STEP_LIMIT,
+};
 
 /// What a proof by exploration found.
 #[derive(Clone, Debug, Default)]

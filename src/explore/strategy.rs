@@ -32,37 +32,10 @@ use crate::ir::AssertId;
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-/// Random executions the exhaustive search runs first (at the sampling bound, then again at
-/// each bound it searches).
-pub const RANDOM_WALKS: u64 = 200;
-
-/// The largest loop bound the iterative deepening of the exhaustive search tries.
-pub const MAX_BOUND: u32 = 1 << 16;
-
-/// The loop bound of sampled (and random) executions: they need not be exhaustive, so they can
-/// afford to go around loops far more often than the exhaustive search.
-pub const WALK_BOUND: u32 = 1024;
-
-/// Sampled runs of one systematic round of the speed vectors (FSE'18, Algorithm 1): `auto`'s
-/// second burst.
-pub const BURST_RUNS: u64 = 42;
-
-/// Past this many threads in one execution, `auto` skips the phases whose steps cost more with
-/// every thread (the exhaustive search, speed sampling, the symbolic search) and gives their
-/// budget to few-threads-far sampling, whose steps cost the same with 10,000 threads as with
-/// ten.
-pub const MANY_THREADS: usize = 256;
-
-/// The shares of the budget at which `auto`'s phases end: the few-threads-far runs
-/// ([`super::focus`]: `main` first, newest first, then drawn focus threads), the speed burst,
-/// then the exhaustive search.
-pub const FOCUS_SHARE: f64 = 0.1;
-/// See [`FOCUS_SHARE`].
-pub const BURST_SHARE: f64 = 0.2;
-/// See [`BURST_SHARE`].
-pub const EXHAUSTIVE_SHARE: f64 = 0.5;
-/// See [`BURST_SHARE`]: the symbolic-input search ends here, speed sampling has the rest.
-pub const SYMBOLIC_SHARE: f64 = 0.8;
+pub use crate::limits::{
+    BURST_RUNS, BURST_SHARE, EXHAUSTIVE_SHARE, FOCUS_SHARE, MANY_THREADS, MAX_BOUND, RANDOM_WALKS,
+    SYMBOLIC_SHARE, WALK_BOUND,
+};
 
 /// A [`System`] whose loop bound can be changed: what the explorers run on.
 pub trait Bounded: System + Sized {
@@ -339,12 +312,16 @@ pub struct Symbolic {
     pub seed: u64,
     /// The loop bound of every run.
     pub bound: u32,
+    /// The solver binary (`ConfirmOptions::z3`).
+    pub z3: std::path::PathBuf,
+    /// Where the search's debugging output goes (`ConfirmOptions::symbolic_debug`).
+    pub debug: Option<std::path::PathBuf>,
 }
 
 impl Symbolic {
-    /// Whether the solver runs here; `Err` says why not.
-    pub fn available() -> Result<(), String> {
-        super::symbolic::solver::Z3::locate().map(|_| ())
+    /// Whether the solver `z3` runs here; `Err` says why not.
+    pub fn available(z3: &std::path::Path) -> Result<(), String> {
+        super::symbolic::solver::Z3::at(z3).map(|_| ())
     }
 }
 
@@ -405,6 +382,8 @@ impl<'p> Explorer<Interp<'p>> for Symbolic {
             deadline: Some(deadline),
             max_runs: u64::MAX,
             seed: self.seed,
+            z3: self.z3.clone(),
+            debug: self.debug.clone(),
             ..super::symbolic::SymbolicConfig::default()
         };
         let mut after = SpeedAfter {
@@ -514,6 +493,8 @@ pub fn plan<'p>(options: &ConfirmOptions) -> Vec<Phase<Interp<'p>>> {
                 Box::new(Symbolic {
                     seed: options.seed,
                     bound: options.bound.max(WALK_BOUND),
+                    z3: options.z3.clone(),
+                    debug: options.symbolic_debug.clone(),
                 }),
                 SYMBOLIC_SHARE,
                 true,
@@ -538,6 +519,8 @@ pub fn plan<'p>(options: &ConfirmOptions) -> Vec<Phase<Interp<'p>>> {
             Box::new(Symbolic {
                 seed: options.seed,
                 bound: options.bound.max(WALK_BOUND),
+                z3: options.z3.clone(),
+                debug: options.symbolic_debug.clone(),
             }),
             1.0,
             false,

@@ -10,12 +10,10 @@ use super::ffi::Val;
 use super::lower::FnLower;
 use crate::ir::{AssertKind, Block, BlockId, CondVar, Signedness, Span, Terminator};
 
-/// How far back from the condition the walk for named values goes.
-const MAX_DEPTH: u32 = 4;
-/// At most this many values are visited per assertion.
-const MAX_VISITS: usize = 64;
-/// Source text scanned for a call's arguments, in bytes.
-const MAX_SOURCE: usize = 4096;
+use crate::limits::{
+    ASSERT_MAX_SOURCE as MAX_SOURCE, ASSERT_NAME_MAX_DEPTH as MAX_DEPTH,
+    ASSERT_NAME_MAX_VISITS as MAX_VISITS,
+};
 
 impl FnLower<'_> {
     /// Fills in guard blocks and condition variables of this function's assertions.

@@ -23,9 +23,7 @@ use crate::ir::{
     Operand, ScalarKind, StopReason, Terminator, Ty,
 };
 
-/// Most scalars a copy of a constant is lowered into (`FnLower::copy_of_constant`); a bigger
-/// constant (a table, a string buffer) stays one copy.
-const MAX_COPIED_SCALARS: usize = 64;
+use crate::limits::MAX_COPIED_SCALARS;
 
 /// Appends the scalars of `layout` (at `base`) as (offset, size, kind); false when there are
 /// more than `MAX_COPIED_SCALARS` or an array of unknown length.

@@ -33,15 +33,10 @@ pub(crate) struct Clang {
     pub program: PathBuf,
 }
 
-/// Finds clang: `config.clang`, else `$WATTS_CLANG`, else `clang-19`, else `clang` on PATH.
-/// Refuses a clang of another major version.
+/// Finds clang: `config.clang` (`--clang`, else `WATTS_CLANG`: `cli` resolves both), else
+/// `clang-19`, else `clang` on PATH. Refuses a clang of another major version.
 pub(crate) fn find(config: &Config) -> Result<Clang, InputError> {
-    let explicit: Option<PathBuf> = config.clang.clone().or_else(|| {
-        std::env::var_os("WATTS_CLANG")
-            .filter(|s| !s.is_empty())
-            .map(PathBuf::from)
-    });
-    if let Some(program) = explicit {
+    if let Some(program) = config.clang.clone() {
         return match version(&program) {
             Ok(v) => check_version(program, v),
             Err(e) => Err(InputError::ClangNotFound(format!(
@@ -106,8 +101,7 @@ pub(crate) struct Compiled {
     pub notes: Vec<FrontendNote>,
 }
 
-/// How many times a compile is retried with more `-fno-builtin-NAME` flags.
-const MAX_RETRIES: usize = 3;
+use crate::limits::MAX_BUILTIN_RETRIES as MAX_RETRIES;
 
 /// Compiles one C (or preprocessed `.i`) file to bitcode, accepting what gcc accepts: a global
 /// named like a C library function (`int free;`) is compiled with `-fno-builtin-free`, and

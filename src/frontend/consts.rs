@@ -9,9 +9,7 @@ use super::ffi::{DataLayout, Type, Val};
 use super::layout::{const_int, gep_offsets, ty_of};
 use crate::ir::{FuncId, GlobalId, InitCell, InitValue, Operand};
 
-/// Arrays longer than this are not walked element by element when their contents are unknown
-/// (`undef`); the rest is one `Unknown` cell.
-const MAX_UNKNOWN_ELEMS: u64 = 4096;
+use crate::limits::MAX_UNKNOWN_ELEMS;
 
 /// What a constant pointer points to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -27,19 +27,7 @@ use crate::error::InputError;
 /// stdin (its second argument is the input's name, for messages).
 pub(crate) const CHILD_ARG: &str = "__watts-read-ir";
 
-/// The time a child may take to read one IR input: [`READ_SECONDS_BASE`] seconds, and
-/// [`READ_SECONDS_PER_MIB`] more per MiB of input. Past it the child is killed and the input is
-/// an error (a module LLVM takes that long to parse, verify and lower is a pathological one:
-/// watts reads the bitcode of an 800 KB C program, 1.8 MB, in under a second).
-const READ_SECONDS_BASE: u64 = 10;
-/// See [`READ_SECONDS_BASE`].
-const READ_SECONDS_PER_MIB: u64 = 10;
-
-/// How much of a child's stderr is kept (its end, where LLVM's and Rust's last words are).
-const STDERR_KEPT_BYTES: usize = 64 * 1024;
-
-/// How many of the last lines of a crashed child's stderr the message quotes.
-const QUOTED_LINES: usize = 4;
+use crate::limits::{QUOTED_LINES, READ_SECONDS_BASE, READ_SECONDS_PER_MIB, STDERR_KEPT_BYTES};
 
 /// The executable a child runs (the watts binary), once [`register`]ed.
 static READER: OnceLock<PathBuf> = OnceLock::new();

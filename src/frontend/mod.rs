@@ -91,7 +91,7 @@ pub fn read_ir_child(name: &std::path::Path) -> u8 {
     ir_check::child_main(name, load::read_ir_alone)
 }
 
-/// The clang the front end compiles with (`config.clang`, `WATTS_CLANG`, `clang-19`, `clang`),
+/// The clang the front end compiles with (`config.clang`, else `clang-19`, else `clang`),
 /// checked to be of [`LLVM_MAJOR`]; for other runs of it that must match the front end's (the
 /// preprocessing of `--per-program`'s cache keys).
 pub fn clang_program(config: &Config) -> Result<std::path::PathBuf, InputError> {

@@ -33,11 +33,7 @@ const DW_TAG_ATOMIC_TYPE: u16 = 0x47;
 pub(crate) const BASE_TYPE_OPERAND: usize = 3;
 const VARIABLE_TYPE_OPERAND: usize = 3;
 
-/// Deepest chain of typedefs and qualifiers followed (the walk recurses; the bound keeps a
-/// chain of any length in an untrusted module from exhausting the stack, and ends a cycle).
-/// Past it the type has no signedness here: its values are shown as signed, as the IR reads
-/// them.
-const MAX_DEPTH: u32 = 32;
+use crate::limits::SIGNEDNESS_MAX_DEPTH as MAX_DEPTH;
 
 /// The signedness of every integer type node of a module's debug info.
 pub(crate) struct TypeSigns {

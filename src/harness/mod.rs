@@ -55,9 +55,7 @@ pub const MAIN: &str = "main";
 /// `--init` or `--entry` names it).
 pub const RENAMED_MAIN: &str = "main.original";
 
-/// Above this many instances, an entry is created in a loop (any number of instances, which
-/// includes the requested count) instead of once per instance, to bound the analysis work.
-pub const MAX_UNROLLED_INSTANCES: u32 = 8;
+pub use crate::limits::MAX_UNROLLED_INSTANCES;
 
 /// Adds the harness of `spec` to `program` as a new `main`. The program's own `main`, if any,
 /// is renamed to [`RENAMED_MAIN`] and runs only if `spec` names it.

@@ -25,11 +25,9 @@ use crate::ir::once::RunsOnce;
 use crate::ir::{BlockId, FuncId, InstKind, Layout, ObjId, ObjectKind, Program, ScalarKind, Ty};
 use std::collections::BTreeMap;
 
-/// Offsets into an object allocated once are tracked exactly below this many bytes.
-pub const MAX_SPAN: u64 = 4096;
+pub use crate::limits::MAX_SPAN;
 
-/// Most scalars an inferred layout has (a bigger object stays untyped).
-const MAX_FIELDS: usize = 64;
+use crate::limits::HEAP_MAX_FIELDS as MAX_FIELDS;
 
 /// `once[o]`: `o` is a heap object whose allocation runs at most once per execution.
 pub fn allocated_once(program: &Program) -> Vec<bool> {

@@ -35,9 +35,7 @@ pub use points_to::{PointsTo, PtsSet, Target};
 use crate::ir::{FuncId, ObjId, Operand, Program, ScalarKind};
 use std::collections::BTreeSet;
 
-/// Objects with more cells than this are written whole by `memset`/`memcpy` (see
-/// [`MemoryModel::span`]), which finds the cell of each byte by a scan.
-const MAX_SPAN_CELLS: usize = 256;
+use crate::limits::MAX_SPAN_CELLS;
 
 /// The cells one load or store may touch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -72,13 +72,7 @@ pub struct PtsSet {
     pub unknown: bool,
 }
 
-/// Most known offsets into one object that a set keeps before it says "anywhere in it".
-///
-/// Termination and cost: a pointer walked through an array (`p++` over a 64 KB buffer) or a
-/// struct gains one offset per visit of its loop; without a limit the fixpoint takes one round
-/// of the whole program per byte (fzy and EasyLogger never finished). "Anywhere" covers every
-/// offset, and a walk to the end of its object reaches it anyway.
-const MAX_OFFSETS: usize = 8;
+use crate::limits::MAX_OFFSETS;
 
 impl PtsSet {
     fn union_with(&mut self, other: &PtsSet) -> bool {
@@ -1249,8 +1243,7 @@ fn copy_keeps_types(program: &Program, dst: &PtsSet, src: &PtsSet) -> bool {
     first.0.is_some() && first.1.is_some() && all.all(same)
 }
 
-/// The most byte ranges with a known offset recorded per object in `int_written`.
-const MAX_INT_RANGES: usize = 16;
+use crate::limits::MAX_INT_RANGES;
 
 /// The size of a pointer in bytes (the targets are 64-bit).
 const POINTER_SIZE: u64 = 8;

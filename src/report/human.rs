@@ -17,8 +17,7 @@ use codespan_reporting::term::termcolor::{Ansi, Color, ColorSpec, NoColor, Write
 use codespan_reporting::term::{self, Config as TermConfig};
 use std::io::{self, Write};
 
-/// Most witness steps labelled in the source snippet (all of them are listed in the notes).
-const MAX_STEP_LABELS: usize = 12;
+use crate::limits::MAX_STEP_LABELS;
 
 pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     // Whatever the files say reaches the terminal escaped (`printable`).
@@ -221,14 +220,7 @@ fn emit_finding(
     )
 }
 
-/// Most accesses of one race labelled in the source snippet.
-const MAX_ACCESS_LABELS: usize = 8;
-
-/// Most accesses of one race shown at all (labels, then notes); JSON lists every one.
-const MAX_ACCESS_NOTES: usize = 16;
-
-/// Most pairs of accesses named in the notes.
-const MAX_PAIR_NOTES: usize = 16;
+use crate::limits::{MAX_ACCESS_LABELS, MAX_ACCESS_NOTES, MAX_PAIR_NOTES};
 
 fn emit_race(sources: &Sources, r: &RaceFinding, w: &mut dyn WriteColor) -> io::Result<()> {
     let severity = match r.status {

@@ -19,8 +19,7 @@ use std::path::Path;
 /// crashed or ran out of memory): a finding, so that it is seen, not a failed run.
 pub const NOT_ANALYSED: &str = "not-analysed";
 
-/// The largest report file `watts merge` reads.
-const MAX_INPUT_BYTES: u64 = 1 << 30;
+use crate::limits::MAX_MERGE_INPUT_BYTES as MAX_INPUT_BYTES;
 
 /// One program of a tree and what became of it.
 #[derive(Clone, Debug, PartialEq)]

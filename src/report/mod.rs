@@ -429,8 +429,7 @@ impl Report {
     }
 }
 
-/// How many names a grouped note lists before "and N more".
-const NOTE_NAMES: usize = 10;
+use crate::limits::NOTE_NAMES;
 
 /// The notes of `report` in words, each once, with the notes that name one function and say
 /// the same of it (`` `f` has no definition ...``, `` `g` is not inlined ...``) made one note

@@ -21,9 +21,7 @@ const ASSERT_NAMES: [&str; 5] = [
     "__assert_fail",
 ];
 
-/// How far a call's parentheses are followed before giving up (bounds the work on
-/// unbalanced text).
-const MAX_CALL_BYTES: usize = 8 * 1024;
+use crate::limits::MAX_CALL_BYTES;
 
 /// The byte range of the call expression at `line`:`col` (1-based; col 0 is unknown):
 /// from the callee's name through the matching `)`, across lines if needed. When the column

@@ -14,8 +14,7 @@ use crate::ir::{AssertId, FrontendNote, FuncId, Lenient, Program};
 use crate::verdicts::{Assertion, Confirmed, Notice, Search};
 use crate::witness::{InputValue, StepKind};
 
-/// How many names a note about the race check's assumption lists before "and N more".
-const ASSUMED_NAMES: usize = 10;
+use crate::limits::ASSUMED_NAMES;
 
 /// `A3`: an assertion as every message names it.
 fn assertion(id: AssertId) -> String {

@@ -154,8 +154,8 @@ pub struct InlineBudget {
 impl Default for InlineBudget {
     fn default() -> Self {
         InlineBudget {
-            max_depth: 48,
-            max_insts: 60_000,
+            max_depth: crate::limits::INLINE_MAX_DEPTH,
+            max_insts: crate::limits::INLINE_MAX_INSTS,
         }
     }
 }

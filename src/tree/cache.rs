@@ -21,8 +21,7 @@ use std::sync::Mutex;
 /// The format tag of an entry.
 const FORMAT: &str = "watts-cache/1";
 
-/// The largest entry read, and the largest input hashed (a larger input is a miss).
-const MAX_ENTRY_BYTES: u64 = 256 << 20;
+use crate::limits::MAX_CACHE_ENTRY_BYTES as MAX_ENTRY_BYTES;
 
 /// The hex SHA-256 of `bytes`.
 pub fn sha256(bytes: &[u8]) -> String {

@@ -21,7 +21,6 @@ use cache::{Cache, Inputs};
 use partition::Facts;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The argument that makes `watts analyze` print one program's bundle (its JSON document, its
 /// SARIF run, its exit status and what its preprocessing read) for the tree.
@@ -67,9 +66,7 @@ pub struct TreeOptions {
 /// one run (a process, clang's start, the harness), as much as this much C.
 const RUN_WEIGHT: u64 = 8 << 10;
 
-/// The grace a program's run gets past its `--timeout` before it is stopped: its own deadline
-/// ends its analysis with may-fail verdicts and a report; this only catches a run that hangs.
-const STOP_GRACE: Duration = Duration::from_secs(30);
+use crate::limits::STOP_GRACE;
 
 /// Analyses the tree of `config` (whose inputs are the database's units and whose options are
 /// the analysis options of every program).

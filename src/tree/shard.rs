@@ -23,7 +23,7 @@ impl std::str::FromStr for Shard {
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
         let index: usize = i.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count || count > 10_000 {
+        if index == 0 || index > count || count > crate::limits::MAX_SHARDS {
             return Err(bad());
         }
         Ok(Shard { index, count })

@@ -99,13 +99,28 @@ pub fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A test that needs a tool or data set which is missing: outside CI it says so and checks
-/// nothing; in CI (`CI` set, as `.ci/run` runs) it fails, so that a run that checked nothing is
-/// never green there (`.ci/setup` installs every tool, and CI has `../shared`).
+/// Whether this run must check everything: `WATTS_REQUIRE_TOOLS` is set (`.ci/run` sets it), or
+/// `CI` is (as CI services set it). Then a missing tool or data set fails the test.
+pub fn tools_required() -> bool {
+    let set = |name: &str| {
+        std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+    };
+    set("WATTS_REQUIRE_TOOLS") || set("CI")
+}
+
+/// A test that needs a tool or data set which is missing: on a developer's machine it says so
+/// and checks nothing; where tools are required ([`tools_required`], as `.ci/run` runs) it
+/// fails, so that a run that checked nothing is never green there (`.ci/setup` installs every
+/// tool; the SV-COMP subset and the real programs are read from `../shared` beside the
+/// checkout).
 #[track_caller]
 pub fn missing(what: &str) {
-    if std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false") {
-        panic!("{what} is missing, and CI requires it (.ci/setup installs the tools)");
+    if tools_required() {
+        panic!(
+            "{what} is missing, and this run requires it (WATTS_REQUIRE_TOOLS or CI is set, as \
+             .ci/run sets it): .ci/setup installs the tools; the SV-COMP subset is read from \
+             $WATTS_SVCOMP or ../shared/svcomp, the real programs from ../shared/realprograms"
+        );
     }
     println!("skipped: {what} is missing: nothing checked");
 }

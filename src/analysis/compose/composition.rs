@@ -23,6 +23,8 @@ pub struct Composition {
     /// dropped after its replay, so that the peak holds the states of one thread, not of all
     /// of them.
     pub keep_states: bool,
+    /// Print the happens-before oracle's facts and queries on stderr (`Config::trace`).
+    pub trace: bool,
 }
 
 impl Composition {
@@ -34,6 +36,7 @@ impl Composition {
             protection: false,
             jobs,
             keep_states: false,
+            trace: false,
         }
     }
 

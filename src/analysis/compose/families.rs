@@ -28,8 +28,7 @@ use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use watts_domains::{Lattice, NumDomain};
 
-/// Combinations analysed at once (bounds the states held in memory).
-const CHUNK: usize = 32;
+use crate::limits::COMBINATION_CHUNK as CHUNK;
 /// Fewest combinations in a chunk worth analysing in parallel.
 const PARALLEL_FROM: usize = 4;
 

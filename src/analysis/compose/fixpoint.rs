@@ -68,10 +68,7 @@ use crate::threads::{InlineBudget, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 use watts_domains::{Interval, Lattice, NumDomain};
 
-/// Rounds after which interference is widened instead of joined.
-const JOIN_ROUNDS: usize = 2;
-/// A safety net: rounds after which the analysis gives up (results become may-fail).
-const MAX_ROUNDS: usize = 200;
+use crate::limits::{JOIN_ROUNDS, MAX_ROUNDS};
 
 /// The threads found so far, with their results and scheduling, at the same indices.
 struct Found<D> {

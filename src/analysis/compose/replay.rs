@@ -16,11 +16,7 @@ use crate::threads::{CtxId, NodeId, Thread, ThreadCfg};
 use std::collections::{BTreeMap, BTreeSet};
 use watts_domains::{Interval, Lattice, NumDomain, Truth};
 
-/// Most cells one store instruction's event keeps. A store through an unknown pointer (in a
-/// function analysed on its own, every store through a parameter) or an unknown call writes
-/// every exposed cell: thousands per event, per combination, per thread. Past this, the store
-/// goes into `Sink::wide` instead (its values still go into `stores`).
-pub(crate) const WIDE_STORE: usize = 256;
+pub(crate) use crate::limits::WIDE_STORE;
 
 /// What the replays of one thread in one round observed.
 pub(crate) struct Sink<D> {

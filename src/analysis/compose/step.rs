@@ -97,9 +97,12 @@ pub(super) fn for_mode<D: NumDomain>(how: Composition) -> Box<dyn Step<D>> {
             record_events: false,
         }),
         Mode::FlowSensitive => Box::new(Combinations::new(max, None)),
-        Mode::Constraints => Box::new(Combinations::new(max, Some(LazyOracle::default()))),
+        Mode::Constraints => Box::new(Combinations::new(
+            max,
+            Some(LazyOracle::default().tracing(how.trace)),
+        )),
         Mode::Optimized => Box::new(Families {
-            oracle: LazyOracle::default(),
+            oracle: LazyOracle::default().tracing(how.trace),
             sources: SourceCache::default(),
             max,
             clusters: Vec::new(),

@@ -28,10 +28,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use watts_domains::NumDomain;
 
-/// Joins before a widening point starts widening.
-const WIDEN_DELAY: u32 = 3;
-/// Decreasing passes after the increasing iteration.
-const NARROW_PASSES: usize = 3;
+use crate::limits::{NARROW_PASSES, WIDEN_DELAY};
 
 /// Runs the thread to a post-fixpoint; returns the state at the entry of every node.
 pub fn solve<D: NumDomain>(t: &Transfer<'_>, shape: &Shape, entry: D) -> Vec<D> {

@@ -62,9 +62,7 @@ impl<D> Recorder<D> for NoRecord {
     fn unknown_call(&mut self, _: FuncId) {}
 }
 
-/// Most phis given constants on one edge that are related to each other (see `phis`): a pack
-/// holds few variables, and a dozen counters set to 0 would evict every other relation.
-const MAX_RELATED_PHIS: usize = 4;
+use crate::limits::MAX_RELATED_PHIS;
 
 /// Transfer functions of one thread, bound to its CFG and its interference.
 pub struct Transfer<'a> {

@@ -29,8 +29,7 @@ use crate::ir::{Callee, FuncId, InstKind};
 use crate::threads::{NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Most contexts one function keeps before they are coarsened.
-const MAX_CONTEXTS: usize = 64;
+use crate::limits::RACE_MAX_CONTEXTS as MAX_CONTEXTS;
 
 /// A place in a thread's CFG: instruction `idx` of `node`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -142,14 +142,10 @@ struct Class {
     once: Option<crate::ir::FuncId>,
 }
 
-/// Most pairs of accesses one report lists (every access that takes part is listed).
-const MAX_PAIRS: usize = 64;
-
-/// Most accesses one report lists (the others are counted).
-const MAX_LISTED: usize = 48;
-
-/// Most accesses the report of lost addresses lists besides its own (the others are counted).
-const MAX_COUNTERPARTS: usize = 16;
+use crate::limits::{
+    RACE_MAX_COUNTERPARTS as MAX_COUNTERPARTS, RACE_MAX_LISTED as MAX_LISTED,
+    RACE_MAX_PAIRS as MAX_PAIRS,
+};
 
 /// Two groups of accesses (each of one class) that may race.
 type GroupPair<'a> = (&'a [usize], &'a [usize]);

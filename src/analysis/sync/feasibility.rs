@@ -19,13 +19,13 @@
 //! every point where the thread may end, visible or not (`facts::ends::MayEnd`). With
 //! `pthread_cancel` there are no overwritten-before-release facts (a cleanup handler may unlock).
 //!
-//! The oracle (`Feasibility::build(facts, threads, previous, max_events)`) is built lazily
+//! The oracle (`Feasibility::build(facts, threads, previous, max_events, trace)`) is built lazily
 //! (`LazyOracle`): when a plan first needs it (a load with candidate stores), and again only when
 //! the number of threads or of multi-instance threads changed since; it keeps the previous oracle,
 //! with its verdict cache, when the facts and the event numbering are equal. Past
 //! `MAX_ORACLE_EVENTS` (40,000) events it is not built (its closures take a bit per pair of
-//! events): the constraint modes then prune nothing, with a note. `WATTS_TRACE` prints the facts on
-//! stderr (`compose::combinations` prints the queries).
+//! events): the constraint modes then prune nothing, with a note. `trace` (`WATTS_TRACE`, read by
+//! `cli`) prints the facts on stderr (`compose::combinations` prints the queries).
 
 use crate::facts::exit_reads::EXIT_READ;
 use crate::facts::Facts;
@@ -37,12 +37,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 use watts_rules::{Event, Loc, LockId, Oracle, StaticFacts, ThreadId};
 
-/// Most events the oracle is built for. Its closures take a bit per pair of events (and
-/// event classes): 40,000 events take 200 MB each; pigz's 180 threads had 125,000 (1.9 GB each).
-///
-/// Soundness: without the oracle, the constraint modes prune nothing (as the flow-sensitive
-/// mode), which only costs precision.
-pub const MAX_ORACLE_EVENTS: usize = 40_000;
+pub use crate::limits::MAX_ORACLE_EVENTS;
 
 /// Events of one round and the oracle over them.
 pub struct Feasibility {
@@ -52,6 +47,8 @@ pub struct Feasibility {
     init: HashMap<CellId, Event>,
     /// The facts the oracle was built from.
     facts: StaticFacts,
+    /// Print the facts and every query on stderr (`Config::trace`).
+    pub trace: bool,
 }
 
 impl Feasibility {
@@ -74,6 +71,7 @@ impl Feasibility {
         threads: &[Thread],
         previous: Option<Feasibility>,
         max_events: usize,
+        trace: bool,
     ) -> Result<(Feasibility, bool), usize> {
         let program = facts.program;
         let mut sf = StaticFacts::new();
@@ -292,7 +290,7 @@ impl Feasibility {
         if let Some(main_start) = starts.first() {
             sf.creates(init_create, *main_start);
         }
-        if std::env::var("WATTS_TRACE").is_ok() {
+        if trace {
             eprintln!("facts: {sf:?}");
         }
         if let Some(p) = previous {
@@ -308,6 +306,7 @@ impl Feasibility {
             events,
             init,
             facts: sf,
+            trace,
         };
         Ok((f, false))
     }
@@ -554,6 +553,8 @@ pub struct LazyOracle {
     rebuilt: bool,
     /// The events of the last build, when there were too many for the oracle.
     too_big: Option<usize>,
+    /// Print the facts and queries of every oracle built (`Config::trace`).
+    trace: bool,
 }
 
 impl Default for LazyOracle {
@@ -572,7 +573,13 @@ impl LazyOracle {
             used: false,
             rebuilt: false,
             too_big: None,
+            trace: false,
         }
+    }
+
+    /// The same, printing the facts and queries of every oracle it builds when `trace` is set.
+    pub fn tracing(self, trace: bool) -> LazyOracle {
+        LazyOracle { trace, ..self }
     }
 
     /// The oracle of `threads`, (re)built when their number or instance counts changed since
@@ -582,7 +589,13 @@ impl LazyOracle {
         self.used = true;
         let shape = (threads.len(), threads.iter().filter(|t| t.multi).count());
         if self.built_for != Some(shape) {
-            match Feasibility::build(facts, threads, self.current.take(), self.max_events) {
+            match Feasibility::build(
+                facts,
+                threads,
+                self.current.take(),
+                self.max_events,
+                self.trace,
+            ) {
                 Ok((f, kept)) => {
                     self.rebuilt |= !kept;
                     self.current = Some(f);

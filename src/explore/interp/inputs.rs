@@ -39,8 +39,7 @@ pub(super) fn operands(k: &InstKind, f: &mut impl FnMut(&Operand)) {
     }
 }
 
-/// The most candidate values of the byte a user buffer is filled with.
-const MAX_FILLS: usize = 6;
+use crate::limits::MAX_FILLS;
 
 /// The candidate values of the byte a user buffer is filled with: 0, then the constants
 /// compared with a byte read from memory (`buf[0] == 'V'`, a byte widened before the

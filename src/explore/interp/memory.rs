@@ -115,8 +115,7 @@ pub struct Alloc {
     pub addr: u64,
 }
 
-/// Growable allocations never grow past this (a runaway `memset` is not a real program).
-const MAX_GROWTH: u64 = 1 << 20;
+use crate::limits::MAX_GROWTH;
 
 impl Alloc {
     /// A live allocation of `size` bytes (growable when unknown or 0) holding `fill`.

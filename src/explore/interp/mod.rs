@@ -110,32 +110,17 @@ pub struct InterpOptions {
 impl Default for InterpOptions {
     fn default() -> Self {
         InterpOptions {
-            bound: 3,
-            max_steps: 200_000,
+            bound: crate::limits::INTERP_BOUND,
+            max_steps: crate::limits::INTERP_MAX_STEPS,
             exact: false,
             thread_loops: false,
         }
     }
 }
 
-/// The step budget of a sampled run (`Interp::sampled`): enough for 10,000 threads of a few
-/// dozen instructions each and the loops that create and join them.
-pub const SAMPLED_MAX_STEPS: u64 = 4_000_000;
+pub use crate::limits::{MAX_FRAMES, MAX_LOOP_THREADS, SAMPLED_MAX_STEPS};
 
-/// Past this many threads, loops that create threads are bounded again
-/// (`InterpOptions::thread_loops`): a loop that creates threads forever is cut by the loop
-/// bound soon after, as every other loop, rather than filling memory with threads.
-pub const MAX_LOOP_THREADS: usize = 1 << 15;
-
-/// Most frames on one thread's call stack: a call past it abandons the execution (as
-/// unsupported), so that deep recursion costs at most this many frames of memory per thread
-/// and state. What is lost: executions that recurse deeper are never run, so they show no
-/// failure and allow no proof by exploration. (A real thread's 8 MB stack overflows at a
-/// depth of the same order for frames of 80 bytes.)
-pub const MAX_FRAMES: usize = 100_000;
-
-/// At most this many candidate values for an integer `__VERIFIER_nondet_*`.
-const MAX_INPUTS: usize = 12;
+use crate::limits::MAX_NONDET_CANDIDATES as MAX_INPUTS;
 /// `EBUSY`, what a trylock of a held lock returns.
 const EBUSY: i128 = 16;
 

@@ -92,10 +92,7 @@ impl Index {
     }
 }
 
-/// The most terms of Φ_dc a trace may need ([`dc_terms`]) before the search stops solving
-/// over it: the read-from disjunction is cubic in the accesses of one location, so a large
-/// trace would give a script of gigabytes that no solver answers within a budget.
-pub const MAX_DC_TERMS: u64 = 400_000;
+pub use crate::limits::MAX_DC_TERMS;
 
 /// An upper bound of the terms Φ_dc has over every event of `trace`: per location, each read
 /// may read from each write with every other write outside the interval

@@ -9,8 +9,8 @@
 //! - `solver`: the `z3` binary as a process (hard timeout, parallel queries).
 //! - `paths`: path keys (each path class solved once) and the worklist.
 //!
-//! Debugging: with `WATTS_SYM_DEBUG=DIR`, every run and query is printed to stderr and each
-//! query script is written to `DIR/q<n>.smt2`.
+//! Debugging: with `SymbolicConfig::debug` (`WATTS_SYM_DEBUG=DIR`, read by `cli`), every run and
+//! query is printed to stderr and each query script is written to `DIR/q<n>.smt2`.
 //!
 //! # Contract of [`explore`]
 //!
@@ -87,17 +87,24 @@ pub struct SymbolicConfig {
     pub solver_timeout: Duration,
     /// The first run takes uniformly random input values (else the first candidates).
     pub random_first: bool,
+    /// The solver binary (`ConfirmOptions::z3`; `z3` on PATH by default).
+    pub z3: std::path::PathBuf,
+    /// Print every run and query on stderr and write each query script into this directory
+    /// (`ConfirmOptions::symbolic_debug`).
+    pub debug: Option<std::path::PathBuf>,
 }
 
 impl Default for SymbolicConfig {
     fn default() -> Self {
         SymbolicConfig {
             deadline: None,
-            max_runs: 1000,
+            max_runs: crate::limits::SYMBOLIC_MAX_RUNS,
             seed: 1,
             workers: 2,
-            solver_timeout: Duration::from_secs(10),
+            solver_timeout: crate::limits::SOLVER_TIMEOUT,
             random_first: false,
+            z3: std::path::PathBuf::from("z3"),
+            debug: None,
         }
     }
 }
@@ -125,11 +132,7 @@ pub struct Stats {
     pub too_large: u64,
 }
 
-/// The most threads of a trace the search solves over (the encoding's lock and read-from
-/// terms grow with every pair of threads).
-pub const MAX_THREADS: usize = 64;
-/// The most events of a trace the search solves over.
-pub const MAX_EVENTS: usize = 20_000;
+pub use crate::limits::{SYMBOLIC_MAX_EVENTS as MAX_EVENTS, SYMBOLIC_MAX_THREADS as MAX_THREADS};
 
 /// Why the search does not solve over `trace`: it is too large for a query to be answered
 /// within a budget (more than [`MAX_THREADS`] threads, [`MAX_EVENTS`] events or
@@ -364,7 +367,7 @@ impl Search<'_> {
     /// Queues the new prefixes of a run's trace: for each thread, each branch past the parent
     /// prefix flipped, the branches before it kept, every other thread keeping its whole path.
     fn expand(&mut self, trace: Trace, pre: Vec<usize>, generation: u32) {
-        if std::env::var_os("WATTS_SYM_DEBUG").is_some() {
+        if self.config.debug.is_some() {
             let paths: Vec<Vec<(bool, bool)>> = trace
                 .threads
                 .iter()
@@ -451,7 +454,7 @@ pub fn explore_with(
         config,
         start: Instant::now(),
     };
-    let z3 = match Z3::locate() {
+    let z3 = match Z3::at(&config.z3) {
         Ok(z) => z,
         Err(why) => {
             search.out.unsupported.insert(super::Abandon::NoSolver(why));
@@ -522,9 +525,9 @@ pub fn explore_with(
         search.stats.solver_time += t0.elapsed();
         for ((cand, query), answer) in batch.into_iter().zip(queries).zip(answers) {
             search.stats.queries += 1;
-            if let Some(dir) = std::env::var_os("WATTS_SYM_DEBUG") {
+            if let Some(dir) = &search.config.debug {
                 let _ = std::fs::write(
-                    std::path::Path::new(&dir).join(format!("q{}.smt2", search.stats.queries)),
+                    dir.join(format!("q{}.smt2", search.stats.queries)),
                     &query.script,
                 );
                 eprintln!(

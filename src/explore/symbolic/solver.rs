@@ -3,7 +3,8 @@
 //! Why a process and not the `z3` crate: Debian 12 ships libz3 4.8.12, which only the old
 //! `z3` crate 0.12 matches (bindgen at build time, a libclang build dependency); a process
 //! gives a hard timeout (it is killed) and crash isolation, and independent queries run in
-//! parallel as separate processes. `WATTS_Z3` names another binary.
+//! parallel as separate processes. `--confirm` may name another binary (`WATTS_Z3`, read by
+//! `cli` into `ConfirmOptions::z3`).
 //!
 //! Each query gets z3's `:timeout` plus a hard kill of the process.
 
@@ -35,12 +36,9 @@ pub enum Answer {
 }
 
 impl Z3 {
-    /// `$WATTS_Z3`, else `z3` on `PATH`, if it runs; `Err` says why not.
+    /// `z3` on `PATH`, if it runs; `Err` says why not.
     pub fn locate() -> Result<Z3, String> {
-        let path: std::path::PathBuf = std::env::var_os("WATTS_Z3")
-            .map(Into::into)
-            .unwrap_or_else(|| "z3".into());
-        Z3::at(path)
+        Z3::at("z3")
     }
 
     /// The solver at `path`, if it runs.

@@ -37,8 +37,7 @@ use std::path::Path;
 const CSS: &str = include_str!("page.css");
 /// Source lines per chunk (`page.css` gives a chunk its height before it is laid out).
 const CHUNK: usize = 400;
-/// A race's accesses written as HTML; the script adds the rest the JSON lists.
-const ACCESSES_SHOWN: usize = 12;
+use crate::limits::HTML_ACCESSES_SHOWN as ACCESSES_SHOWN;
 const SCRIPT: &str = include_str!("page.js");
 
 /// Writes `DIR/index.html` for `report` (creating `DIR`; a file or a symbolic link there is

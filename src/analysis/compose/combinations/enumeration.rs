@@ -19,9 +19,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use watts_domains::Interval;
 use watts_rules::{Combination, Verdict};
 
-/// Most oracle queries spent looking for a feasible choice of stores inside the groups of one
-/// combination; past it the combination is kept unchecked (sound).
-const INNER_LIMIT: usize = 8;
+use crate::limits::INNER_LIMIT;
 
 /// Enumerates the combinations of `loads` (the other loads read as `fixed` says).
 #[allow(clippy::too_many_arguments)]
@@ -331,8 +329,7 @@ fn combination<D>(
             comb.reads_from(le, s);
         }
     }
-    static TRACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    if *TRACE.get_or_init(|| std::env::var_os("WATTS_TRACE").is_some()) {
+    if f.trace {
         eprintln!(
             "thread {i} query {:?} picks {:?} -> {:?}",
             comb.pairs(),
