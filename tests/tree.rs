@@ -305,19 +305,28 @@ fn a_tree_of_three_hundred_programs() {
 
     // An entry edited by hand, or of another version: ignored with a note, same result.
     let cache = dir.join("build/.watts-cache");
-    let entries = std::fs::read_dir(&cache).expect("cache");
-    for (edited, e) in entries.filter_map(Result::ok).take(2).enumerate() {
-        let text = std::fs::read_to_string(e.path()).expect("entry");
-        let text = if edited == 0 {
-            text.replacen("\"proved\"", "\"may-fail\"", 1)
-        } else {
-            text.replace(
-                concat!("\"", env!("CARGO_PKG_VERSION"), "\""),
-                "\"0.0.0-other\"",
-            )
-        };
-        std::fs::write(e.path(), text).expect("edit");
-    }
+    let mut entries: Vec<PathBuf> = (std::fs::read_dir(&cache).expect("cache"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    let text_of = |p: &PathBuf| std::fs::read_to_string(p).expect("entry");
+    let version = concat!("\"", env!("CARGO_PKG_VERSION"), "\"");
+    // Entry names are hashes (of paths under a fresh temporary directory): which entry is
+    // edited is chosen by what it holds, not by where it comes in the listing.
+    let hand = (entries.iter())
+        .find(|p| text_of(p).contains("\"proved\""))
+        .expect("an entry with a proved assertion")
+        .clone();
+    let other = (entries.iter())
+        .find(|p| **p != hand && text_of(p).contains(version))
+        .expect("a second entry")
+        .clone();
+    std::fs::write(
+        &hand,
+        text_of(&hand).replacen("\"proved\"", "\"may-fail\"", 1),
+    )
+    .expect("edit");
+    std::fs::write(&other, text_of(&other).replace(version, "\"0.0.0-other\"")).expect("edit");
     let again = run(&with(&["--format", "json"]));
     let again_doc = json(&again);
     let notes: Vec<&str> = (again_doc["notes"].as_array().unwrap().iter())
