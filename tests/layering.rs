@@ -34,9 +34,6 @@ const KNOWN_VIOLATIONS: &[(&str, &str, &str)] = &[
     ("env", "src/explore/symbolic/mod.rs", "WATTS_SYM_DEBUG"),
     ("env", "src/explore/symbolic/solver.rs", "WATTS_Z3"),
     ("env", "src/frontend/clang.rs", "WATTS_CLANG"),
-    // File cycles, one entry per edge inside a cycle.
-    ("cycle", "src/memory/heap.rs", "src/memory/points_to.rs"),
-    ("cycle", "src/memory/points_to.rs", "src/memory/heap.rs"),
 ];
 
 // ----------------------------------------------------------------------------------------
