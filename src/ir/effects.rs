@@ -10,6 +10,7 @@
 //! row of [`super::lib`] for a declared function).
 
 use super::inst::{Callee, InstKind, Operand, Terminator};
+use super::ObjId;
 
 /// How an access uses the bytes it names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,6 +49,19 @@ pub enum Bytes<'a> {
     Unknown,
 }
 
+impl Bytes<'_> {
+    /// The number of bytes when the instruction fixes it (a load's size, an atomic's word,
+    /// `pointer_size` for a pointer word); `None` for a length operand or an unknown extent.
+    pub fn fixed(self, pointer_size: u32) -> Option<u64> {
+        match self {
+            Bytes::Exactly(n) => Some(n),
+            Bytes::Word(0) => Some(u64::from(pointer_size)),
+            Bytes::Word(bits) => Some(u64::from(bits.div_ceil(8))),
+            Bytes::Len(_) | Bytes::Unknown => None,
+        }
+    }
+}
+
 /// What kind of instruction an access comes from, for the reports and for the stages that
 /// treat byte-wise copies or thread handles apart from plain loads and stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,6 +98,12 @@ pub enum Effect<'a> {
     Mem(MemAccess<'a>),
     /// Creates a fresh object (`alloca`, `malloc` and friends): no existing memory changes.
     Allocates,
+    /// Fills the fresh object `obj` with zeros (`calloc`, after its `Allocates`): a write of the
+    /// new object only.
+    Zeroes {
+        /// The allocated object.
+        obj: ObjId,
+    },
     /// Calls a function: what it does is what the callee does (its body, or its row of
     /// `ir::lib` when it is only declared; through a pointer, any function it may name).
     Call {
@@ -145,8 +165,13 @@ impl InstKind {
             // Soundness: a fresh value of any kind touches no memory.
             Nondet { .. } => {}
             Alloca { .. } => f(Effect::Allocates),
-            HeapAlloc { from, .. } => {
+            HeapAlloc {
+                obj, zeroed, from, ..
+            } => {
                 f(Effect::Allocates);
+                if *zeroed {
+                    f(Effect::Zeroes { obj: *obj });
+                }
                 if let Some(old) = from {
                     // `realloc` reads the old block (its size is not known here).
                     f(mem(old, Bytes::Unknown, Access::Read, false, Via::Realloc));
