@@ -4,6 +4,8 @@
 //!
 //! Invariant: every fact holds of the whole program, whatever threads exist and whatever the
 //! analysis later finds; nothing here depends on an abstract domain or on the fixpoint.
+//! What each instruction reads and writes is read from `InstKind::effects` (`ir::effects`), never
+//! from a match of instruction kinds.
 //!
 //! - `access`: the cells of every load and store, resolved once; `def`: the defining instruction of
 //!   every SSA value.
@@ -11,7 +13,7 @@
 //!   it, lock operation or write in the block; atomic sections, calls, creates and joins count as
 //!   well).
 //! - `call_clobbers`: per call site of a declared function, the cells the call may change (equal
-//!   sets shared). The pthread synchronisation functions (`memory::points_to::is_sync_function`)
+//!   sets shared). The pthread synchronisation functions (`LibFn::is_sync`)
 //!   write only their synchronisation objects (POSIX), not what those objects' pointer fields
 //!   reach, nor the rest of a struct that holds the mutex: `sync_object_cells` takes the bytes of
 //!   the object's type from the pointer (`Program::sync_sizes`; the whole object when a size or the
@@ -92,8 +94,6 @@ impl<'a> Facts<'a> {
                         }
                     }
                     // The typed accesses are resolved to cells, the byte writes to spans.
-                    // Issue 35: `realloc`'s read of its old block (any number of bytes) and the
-                    // thread handles and results get neither (`access` says `read_unknown`).
                     inst.kind.effects(|e| {
                         let Effect::Mem(MemAccess {
                             ptr,

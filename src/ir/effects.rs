@@ -375,6 +375,44 @@ mod tests {
     }
 
     #[test]
+    fn calloc_zeroes_its_fresh_block_and_realloc_reads_the_old_one() {
+        let heap = |zeroed, from| InstKind::HeapAlloc {
+            dst: VarId(1),
+            obj: ObjId(3),
+            zeroed,
+            from,
+        };
+        let calloc = heap(true, None);
+        assert_eq!(
+            effects(&calloc),
+            [Effect::Allocates, Effect::Zeroes { obj: ObjId(3) }]
+        );
+        let realloc = heap(false, Some(Operand::Var(VarId(0))));
+        assert!(matches!(
+            effects(&realloc)[..],
+            [
+                Effect::Allocates,
+                Effect::Mem(MemAccess {
+                    access: Access::Read,
+                    bytes: Bytes::Unknown,
+                    via: Via::Realloc,
+                    ..
+                })
+            ]
+        ));
+    }
+
+    #[test]
+    fn fixed_sizes_are_those_the_instruction_names() {
+        let len = Operand::Int { value: 4, bits: 64 };
+        assert_eq!(Bytes::Exactly(2).fixed(8), Some(2));
+        assert_eq!(Bytes::Word(0).fixed(8), Some(8));
+        assert_eq!(Bytes::Word(12).fixed(8), Some(2));
+        assert_eq!(Bytes::Len(&len).fixed(8), None);
+        assert_eq!(Bytes::Unknown.fixed(8), None);
+    }
+
+    #[test]
     fn a_join_writes_its_result_only_when_it_asks_for_it() {
         let h = Operand::Var(VarId(0));
         let join = |retval| InstKind::ThreadJoin {

@@ -12,6 +12,7 @@
 //! atomics, `memset`/`memcpy`, the arguments of declared functions (what they point to, any byte),
 //! inline assembly; each as parts (object, byte range or anywhere) plus whether it may touch
 //! exposed memory through a lost address.
+//! They are read from `InstKind::effects` (`ir::effects`): one touch per memory effect.
 
 use crate::facts::Facts;
 use crate::ir::effects::{self, Bytes, Effect};

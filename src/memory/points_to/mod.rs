@@ -13,7 +13,7 @@
 //! assembly, a write through an `unknown` pointer); otherwise its contents are what the program's
 //! stores put there.
 //!
-//! Reach ([`Reach`]): `exposed` is every object code the analysis does not see may get;
+//! Reach (`Reach`): `exposed` is every object code the analysis does not see may get;
 //! `thread_exposed` (for the race check) leaves out globals exposed by their linkage alone and
 //! arguments of declared functions that keep nothing, since such a function touches its arguments
 //! only during the call; `called_back` are the functions that code the analysis does not see is
@@ -71,7 +71,9 @@ impl Reach {
     };
 }
 
-/// The points-to facts of a program.
+/// The points-to facts of a program (built by `PointsTo::compute`, in `solver`).
+///
+/// Invariant: it only grows while the solver runs, and is read-only after.
 #[derive(Clone, Debug, Default)]
 pub struct PointsTo {
     /// `vars[f][v]`: the points-to set of var `v` of function `f`.
@@ -153,6 +155,7 @@ impl PointsTo {
     pub fn writes_nothing(&self, g: FuncId) -> bool {
         self.no_write.binary_search(&g).is_ok()
     }
+
     /// What object `o` may contain.
     pub fn contents(&self, o: ObjId) -> &PtsSet {
         &self.contents[o.index()]

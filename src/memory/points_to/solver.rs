@@ -1,5 +1,5 @@
-//! The fixpoint of the points-to analysis: its state ([`Solver`]: the result being built and what
-//! only the solving needs), the worklist of functions ([`Schedule`]), and the basic moves of
+//! The fixpoint of the points-to analysis: its state (`Solver`: the result being built and what
+//! only the solving needs), the worklist of functions (`Schedule`), and the basic moves of
 //! pointers through memory (loads, stores, byte copies, address arithmetic).
 //!
 //! Invariant: the fixpoint is the one a round-robin over every function until nothing changes
