@@ -8,6 +8,7 @@
 //! thread's end only if it precedes every possible end.
 
 use super::Facts;
+use crate::ir::effects::Effect;
 use crate::ir::lib::{Ends, LibFn};
 use crate::ir::{Callee, InstKind, StopReason, Terminator};
 use crate::threads::Thread;
@@ -114,37 +115,50 @@ impl MayEnd {
     /// Whether executing `inst` (not inlined) may end the thread before it completes.
     fn inst(&self, facts: &Facts<'_>, func: crate::ir::FuncId, inst: &InstKind) -> bool {
         let program = facts.program;
-        match inst {
-            InstKind::Call {
-                callee: Callee::Direct(g),
-                ..
-            } => {
-                if program.funcs[g.index()].is_defined {
-                    self.func[g.index()]
-                } else {
-                    self.library(facts, *g)
+        let mut ends = false;
+        inst.effects(|e| {
+            ends |= match e {
+                Effect::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } => {
+                    if program.funcs[g.index()].is_defined {
+                        self.func[g.index()]
+                    } else {
+                        self.library(facts, *g)
+                    }
                 }
-            }
-            InstKind::Call {
-                callee: Callee::Indirect(op),
-                ..
-            } => {
-                let (targets, unknown) = facts.memory.pts.callees(program, func, op);
-                unknown
-                    || targets.iter().any(|g| {
-                        if program.funcs[g.index()].is_defined {
-                            self.func[g.index()]
-                        } else {
-                            self.library(facts, *g)
-                        }
-                    })
-            }
-            InstKind::ThreadJoin { .. } => self.cancel,
-            InstKind::Havoc {
-                clobbers_memory, ..
-            } => *clobbers_memory,
-            _ => false,
-        }
+                Effect::Call {
+                    callee: Callee::Indirect(op),
+                    ..
+                } => {
+                    let (targets, unknown) = facts.memory.pts.callees(program, func, op);
+                    unknown
+                        || targets.iter().any(|g| {
+                            if program.funcs[g.index()].is_defined {
+                                self.func[g.index()]
+                            } else {
+                                self.library(facts, *g)
+                            }
+                        })
+                }
+                // `pthread_join` is a cancellation point.
+                Effect::JoinsThread { .. } => self.cancel,
+                Effect::Clobbers => true,
+                // No cancellation point (POSIX: `pthread_mutex_lock` and `pthread_create` are
+                // none) and no code that may call `pthread_exit`.
+                Effect::Mem(_)
+                | Effect::Allocates
+                | Effect::Zeroes { .. }
+                | Effect::CreatesThread { .. }
+                | Effect::Locks { .. }
+                | Effect::Unlocks { .. }
+                | Effect::AtomicSection(_)
+                | Effect::Asserts
+                | Effect::Assumes => false,
+            };
+        });
+        ends
     }
 
     /// Whether the block's terminator ends the thread inside a callee (so not counting the
@@ -152,8 +166,12 @@ impl MayEnd {
     /// a known process exit.
     fn term(&self, facts: &Facts<'_>, b: &crate::ir::Block) -> bool {
         match &b.term {
-            Terminator::Stop { reason } if *reason == StopReason::ThreadExit => true,
-            Terminator::Stop { reason } if *reason == StopReason::ProcessExit => {
+            Terminator::Stop {
+                reason: StopReason::ThreadExit,
+            } => true,
+            Terminator::Stop {
+                reason: StopReason::ProcessExit,
+            } => {
                 matches!(
                     b.insts.last().map(|i| &i.kind),
                     Some(InstKind::Call { callee: Callee::Direct(g), .. })
@@ -167,7 +185,13 @@ impl MayEnd {
                     })
                 )
             }
-            _ => false,
+            Terminator::Stop {
+                reason: StopReason::Unreachable | StopReason::LongJmp,
+            }
+            | Terminator::Br(_)
+            | Terminator::CondBr { .. }
+            | Terminator::Switch { .. }
+            | Terminator::Ret(_) => false,
         }
     }
 
@@ -194,7 +218,7 @@ pub fn ends_thread(term: &Terminator, in_entry_context: bool) -> bool {
     match term {
         Terminator::Ret(_) => in_entry_context,
         Terminator::Stop { reason } => *reason == StopReason::ThreadExit,
-        _ => false,
+        Terminator::Br(_) | Terminator::CondBr { .. } | Terminator::Switch { .. } => false,
     }
 }
 

@@ -4,6 +4,8 @@
 //!
 //! Invariant: every fact holds of the whole program, whatever threads exist and whatever the
 //! analysis later finds; nothing here depends on an abstract domain or on the fixpoint.
+//! What each instruction reads and writes is read from `InstKind::effects` (`ir::effects`), never
+//! from a match of instruction kinds.
 //!
 //! - `access`: the cells of every load and store, resolved once; `def`: the defining instruction of
 //!   every SSA value.
@@ -11,7 +13,7 @@
 //!   it, lock operation or write in the block; atomic sections, calls, creates and joins count as
 //!   well).
 //! - `call_clobbers`: per call site of a declared function, the cells the call may change (equal
-//!   sets shared). The pthread synchronisation functions (`memory::points_to::is_sync_function`)
+//!   sets shared). The pthread synchronisation functions (`LibFn::is_sync`)
 //!   write only their synchronisation objects (POSIX), not what those objects' pointer fields
 //!   reach, nor the rest of a struct that holds the mutex: `sync_object_cells` takes the bytes of
 //!   the object's type from the pointer (`Program::sync_sizes`; the whole object when a size or the
@@ -33,6 +35,7 @@ pub mod exit_reads;
 #[cfg(test)]
 pub(crate) mod testing;
 
+use crate::ir::effects::{Access as Use, Bytes, Effect, MemAccess, Via};
 use crate::ir::{BlockId, Callee, FuncId, InstKind, Operand, Program, VarId};
 use crate::memory::{Access, CellId, MemoryModel, RangeWrite};
 use std::collections::{BTreeSet, HashMap};
@@ -90,30 +93,36 @@ impl<'a> Facts<'a> {
                             *slot = Some((BlockId(bi as u32), ii as u32));
                         }
                     }
-                    let ptr_size = match &inst.kind {
-                        InstKind::Load { ptr, size, .. } | InstKind::Store { ptr, size, .. } => {
-                            Some((ptr, *size))
+                    // The typed accesses are resolved to cells, the byte writes to spans.
+                    inst.kind.effects(|e| {
+                        let Effect::Mem(MemAccess {
+                            ptr,
+                            bytes,
+                            access,
+                            via,
+                            ..
+                        }) = e
+                        else {
+                            return;
+                        };
+                        match via {
+                            Via::Direct => {
+                                if let Some(n) = bytes.fixed(program.pointer_size) {
+                                    let size = u32::try_from(n).unwrap_or(u32::MAX);
+                                    accesses.insert(key, memory.access(program, fid, ptr, size));
+                                }
+                            }
+                            Via::Bytes => {
+                                if let (Bytes::Len(len), true) = (bytes, access.writes()) {
+                                    let len = crate::memory::constant_len(len);
+                                    spans.insert(key, memory.span(program, fid, ptr, len));
+                                }
+                            }
+                            // Issue 35: the thread handles and results, and `realloc`'s read
+                            // of its old block, are not resolved (`access` says `read_unknown`).
+                            Via::Threads | Via::Realloc => {}
                         }
-                        InstKind::AtomicRmw { ptr, bits, .. }
-                        | InstKind::CmpXchg { ptr, bits, .. } => {
-                            let size = if *bits == 0 {
-                                program.pointer_size
-                            } else {
-                                bits.div_ceil(8)
-                            };
-                            Some((ptr, size))
-                        }
-                        _ => None,
-                    };
-                    if let Some((ptr, size)) = ptr_size {
-                        accesses.insert(key, memory.access(program, fid, ptr, size));
-                    }
-                    if let InstKind::MemSet { ptr, len, .. }
-                    | InstKind::MemCopy { dst: ptr, len, .. } = &inst.kind
-                    {
-                        let len = crate::memory::constant_len(len);
-                        spans.insert(key, memory.span(program, fid, ptr, len));
-                    }
+                    });
                     if may_write(&inst.kind) {
                         lw[bi] = Some(ii as u32);
                     }
@@ -154,16 +163,17 @@ impl<'a> Facts<'a> {
         if let Some(c) = self.lock_clobbers().by_site.get(&key) {
             return c.clone();
         }
-        let callee = match &self.program.funcs[func.index()].blocks[block.index()].insts
-            [idx as usize]
-            .kind
-        {
-            InstKind::Call {
+        let mut callee = None;
+        let kind = &self.program.funcs[func.index()].blocks[block.index()].insts[idx as usize].kind;
+        kind.effects(|e| {
+            if let Effect::Call {
                 callee: Callee::Direct(g),
                 ..
-            } => Some(*g),
-            _ => None,
-        };
+            } = e
+            {
+                callee = Some(*g);
+            }
+        });
         let sync = callee
             .and_then(|g| self.program.funcs[g.index()].library())
             .filter(|l| l.is_sync());
@@ -319,16 +329,32 @@ impl<'a> Facts<'a> {
         // take a lock refreshes: a lock, the start of an atomic section (lock 0), a trylock or
         // any other call (a call may be a lock operation the front end left a call).
         let insts = &self.program.funcs[func.index()].blocks[b.index()].insts;
-        let changes_view = |k: u32| match &insts[k as usize].kind {
-            InstKind::Load { .. } => self.access(func, b, k).exact.contains(&cell),
-            InstKind::Lock { .. }
-            | InstKind::Unlock { .. }
-            | InstKind::AtomicBegin
-            | InstKind::AtomicEnd
-            | InstKind::Call { .. }
-            | InstKind::ThreadJoin { .. }
-            | InstKind::ThreadCreate { .. } => true,
-            _ => false,
+        let changes_view = |k: u32| {
+            let mut changes = false;
+            insts[k as usize].kind.effects(|e| {
+                changes |= match e {
+                    Effect::Mem(MemAccess {
+                        access: Use::Read,
+                        via: Via::Direct,
+                        ..
+                    }) => self.access(func, b, k).exact.contains(&cell),
+                    // Writes are the last writer's (above). Issue 35: `realloc`'s read of its
+                    // old block and a `memcpy`'s read of its source do not count here.
+                    Effect::Mem(_) => false,
+                    Effect::Locks { .. }
+                    | Effect::Unlocks { .. }
+                    | Effect::AtomicSection(_)
+                    | Effect::Call { .. }
+                    | Effect::JoinsThread { .. }
+                    | Effect::CreatesThread { .. } => true,
+                    Effect::Allocates
+                    | Effect::Zeroes { .. }
+                    | Effect::Clobbers
+                    | Effect::Asserts
+                    | Effect::Assumes => false,
+                };
+            });
+            changes
         };
         if (i + 1..insts.len() as u32).any(changes_view) {
             return None;
@@ -337,21 +363,26 @@ impl<'a> Facts<'a> {
     }
 }
 
+/// Whether the instruction may write memory for [`Facts::loaded_cell_until_end`]: a write
+/// access, a call, a thread creation or join, memory-clobbering assembly.
 fn may_write(k: &InstKind) -> bool {
-    match k {
-        InstKind::Store { .. }
-        | InstKind::AtomicRmw { .. }
-        | InstKind::CmpXchg { .. }
-        | InstKind::MemSet { .. }
-        | InstKind::MemCopy { .. }
-        | InstKind::Call { .. }
-        | InstKind::ThreadCreate { .. }
-        | InstKind::ThreadJoin { .. } => true,
-        InstKind::Havoc {
-            clobbers_memory, ..
-        } => *clobbers_memory,
-        _ => false,
-    }
+    let mut writes = false;
+    k.effects(|e| {
+        writes |= match e {
+            Effect::Mem(m) => m.access.writes(),
+            Effect::Call { .. }
+            | Effect::CreatesThread { .. }
+            | Effect::JoinsThread { .. }
+            | Effect::Clobbers => true,
+            // Issue 35: a lock operation writes its lock object (`for_each_writer` counts it;
+            // `loaded_cell_until_end` stops at it anyway) and `calloc` its fresh block.
+            Effect::Locks { .. } | Effect::Unlocks { .. } | Effect::Zeroes { .. } => false,
+            Effect::Allocates | Effect::AtomicSection(_) | Effect::Asserts | Effect::Assumes => {
+                false
+            }
+        };
+    });
+    writes
 }
 
 impl Facts<'_> {
@@ -361,35 +392,42 @@ impl Facts<'_> {
         let program = self.program;
         let memory = self.memory;
         let inst = &program.funcs[func.index()].blocks[block.index()].insts[idx as usize];
-        match &inst.kind {
-            InstKind::Store { .. } | InstKind::AtomicRmw { .. } | InstKind::CmpXchg { .. } => {
-                let a = self.access(func, block, idx);
-                let mut v = a.exact.clone();
-                v.extend(a.clobber.iter().copied());
-                v
-            }
-            InstKind::HeapAlloc {
-                obj, zeroed: true, ..
-            } => memory.zeroed_block(*obj),
-            InstKind::MemSet { .. } | InstKind::MemCopy { .. } => {
-                self.span(func, block, idx).written()
-            }
-            InstKind::ThreadCreate { handle, .. } => memory.region(program, func, handle),
-            InstKind::ThreadJoin { retval, .. } => memory.region(program, func, retval),
-            InstKind::Call { callee, args, .. } => match callee {
-                crate::ir::Callee::Direct(g) if !program.funcs[g.index()].is_defined => {
-                    let only_args = memory.pts.writes_only_args(*g, &program.funcs[g.index()]);
-                    self.call_clobbers(func, block, idx, args, only_args)
-                        .to_vec()
+        let mut out = Vec::new();
+        inst.kind.effects(|e| match e {
+            Effect::Mem(MemAccess {
+                ptr, access, via, ..
+            }) if access.writes() => match via {
+                Via::Direct => {
+                    let a = self.access(func, block, idx);
+                    out.extend(a.exact.iter().copied());
+                    out.extend(a.clobber.iter().copied());
                 }
-                _ => self.all_cells.clone(),
+                Via::Bytes => out.extend(self.span(func, block, idx).written()),
+                Via::Threads => out.extend(memory.region(program, func, ptr)),
+                // Issue 35: `realloc` only reads through its operand; the copy into its new
+                // block is not counted as a write.
+                Via::Realloc => {}
             },
-            InstKind::Havoc {
-                clobbers_memory: true,
-                ..
-            } => memory.exposed_cells.clone(),
-            _ => Vec::new(),
-        }
+            Effect::Mem(_) => {}
+            Effect::Zeroes { obj } => out.extend(memory.zeroed_block(obj)),
+            Effect::Call { callee, args } => match callee {
+                Callee::Direct(g) if !program.funcs[g.index()].is_defined => {
+                    let only_args = memory.pts.writes_only_args(*g, &program.funcs[g.index()]);
+                    out.extend(self.call_clobbers(func, block, idx, args, only_args).iter());
+                }
+                Callee::Direct(_) | Callee::Indirect(_) => out.extend(self.all_cells.iter()),
+            },
+            Effect::Clobbers => out.extend(memory.exposed_cells.iter().copied()),
+            // Issue 35: a lock operation writes its lock object (`for_each_writer` counts it).
+            Effect::Locks { .. } | Effect::Unlocks { .. } => {}
+            Effect::Allocates
+            | Effect::CreatesThread { .. }
+            | Effect::JoinsThread { .. }
+            | Effect::AtomicSection(_)
+            | Effect::Asserts
+            | Effect::Assumes => {}
+        });
+        out
     }
 }
 
@@ -461,31 +499,45 @@ fn for_each_writer(facts: &Facts<'_>, mut f: impl FnMut((FuncId, BlockId, u32), 
         let func = FuncId(fi as u32);
         for (bi, b) in fun.blocks.iter().enumerate() {
             for (idx, inst) in b.insts.iter().enumerate() {
-                let cells: BTreeSet<CellId> = match &inst.kind {
-                    InstKind::Call {
+                let mut own: Option<BTreeSet<CellId>> = None;
+                inst.kind.effects(|e| match e {
+                    Effect::Call {
                         callee: Callee::Direct(g),
                         ..
-                    } if program.funcs[g.index()].is_defined => BTreeSet::new(),
-                    InstKind::Call {
+                    } => {
+                        if program.funcs[g.index()].is_defined {
+                            own = Some(BTreeSet::new());
+                        }
+                    }
+                    Effect::Call {
                         callee: Callee::Indirect(_),
                         args,
-                        ..
                     } => {
                         let mut v: BTreeSet<CellId> =
                             memory.reachable(program, func, args).into_iter().collect();
                         v.extend(memory.exposed_cells.iter().copied());
-                        v
+                        own = Some(v);
                     }
                     // Soundness: a lock operation writes its lock object; a handle that shares
                     // its bytes with one (a union) is overwritten by it.
-                    InstKind::Lock { lock, .. } | InstKind::Unlock { lock, .. } => {
-                        memory.region(program, func, lock).into_iter().collect()
+                    Effect::Locks { lock, .. } | Effect::Unlocks { lock } => {
+                        own = Some(memory.region(program, func, lock).into_iter().collect());
                     }
-                    _ => facts
-                        .written_cells(func, BlockId(bi as u32), idx as u32)
+                    Effect::Mem(_)
+                    | Effect::Allocates
+                    | Effect::Zeroes { .. }
+                    | Effect::CreatesThread { .. }
+                    | Effect::JoinsThread { .. }
+                    | Effect::AtomicSection(_)
+                    | Effect::Clobbers
+                    | Effect::Asserts
+                    | Effect::Assumes => {}
+                });
+                let cells = own.unwrap_or_else(|| {
+                    (facts.written_cells(func, BlockId(bi as u32), idx as u32))
                         .into_iter()
-                        .collect(),
-                };
+                        .collect()
+                });
                 if !cells.is_empty() {
                     f((func, BlockId(bi as u32), idx as u32), cells);
                 }

@@ -10,6 +10,7 @@
 //! row of [`super::lib`] for a declared function).
 
 use super::inst::{Callee, InstKind, Operand, Terminator};
+use super::ObjId;
 
 /// How an access uses the bytes it names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,6 +49,19 @@ pub enum Bytes<'a> {
     Unknown,
 }
 
+impl Bytes<'_> {
+    /// The number of bytes when the instruction fixes it (a load's size, an atomic's word,
+    /// `pointer_size` for a pointer word); `None` for a length operand or an unknown extent.
+    pub fn fixed(self, pointer_size: u32) -> Option<u64> {
+        match self {
+            Bytes::Exactly(n) => Some(n),
+            Bytes::Word(0) => Some(u64::from(pointer_size)),
+            Bytes::Word(bits) => Some(u64::from(bits.div_ceil(8))),
+            Bytes::Len(_) | Bytes::Unknown => None,
+        }
+    }
+}
+
 /// What kind of instruction an access comes from, for the reports and for the stages that
 /// treat byte-wise copies or thread handles apart from plain loads and stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,6 +98,12 @@ pub enum Effect<'a> {
     Mem(MemAccess<'a>),
     /// Creates a fresh object (`alloca`, `malloc` and friends): no existing memory changes.
     Allocates,
+    /// Fills the fresh object `obj` with zeros (`calloc`, after its `Allocates`): a write of the
+    /// new object only.
+    Zeroes {
+        /// The allocated object.
+        obj: ObjId,
+    },
     /// Calls a function: what it does is what the callee does (its body, or its row of
     /// `ir::lib` when it is only declared; through a pointer, any function it may name).
     Call {
@@ -145,8 +165,13 @@ impl InstKind {
             // Soundness: a fresh value of any kind touches no memory.
             Nondet { .. } => {}
             Alloca { .. } => f(Effect::Allocates),
-            HeapAlloc { from, .. } => {
+            HeapAlloc {
+                obj, zeroed, from, ..
+            } => {
                 f(Effect::Allocates);
+                if *zeroed {
+                    f(Effect::Zeroes { obj: *obj });
+                }
                 if let Some(old) = from {
                     // `realloc` reads the old block (its size is not known here).
                     f(mem(old, Bytes::Unknown, Access::Read, false, Via::Realloc));
@@ -347,6 +372,44 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn calloc_zeroes_its_fresh_block_and_realloc_reads_the_old_one() {
+        let heap = |zeroed, from| InstKind::HeapAlloc {
+            dst: VarId(1),
+            obj: ObjId(3),
+            zeroed,
+            from,
+        };
+        let calloc = heap(true, None);
+        assert_eq!(
+            effects(&calloc),
+            [Effect::Allocates, Effect::Zeroes { obj: ObjId(3) }]
+        );
+        let realloc = heap(false, Some(Operand::Var(VarId(0))));
+        assert!(matches!(
+            effects(&realloc)[..],
+            [
+                Effect::Allocates,
+                Effect::Mem(MemAccess {
+                    access: Access::Read,
+                    bytes: Bytes::Unknown,
+                    via: Via::Realloc,
+                    ..
+                })
+            ]
+        ));
+    }
+
+    #[test]
+    fn fixed_sizes_are_those_the_instruction_names() {
+        let len = Operand::Int { value: 4, bits: 64 };
+        assert_eq!(Bytes::Exactly(2).fixed(8), Some(2));
+        assert_eq!(Bytes::Word(0).fixed(8), Some(8));
+        assert_eq!(Bytes::Word(12).fixed(8), Some(2));
+        assert_eq!(Bytes::Len(&len).fixed(8), None);
+        assert_eq!(Bytes::Unknown.fixed(8), None);
     }
 
     #[test]

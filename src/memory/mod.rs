@@ -379,30 +379,43 @@ impl MemoryModel {
 /// creation through a pointer that may name such a function, or memory-clobbering code it does
 /// not model (inline assembly).
 fn runs_foreign_code(program: &Program, pts: &PointsTo) -> bool {
-    use crate::ir::{Callee, InstKind};
+    use crate::ir::effects::Effect;
+    use crate::ir::Callee;
     let foreign = |g: FuncId| {
         let f = &program.funcs[g.index()];
         !f.is_defined && !pts.writes_only_args(g, f)
     };
     program.funcs.iter().enumerate().any(|(i, func)| {
         let f = FuncId::from(i);
-        (func.blocks.iter().flat_map(|b| &b.insts)).any(|inst| match &inst.kind {
-            InstKind::Call {
-                callee: Callee::Direct(g),
-                ..
-            } => foreign(*g),
-            InstKind::Call {
-                callee: Callee::Indirect(op),
-                ..
-            }
-            | InstKind::ThreadCreate { entry: op, .. } => {
-                let (targets, unknown) = pts.callees(program, f, op);
-                unknown || targets.into_iter().any(foreign)
-            }
-            InstKind::Havoc {
-                clobbers_memory, ..
-            } => *clobbers_memory,
-            _ => false,
+        (func.blocks.iter().flat_map(|b| &b.insts)).any(|inst| {
+            let mut runs = false;
+            inst.kind.effects(|e| {
+                runs |= match e {
+                    Effect::Call {
+                        callee: Callee::Direct(g),
+                        ..
+                    } => foreign(*g),
+                    Effect::Call {
+                        callee: Callee::Indirect(op),
+                        ..
+                    }
+                    | Effect::CreatesThread { entry: op, .. } => {
+                        let (targets, unknown) = pts.callees(program, f, op);
+                        unknown || targets.into_iter().any(foreign)
+                    }
+                    Effect::Clobbers => true,
+                    Effect::Mem(_)
+                    | Effect::Allocates
+                    | Effect::Zeroes { .. }
+                    | Effect::JoinsThread { .. }
+                    | Effect::Locks { .. }
+                    | Effect::Unlocks { .. }
+                    | Effect::AtomicSection(_)
+                    | Effect::Asserts
+                    | Effect::Assumes => false,
+                };
+            });
+            runs
         })
     })
 }

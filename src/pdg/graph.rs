@@ -21,6 +21,7 @@
 
 use super::control::control_dependence;
 use crate::facts::Facts;
+use crate::ir::effects::{Access, Effect, MemAccess, Via};
 use crate::ir::{InstKind, Operand, Terminator};
 use crate::threads::{CtxId, Exit, NodeId, Shape, ThreadCfg};
 use std::collections::HashMap;
@@ -114,13 +115,59 @@ impl Pdg {
                 for c in facts.written_cells(ctx.func, nd.block, idx) {
                     writers.entry(c.0).or_default().push(v);
                 }
-                match kind {
-                    InstKind::Load { .. }
-                    | InstKind::AtomicRmw { .. }
-                    | InstKind::CmpXchg { .. }
-                    | InstKind::MemCopy { .. } => {
+                let mut read = Read::Nothing;
+                kind.effects(|e| {
+                    read = read.max(match e {
+                        Effect::Mem(MemAccess {
+                            access: Access::Read | Access::Update,
+                            via: Via::Direct,
+                            ..
+                        }) => Read::Cells,
+                        Effect::Mem(MemAccess {
+                            access: Access::Read,
+                            via: Via::Bytes,
+                            ..
+                        }) => Read::Everything,
+                        // Issue 35: `realloc`'s read of its old block is no read here.
+                        Effect::Mem(MemAccess {
+                            access: Access::Read,
+                            via: Via::Realloc | Via::Threads,
+                            ..
+                        }) => Read::Nothing,
+                        Effect::Mem(MemAccess {
+                            access: Access::Write,
+                            ..
+                        })
+                        | Effect::Mem(MemAccess {
+                            access: Access::Update,
+                            via: Via::Bytes | Via::Threads | Via::Realloc,
+                            ..
+                        }) => Read::Nothing,
+                        // A created thread starts from the whole memory; unknown code reads it.
+                        Effect::CreatesThread { .. } | Effect::Call { .. } | Effect::Clobbers => {
+                            Read::Everything
+                        }
+                        Effect::Allocates
+                        | Effect::Zeroes { .. }
+                        | Effect::JoinsThread { .. }
+                        | Effect::Locks { .. }
+                        | Effect::Unlocks { .. }
+                        | Effect::AtomicSection(_)
+                        | Effect::Asserts
+                        | Effect::Assumes => Read::Nothing,
+                    });
+                });
+                // Issue 35: assembly that clobbers no memory (and any other `Havoc`) counts as
+                // reading everything, as it always has.
+                if let InstKind::Havoc { .. } = kind {
+                    read = Read::Everything;
+                }
+                match read {
+                    Read::Nothing => {}
+                    Read::Everything => reads_all.push(v),
+                    Read::Cells => {
                         let a = facts.access(ctx.func, nd.block, idx);
-                        if a.read_unknown || matches!(kind, InstKind::MemCopy { .. }) {
+                        if a.read_unknown {
                             reads_all.push(v);
                         } else {
                             let cells: Vec<u32> = a.exact.iter().map(|c| c.0).collect();
@@ -136,11 +183,6 @@ impl Pdg {
                             reads.push((v, cells));
                         }
                     }
-                    // A created thread starts from the whole memory; unknown code reads it.
-                    InstKind::ThreadCreate { .. }
-                    | InstKind::Call { .. }
-                    | InstKind::Havoc { .. } => reads_all.push(v),
-                    _ => {}
                 }
             }
             let t = g.term(cfg, node);
@@ -171,12 +213,7 @@ impl Pdg {
                         deps[t as usize].push(rt);
                     }
                 }
-                Exit::Term => match &block.term {
-                    Terminator::CondBr { cond, .. } => uses.push((t, nd.ctx, *cond)),
-                    Terminator::Switch { value, .. } => uses.push((t, nd.ctx, *value)),
-                    Terminator::Ret(Some(op)) => uses.push((t, nd.ctx, *op)),
-                    _ => {}
-                },
+                Exit::Term => block.term.for_each_use(|o| uses.push((t, nd.ctx, *o))),
             }
         }
         for (v, ctx, op) in uses {
@@ -226,7 +263,24 @@ pub fn fails_here(facts: &Facts<'_>, cfg: &ThreadCfg, n: NodeId) -> bool {
     let func = cfg.contexts[nd.ctx.0 as usize].func;
     let block = &facts.program.funcs[func.index()].blocks[nd.block.index()];
     // A `longjmp` goes on at a resume point: the code there still runs.
+    let asserts = |k: u32| {
+        let mut asserts = false;
+        block.insts[k as usize]
+            .kind
+            .effects(|e| asserts |= e == Effect::Asserts);
+        asserts
+    };
     matches!(block.term, Terminator::Stop { reason } if reason != crate::ir::StopReason::LongJmp)
-        && (nd.start..nd.end)
-            .any(|k| matches!(block.insts[k as usize].kind, InstKind::Assert { .. }))
+        && (nd.start..nd.end).any(asserts)
+}
+
+/// What an instruction reads, for the memory edges of the graph (the largest of its effects').
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Read {
+    /// No memory.
+    Nothing,
+    /// The cells its typed access resolves to (`Facts::access`).
+    Cells,
+    /// Any memory (a byte copy, a call, a thread creation, code the analysis does not see).
+    Everything,
 }

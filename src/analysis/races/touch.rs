@@ -12,10 +12,12 @@
 //! atomics, `memset`/`memcpy`, the arguments of declared functions (what they point to, any byte),
 //! inline assembly; each as parts (object, byte range or anywhere) plus whether it may touch
 //! exposed memory through a lost address.
+//! They are read from `InstKind::effects` (`ir::effects`): one touch per memory effect.
 
 use crate::facts::Facts;
+use crate::ir::effects::{self, Bytes, Effect};
 use crate::ir::lib::{Access, Race};
-use crate::ir::{Callee, FuncId, Inst, InstKind, ObjId, ObjectKind, Operand, Program};
+use crate::ir::{Callee, FuncId, Inst, ObjId, ObjectKind, Operand, Program};
 
 /// A read or a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -99,82 +101,48 @@ pub struct Touch {
 /// The accesses of `inst`, an instruction of `func`.
 pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
     let program = facts.program;
-    let plain = |kind, atomic, ptr: &Operand, len: Option<u64>, via| {
-        let (parts, unknown) = parts_of(facts, func, ptr, len);
-        Touch {
-            kind,
-            atomic,
-            parts,
-            unknown,
-            via,
+    let mut out = Vec::new();
+    inst.kind.effects(|e| match e {
+        Effect::Mem(m) => {
+            let via = match m.via {
+                effects::Via::Direct => Via::Direct,
+                effects::Via::Bytes => Via::Bytes,
+                effects::Via::Threads => Via::Threads,
+                // Issue 35: `realloc`'s read of its old block is not an access here.
+                effects::Via::Realloc => return,
+            };
+            let len = match m.bytes {
+                Bytes::Len(len) => crate::memory::constant_len(len),
+                Bytes::Exactly(_) | Bytes::Word(_) | Bytes::Unknown => {
+                    m.bytes.fixed(program.pointer_size)
+                }
+            };
+            // An update (`atomicrmw`, `cmpxchg`) counts as a write.
+            let kind = if m.access.writes() {
+                AccessKind::Write
+            } else {
+                AccessKind::Read
+            };
+            let (parts, unknown) = parts_of(facts, func, m.ptr, len);
+            out.push(Touch {
+                kind,
+                atomic: m.atomic,
+                parts,
+                unknown,
+                via,
+            });
         }
-    };
-    let word = |bits: u32| {
-        if bits == 0 {
-            u64::from(program.pointer_size)
-        } else {
-            u64::from(bits.div_ceil(8))
-        }
-    };
-    match &inst.kind {
-        InstKind::Load {
-            ptr, size, atomic, ..
-        } => vec![plain(
-            AccessKind::Read,
-            *atomic,
-            ptr,
-            Some(u64::from(*size)),
-            Via::Direct,
-        )],
-        InstKind::Store {
-            ptr, size, atomic, ..
-        } => vec![plain(
-            AccessKind::Write,
-            *atomic,
-            ptr,
-            Some(u64::from(*size)),
-            Via::Direct,
-        )],
-        InstKind::AtomicRmw { ptr, bits, .. } | InstKind::CmpXchg { ptr, bits, .. } => {
-            vec![plain(
-                AccessKind::Write,
-                true,
-                ptr,
-                Some(word(*bits)),
-                Via::Direct,
-            )]
-        }
-        InstKind::MemSet { ptr, len, .. } => vec![plain(
-            AccessKind::Write,
-            false,
-            ptr,
-            crate::memory::constant_len(len),
-            Via::Bytes,
-        )],
-        InstKind::MemCopy { dst, src, len } => {
-            let len = crate::memory::constant_len(len);
-            vec![
-                plain(AccessKind::Write, false, dst, len, Via::Bytes),
-                plain(AccessKind::Read, false, src, len, Via::Bytes),
-            ]
-        }
-        InstKind::ThreadCreate { handle, .. } => {
-            let len = Some(u64::from(program.pointer_size));
-            vec![plain(AccessKind::Write, false, handle, len, Via::Threads)]
-        }
-        InstKind::ThreadJoin { retval, .. } if !matches!(retval, Operand::Null) => {
-            let len = Some(u64::from(program.pointer_size));
-            vec![plain(AccessKind::Write, false, retval, len, Via::Threads)]
-        }
-        InstKind::Call {
+        Effect::Call {
             callee: Callee::Direct(g),
             args,
-            ..
-        } if !program.funcs[g.index()].is_defined => library_call(facts, func, *g, args),
-        InstKind::Call {
+        } => {
+            if !program.funcs[g.index()].is_defined {
+                out.extend(library_call(facts, func, *g, args));
+            }
+        }
+        Effect::Call {
             callee: Callee::Indirect(op),
             args,
-            ..
         } => {
             // A call through a pointer runs the defined functions it may name (their bodies
             // are analysed where they run, see `contexts`) and, when the pointer may name a
@@ -183,11 +151,12 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
             // anything exposed.
             let (_, unknown) = facts.memory.pts.callees(program, func, op);
             if !unknown {
-                return Vec::new();
+                return;
             }
-            let mut out: Vec<Touch> = (args.iter())
-                .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, Via::UnknownCall))
-                .collect();
+            out.extend(
+                (args.iter())
+                    .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, Via::UnknownCall)),
+            );
             out.push(Touch {
                 kind: AccessKind::Write,
                 atomic: false,
@@ -195,20 +164,27 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
                 unknown: true,
                 via: Via::UnknownCall,
             });
-            out
         }
-        InstKind::Havoc {
-            clobbers_memory: true,
-            ..
-        } => vec![Touch {
+        Effect::Clobbers => out.push(Touch {
             kind: AccessKind::Write,
             atomic: false,
             parts: Vec::new(),
             unknown: true,
             via: Via::Asm,
-        }],
-        _ => Vec::new(),
-    }
+        }),
+        // Not accesses in the C sense: they order or exclude (and are atomic), or touch only a
+        // fresh object. Issue 35: `calloc`'s zeroing of its fresh block is not an access.
+        Effect::Allocates
+        | Effect::Zeroes { .. }
+        | Effect::CreatesThread { .. }
+        | Effect::JoinsThread { .. }
+        | Effect::Locks { .. }
+        | Effect::Unlocks { .. }
+        | Effect::AtomicSection(_)
+        | Effect::Asserts
+        | Effect::Assumes => {}
+    });
+    out
 }
 
 /// The accesses of a call of the declared function `g`: what its row says (`Props::race`).

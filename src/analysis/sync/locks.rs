@@ -39,6 +39,7 @@
 //! another thread).
 
 use crate::facts::Facts;
+use crate::ir::effects::{Access, Effect as InstEffect, MemAccess, Via};
 use crate::ir::lib::{Api, SyncOp};
 use crate::ir::{Callee, FuncId, InstKind, ObjectKind, Operand};
 use crate::memory::points_to::Target;
@@ -185,62 +186,92 @@ impl LockNames {
         kind: &InstKind,
         opaque: &[FuncId],
     ) -> Effect {
-        match kind {
-            InstKind::Lock {
-                lock, exclusive, ..
-            } => self.name(facts, func, lock).map_or(Effect::None, |m| {
-                if *exclusive {
-                    Effect::Acquire(m)
+        let mut out = Effect::None;
+        kind.effects(|e| {
+            let this = match e {
+                InstEffect::Locks { lock, exclusive } => {
+                    self.name(facts, func, lock).map_or(Effect::None, |m| {
+                        if exclusive {
+                            Effect::Acquire(m)
+                        } else {
+                            Effect::AcquireShared(m)
+                        }
+                    })
+                }
+                InstEffect::Unlocks { lock } => self
+                    .name(facts, func, lock)
+                    .map_or(Effect::ReleaseAll, Effect::Release),
+                InstEffect::AtomicSection(true) => Effect::Acquire(ATOMIC_LOCK),
+                InstEffect::AtomicSection(false) => Effect::Release(ATOMIC_LOCK),
+                InstEffect::Call { callee, args } => {
+                    self.call_effect(facts, func, callee, args, opaque)
+                }
+                // Issue 35: memory-clobbering assembly is taken to leave the locks alone.
+                InstEffect::Clobbers => Effect::None,
+                InstEffect::Mem(_)
+                | InstEffect::Allocates
+                | InstEffect::Zeroes { .. }
+                | InstEffect::CreatesThread { .. }
+                | InstEffect::JoinsThread { .. }
+                | InstEffect::Asserts
+                | InstEffect::Assumes => Effect::None,
+            };
+            // An instruction has at most one effect on locks.
+            if this != Effect::None {
+                out = this;
+            }
+        });
+        out
+    }
+
+    /// What a call does to the locks its thread holds.
+    fn call_effect(
+        &mut self,
+        facts: &Facts<'_>,
+        func: FuncId,
+        callee: &Callee,
+        args: &[Operand],
+        opaque: &[FuncId],
+    ) -> Effect {
+        match callee {
+            // A function that takes a lock exclusively when it returns 0 (`lib`, not
+            // `library()`: also a definition of the program's under such a name).
+            Callee::Direct(g)
+                if facts.program.funcs[g.index()].lib.is_some_and(|l| {
+                    l.props().sync_op == Some(SyncOp::TryLock { exclusive: true })
+                }) =>
+            {
+                // A trylock never releases anything; it acquires only on success.
+                args.first()
+                    .and_then(|op| self.name(facts, func, op))
+                    .map_or(Effect::None, Effect::TryAcquire)
+            }
+            Callee::Direct(g)
+                if facts.program.funcs[g.index()]
+                    .library_props()
+                    .is_some_and(|p| matches!(p.sync_op, Some(SyncOp::CondWait { .. }))) =>
+            {
+                // `pthread_cond_wait(c, m)` releases `m` while it waits and takes it again
+                // before it returns, also on a timeout; it touches no other lock.
+                args.get(1)
+                    .and_then(|op| self.name(facts, func, op))
+                    .map_or(Effect::ReleaseAll, Effect::Reacquire)
+            }
+            Callee::Direct(g) => {
+                let f = &facts.program.funcs[g.index()];
+                // Soundness: a library function known to touch only its arguments leaves
+                // locks alone, except the synchronisation ones (`pthread_cond_wait`
+                // releases its mutex while it waits).
+                let sync = (f.library_props())
+                    .is_some_and(|p| matches!(p.api, Some(Api::Pthread | Api::Semaphore)));
+                let known = !f.is_defined && facts.memory.pts.writes_only_args(*g, f) && !sync;
+                if known && !opaque.contains(g) {
+                    Effect::None
                 } else {
-                    Effect::AcquireShared(m)
+                    Effect::ReleaseAll
                 }
-            }),
-            InstKind::Unlock { lock, .. } => self
-                .name(facts, func, lock)
-                .map_or(Effect::ReleaseAll, Effect::Release),
-            InstKind::AtomicBegin => Effect::Acquire(ATOMIC_LOCK),
-            InstKind::AtomicEnd => Effect::Release(ATOMIC_LOCK),
-            InstKind::Call { callee, args, .. } => match callee {
-                // A function that takes a lock exclusively when it returns 0 (`lib`, not
-                // `library()`: also a definition of the program's under such a name).
-                Callee::Direct(g)
-                    if facts.program.funcs[g.index()].lib.is_some_and(|l| {
-                        l.props().sync_op == Some(SyncOp::TryLock { exclusive: true })
-                    }) =>
-                {
-                    // A trylock never releases anything; it acquires only on success.
-                    args.first()
-                        .and_then(|op| self.name(facts, func, op))
-                        .map_or(Effect::None, Effect::TryAcquire)
-                }
-                Callee::Direct(g)
-                    if facts.program.funcs[g.index()]
-                        .library_props()
-                        .is_some_and(|p| matches!(p.sync_op, Some(SyncOp::CondWait { .. }))) =>
-                {
-                    // `pthread_cond_wait(c, m)` releases `m` while it waits and takes it again
-                    // before it returns, also on a timeout; it touches no other lock.
-                    args.get(1)
-                        .and_then(|op| self.name(facts, func, op))
-                        .map_or(Effect::ReleaseAll, Effect::Reacquire)
-                }
-                Callee::Direct(g) => {
-                    let f = &facts.program.funcs[g.index()];
-                    // Soundness: a library function known to touch only its arguments leaves
-                    // locks alone, except the synchronisation ones (`pthread_cond_wait`
-                    // releases its mutex while it waits).
-                    let sync = (f.library_props())
-                        .is_some_and(|p| matches!(p.api, Some(Api::Pthread | Api::Semaphore)));
-                    let known = !f.is_defined && facts.memory.pts.writes_only_args(*g, f) && !sync;
-                    if known && !opaque.contains(g) {
-                        Effect::None
-                    } else {
-                        Effect::ReleaseAll
-                    }
-                }
-                Callee::Indirect(_) => Effect::ReleaseAll,
-            },
-            _ => Effect::None,
+            }
+            Callee::Indirect(_) => Effect::ReleaseAll,
         }
     }
 }
@@ -458,7 +489,19 @@ impl ThreadLocks {
                     Some(Effect::ReleaseAll) => events[n].push((idx, Event::ReleaseAll)),
                     _ => {}
                 }
-                if let InstKind::Store { .. } = insts[idx as usize].kind {
+                // A plain store (not an update, not a byte write) that surely replaces one cell.
+                let mut stores = false;
+                insts[idx as usize].kind.effects(|e| {
+                    stores |= matches!(
+                        e,
+                        InstEffect::Mem(MemAccess {
+                            access: Access::Write,
+                            via: Via::Direct,
+                            ..
+                        })
+                    );
+                });
+                if stores {
                     let a = facts.access(func, nd.block, idx);
                     if let (true, [c]) = (a.strong, a.exact.as_slice()) {
                         events[n].push((idx, Event::StrongStore(*c)));

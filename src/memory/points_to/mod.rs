@@ -1,0 +1,257 @@
+//! A flow- and context-insensitive, inclusion-based points-to analysis over the whole program,
+//! and its result, [`PointsTo`]: the set of every pointer value, what every object may contain,
+//! and what is exposed to code the analysis cannot see.
+//!
+//! Invariant: for every pointer value of every execution, the object it points into is in the
+//! value's points-to set, or the set is marked `unknown`, which stands for every *exposed* object
+//! (one whose address reached code the analysis cannot see: unknown functions, integers, memory
+//! written through unknown pointers, non-static globals).
+//!
+//! `unknown` is every exposed object; an exposed object may contain anything exposed only when
+//! memory may be written untracked (a call of a declared function other than `writes_only_args`,
+//! a call or creation through a pointer that may name one or be unknown, memory-clobbering
+//! assembly, a write through an `unknown` pointer); otherwise its contents are what the program's
+//! stores put there.
+//!
+//! Reach (`Reach`): `exposed` is every object code the analysis does not see may get;
+//! `thread_exposed` (for the race check) leaves out globals exposed by their linkage alone and
+//! arguments of declared functions that keep nothing, since such a function touches its arguments
+//! only during the call; `called_back` are the functions that code the analysis does not see is
+//! given (an argument, or held one level inside an argument's objects: a `struct sigaction`), which
+//! may run at any time in any thread, not those only exposed by linkage, turned into data the
+//! program uses, or given to the functions whose row says `synchronous_callbacks` (`qsort`,
+//! `bsearch`, ...), which call them during the call.
+//!
+//! The parts: `set` (points-to sets and their targets), `solver` (the fixpoint's state and
+//! worklist, the basic moves of pointers through memory), `transfer` (what each instruction and
+//! call adds to the sets), `exposure` (what escapes, and how far). A declared function's effect
+//! comes from its row of `ir::lib` (`Props::writes_only_args`, `copies_bytes`, ...), which
+//! [`PointsTo::writes_only_args`] reads.
+
+mod exposure;
+mod set;
+mod solver;
+mod transfer;
+
+pub use set::{PtsSet, Target};
+
+use crate::ir::{FuncId, Function, ObjId, Operand, Program};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// How far an exposure reaches: whether other threads may get the objects (`shared`) and
+/// whether code the analysis does not see may call the functions, at any time (`called`). It
+/// lives beside the result's exposure sets it chooses between, where the solver, the transfer
+/// functions and the exposure all name it without naming each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    shared: bool,
+    called: bool,
+}
+
+impl Reach {
+    /// A global's linkage, or an argument of a declared function that keeps nothing (whose
+    /// callbacks `call_back` finds): neither.
+    const LINKAGE: Reach = Reach {
+        shared: false,
+        called: false,
+    };
+    /// An address turned into data the program itself uses (an integer, the bytes of a copy, a
+    /// thread's result, a variadic argument): it may reach another thread, but comes back to
+    /// the program's own code (a call through it is a call of the program).
+    const LEAKED: Reach = Reach {
+        shared: true,
+        called: false,
+    };
+    /// Code the analysis does not see gets it (an unknown call target or thread, memory written
+    /// through an unknown pointer, a kept argument): both.
+    const THREAD: Reach = Reach {
+        shared: true,
+        called: true,
+    };
+}
+
+/// The points-to facts of a program (built by `PointsTo::compute`, in `solver`).
+///
+/// Invariant: it only grows while the solver runs, and is read-only after.
+#[derive(Clone, Debug, Default)]
+pub struct PointsTo {
+    /// `vars[f][v]`: the points-to set of var `v` of function `f`.
+    vars: Vec<Vec<PtsSet>>,
+    /// What each object may contain (pointers stored into it).
+    contents: Vec<PtsSet>,
+    /// Objects whose address is exposed to code the analysis cannot see.
+    pub exposed: BTreeSet<ObjId>,
+    /// The exposed objects whose address may reach another thread: all of `exposed` but the
+    /// globals exposed by their linkage alone, those exposed only as arguments of declared
+    /// functions that keep no pointer (`call`), and what only such objects contain. The race
+    /// check's sharing starts from these (a library function touches what its arguments point
+    /// to during the call and keeps nothing, the assumption its report states).
+    pub thread_exposed: BTreeSet<ObjId>,
+    /// Defined functions whose address is exposed.
+    pub exposed_funcs: BTreeSet<FuncId>,
+    /// The exposed functions that code the analysis does not see may call at any time, in any
+    /// thread (`Reach::called`): those given to it (an argument, or memory an argument reaches),
+    /// not those exposed only as a global's linkage (no other code names the program's globals,
+    /// README's "the program is all the code that calls it"), nor callbacks of the functions
+    /// that call them during the call (`Props::synchronous_callbacks`), nor addresses turned into data
+    /// the program itself uses (`Reach::LEAKED`: a call through them is the program's). The
+    /// race check runs these in any thread.
+    pub called_back: BTreeSet<FuncId>,
+    /// Whether the program may hand its own memory to stdio (`setvbuf`, `fmemopen`).
+    stdio_buffers: bool,
+    /// The declared functions assumed to write no memory (`--assume-no-write`), sorted.
+    no_write: Vec<FuncId>,
+}
+
+impl PointsTo {
+    /// The points-to set of an operand of function `f`.
+    pub fn of(&self, program: &Program, f: FuncId, op: &Operand) -> PtsSet {
+        match op {
+            Operand::Var(v) => self.vars[f.index()][v.index()].clone(),
+            Operand::GlobalAddr(g, off) => {
+                let obj = program.globals[g.index()].obj;
+                let t = Target::Obj(obj, u64::try_from(*off).ok());
+                PtsSet {
+                    targets: Arc::new([t].into_iter().collect()),
+                    unknown: false,
+                }
+            }
+            Operand::FuncAddr(func) => PtsSet {
+                targets: Arc::new([Target::Func(*func)].into_iter().collect()),
+                unknown: false,
+            },
+            Operand::Null | Operand::Int { .. } => PtsSet::default(),
+            Operand::Unknown(_) => PtsSet::unknown(),
+        }
+    }
+
+    /// The functions a call through `op` in `f` may reach (exposed functions when unknown).
+    pub fn callees(&self, program: &Program, f: FuncId, op: &Operand) -> (Vec<FuncId>, bool) {
+        let pts = self.of(program, f, op);
+        let mut out: BTreeSet<FuncId> = pts.funcs().collect();
+        if pts.unknown {
+            out.extend(self.exposed_funcs.iter().copied());
+        }
+        (out.into_iter().collect(), pts.unknown)
+    }
+
+    /// Whether the declared function `g` (`func`) writes only what its pointer arguments
+    /// reach, in this program (`Props::writes_only_args`), or is assumed to write nothing.
+    ///
+    /// Soundness: once the program may have handed a buffer of its own to stdio (a call of, or
+    /// a pointer to, `setvbuf`, `fmemopen`...), an output function may write that buffer, which
+    /// none of its arguments reaches: output functions are then unknown functions, which may
+    /// write every exposed object (the buffer reached an unknown function, so it is exposed).
+    pub fn writes_only_args(&self, g: FuncId, func: &Function) -> bool {
+        (func.library_props())
+            .is_some_and(|p| p.writes_only_args && !(self.stdio_buffers && p.stdio_output))
+            || self.writes_nothing(g)
+    }
+
+    /// Whether the declared function `g` is assumed to write no memory of the program
+    /// (`--assume-no-write`, `Program::assumed_no_write`): a user's assumption about code
+    /// the analysis does not see, like the harness.
+    pub fn writes_nothing(&self, g: FuncId) -> bool {
+        self.no_write.binary_search(&g).is_ok()
+    }
+
+    /// What object `o` may contain.
+    pub fn contents(&self, o: ObjId) -> &PtsSet {
+        &self.contents[o.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::facts::testing::{func, with_facts};
+    use crate::ir::{BlockId, InstKind, Operand};
+    use crate::memory::CellId;
+
+    /// An object read as integers exposes what it holds then (`a`) and what it gains later
+    /// (`b`, stored after the read's function was visited), though the read is not visited again
+    /// for it.
+    #[test]
+    fn what_an_integer_read_exposes_grows_with_the_contents() {
+        let src = "static int a, b;\n\
+                   static int *box[2] = {&a, 0};\n\
+                   long peek(void) { return *(volatile long *)box; }\n\
+                   void put(void) { box[1] = &b; }\n\
+                   int main(void) { long v = peek(); put(); return (int)v; }\n";
+        with_facts(src, |program, facts| {
+            let obj = |n: &str| program.globals.iter().find(|g| g.name == n).unwrap().obj;
+            assert!(facts.memory.pts.exposed.contains(&obj("a")));
+            assert!(facts.memory.pts.exposed.contains(&obj("b")));
+            assert!(!facts.memory.pts.exposed.contains(&obj("box")));
+        });
+    }
+
+    /// The cells that the stores of `size` bytes of a constant in `main` may write.
+    fn stores_of_constants(src: &str, size: u32) -> Vec<Vec<String>> {
+        with_facts(src, |program, facts| {
+            let main = func(program, "main");
+            let mut out = Vec::new();
+            for (bi, b) in program.funcs[main.index()].blocks.iter().enumerate() {
+                for (ii, inst) in b.insts.iter().enumerate() {
+                    if let InstKind::Store {
+                        val: Operand::Int { .. },
+                        size: s,
+                        ..
+                    } = inst.kind
+                    {
+                        if s == size {
+                            let a = facts.access(main, BlockId(bi as u32), ii as u32);
+                            let name = |c: &CellId| facts.memory.cells.info(*c).name.clone();
+                            out.push(a.exact.iter().chain(&a.clobber).map(name).collect());
+                        }
+                    }
+                }
+            }
+            out
+        })
+    }
+
+    #[test]
+    fn a_pointer_walked_past_a_buffer_may_reach_the_next_field() {
+        // The walk gains an offset per visit; past `MAX_OFFSETS` it is "anywhere in `b`",
+        // which must still cover `len` (gcc -O0 writes `len` when `data` has no zero).
+        let src = r#"
+            static struct buf { char data[4096]; int len; } b;
+            int main(void) {
+                char *p = b.data;
+                while (*p) p++;
+                *p = 'x';
+                return b.len;
+            }
+        "#;
+        let stores = stores_of_constants(src, 1);
+        assert_eq!(stores.len(), 1, "{stores:?}");
+        assert!(stores[0].iter().any(|n| n == "b.len"), "{stores:?}");
+    }
+
+    #[test]
+    fn a_result_that_grows_later_reaches_the_caller() {
+        // `&y` reaches `q` through two copies in functions visited after the ones that read
+        // their results, so it arrives in `get`'s result passes after `main` settled: the
+        // worklist must visit `main` again because its callee's result grew.
+        let src = r#"
+            static int x, y, *q = &x, *q2, *q3;
+            static int *get(void);
+            static void h2(void);
+            static void h1(void);
+            static void set(void);
+            int main(void) { int *p = get(); *p = 1; h2(); h1(); set(); return 0; }
+            static int *get(void) { return q; }
+            static void h2(void) { q = q2; }
+            static void h1(void) { q2 = q3; }
+            static void set(void) { q3 = &y; }
+        "#;
+        let stores = stores_of_constants(src, 4);
+        assert!(
+            stores
+                .iter()
+                .any(|s| s.iter().any(|n| n == "y") && s.iter().any(|n| n == "x")),
+            "{stores:?}"
+        );
+    }
+}
