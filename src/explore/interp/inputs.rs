@@ -1,6 +1,7 @@
 //! The candidate values of nondeterministic inputs and of user buffers' fill bytes, from the
 //! constants the program uses.
 
+use super::*;
 use super::memory::mask;
 use super::MAX_INPUTS;
 use crate::ir::{InstKind, Operand, Program};
@@ -147,4 +148,81 @@ pub(super) fn input_candidates(compared: &[i128], constants: &[i128], bits: u32)
     });
     all.truncate(MAX_INPUTS);
     all
+}
+
+impl<'p> Interp<'p> {
+    /// The forced value of thread `t`'s next input, if any.
+    pub(super) fn forced_input(&self, s: &State, t: Tid) -> Option<i128> {
+        let f = self.forced.as_ref()?;
+        f.get(&(t, s.threads[t].inputs)).copied()
+    }
+
+    /// Whether the input of thread `t`'s top function into `dst` fills a user buffer.
+    pub(super) fn is_fill(&self, s: &State, t: Tid, dst: VarId) -> bool {
+        !self.fills.is_empty()
+            && (s.threads[t].frames.last()).is_some_and(|fr| self.fills.contains(&(fr.func, dst)))
+    }
+
+    /// The candidate values of the input of thread `t` into `dst`, of type `ty` (in the order
+    /// of its alternatives).
+    pub(super) fn input_values_of(&self, s: &State, t: Tid, dst: VarId, ty: Ty, is_bool: bool) -> Vec<Value> {
+        if !is_bool && self.is_fill(s, t, dst) {
+            return self.fill_values.iter().map(|&c| Value::int(c, 8)).collect();
+        }
+        self.input_values(ty, is_bool)
+    }
+
+    /// The candidate values of an input of type `ty` (in the order of its alternatives).
+    pub(super) fn input_values(&self, ty: Ty, is_bool: bool) -> Vec<Value> {
+        match ty {
+            _ if is_bool => vec![Value::int(0, bits_of(ty)), Value::int(1, bits_of(ty))],
+            Ty::Int(bits) => self.inputs[&bits]
+                .iter()
+                .map(|&c| Value::int(c, bits))
+                .collect(),
+            // Any pointer may be returned: null is one of them.
+            Ty::Ptr => vec![Value::NULL],
+            Ty::Other => vec![Value::Unknown],
+        }
+    }
+
+    /// Thread `t` takes its next input into `dst` (of type `ty`): the forced value, else
+    /// alternative `alt` of the candidates; the step shows it in the C type of `dst`, named
+    /// `name` or else after `dst`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn take_input(
+        &self,
+        s: &mut State,
+        t: Tid,
+        dst: VarId,
+        ty: Ty,
+        is_bool: bool,
+        alt: usize,
+        name: Option<String>,
+    ) -> StepKind {
+        let v = match (self.forced_input(s, t), ty) {
+            (Some(f), Ty::Int(bits)) if is_bool => Value::int((f != 0) as i128, bits),
+            (Some(f), Ty::Int(bits)) => Value::int(f, bits),
+            _ => {
+                let values = self.input_values_of(s, t, dst, ty, is_bool);
+                values[alt.min(values.len() - 1)]
+            }
+        };
+        if self.forced.is_some() {
+            s.threads.focus_mut(t).inputs += 1;
+        }
+        let func = s.threads[t].frames.last().map(|fr| fr.func);
+        self.set(s, t, dst, v);
+        let (value, bits) = match v {
+            Value::Int { v, bits } if is_bool || bits == 1 => (v as i128, 1),
+            Value::Int { v, bits } => (sext(v, bits), bits),
+            _ => (0, 128),
+        };
+        let var = func.and_then(|f| self.program.funcs[f.index()].vars.get(dst.index()));
+        StepKind::Input(InputValue {
+            value,
+            name: name.or_else(|| var.and_then(|i| i.name.clone())),
+            ty: CInt::new(bits, var.map_or(Signedness::Signed, |i| i.sign)),
+        })
+    }
 }

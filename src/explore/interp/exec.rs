@@ -1,0 +1,504 @@
+//! The execution of one instruction: values, memory, inputs, assertions and assumptions,
+//! handing calls to `library` and thread operations to `threads`.
+//!
+//! Invariant: an instruction either ends the execution (`Err`) or advances its thread past
+//! itself (a call of a defined function stays until the callee returns).
+
+use super::*;
+
+impl<'p> Interp<'p> {
+    /// Executes `inst` of thread `t`, advancing its position. Returns the step kind when
+    /// `visible` (the kind of a local instruction is not needed).
+    pub(super) fn exec_inst(
+        &self,
+        s: &mut State,
+        t: Tid,
+        inst: &'p Inst,
+        alt: usize,
+        visible: bool,
+    ) -> Exec<Option<StepKind>> {
+        let here = || self.at(inst.span);
+        let ev = |s: &State, o: &Operand| self.eval(s, t, o);
+        let mut kind = None;
+        if visible && s.shadow.on() {
+            self.sh_pre_visible(s, t, inst);
+        }
+        match &inst.kind {
+            InstKind::Bin {
+                dst,
+                op,
+                a,
+                b,
+                bits,
+            } => {
+                let v = binop(*op, ev(s, a), ev(s, b), *bits).map_err(|e| {
+                    Status::Unsupported(Abandon::Unmodelled(format!("{e}{}", here())))
+                })?;
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Cmp {
+                dst,
+                pred,
+                a,
+                b,
+                bits,
+            } => {
+                let (a, b) = (ev(s, a), ev(s, b));
+                let v = self.compare(s, *pred, a, b, *bits);
+                self.set(
+                    s,
+                    t,
+                    *dst,
+                    v.map_or(Value::Unknown, |c| Value::int(c as i128, 1)),
+                );
+            }
+            InstKind::Cast {
+                dst,
+                op,
+                src,
+                from,
+                to,
+            } => {
+                let v = self.cast(s, *op, ev(s, src), *from, *to);
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Select { dst, cond, t: a, f } => {
+                let (a, f) = (ev(s, a), ev(s, f));
+                let v = match ev(s, cond) {
+                    Value::Int { v, .. } => {
+                        if v != 0 {
+                            a
+                        } else {
+                            f
+                        }
+                    }
+                    _ if a == f => a,
+                    _ => Value::Unknown,
+                };
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Copy { dst, src } => {
+                let v = ev(s, src);
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Gep {
+                dst,
+                base,
+                offset,
+                indices,
+            } => {
+                let mut delta = Some(*offset);
+                for (i, stride) in indices {
+                    delta = match (delta, ev(s, i)) {
+                        (Some(d), Value::Int { v, bits }) => Some(
+                            d.wrapping_add((sext(v, bits) as i64).wrapping_mul(*stride as i64)),
+                        ),
+                        _ => None,
+                    };
+                }
+                let v = match (ev(s, base), delta) {
+                    (Value::Ptr(Ptr::Mem { alloc, off }), Some(d)) => Value::Ptr(Ptr::Mem {
+                        alloc,
+                        off: off.wrapping_add(d),
+                    }),
+                    (Value::Ptr(Ptr::Raw(x)), Some(d)) => Value::Ptr(Ptr::Raw(mask(
+                        x.wrapping_add(d as u64) as u128,
+                        self.program.pointer_size * 8,
+                    )
+                        as u64)),
+                    _ => Value::Unknown,
+                };
+                self.set(s, t, *dst, v);
+            }
+            InstKind::Alloca { dst, obj } => {
+                let size = self.program.objects[obj.index()]
+                    .layout
+                    .as_ref()
+                    .map(Layout::size);
+                let id = s.mem.len() as u32;
+                let mut a = Alloc::new(
+                    AllocKind::Stack {
+                        obj: *obj,
+                        owner: t,
+                    },
+                    size,
+                    Byte::Unknown,
+                );
+                a.key = self.alloc_key(s, t);
+                s.mem.push(a);
+                self.top_mut(s, t).allocas.push(id);
+                self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
+            }
+            InstKind::HeapAlloc {
+                dst,
+                obj,
+                zeroed,
+                from,
+            } => {
+                if self.options.exact {
+                    // Alternative 1: the allocation fails (null; a `realloc` keeps its block).
+                    kind = Some(StepKind::Input(InputValue {
+                        value: i128::from(alt == 0),
+                        name: Some("the allocation succeeds".to_string()),
+                        ty: CInt::new(1, Signedness::Unsigned),
+                    }));
+                    if alt == 1 {
+                        self.set(s, t, *dst, Value::NULL);
+                        self.advance(s, t);
+                        return Ok(kind);
+                    }
+                }
+                // Soundness (no false violation): a block fresh from the system holds zeros, one
+                // of the contents a real `malloc` may hand out (a restriction, like the input
+                // candidates); the exact mode keeps every content possible (unknown bytes).
+                let fill = if *zeroed || !self.options.exact {
+                    Byte::Data(0)
+                } else {
+                    Byte::Unknown
+                };
+                let mut block = Alloc::new(AllocKind::Heap(*obj), None, fill);
+                if let Some(p) = from {
+                    match ev(s, p) {
+                        Value::NULL => {}
+                        Value::Ptr(Ptr::Mem { alloc, off: 0 })
+                            if matches!(s.mem[alloc as usize].kind, AllocKind::Heap(_))
+                                && s.mem[alloc as usize].live =>
+                        {
+                            let old = s.mem.make_mut(alloc as usize);
+                            block.bytes = std::mem::take(&mut old.bytes);
+                            block.fill = old.fill;
+                            old.kill();
+                            if visible {
+                                kind = Some(StepKind::Write {
+                                    loc: self.describe_object(s, alloc, 0),
+                                    value: "(moved by realloc)".into(),
+                                });
+                            }
+                        }
+                        _ => {
+                            return unsupported(format!(
+                                "realloc of a pointer that is not a live heap block{}",
+                                here()
+                            ))
+                        }
+                    }
+                }
+                let id = s.mem.len() as u32;
+                block.key = self.alloc_key(s, t);
+                let n = s.heap_blocks.entry(obj.0).or_insert(0);
+                block.ordinal = *n;
+                *n += 1;
+                s.mem.push(block);
+                self.set(s, t, *dst, Value::Ptr(Ptr::Mem { alloc: id, off: 0 }));
+            }
+            InstKind::Load {
+                dst, ptr, ty, size, ..
+            } => {
+                let p = ev(s, ptr);
+                let v = self.load(s, p, *ty, *size)?;
+                self.set(s, t, *dst, v);
+                if visible {
+                    kind = Some(StepKind::Read {
+                        loc: self.loc(s, p),
+                        value: self.show_at(s, p, *size, v),
+                    });
+                }
+            }
+            InstKind::Store { ptr, val, size, .. } => {
+                let (p, v) = (ev(s, ptr), ev(s, val));
+                self.store(s, p, v, *size)?;
+                if visible {
+                    kind = Some(StepKind::Write {
+                        loc: self.loc(s, p),
+                        value: self.show_at(s, p, *size, v),
+                    });
+                }
+            }
+            InstKind::AtomicRmw {
+                dst,
+                op,
+                ptr,
+                val,
+                bits,
+            } => {
+                let (p, operand) = (ev(s, ptr), ev(s, val));
+                let (ty, size) = self.access_ty(*bits);
+                let old = self.load(s, p, ty, size)?;
+                let new = rmw(*op, old, operand, *bits);
+                self.store(s, p, new, size)?;
+                self.set(s, t, *dst, old);
+                if visible {
+                    kind = Some(StepKind::Update {
+                        loc: self.loc(s, p),
+                        read: self.show_at(s, p, size, old),
+                        written: Some(self.show_at(s, p, size, new)),
+                    });
+                }
+            }
+            InstKind::CmpXchg {
+                old,
+                ok,
+                ptr,
+                expected,
+                new,
+                bits,
+            } => {
+                let (p, e, n) = (ev(s, ptr), ev(s, expected), ev(s, new));
+                let (ty, size) = self.access_ty(*bits);
+                let cur = self.load(s, p, ty, size)?;
+                let Some(equal) = self.compare(s, CmpPred::Eq, cur, e, *bits) else {
+                    return unsupported(format!(
+                        "an unknown value decides a compare-exchange{}",
+                        here()
+                    ));
+                };
+                if equal {
+                    self.store(s, p, n, size)?;
+                }
+                self.set(s, t, *old, cur);
+                self.set(s, t, *ok, Value::int(equal as i128, 1));
+                if visible {
+                    kind = Some(StepKind::Update {
+                        loc: self.loc(s, p),
+                        read: self.show_at(s, p, size, cur),
+                        written: equal.then(|| self.show_at(s, p, size, n)),
+                    });
+                }
+            }
+            InstKind::MemSet { ptr, val, len } => {
+                let p = ev(s, ptr);
+                let n = self.length(ev(s, len), "memset")?;
+                let byte = match ev(s, val) {
+                    Value::Int { v, .. } => Byte::Data(v as u8),
+                    _ => Byte::Unknown,
+                };
+                if n > 0 {
+                    self.write(s, p, &vec![byte; n as usize])?;
+                }
+                if visible {
+                    let b = match byte {
+                        Byte::Data(d) => d.to_string(),
+                        _ => "?".into(),
+                    };
+                    kind = Some(StepKind::Write {
+                        loc: self.loc(s, p),
+                        value: format!("{b} ({n} bytes, memset)"),
+                    });
+                }
+            }
+            InstKind::MemCopy { dst, src, len } => {
+                let (d, from) = (ev(s, dst), ev(s, src));
+                let n = self.length(ev(s, len), "memcpy")?;
+                if n > 0 {
+                    let bytes = self.read(s, from, n)?;
+                    self.write(s, d, &bytes)?;
+                }
+                if visible {
+                    kind = Some(StepKind::Write {
+                        loc: self.loc(s, d),
+                        value: format!("{n} bytes from {}", self.loc(s, from)),
+                    });
+                }
+            }
+            InstKind::Call { dst, callee, args } => {
+                return self.exec_call(s, t, inst, *dst, callee, args, alt, visible);
+            }
+            InstKind::ThreadCreate {
+                dst,
+                handle,
+                entry,
+                arg,
+            } => {
+                let f = match ev(s, entry) {
+                    Value::Ptr(Ptr::Func(f)) if self.program.funcs[f.index()].is_defined => f,
+                    _ => {
+                        return unsupported(format!(
+                            "pthread_create of an unknown entry function{}",
+                            here()
+                        ))
+                    }
+                };
+                self.result_restricted(s, t, *dst, "pthread_create")?;
+                let a = ev(s, arg);
+                self.escape(s, a);
+                let child = s.threads.len();
+                let instance = s.instances.entry(f.0).or_insert(0);
+                *instance += 1;
+                let instance = *instance;
+                s.unstarted += 1;
+                s.threads.push(Thread {
+                    entry: f,
+                    instance,
+                    // Its frame is made when it starts: a thread that never starts (one of
+                    // 10,000 parked) costs its slot alone.
+                    frames: Stack::default(),
+                    arg: a,
+                    at: At::Start,
+                    ret: Value::Unknown,
+                    joined: false,
+                    allocs: 0,
+                    inputs: 0,
+                    tls: Vec::new(),
+                    specific: Vec::new(),
+                    ending: None,
+                    destructors: 0,
+                });
+                self.thread_local_copies(s, child);
+                // A null handle (the driver harness) names no thread to join.
+                let h = ev(s, handle);
+                if h != Value::NULL {
+                    let bits = self.program.pointer_size * 8;
+                    self.store(s, h, Value::int(child as i128, bits), bits / 8)?;
+                }
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                self.thread_loop_round(s, t);
+                kind = Some(StepKind::Spawn {
+                    child,
+                    entry: self.program.funcs[f.index()].name.clone(),
+                });
+            }
+            InstKind::ThreadJoin {
+                dst,
+                handle,
+                retval,
+            } => {
+                self.result_restricted(s, t, *dst, "pthread_join")?;
+                let c = self.join_target(s, t, handle)?;
+                if s.threads[c].joined {
+                    return unsupported(format!("a thread joined twice{}", here()));
+                }
+                s.threads.focus_mut(c).joined = true;
+                let r = ev(s, retval);
+                if r != Value::NULL {
+                    let v = s.threads[c].ret;
+                    self.store(s, r, v, self.program.pointer_size)?;
+                }
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                self.thread_loop_round(s, t);
+                kind = Some(StepKind::Join(c));
+            }
+            InstKind::Lock {
+                dst,
+                lock,
+                exclusive,
+            } => {
+                // Soundness: read locks are taken exclusively, a restriction of the real
+                // behaviours (every schedule shown is still possible).
+                if !exclusive {
+                    self.restricted(|| format!("a read lock is taken exclusively{}", here()))?;
+                }
+                self.result_restricted(s, t, *dst, "pthread_mutex_lock")?;
+                let (alloc, off) = self.lock_addr(s, t, lock)?;
+                if s.locks.get(&(alloc, off)) == Some(&t) {
+                    self.restricted(|| {
+                        format!(
+                            "a thread locks a mutex it holds, which its type decides{}",
+                            here()
+                        )
+                    })?;
+                }
+                s.locks.insert((alloc, off), t);
+                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                kind = Some(StepKind::Lock(self.describe_lock(s, alloc, off)));
+            }
+            InstKind::Unlock { dst, lock } => {
+                self.result_restricted(s, t, *dst, "pthread_mutex_unlock")?;
+                let (alloc, off) = self.lock_addr(s, t, lock)?;
+                self.release(s, t, alloc, off)?;
+                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
+                self.set_opt(s, t, *dst, Value::int(0, 32));
+                kind = Some(StepKind::Unlock(self.describe_lock(s, alloc, off)));
+            }
+            InstKind::AtomicBegin => {
+                let depth = match s.atomic {
+                    Some((a, d)) if a == t => d + 1,
+                    _ => 1,
+                };
+                s.atomic = Some((t, depth));
+                kind = Some(StepKind::AtomicBegin);
+            }
+            InstKind::AtomicEnd => {
+                s.atomic = match s.atomic {
+                    Some((a, d)) if a == t && d > 1 => Some((a, d - 1)),
+                    Some((a, _)) if a == t => None,
+                    _ => {
+                        return unsupported(format!(
+                            "__VERIFIER_atomic_end outside an atomic section{}",
+                            here()
+                        ))
+                    }
+                };
+                kind = Some(StepKind::AtomicEnd);
+            }
+            InstKind::Assert { id, cond } => {
+                if let (true, Some(c)) = (s.shadow.on(), cond) {
+                    self.sh_check(s, t, c, Some(*id));
+                }
+                let failed = match (self.program.asserts[id.index()].kind, cond) {
+                    (AssertKind::VerifierAssert, Some(c)) => match ev(s, c) {
+                        Value::Int { v, .. } => v == 0,
+                        _ => {
+                            return unsupported(format!(
+                                "an unknown value decides an assertion{}",
+                                here()
+                            ))
+                        }
+                    },
+                    // Reaching the instruction is the failure.
+                    _ => true,
+                };
+                if failed {
+                    return Err(Status::Violated(*id));
+                }
+            }
+            InstKind::Assume { cond } => {
+                if s.shadow.on() {
+                    self.sh_check(s, t, cond, None);
+                }
+                match ev(s, cond) {
+                    Value::Int { v: 0, .. } => return Err(Status::Discarded),
+                    Value::Int { .. } => {}
+                    _ => {
+                        return unsupported(format!(
+                            "an unknown value decides an assumption{}",
+                            here()
+                        ))
+                    }
+                }
+            }
+            InstKind::Nondet { dst, ty, is_bool } => {
+                if !(*is_bool || *ty == Ty::Int(1)) {
+                    self.restricted(|| {
+                        format!("an input takes only a few candidate values{}", here())
+                    })?;
+                }
+                // Named after the variable that gets it: a parameter of an `--entry` function
+                // (the harness names the input after it) or the variable a
+                // `__VERIFIER_nondet_*` result is assigned to.
+                kind = Some(self.take_input(s, t, *dst, *ty, *is_bool, alt, None));
+            }
+            InstKind::Havoc {
+                dst,
+                clobbers_memory,
+                reason,
+            } => {
+                if *clobbers_memory {
+                    return unsupported(format!("{reason}{}", here()));
+                }
+                let func = self.top(s, t).func;
+                let v = match dst.and_then(|d| self.tls_addrs.get(&(func, d))) {
+                    // `llvm.threadlocal.address`: the running thread's copy (C's meaning).
+                    Some(&g) => self.eval(s, t, &Operand::GlobalAddr(g, 0)),
+                    None => Value::Unknown,
+                };
+                self.set_opt(s, t, *dst, v);
+            }
+        }
+        if s.shadow.on() {
+            self.sh_inst(s, t, inst, visible);
+        }
+        self.advance(s, t);
+        Ok(kind)
+    }
+}
