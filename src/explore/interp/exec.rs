@@ -308,129 +308,20 @@ impl<'p> Interp<'p> {
                 handle,
                 entry,
                 arg,
-            } => {
-                let f = match ev(s, entry) {
-                    Value::Ptr(Ptr::Func(f)) if self.program.funcs[f.index()].is_defined => f,
-                    _ => {
-                        return unsupported(format!(
-                            "pthread_create of an unknown entry function{}",
-                            here()
-                        ))
-                    }
-                };
-                self.result_restricted(s, t, *dst, "pthread_create")?;
-                let a = ev(s, arg);
-                self.escape(s, a);
-                let child = s.threads.len();
-                let instance = s.instances.entry(f.0).or_insert(0);
-                *instance += 1;
-                let instance = *instance;
-                s.unstarted += 1;
-                s.threads.push(Thread {
-                    entry: f,
-                    instance,
-                    // Its frame is made when it starts: a thread that never starts (one of
-                    // 10,000 parked) costs its slot alone.
-                    frames: Stack::default(),
-                    arg: a,
-                    at: At::Start,
-                    ret: Value::Unknown,
-                    joined: false,
-                    allocs: 0,
-                    inputs: 0,
-                    tls: Vec::new(),
-                    specific: Vec::new(),
-                    ending: None,
-                    destructors: 0,
-                });
-                self.thread_local_copies(s, child);
-                // A null handle (the driver harness) names no thread to join.
-                let h = ev(s, handle);
-                if h != Value::NULL {
-                    let bits = self.program.pointer_size * 8;
-                    self.store(s, h, Value::int(child as i128, bits), bits / 8)?;
-                }
-                self.set_opt(s, t, *dst, Value::int(0, 32));
-                self.thread_loop_round(s, t);
-                kind = Some(StepKind::Spawn {
-                    child,
-                    entry: self.program.funcs[f.index()].name.clone(),
-                });
-            }
+            } => kind = Some(self.exec_create(s, t, inst.span, *dst, [handle, entry, arg])?),
             InstKind::ThreadJoin {
                 dst,
                 handle,
                 retval,
-            } => {
-                self.result_restricted(s, t, *dst, "pthread_join")?;
-                let c = self.join_target(s, t, handle)?;
-                if s.threads[c].joined {
-                    return unsupported(format!("a thread joined twice{}", here()));
-                }
-                s.threads.focus_mut(c).joined = true;
-                let r = ev(s, retval);
-                if r != Value::NULL {
-                    let v = s.threads[c].ret;
-                    self.store(s, r, v, self.program.pointer_size)?;
-                }
-                self.set_opt(s, t, *dst, Value::int(0, 32));
-                self.thread_loop_round(s, t);
-                kind = Some(StepKind::Join(c));
-            }
+            } => kind = Some(self.exec_join(s, t, inst.span, *dst, handle, retval)?),
             InstKind::Lock {
                 dst,
                 lock,
                 exclusive,
-            } => {
-                // Soundness: read locks are taken exclusively, a restriction of the real
-                // behaviours (every schedule shown is still possible).
-                if !exclusive {
-                    self.restricted(|| format!("a read lock is taken exclusively{}", here()))?;
-                }
-                self.result_restricted(s, t, *dst, "pthread_mutex_lock")?;
-                let (alloc, off) = self.lock_addr(s, t, lock)?;
-                if s.locks.get(&(alloc, off)) == Some(&t) {
-                    self.restricted(|| {
-                        format!(
-                            "a thread locks a mutex it holds, which its type decides{}",
-                            here()
-                        )
-                    })?;
-                }
-                s.locks.insert((alloc, off), t);
-                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
-                self.set_opt(s, t, *dst, Value::int(0, 32));
-                kind = Some(StepKind::Lock(self.describe_lock(s, alloc, off)));
-            }
-            InstKind::Unlock { dst, lock } => {
-                self.result_restricted(s, t, *dst, "pthread_mutex_unlock")?;
-                let (alloc, off) = self.lock_addr(s, t, lock)?;
-                self.release(s, t, alloc, off)?;
-                self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
-                self.set_opt(s, t, *dst, Value::int(0, 32));
-                kind = Some(StepKind::Unlock(self.describe_lock(s, alloc, off)));
-            }
-            InstKind::AtomicBegin => {
-                let depth = match s.atomic {
-                    Some((a, d)) if a == t => d + 1,
-                    _ => 1,
-                };
-                s.atomic = Some((t, depth));
-                kind = Some(StepKind::AtomicBegin);
-            }
-            InstKind::AtomicEnd => {
-                s.atomic = match s.atomic {
-                    Some((a, d)) if a == t && d > 1 => Some((a, d - 1)),
-                    Some((a, _)) if a == t => None,
-                    _ => {
-                        return unsupported(format!(
-                            "__VERIFIER_atomic_end outside an atomic section{}",
-                            here()
-                        ))
-                    }
-                };
-                kind = Some(StepKind::AtomicEnd);
-            }
+            } => kind = Some(self.exec_lock(s, t, inst.span, *dst, lock, *exclusive)?),
+            InstKind::Unlock { dst, lock } => kind = Some(self.exec_unlock(s, t, *dst, lock)?),
+            InstKind::AtomicBegin => kind = Some(self.exec_atomic_begin(s, t)),
+            InstKind::AtomicEnd => kind = Some(self.exec_atomic_end(s, t, inst.span)?),
             InstKind::Assert { id, cond } => {
                 if let (true, Some(c)) = (s.shadow.on(), cond) {
                     self.sh_check(s, t, c, Some(*id));

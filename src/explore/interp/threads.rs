@@ -275,4 +275,169 @@ impl<'p> Interp<'p> {
             s.atomic = None;
         }
     }
+
+    // ---- Thread operations (one visible step each) --------------------------------------
+
+    /// `pthread_create(handle, _, entry, arg)` by thread `t` into `dst`: the new thread starts
+    /// later (`At::Start`), its handle is its index.
+    pub(super) fn exec_create(
+        &self,
+        s: &mut State,
+        t: Tid,
+        span: Option<Span>,
+        dst: Option<VarId>,
+        [handle, entry, arg]: [&Operand; 3],
+    ) -> Exec<StepKind> {
+        let f = match self.eval(s, t, entry) {
+            Value::Ptr(Ptr::Func(f)) if self.program.funcs[f.index()].is_defined => f,
+            _ => {
+                return unsupported(format!(
+                    "pthread_create of an unknown entry function{}",
+                    self.at(span)
+                ))
+            }
+        };
+        self.result_restricted(s, t, dst, "pthread_create")?;
+        let a = self.eval(s, t, arg);
+        self.escape(s, a);
+        let child = s.threads.len();
+        let instance = s.instances.entry(f.0).or_insert(0);
+        *instance += 1;
+        let instance = *instance;
+        s.unstarted += 1;
+        s.threads.push(Thread {
+            entry: f,
+            instance,
+            // Its frame is made when it starts: a thread that never starts (one of
+            // 10,000 parked) costs its slot alone.
+            frames: Stack::default(),
+            arg: a,
+            at: At::Start,
+            ret: Value::Unknown,
+            joined: false,
+            allocs: 0,
+            inputs: 0,
+            tls: Vec::new(),
+            specific: Vec::new(),
+            ending: None,
+            destructors: 0,
+        });
+        self.thread_local_copies(s, child);
+        // A null handle (the driver harness) names no thread to join.
+        let h = self.eval(s, t, handle);
+        if h != Value::NULL {
+            let bits = self.program.pointer_size * 8;
+            self.store(s, h, Value::int(child as i128, bits), bits / 8)?;
+        }
+        self.set_opt(s, t, dst, Value::int(0, 32));
+        self.thread_loop_round(s, t);
+        Ok(StepKind::Spawn {
+            child,
+            entry: self.program.funcs[f.index()].name.clone(),
+        })
+    }
+
+    /// `pthread_join(handle, retval)` by thread `t` into `dst` (the joined thread finished:
+    /// `thread_ready`).
+    pub(super) fn exec_join(
+        &self,
+        s: &mut State,
+        t: Tid,
+        span: Option<Span>,
+        dst: Option<VarId>,
+        handle: &Operand,
+        retval: &Operand,
+    ) -> Exec<StepKind> {
+        self.result_restricted(s, t, dst, "pthread_join")?;
+        let c = self.join_target(s, t, handle)?;
+        if s.threads[c].joined {
+            return unsupported(format!("a thread joined twice{}", self.at(span)));
+        }
+        s.threads.focus_mut(c).joined = true;
+        let r = self.eval(s, t, retval);
+        if r != Value::NULL {
+            let v = s.threads[c].ret;
+            self.store(s, r, v, self.program.pointer_size)?;
+        }
+        self.set_opt(s, t, dst, Value::int(0, 32));
+        self.thread_loop_round(s, t);
+        Ok(StepKind::Join(c))
+    }
+
+    /// Thread `t` takes `lock` (it is free: `thread_ready`), its result into `dst`.
+    pub(super) fn exec_lock(
+        &self,
+        s: &mut State,
+        t: Tid,
+        span: Option<Span>,
+        dst: Option<VarId>,
+        lock: &Operand,
+        exclusive: bool,
+    ) -> Exec<StepKind> {
+        // Soundness: read locks are taken exclusively, a restriction of the real
+        // behaviours (every schedule shown is still possible).
+        if !exclusive {
+            self.restricted(|| format!("a read lock is taken exclusively{}", self.at(span)))?;
+        }
+        self.result_restricted(s, t, dst, "pthread_mutex_lock")?;
+        let (alloc, off) = self.lock_addr(s, t, lock)?;
+        if s.locks.get(&(alloc, off)) == Some(&t) {
+            self.restricted(|| {
+                format!(
+                    "a thread locks a mutex it holds, which its type decides{}",
+                    self.at(span)
+                )
+            })?;
+        }
+        s.locks.insert((alloc, off), t);
+        self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
+        self.set_opt(s, t, dst, Value::int(0, 32));
+        Ok(StepKind::Lock(self.describe_lock(s, alloc, off)))
+    }
+
+    /// Thread `t` releases `lock`, which it holds, its result into `dst`.
+    pub(super) fn exec_unlock(
+        &self,
+        s: &mut State,
+        t: Tid,
+        dst: Option<VarId>,
+        lock: &Operand,
+    ) -> Exec<StepKind> {
+        self.result_restricted(s, t, dst, "pthread_mutex_unlock")?;
+        let (alloc, off) = self.lock_addr(s, t, lock)?;
+        self.release(s, t, alloc, off)?;
+        self.sync_object_written(s, alloc, off, self.program.sync_sizes.mutex);
+        self.set_opt(s, t, dst, Value::int(0, 32));
+        Ok(StepKind::Unlock(self.describe_lock(s, alloc, off)))
+    }
+
+    /// Thread `t` enters an atomic section (nested ones count their depth).
+    pub(super) fn exec_atomic_begin(&self, s: &mut State, t: Tid) -> StepKind {
+        let depth = match s.atomic {
+            Some((a, d)) if a == t => d + 1,
+            _ => 1,
+        };
+        s.atomic = Some((t, depth));
+        StepKind::AtomicBegin
+    }
+
+    /// Thread `t` leaves its atomic section (the outermost one lets the others move again).
+    pub(super) fn exec_atomic_end(
+        &self,
+        s: &mut State,
+        t: Tid,
+        span: Option<Span>,
+    ) -> Exec<StepKind> {
+        s.atomic = match s.atomic {
+            Some((a, d)) if a == t && d > 1 => Some((a, d - 1)),
+            Some((a, _)) if a == t => None,
+            _ => {
+                return unsupported(format!(
+                    "__VERIFIER_atomic_end outside an atomic section{}",
+                    self.at(span)
+                ))
+            }
+        };
+        Ok(StepKind::AtomicEnd)
+    }
 }
