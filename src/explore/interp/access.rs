@@ -6,6 +6,7 @@
 //! synchronisation object's bytes through `sync_object_filled`), so escape is tracked in one place.
 
 use super::*;
+use crate::ir::effects::{Bytes, Effect, MemAccess, Via};
 
 impl<'p> Interp<'p> {
     /// Whether `p` is in an allocation thread `t` alone can reach: its own stack, not
@@ -159,7 +160,13 @@ impl<'p> Interp<'p> {
     ///
     /// Soundness (no false violation, issue 20): a read of a mutex's bytes after a lock must
     /// not see what was there before (the C library wrote its lock word and owner).
-    pub(super) fn sync_object_written(&self, s: &mut State, alloc: u32, off: i64, size: Option<u64>) {
+    pub(super) fn sync_object_written(
+        &self,
+        s: &mut State,
+        alloc: u32,
+        off: i64,
+        size: Option<u64>,
+    ) {
         self.sync_object_filled(s, alloc, off, size, Byte::Unknown);
     }
 
@@ -181,5 +188,28 @@ impl<'p> Interp<'p> {
             .mem
             .make_mut(alloc as usize)
             .write(off, &vec![fill; n as usize]);
+    }
+
+    /// The typed access of an instruction (`Via::Direct`: a load, a store, an atomic
+    /// read-modify-write or compare-exchange), read from its effects, with its size in bytes.
+    pub(super) fn typed_access<'i>(&self, kind: &'i InstKind) -> Option<(MemAccess<'i>, u64)> {
+        let mut found = None;
+        kind.effects(|e| {
+            if let Effect::Mem(
+                m @ MemAccess {
+                    via: Via::Direct, ..
+                },
+            ) = e
+            {
+                let size = match m.bytes {
+                    Bytes::Exactly(n) => Some(n),
+                    Bytes::Word(bits) => Some(u64::from(self.access_ty(bits).1)),
+                    // Not the bytes of a typed access.
+                    Bytes::Len(_) | Bytes::Unknown => None,
+                };
+                found = size.map(|n| (m, n));
+            }
+        });
+        found
     }
 }

@@ -11,9 +11,13 @@
 //! runs (ASLR, `malloc`), so the exact mode of proofs by exploration never gives an object an
 //! address: there a pointer made an integer stays unknown, and a branch it decides abandons the
 //! execution (`InterpOptions::exact`).
+//!
+//! Here too the two operations that need addresses: the casts between pointers and integers
+//! (`cast`) and the comparison of two values (`compare`, pointers into distinct objects by
+//! their addresses).
 
-use super::*;
 use super::memory::{Alloc, Ptr};
+use super::*;
 use super::{Interp, State};
 
 /// The address of the first object given one: above the first pages, and above the code.
@@ -125,7 +129,14 @@ impl<'p> Interp<'p> {
 
     /// `a pred b`, or `None` when it depends on something unknown (addresses of distinct
     /// objects, unknown values).
-    pub(super) fn compare(&self, s: &mut State, pred: CmpPred, a: Value, b: Value, bits: u32) -> Option<bool> {
+    pub(super) fn compare(
+        &self,
+        s: &mut State,
+        pred: CmpPred,
+        a: Value,
+        b: Value,
+        bits: u32,
+    ) -> Option<bool> {
         use CmpPred::*;
         let ints =
             |x: u128, y: u128, bits: u32| crate::explore::symbolic::expr::cmp(pred, x, y, bits);

@@ -21,7 +21,13 @@ impl<'p> Interp<'p> {
 
     /// `restricted` when the result `dst` of a call the interpreter takes as a success is read
     /// by the program (a real call may fail).
-    pub(super) fn result_restricted(&self, s: &State, t: Tid, dst: Option<VarId>, call: &str) -> Exec<()> {
+    pub(super) fn result_restricted(
+        &self,
+        s: &State,
+        t: Tid,
+        dst: Option<VarId>,
+        call: &str,
+    ) -> Exec<()> {
         let read = |d: VarId| {
             let f = self.top(s, t).func;
             (self.used.get(f.index())).is_some_and(|u| u.get(d.index()) != Some(&false))
@@ -51,12 +57,7 @@ pub(super) fn used_vars(program: &Program) -> Vec<Vec<bool>> {
                     .flat_map(|p| &p.incoming)
                     .for_each(|(_, o)| mark(o));
                 b.insts.iter().for_each(|i| i.kind.for_each_use(&mut mark));
-                match &b.term {
-                    Terminator::CondBr { cond: o, .. }
-                    | Terminator::Switch { value: o, .. }
-                    | Terminator::Ret(Some(o)) => mark(o),
-                    Terminator::Br(_) | Terminator::Ret(None) | Terminator::Stop { .. } => {}
-                }
+                b.term.for_each_use(&mut mark);
             }
             used
         })

@@ -20,9 +20,7 @@ impl<'p> Interp<'p> {
         let here = || self.at(inst.span);
         let ev = |s: &State, o: &Operand| self.eval(s, t, o);
         let mut kind = None;
-        if visible && s.shadow.on() {
-            self.sh_pre_visible(s, t, inst);
-        }
+        self.hooks(s).before_inst(self, s, t, inst, visible);
         match &inst.kind {
             InstKind::Bin {
                 dst,
@@ -323,9 +321,6 @@ impl<'p> Interp<'p> {
             InstKind::AtomicBegin => kind = Some(self.exec_atomic_begin(s, t)),
             InstKind::AtomicEnd => kind = Some(self.exec_atomic_end(s, t, inst.span)?),
             InstKind::Assert { id, cond } => {
-                if let (true, Some(c)) = (s.shadow.on(), cond) {
-                    self.sh_check(s, t, c, Some(*id));
-                }
                 let failed = match (self.program.asserts[id.index()].kind, cond) {
                     (AssertKind::VerifierAssert, Some(c)) => match ev(s, c) {
                         Value::Int { v, .. } => v == 0,
@@ -343,21 +338,13 @@ impl<'p> Interp<'p> {
                     return Err(Status::Violated(*id));
                 }
             }
-            InstKind::Assume { cond } => {
-                if s.shadow.on() {
-                    self.sh_check(s, t, cond, None);
+            InstKind::Assume { cond } => match ev(s, cond) {
+                Value::Int { v: 0, .. } => return Err(Status::Discarded),
+                Value::Int { .. } => {}
+                _ => {
+                    return unsupported(format!("an unknown value decides an assumption{}", here()))
                 }
-                match ev(s, cond) {
-                    Value::Int { v: 0, .. } => return Err(Status::Discarded),
-                    Value::Int { .. } => {}
-                    _ => {
-                        return unsupported(format!(
-                            "an unknown value decides an assumption{}",
-                            here()
-                        ))
-                    }
-                }
-            }
+            },
             InstKind::Nondet { dst, ty, is_bool } => {
                 if !(*is_bool || *ty == Ty::Int(1)) {
                     self.restricted(|| {
@@ -386,9 +373,7 @@ impl<'p> Interp<'p> {
                 self.set_opt(s, t, *dst, v);
             }
         }
-        if s.shadow.on() {
-            self.sh_inst(s, t, inst, visible);
-        }
+        self.hooks(s).after_inst(self, s, t, inst, visible);
         self.advance(s, t);
         Ok(kind)
     }

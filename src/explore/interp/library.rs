@@ -1,5 +1,11 @@
-//! How the interpreter treats the functions a call may run: a body, or a declared function
-//! executed as its row of the library table says (`ir::lib::Props::run`).
+//! Calls: how the interpreter treats the functions a call may run (a body, or a declared
+//! function executed as its row of the library table says, `ir::lib::Props::run`), and their
+//! execution (`exec_call`); what an unknown function may be given (`unknown_call_check`,
+//! `sealed_globals`) and when its result is an input.
+//!
+//! Invariant: a declared function runs only as its `Run` says; one the table does not know
+//! (`Run::Unknown`) is given only what it can change nothing through, or the execution is
+//! abandoned.
 
 use super::*;
 use crate::ir::lib::Run;
@@ -30,7 +36,13 @@ impl<'p> Interp<'p> {
     /// nothing (`--assume-no-write`), a harness entry (the harness runs it; a
     /// driver's `request_irq(irq, handler, ...)`) or a sealed global (`sealed_globals`: a
     /// name string, a `const` ops table of entries).
-    pub(super) fn unknown_call_check(&self, s: &State, t: Tid, f: FuncId, args: &[Operand]) -> Exec<()> {
+    pub(super) fn unknown_call_check(
+        &self,
+        s: &State,
+        t: Tid,
+        f: FuncId,
+        args: &[Operand],
+    ) -> Exec<()> {
         // `--assume-no-write`: the user says it changes no memory, so data it is given may
         // be handed over (a callback still may not: it may be called back).
         let writes_nothing = self.program.assumed_no_write.binary_search(&f).is_ok();
@@ -92,8 +104,8 @@ impl<'p> Interp<'p> {
             )
         };
         let mut kind = None;
-        // The result variable when it is an input (an unknown function's integer result).
-        let mut input = None;
+        // Whether the result is an input (an unknown function's integer result).
+        let mut input = false;
         // The library function, for a declared one.
         let lib = func.library();
         let sync_op = lib.and_then(|l| l.props().sync_op);
@@ -114,7 +126,6 @@ impl<'p> Interp<'p> {
                         "a thread's calls nest more than {MAX_FRAMES} deep{here}"
                     ));
                 }
-                let syms = s.shadow.on().then(|| self.sh_args(s, t, args));
                 let caller = self.top(s, t).func;
                 let mut vals = vals;
                 for (b, ub) in (self.program.user_buffers.iter().enumerate())
@@ -149,9 +160,7 @@ impl<'p> Interp<'p> {
                 }
                 let frame = self.frame(f, &vals);
                 s.threads.focus_mut(t).frames.push(frame);
-                if let Some(syms) = syms {
-                    self.sh_push(s, t, f, syms);
-                }
+                self.hooks(s).frame_pushed(self, s, t, f, args);
                 // The caller stays at the call until the callee returns.
                 return Ok(None);
             }
@@ -195,10 +204,9 @@ impl<'p> Interp<'p> {
                 if let Some(Value::Ptr(Ptr::Mem { alloc, off })) = vals.first().copied() {
                     self.sync_object_written(s, alloc, off, self.program.sync_sizes.cond);
                 }
-                if s.shadow.on() {
-                    let loc = self.sh_object_loc(s, t, args.get(1), false);
-                    self.sh_extern(s, t, None, args, loc.map(shadow_unlock));
-                }
+                // The wait's result comes at its relock.
+                self.hooks(s)
+                    .library_call(self, s, t, f, None, args, None, false);
                 s.threads.focus_mut(t).at = At::Relock { alloc, off };
                 return Ok(Some(StepKind::Unlock(
                     self.describe_location(s, alloc, off),
@@ -374,27 +382,14 @@ impl<'p> Interp<'p> {
                         // Named after the call (`register_chrdev()`).
                         let name = Some(format!("{}()", func.name));
                         kind = Some(self.take_input(s, t, d, ty, false, alt, name));
-                        input = Some(d);
+                        input = true;
                     }
                     _ => self.set_opt(s, t, dst, Value::Unknown),
                 }
             }
         }
-        if s.shadow.on() {
-            let event = match (&kind, self.ext[f.index()]) {
-                (Some(StepKind::Lock(_)), _) => self
-                    .sh_object_loc(s, t, args.first(), false)
-                    .map(crate::explore::symbolic::trace::EventKind::Lock),
-                (Some(StepKind::Write { .. }), Ext::Lib(Run::Free)) => self
-                    .sh_object_loc(s, t, args.first(), true)
-                    .map(|loc| crate::explore::symbolic::trace::EventKind::Clobber { loc }),
-                _ => None,
-            };
-            self.sh_extern(s, t, dst, args, event);
-            if let Some(d) = input {
-                self.sh_input(s, t, d, false);
-            }
-        }
+        self.hooks(s)
+            .library_call(self, s, t, f, dst, args, kind.as_ref(), input);
         self.advance(s, t);
         Ok(kind)
     }
@@ -432,8 +427,4 @@ pub(super) fn sealed_globals(program: &Program) -> Vec<bool> {
             return sealed;
         }
     }
-}
-
-pub(super) fn shadow_unlock(loc: Loc) -> crate::explore::symbolic::trace::EventKind {
-    crate::explore::symbolic::trace::EventKind::Unlock(loc)
 }

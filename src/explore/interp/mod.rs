@@ -31,7 +31,8 @@
 //! (`Interp::with_inputs`: the n-th input of thread t, threads by creation index, has one
 //! alternative, the forced value; threads count their inputs only then, so the states of the
 //! exhaustive searches are unchanged) serve replay and the symbolic search; the concolic shadow
-//! (`Interp::concolic`) is in `shadow`.
+//! (`Interp::concolic`) is in `shadow`, an observer behind the `hooks::ExecHooks` trait that the
+//! interpreter calls at each event (never a call of the shadow's own).
 //!
 //! Thread-local storage: every created thread gets its own copy of each `thread_local` global (an
 //! allocation it owns, like its stack, with the initial contents; `Thread::tls`), and `GlobalAddr`
@@ -46,6 +47,18 @@
 //! the state is hashed; a thread's frame is made when it starts; counts of finished, cut and
 //! unstarted threads replace scans, so a step costs nothing per thread that does not take part. A
 //! call past `MAX_FRAMES` (100,000) abandons the execution.
+//!
+//! The module map (each part's `//!` says what it owns and its invariant): this file holds the
+//! interpreter ([`Interp`], its options and the public entry points); `state` the state of one
+//! execution and a thread's frame; `system` the interpreter as a [`System`]; `step` one step
+//! (pending operation, local code, terminators, edges, visibility); `exec` one instruction;
+//! `threads` thread creation, join, locks, atomic sections and a thread's end; `library` calls
+//! (a body, a row of `ir::lib`, an unknown function); `access` memory through pointers; `addr`
+//! addresses as integers; `arith` the pure value functions; `memory` values, bytes and
+//! allocations; `inputs` input candidates and taking an input; `exact` the exact mode's
+//! refusals; `events` and `race` what the reads-from search and the race confirmation ask;
+//! `naming` what a witness shows; `hooks` the observer trait and `shadow` its concolic
+//! implementation; `pvec` and `stack` the persistent containers of the state.
 
 mod access;
 mod addr;
@@ -53,6 +66,7 @@ mod arith;
 mod events;
 mod exact;
 mod exec;
+mod hooks;
 mod inputs;
 mod library;
 pub(crate) mod memory;
@@ -68,18 +82,20 @@ mod system;
 mod tests;
 mod threads;
 
-pub use race::{RaceMemory, RaceTarget};
-pub use state::State;
-use state::{At, Hint, Thread};
 use self::exact::used_vars;
+use self::inputs::input_table;
 use self::library::sealed_globals;
 use self::step::placeholder_kind;
+use self::threads::may_block;
+pub use race::{RaceMemory, RaceTarget};
+pub use state::State;
+use state::{call_result, At, Hint, Thread};
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use self::arith::{binop, bits_of, cast, rmw};
-use self::inputs::{fill_candidates, input_candidates, int_of, operands};
+use self::inputs::fill_candidates;
 use self::library::{classify, Ext};
 use self::memory::{decode, encode, mask, sext, Alloc, AllocKind, Byte, Ptr, Value};
 use self::naming::PathCache;
@@ -268,69 +284,8 @@ impl<'p> Interp<'p> {
         for f in &program.returns_twice {
             ext[f.index()] = Ext::ReturnsTwice;
         }
-        let blocking = program.funcs.iter().flat_map(|f| &f.blocks).any(|b| {
-            b.insts.iter().any(|i| match &i.kind {
-                InstKind::Lock { .. } | InstKind::AtomicBegin => true,
-                InstKind::Call {
-                    callee: Callee::Direct(f),
-                    ..
-                } => ext[f.index()] == Ext::Lib(Run::CondWait),
-                // An indirect call may reach `pthread_cond_wait`.
-                InstKind::Call { .. } => true,
-                _ => false,
-            })
-        });
-        let mut constants = Vec::new();
-        // Constants an input is compared with (`assume(n >= 20)`, `if (x == 7)`) come first:
-        // their neighbourhoods are where the branches change.
-        let mut compared = Vec::new();
-        let mut widths = Vec::new();
-        for f in &program.funcs {
-            for b in &f.blocks {
-                for phi in &b.phis {
-                    phi.incoming
-                        .iter()
-                        .for_each(|(_, o)| int_of(o, &mut constants));
-                }
-                for i in &b.insts {
-                    operands(&i.kind, &mut |o| int_of(o, &mut constants));
-                    if let InstKind::Cmp { a, b, .. } = &i.kind {
-                        int_of(a, &mut compared);
-                        int_of(b, &mut compared);
-                    }
-                    match &i.kind {
-                        InstKind::Nondet {
-                            ty: Ty::Int(bits), ..
-                        } => widths.push(*bits),
-                        // The result of an unknown function is an input too.
-                        InstKind::Call {
-                            dst: Some(_),
-                            callee: Callee::Direct(g),
-                            ..
-                        } if ext[g.index()] == Ext::Lib(Run::Unknown) => {
-                            if let Some(Ty::Int(bits)) = program.funcs[g.index()].ret {
-                                widths.push(bits);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                match &b.term {
-                    Terminator::CondBr { cond, .. } => int_of(cond, &mut constants),
-                    Terminator::Switch { cases, .. } => compared.extend(cases.iter().map(|c| c.0)),
-                    Terminator::Ret(Some(o)) => int_of(o, &mut constants),
-                    _ => {}
-                }
-            }
-        }
-        constants.sort_unstable();
-        constants.dedup();
-        compared.sort_unstable();
-        compared.dedup();
-        let inputs = widths
-            .into_iter()
-            .map(|bits| (bits, input_candidates(&compared, &constants, bits)))
-            .collect();
+        let blocking = may_block(program, &ext);
+        let inputs = input_table(program, &ext);
         let harness = !program.harness_entries.is_empty()
             && program.funcs[main.index()].is_internal
             && program.funcs[main.index()].span.is_none();
@@ -378,6 +333,17 @@ impl<'p> Interp<'p> {
         })
     }
 
+    /// The observer of `s` ([`hooks`]): the concolic shadow when `s` carries one, else
+    /// nobody.
+    #[inline]
+    fn hooks(&self, s: &State) -> &'static dyn hooks::ExecHooks {
+        if s.shadow.on() {
+            &shadow::Concolic
+        } else {
+            &hooks::NoHooks
+        }
+    }
+
     /// The bounds of its executions.
     pub fn options(&self) -> InterpOptions {
         self.options
@@ -407,5 +373,4 @@ impl<'p> Interp<'p> {
     pub fn ends_process_next(&self, s: &State, t: Tid) -> bool {
         s.threads[t].at == At::Inst && self.cur_inst(s, t).is_none() && self.ends_process(s, t)
     }
-
 }

@@ -109,7 +109,7 @@ pub struct State {
     /// Instructions executed so far.
     pub(super) steps: u64,
     /// The concolic shadow (equal in every state, `None` unless the interpreter is concolic).
-    pub(super) shadow: shadow::ShadowCell,
+    pub(super) shadow: shadow::cell::ShadowCell,
 }
 
 /// A thread that could move when last looked at: where `Interp::any_enabled` starts. Not part
@@ -181,7 +181,11 @@ impl<'p> Interp<'p> {
 
     /// The instruction thread `t` is at, if it is at one (not at a terminator).
     pub(super) fn cur_inst(&self, s: &State, t: Tid) -> Option<&'p Inst> {
-        let fr = s.threads[t].frames.last()?;
+        self.inst_of(s.threads[t].frames.last()?)
+    }
+
+    /// The instruction frame `fr` is at, if it is at one (not at a terminator).
+    pub(super) fn inst_of(&self, fr: &Frame) -> Option<&'p Inst> {
         self.program.funcs[fr.func.index()].blocks[fr.block.index()]
             .insts
             .get(fr.pc as usize)
@@ -269,5 +273,15 @@ impl<'p> Interp<'p> {
             let _ = a.write(c.offset as i64, &encode(v, c.size, p.pointer_size));
         }
         a
+    }
+}
+
+/// The variable a call instruction writes its result into; `None` for any other instruction
+/// (a frame below the top is always at a call: it waits for the callee to return).
+pub(super) fn call_result(inst: &Inst) -> Option<VarId> {
+    if let InstKind::Call { dst, .. } = inst.kind {
+        dst
+    } else {
+        None
     }
 }

@@ -54,7 +54,17 @@ impl<'p> Interp<'p> {
                     Ext::ReturnsTwice => true,
                 },
             },
-            _ => false,
+            // A plain `malloc` outside the exact mode (it never fails) is local.
+            InstKind::HeapAlloc { from: None, .. } => false,
+            InstKind::Bin { .. }
+            | InstKind::Cmp { .. }
+            | InstKind::Cast { .. }
+            | InstKind::Select { .. }
+            | InstKind::Copy { .. }
+            | InstKind::Gep { .. }
+            | InstKind::Alloca { .. }
+            // An assertion reads registers alone; its failure ends the execution at once.
+            | InstKind::Assert { .. } => false,
         }
     }
 
@@ -69,12 +79,20 @@ impl<'p> Interp<'p> {
                 reason: StopReason::ProcessExit,
             } => true,
             Terminator::Ret(_) => t == 0 && th.frames.len() == 1,
-            _ => false,
+            Terminator::Stop { .. }
+            | Terminator::Br(_)
+            | Terminator::CondBr { .. }
+            | Terminator::Switch { .. } => false,
         }
     }
 
     /// Runs thread `t`'s next visible operation (alternative `alt`). The thread is enabled.
-    pub(super) fn exec_pending(&self, s: &mut State, t: Tid, alt: usize) -> (Option<Span>, Exec<StepKind>) {
+    pub(super) fn exec_pending(
+        &self,
+        s: &mut State,
+        t: Tid,
+        alt: usize,
+    ) -> (Option<Span>, Exec<StepKind>) {
         match s.threads[t].at {
             At::Start => {
                 let th = s.threads.focus_mut(t);
@@ -95,12 +113,8 @@ impl<'p> Interp<'p> {
                     self.set_opt(s, t, *dst, Value::int(0, 32));
                 }
                 s.threads.focus_mut(t).at = At::Inst;
-                if s.shadow.on() {
-                    if let InstKind::Call { dst, .. } = &inst.kind {
-                        self.sh_extern(s, t, *dst, &[], None);
-                    }
-                    self.sh_relock(s, alloc, off);
-                }
+                self.hooks(s)
+                    .relocked(self, s, t, call_result(inst), alloc, off);
                 self.advance(s, t);
                 let name = self.describe_lock(s, alloc, off);
                 (inst.span, Ok(StepKind::Lock(name)))
@@ -185,10 +199,7 @@ impl<'p> Interp<'p> {
                 (phi.dst, v)
             })
             .collect();
-        let phis = s.shadow.on().then(|| self.sh_phis(s, t, target));
-        if let Some(p) = phis {
-            self.sh_set_phis(s, t, p);
-        }
+        self.hooks(s).edge(self, s, t, target);
         let bound = self.options.bound;
         let fr = self.top_mut(s, t);
         for (d, v) in values {
@@ -213,9 +224,7 @@ impl<'p> Interp<'p> {
         let fr = self.top(s, t);
         let block = &self.program.funcs[fr.func.index()].blocks[fr.block.index()];
         let here = self.here(block.term_span);
-        if s.shadow.on() {
-            self.sh_term(s, t);
-        }
+        self.hooks(s).before_term(self, s, t);
         match &block.term {
             Terminator::Br(b) => self.goto(s, t, *b),
             Terminator::CondBr { cond, then_, else_ } => match self.eval(s, t, cond) {
@@ -239,10 +248,10 @@ impl<'p> Interp<'p> {
             },
             Terminator::Ret(op) => {
                 let v = op.as_ref().map_or(Value::Unknown, |o| self.eval(s, t, o));
-                let sym = match op {
-                    Some(o) if s.shadow.on() => self.sh_sym(s, t, o),
-                    _ => None,
-                };
+                let into = (s.threads[t].frames.iter().nth(1))
+                    .and_then(|caller| self.inst_of(caller))
+                    .and_then(call_result);
+                self.hooks(s).returns(self, s, t, op.as_ref(), into);
                 self.pop_frame(s, t);
                 if s.threads[t].frames.is_empty() {
                     if t == 0 && s.threads[t].ending.is_none() {
@@ -253,9 +262,6 @@ impl<'p> Interp<'p> {
                 }
                 if let Some(InstKind::Call { dst, .. }) = self.cur_inst(s, t).map(|i| &i.kind) {
                     self.set_opt(s, t, *dst, v);
-                    if s.shadow.on() {
-                        self.sh_ret(s, t, *dst, sym);
-                    }
                 }
                 self.advance(s, t);
                 Ok(())

@@ -5,6 +5,7 @@
 //! the step's loop bound (`goto`), together with the `At` they count.
 
 use super::*;
+use crate::ir::effects::Effect;
 
 impl<'p> Interp<'p> {
     /// Restarts the loop counts of thread `t`'s top activation (`InterpOptions::thread_loops`),
@@ -41,8 +42,26 @@ impl<'p> Interp<'p> {
             At::Finished | At::Cut | At::Spins => false,
             At::Start => true,
             At::Relock { alloc, off } => !s.locks.contains_key(&(alloc, off)),
-            At::Inst => match self.cur_inst(s, t).map(|i| &i.kind) {
-                Some(InstKind::Lock { lock, .. }) => match self.eval(s, t, lock) {
+            At::Inst => match self.cur_inst(s, t) {
+                Some(inst) => self.inst_ready(s, t, inst),
+                // Soundness (no false violation): the `main` of a driver harness is no code
+                // of the program; it ends the process only once every entry it started ended,
+                // a restriction of the runs to those in which the kernel lets them finish.
+                None if t == 0 && self.harness && self.ends_process(s, t) => {
+                    (s.finished + s.cut) as usize + 1 >= s.threads.len()
+                }
+                None => true,
+            },
+        }
+    }
+
+    /// Whether thread `t` can run `inst` now, read from its effects: only a lock (held by
+    /// another thread) and a join (of a thread not finished) wait.
+    fn inst_ready(&self, s: &State, t: Tid, inst: &Inst) -> bool {
+        let mut ready = true;
+        inst.kind.effects(|e| match e {
+            Effect::Locks { lock, .. } => {
+                ready = match self.eval(s, t, lock) {
                     // Exact: a relock by the owner runs, and stops as unsupported (a recursive
                     // mutex would take it, a normal one waits forever).
                     Value::Ptr(Ptr::Mem { alloc, off }) => match s.locks.get(&(alloc, off)) {
@@ -51,20 +70,26 @@ impl<'p> Interp<'p> {
                     },
                     // Runs, and stops as unsupported.
                     _ => true,
-                },
-                Some(InstKind::ThreadJoin { handle, .. }) => match self.join_target(s, t, handle) {
+                }
+            }
+            Effect::JoinsThread { handle } => {
+                ready = match self.join_target(s, t, handle) {
                     Ok(c) => s.threads[c].at == At::Finished,
                     Err(_) => true,
-                },
-                // Soundness (no false violation): the `main` of a driver harness is no code
-                // of the program; it ends the process only once every entry it started ended,
-                // a restriction of the runs to those in which the kernel lets them finish.
-                None if t == 0 && self.harness && self.ends_process(s, t) => {
-                    (s.finished + s.cut) as usize + 1 >= s.threads.len()
                 }
-                _ => true,
-            },
-        }
+            }
+            // A condition wait waits at its relock (`At::Relock`), after its call.
+            Effect::Mem(_)
+            | Effect::Allocates
+            | Effect::Call { .. }
+            | Effect::CreatesThread { .. }
+            | Effect::Unlocks { .. }
+            | Effect::AtomicSection(_)
+            | Effect::Clobbers
+            | Effect::Asserts
+            | Effect::Assumes => {}
+        });
+        ready
     }
 
     /// Whether some thread can move (`!enabled_raw(s).is_empty()`, without building the list),
@@ -144,9 +169,7 @@ impl<'p> Interp<'p> {
 
     /// Pops thread `t`'s top frame; its stack allocations die.
     pub(super) fn pop_frame(&self, s: &mut State, t: Tid) {
-        if s.shadow.on() {
-            self.sh_pop(s, t);
-        }
+        self.hooks(s).frame_popped(self, s, t);
         if let Some(fr) = s.threads.focus_mut(t).frames.pop() {
             for a in fr.allocas {
                 s.mem.make_mut(a as usize).kill();
@@ -440,4 +463,40 @@ impl<'p> Interp<'p> {
         };
         Ok(StepKind::AtomicEnd)
     }
+}
+
+/// Whether a thread of `program` may ever wait for another (so that a search must look for
+/// deadlocks): it locks a mutex, enters an atomic section, or calls `pthread_cond_wait`
+/// (directly, or through a pointer, which may reach it).
+pub(super) fn may_block(program: &Program, ext: &[Ext]) -> bool {
+    let insts = program
+        .funcs
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.insts);
+    insts.into_iter().any(|i| {
+        let mut waits = false;
+        i.kind.effects(|e| match e {
+            Effect::Locks { .. } | Effect::AtomicSection(true) => waits = true,
+            Effect::Call {
+                callee: Callee::Direct(f),
+                ..
+            } => waits |= ext[f.index()] == Ext::Lib(Run::CondWait),
+            // An indirect call may reach `pthread_cond_wait`.
+            Effect::Call {
+                callee: Callee::Indirect(_),
+                ..
+            } => waits = true,
+            Effect::Mem(_)
+            | Effect::Allocates
+            | Effect::CreatesThread { .. }
+            | Effect::JoinsThread { .. }
+            | Effect::Unlocks { .. }
+            | Effect::AtomicSection(false)
+            | Effect::Clobbers
+            | Effect::Asserts
+            | Effect::Assumes => {}
+        });
+        waits
+    })
 }
