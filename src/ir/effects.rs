@@ -289,6 +289,105 @@ impl InstKind {
     }
 }
 
+/// What an instruction does with one of its operands (the operand side of rustc's
+/// `PlaceContext`): the stages that want only some operands (the constants an input is
+/// compared with, the pointers an access goes through) choose by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OperandUse {
+    /// Computes with it: an operand of arithmetic or of a comparison, the source of a cast or
+    /// a copy, a select's condition or arms, the value a store or an atomic operation writes,
+    /// a compare-exchange's expected and new values.
+    Value,
+    /// Passes it to the called function or to the new thread.
+    Argument,
+    /// Decides with it: the condition of an assertion or an assumption.
+    Condition,
+    /// A pointer it accesses memory through or computes an address from: the address of a
+    /// load, store, atomic, `memset` or `memcpy`, a `realloc`'s old block, a lock, the handle
+    /// `pthread_create` writes, the result `pthread_join` writes, the base of a `getelementptr`.
+    Address,
+    /// A variable index of a `getelementptr` (scaled by its stride).
+    Index,
+    /// The byte count of a `memset` or `memcpy`.
+    Length,
+    /// The byte a `memset` writes.
+    Fill,
+    /// The function it calls through a pointer, or starts as a thread.
+    Callee,
+    /// The `pthread_t` value of the thread a join waits for.
+    Handle,
+}
+
+impl InstKind {
+    /// Calls `f` on every operand the instruction uses, with what it does with it; the same
+    /// operands as [`InstKind::for_each_use`], in the same order.
+    pub fn for_each_operand(&self, mut f: impl FnMut(&Operand, OperandUse)) {
+        use InstKind::*;
+        use OperandUse as U;
+        match self {
+            Bin { a, b, .. } | Cmp { a, b, .. } => {
+                f(a, U::Value);
+                f(b, U::Value);
+            }
+            Cast { src, .. } | Copy { src, .. } => f(src, U::Value),
+            Select { cond, t, f: e, .. } => {
+                f(cond, U::Value);
+                f(t, U::Value);
+                f(e, U::Value);
+            }
+            Gep { base, indices, .. } => {
+                f(base, U::Address);
+                indices.iter().for_each(|(o, _)| f(o, U::Index));
+            }
+            Alloca { .. } | Nondet { .. } | AtomicBegin | AtomicEnd | Havoc { .. } => {}
+            HeapAlloc { from, .. } => from.iter().for_each(|o| f(o, U::Address)),
+            Load { ptr, .. } => f(ptr, U::Address),
+            Store { ptr, val, .. } | AtomicRmw { ptr, val, .. } => {
+                f(ptr, U::Address);
+                f(val, U::Value);
+            }
+            CmpXchg {
+                ptr, expected, new, ..
+            } => {
+                f(ptr, U::Address);
+                f(expected, U::Value);
+                f(new, U::Value);
+            }
+            MemSet { ptr, val, len } => {
+                f(ptr, U::Address);
+                f(val, U::Fill);
+                f(len, U::Length);
+            }
+            MemCopy { dst, src, len } => {
+                f(dst, U::Address);
+                f(src, U::Address);
+                f(len, U::Length);
+            }
+            Call { callee, args, .. } => {
+                args.iter().for_each(|o| f(o, U::Argument));
+                match callee {
+                    Callee::Indirect(o) => f(o, U::Callee),
+                    Callee::Direct(_) => {}
+                }
+            }
+            ThreadCreate {
+                handle, entry, arg, ..
+            } => {
+                f(handle, U::Address);
+                f(entry, U::Callee);
+                f(arg, U::Argument);
+            }
+            ThreadJoin { handle, retval, .. } => {
+                f(handle, U::Handle);
+                f(retval, U::Address);
+            }
+            Lock { lock, .. } | Unlock { lock, .. } => f(lock, U::Address),
+            Assert { cond, .. } => cond.iter().for_each(|o| f(o, U::Condition)),
+            Assume { cond } => f(cond, U::Condition),
+        }
+    }
+}
+
 impl Terminator {
     /// Calls `f` on every operand the terminator uses: the one description of its uses.
     pub fn for_each_use(&self, mut f: impl FnMut(&Operand)) {
@@ -410,6 +509,47 @@ mod tests {
         assert_eq!(Bytes::Word(12).fixed(8), Some(2));
         assert_eq!(Bytes::Len(&len).fixed(8), None);
         assert_eq!(Bytes::Unknown.fixed(8), None);
+    }
+
+    #[test]
+    fn the_operands_with_their_uses_are_the_uses() {
+        let v = |i| Operand::Var(VarId(i));
+        let kinds = [
+            InstKind::Store {
+                ptr: v(0),
+                val: v(1),
+                ty: Ty::Int(32),
+                size: 4,
+                atomic: false,
+            },
+            InstKind::MemSet {
+                ptr: v(0),
+                val: v(1),
+                len: v(2),
+            },
+            InstKind::Call {
+                dst: None,
+                callee: Callee::Indirect(v(3)),
+                args: vec![v(1), v(2)],
+            },
+            InstKind::ThreadJoin {
+                dst: None,
+                handle: v(0),
+                retval: v(1),
+            },
+        ];
+        for k in &kinds {
+            let (mut uses, mut operands) = (Vec::new(), Vec::new());
+            k.for_each_use(|o| uses.push(*o));
+            k.for_each_operand(|o, _| operands.push(*o));
+            assert_eq!(uses, operands, "{k:?}");
+        }
+        let mut seen = Vec::new();
+        kinds[1].for_each_operand(|_, u| seen.push(u));
+        assert_eq!(
+            seen,
+            [OperandUse::Address, OperandUse::Fill, OperandUse::Length]
+        );
     }
 
     #[test]

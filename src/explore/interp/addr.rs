@@ -11,8 +11,13 @@
 //! runs (ASLR, `malloc`), so the exact mode of proofs by exploration never gives an object an
 //! address: there a pointer made an integer stays unknown, and a branch it decides abandons the
 //! execution (`InterpOptions::exact`).
+//!
+//! Here too the two operations that need addresses: the casts between pointers and integers
+//! (`cast`) and the comparison of two values (`compare`, pointers into distinct objects by
+//! their addresses).
 
 use super::memory::{Alloc, Ptr};
+use super::*;
 use super::{Interp, State};
 
 /// The address of the first object given one: above the first pages, and above the code.
@@ -99,5 +104,88 @@ impl Interp<'_> {
             }
         }
         Ptr::Raw(x)
+    }
+}
+
+impl<'p> Interp<'p> {
+    /// LLVM's cast `op` of `v` from `from` to `to` bits; outside the exact mode, a pointer cast
+    /// to an integer is its address and an integer cast to a pointer points to the object there
+    /// (`addr`).
+    pub(super) fn cast(&self, s: &mut State, op: CastOp, v: Value, from: u32, to: u32) -> Value {
+        let pbits = self.program.pointer_size * 8;
+        match (op, v) {
+            (CastOp::PtrToInt, Value::Ptr(p @ (Ptr::Mem { .. } | Ptr::Func(_)))) => {
+                match self.int_of_ptr(s, p) {
+                    Some(x) => Value::int(x as i128, to),
+                    None => Value::Unknown,
+                }
+            }
+            (CastOp::IntToPtr, Value::Int { v, .. }) => {
+                Value::Ptr(self.ptr_of_int(s, mask(v, pbits) as u64))
+            }
+            _ => cast(op, v, from, to, self.program.pointer_size),
+        }
+    }
+
+    /// `a pred b`, or `None` when it depends on something unknown (addresses of distinct
+    /// objects, unknown values).
+    pub(super) fn compare(
+        &self,
+        s: &mut State,
+        pred: CmpPred,
+        a: Value,
+        b: Value,
+        bits: u32,
+    ) -> Option<bool> {
+        use CmpPred::*;
+        let ints =
+            |x: u128, y: u128, bits: u32| crate::explore::symbolic::expr::cmp(pred, x, y, bits);
+        let pbits = self.program.pointer_size * 8;
+        // Distinct objects, or an object and null: only equality is known.
+        let distinct = || match pred {
+            Eq => Some(false),
+            Ne => Some(true),
+            _ => None,
+        };
+        match (a, b) {
+            (Value::Int { v: x, .. }, Value::Int { v: y, .. }) => Some(ints(x, y, bits.max(1))),
+            (Value::Ptr(p), Value::Ptr(q)) => match (p, q) {
+                (Ptr::Raw(x), Ptr::Raw(y)) => Some(ints(x.into(), y.into(), pbits)),
+                (Ptr::Mem { alloc: a1, off: o1 }, Ptr::Mem { alloc: a2, off: o2 }) => {
+                    if a1 == a2 {
+                        // Same object: the base address cancels out.
+                        let (x, y) = (o1, o2);
+                        Some(match pred {
+                            Eq => x == y,
+                            Ne => x != y,
+                            Ugt | Sgt => x > y,
+                            Uge | Sge => x >= y,
+                            Ult | Slt => x < y,
+                            Ule | Sle => x <= y,
+                        })
+                    } else if s.mem[a1 as usize].in_bounds(o1) && s.mem[a2 as usize].in_bounds(o2) {
+                        distinct()
+                    } else {
+                        // One past the end of one object may be the start of another.
+                        None
+                    }
+                }
+                (Ptr::Func(f), Ptr::Func(g)) => match pred {
+                    Eq => Some(f == g),
+                    Ne => Some(f != g),
+                    _ => None,
+                },
+                (Ptr::Raw(0), _) | (_, Ptr::Raw(0)) => distinct(),
+                (Ptr::Func(_), Ptr::Mem { .. }) | (Ptr::Mem { .. }, Ptr::Func(_)) => distinct(),
+                _ => None,
+            }
+            .or_else(|| {
+                // Outside the exact mode, the addresses decide (`addr`).
+                let x = self.int_of_ptr(s, p)?;
+                let y = self.int_of_ptr(s, q)?;
+                Some(ints(x.into(), y.into(), pbits))
+            }),
+            _ => None,
+        }
     }
 }

@@ -8,6 +8,7 @@
 use super::memory::{Byte, Ptr, Value};
 use super::{At, Ext, Interp, State};
 use crate::explore::{Loc, Next, Op, Tid};
+use crate::ir::effects::{Access, Bytes, Effect, Via};
 use crate::ir::lib::Run;
 use crate::ir::{Callee, Inst, InstKind, Operand};
 
@@ -60,49 +61,82 @@ impl Interp<'_> {
         }
     }
 
+    /// The operation instruction `inst` of thread `t` is, read from its effects
+    /// ([`InstKind::effects`]): what memory it touches and how it synchronises.
     pub(super) fn inst_op(&self, s: &State, t: Tid, inst: &Inst) -> Op {
+        // An input has no effect on memory, but it is a choice.
+        if let InstKind::Nondet { .. } = inst.kind {
+            return Op::Input;
+        }
+        // A heap allocation is visible when it moves a block (`realloc`) or, in the exact mode,
+        // when whether it fails is a choice: the reads-from search follows neither.
+        if let InstKind::HeapAlloc { .. } = inst.kind {
+            return Op::Opaque("realloc of a shared block".into());
+        }
         // An operation on something that is not an address stops the execution as
         // unsupported: it touches nothing.
         let or_local = |l: Option<Loc>, f: fn(Loc) -> Op| l.map_or(Op::Local, f);
         let ptr_size = u64::from(self.program.pointer_size);
-        match &inst.kind {
-            InstKind::Load { ptr, size, .. } => {
-                or_local(self.operand_loc(s, t, ptr, u64::from(*size)), Op::Load)
-            }
-            InstKind::Store { ptr, size, .. } => {
-                or_local(self.operand_loc(s, t, ptr, u64::from(*size)), Op::Store)
-            }
-            InstKind::AtomicRmw { ptr, bits, .. } | InstKind::CmpXchg { ptr, bits, .. } => {
-                let size = u64::from(self.access_ty(*bits).1);
-                or_local(self.operand_loc(s, t, ptr, size), Op::Update)
-            }
-            InstKind::MemSet { .. } | InstKind::MemCopy { .. } => {
-                Op::Opaque("memset or memcpy of shared memory".into())
-            }
-            InstKind::HeapAlloc { .. } => Op::Opaque("realloc of a shared block".into()),
-            InstKind::Lock { lock, .. } => or_local(self.operand_loc(s, t, lock, 0), Op::Lock),
-            InstKind::Unlock { lock, .. } => or_local(self.operand_loc(s, t, lock, 0), Op::Unlock),
-            InstKind::ThreadCreate { handle, .. } => Op::Spawn {
-                handle: self.shared_loc(s, t, handle, ptr_size),
+        let mut op = Op::Local;
+        // The handle `pthread_create` writes, the result `pthread_join` writes (a `Mem` effect
+        // beside the thread's).
+        let mut thread_word = None;
+        let mut thread = None;
+        inst.kind.effects(|e| match e {
+            Effect::Mem(m) => match m.via {
+                Via::Direct => {
+                    let size = match m.bytes {
+                        Bytes::Exactly(n) => n,
+                        Bytes::Word(bits) => u64::from(self.access_ty(bits).1),
+                        // Not the bytes of a typed access.
+                        Bytes::Len(_) | Bytes::Unknown => 0,
+                    };
+                    let f = match m.access {
+                        Access::Read => Op::Load,
+                        Access::Write => Op::Store,
+                        Access::Update => Op::Update,
+                    };
+                    op = or_local(self.operand_loc(s, t, m.ptr, size), f);
+                }
+                Via::Bytes => op = Op::Opaque("memset or memcpy of shared memory".into()),
+                Via::Realloc => op = Op::Opaque("realloc of a shared block".into()),
+                Via::Threads => thread_word = Some(m.ptr),
             },
-            InstKind::ThreadJoin { handle, retval, .. } => match self.join_target(s, t, handle) {
+            // A fresh object (an `alloca`; a heap block is answered above), and `calloc`'s
+            // zeroing of it: nothing shared.
+            Effect::Allocates | Effect::Zeroes { .. } => {}
+            Effect::Call { callee, args } => op = self.call_op(s, t, callee, args),
+            Effect::CreatesThread { .. } => thread = Some(None),
+            Effect::JoinsThread { handle } => thread = Some(Some(handle)),
+            Effect::Locks { lock, .. } => op = or_local(self.operand_loc(s, t, lock, 0), Op::Lock),
+            Effect::Unlocks { lock } => op = or_local(self.operand_loc(s, t, lock, 0), Op::Unlock),
+            // Only the outermost section is seen by the other threads.
+            Effect::AtomicSection(true) => {
+                if !matches!(s.atomic, Some((a, _)) if a == t) {
+                    op = Op::AtomicBegin;
+                }
+            }
+            Effect::AtomicSection(false) => {
+                if matches!(s.atomic, Some((a, 1)) if a == t) {
+                    op = Op::AtomicEnd;
+                }
+            }
+            // They stop the execution or touch nothing shared.
+            Effect::Clobbers | Effect::Asserts | Effect::Assumes => {}
+        });
+        let written = |p: Option<&Operand>| p.and_then(|p| self.shared_loc(s, t, p, ptr_size));
+        match thread {
+            None => op,
+            Some(None) => Op::Spawn {
+                handle: written(thread_word),
+            },
+            Some(Some(handle)) => match self.join_target(s, t, handle) {
                 Ok(child) => Op::Join {
                     child,
-                    result: self.shared_loc(s, t, retval, ptr_size),
+                    result: written(thread_word),
                 },
                 Err(_) => Op::Local,
             },
-            InstKind::AtomicBegin => match s.atomic {
-                Some((a, _)) if a == t => Op::Local,
-                _ => Op::AtomicBegin,
-            },
-            InstKind::AtomicEnd => match s.atomic {
-                Some((a, 1)) if a == t => Op::AtomicEnd,
-                _ => Op::Local,
-            },
-            InstKind::Nondet { .. } => Op::Input,
-            InstKind::Call { callee, args, .. } => self.call_op(s, t, callee, args),
-            _ => Op::Local,
         }
     }
 

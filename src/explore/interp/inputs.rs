@@ -1,8 +1,14 @@
-//! The candidate values of nondeterministic inputs and of user buffers' fill bytes, from the
-//! constants the program uses.
+//! Inputs: the candidate values of nondeterministic inputs and of user buffers' fill bytes, from
+//! the constants the program uses, and a thread taking its next input (a forced value, or one of
+//! the candidates as the step's alternative).
+//!
+//! Invariant: the candidates are a function of the program alone, so every execution (and every
+//! replay of it) offers the same alternatives at the same input.
 
 use super::memory::mask;
 use super::MAX_INPUTS;
+use super::*;
+use crate::ir::effects::OperandUse;
 use crate::ir::{InstKind, Operand, Program};
 
 /// The integer constant of an operand, if any.
@@ -12,30 +18,84 @@ pub(super) fn int_of(o: &Operand, out: &mut Vec<i128>) {
     }
 }
 
-/// Every operand an instruction reads.
-pub(super) fn operands(k: &InstKind, f: &mut impl FnMut(&Operand)) {
-    match k {
-        InstKind::Bin { a, b, .. } | InstKind::Cmp { a, b, .. } => {
-            f(a);
-            f(b);
+/// The candidate values of an integer input, by width: for every width an input of the program
+/// has (`__VERIFIER_nondet_*`, an unknown function's integer result), the constants it may be
+/// compared with and their neighbours (`input_candidates`).
+pub(super) fn input_table(program: &Program, ext: &[Ext]) -> BTreeMap<u32, Vec<i128>> {
+    let mut constants = Vec::new();
+    // Constants an input is compared with (`assume(n >= 20)`, `if (x == 7)`) come first:
+    // their neighbourhoods are where the branches change.
+    let mut compared = Vec::new();
+    let mut widths = Vec::new();
+    for f in &program.funcs {
+        for b in &f.blocks {
+            for phi in &b.phis {
+                phi.incoming
+                    .iter()
+                    .for_each(|(_, o)| int_of(o, &mut constants));
+            }
+            for i in &b.insts {
+                i.kind.for_each_operand(|o, u| match u {
+                    OperandUse::Value | OperandUse::Argument | OperandUse::Condition => {
+                        int_of(o, &mut constants)
+                    }
+                    // Addresses, indices, lengths, fill bytes, callees and handles are not
+                    // what an input is compared with.
+                    OperandUse::Address
+                    | OperandUse::Index
+                    | OperandUse::Length
+                    | OperandUse::Fill
+                    | OperandUse::Callee
+                    | OperandUse::Handle => {}
+                });
+                if let InstKind::Cmp { a, b, .. } = &i.kind {
+                    int_of(a, &mut compared);
+                    int_of(b, &mut compared);
+                }
+                widths.extend(input_width(program, ext, &i.kind));
+            }
+            match &b.term {
+                Terminator::CondBr { cond, .. } => int_of(cond, &mut constants),
+                Terminator::Switch { cases, .. } => compared.extend(cases.iter().map(|c| c.0)),
+                Terminator::Ret(Some(o)) => int_of(o, &mut constants),
+                Terminator::Br(_) | Terminator::Ret(None) | Terminator::Stop { .. } => {}
+            }
         }
-        InstKind::Cast { src, .. } | InstKind::Copy { src, .. } => f(src),
-        InstKind::Select { cond, t, f: e, .. } => {
-            f(cond);
-            f(t);
-            f(e);
-        }
-        InstKind::Store { val, ptr, .. } | InstKind::AtomicRmw { val, ptr, .. } => {
-            f(val);
-            f(ptr);
-        }
-        InstKind::CmpXchg { expected, new, .. } => {
-            f(expected);
-            f(new);
-        }
-        InstKind::Call { args, .. } => args.iter().for_each(f),
-        InstKind::Assert { cond: Some(c), .. } | InstKind::Assume { cond: c } => f(c),
-        _ => {}
+    }
+    constants.sort_unstable();
+    constants.dedup();
+    compared.sort_unstable();
+    compared.dedup();
+    widths
+        .into_iter()
+        .map(|bits| (bits, input_candidates(&compared, &constants, bits)))
+        .collect()
+}
+
+/// The width of the integer input instruction `kind` takes, if it takes one: a
+/// `__VERIFIER_nondet_*` of an integer type, or a call of an unknown function whose integer
+/// result is an input too.
+fn input_width(program: &Program, ext: &[Ext], kind: &InstKind) -> Option<u32> {
+    use InstKind::*;
+    match kind {
+        Nondet {
+            ty: Ty::Int(bits), ..
+        } => Some(*bits),
+        Nondet { .. } => None,
+        Call {
+            dst: Some(_),
+            callee: Callee::Direct(g),
+            ..
+        } if ext[g.index()] == Ext::Lib(Run::Unknown) => match program.funcs[g.index()].ret {
+            Some(Ty::Int(bits)) => Some(bits),
+            _ => None,
+        },
+        Call { .. } => None,
+        Bin { .. } | Cmp { .. } | Cast { .. } | Select { .. } | Copy { .. } | Gep { .. } => None,
+        Alloca { .. } | HeapAlloc { .. } | Load { .. } | Store { .. } | AtomicRmw { .. } => None,
+        CmpXchg { .. } | MemSet { .. } | MemCopy { .. } | ThreadCreate { .. } => None,
+        ThreadJoin { .. } | Lock { .. } | Unlock { .. } | AtomicBegin | AtomicEnd => None,
+        Assert { .. } | Assume { .. } | Havoc { .. } => None,
     }
 }
 
@@ -55,15 +115,15 @@ pub(super) fn fill_candidates(program: &Program) -> Vec<i128> {
         let mut byte = vec![false; f.vars.len()];
         for b in &f.blocks {
             for i in &b.insts {
-                match &i.kind {
-                    InstKind::Load { dst, size: 1, .. } => byte[dst.index()] = true,
-                    InstKind::Cast {
-                        dst,
-                        from: 8,
-                        src: Operand::Var(_),
-                        ..
-                    } => byte[dst.index()] = true,
-                    _ => {}
+                if let InstKind::Load { dst, size: 1, .. }
+                | InstKind::Cast {
+                    dst,
+                    from: 8,
+                    src: Operand::Var(_),
+                    ..
+                } = &i.kind
+                {
+                    byte[dst.index()] = true;
                 }
             }
         }
@@ -146,4 +206,88 @@ pub(super) fn input_candidates(compared: &[i128], constants: &[i128], bits: u32)
     });
     all.truncate(MAX_INPUTS);
     all
+}
+
+impl<'p> Interp<'p> {
+    /// The forced value of thread `t`'s next input, if any.
+    pub(super) fn forced_input(&self, s: &State, t: Tid) -> Option<i128> {
+        let f = self.forced.as_ref()?;
+        f.get(&(t, s.threads[t].inputs)).copied()
+    }
+
+    /// Whether the input of thread `t`'s top function into `dst` fills a user buffer.
+    pub(super) fn is_fill(&self, s: &State, t: Tid, dst: VarId) -> bool {
+        !self.fills.is_empty()
+            && (s.threads[t].frames.last()).is_some_and(|fr| self.fills.contains(&(fr.func, dst)))
+    }
+
+    /// The candidate values of the input of thread `t` into `dst`, of type `ty` (in the order
+    /// of its alternatives).
+    pub(super) fn input_values_of(
+        &self,
+        s: &State,
+        t: Tid,
+        dst: VarId,
+        ty: Ty,
+        is_bool: bool,
+    ) -> Vec<Value> {
+        if !is_bool && self.is_fill(s, t, dst) {
+            return self.fill_values.iter().map(|&c| Value::int(c, 8)).collect();
+        }
+        self.input_values(ty, is_bool)
+    }
+
+    /// The candidate values of an input of type `ty` (in the order of its alternatives).
+    pub(super) fn input_values(&self, ty: Ty, is_bool: bool) -> Vec<Value> {
+        match ty {
+            _ if is_bool => vec![Value::int(0, bits_of(ty)), Value::int(1, bits_of(ty))],
+            Ty::Int(bits) => self.inputs[&bits]
+                .iter()
+                .map(|&c| Value::int(c, bits))
+                .collect(),
+            // Any pointer may be returned: null is one of them.
+            Ty::Ptr => vec![Value::NULL],
+            Ty::Other => vec![Value::Unknown],
+        }
+    }
+
+    /// Thread `t` takes its next input into `dst` (of type `ty`): the forced value, else
+    /// alternative `alt` of the candidates; the step shows it in the C type of `dst`, named
+    /// `name` or else after `dst`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn take_input(
+        &self,
+        s: &mut State,
+        t: Tid,
+        dst: VarId,
+        ty: Ty,
+        is_bool: bool,
+        alt: usize,
+        name: Option<String>,
+    ) -> StepKind {
+        let v = match (self.forced_input(s, t), ty) {
+            (Some(f), Ty::Int(bits)) if is_bool => Value::int((f != 0) as i128, bits),
+            (Some(f), Ty::Int(bits)) => Value::int(f, bits),
+            _ => {
+                let values = self.input_values_of(s, t, dst, ty, is_bool);
+                values[alt.min(values.len() - 1)]
+            }
+        };
+        if self.forced.is_some() {
+            s.threads.focus_mut(t).inputs += 1;
+        }
+        let func = s.threads[t].frames.last().map(|fr| fr.func);
+        self.set(s, t, dst, v);
+        let (value, bits) = match v {
+            Value::Int { v, bits } if is_bool || bits == 1 => (v as i128, 1),
+            Value::Int { v, bits } => (sext(v, bits), bits),
+            _ => (0, 128),
+        };
+        let var = func.and_then(|f| self.program.funcs[f.index()].vars.get(dst.index()));
+        StepKind::Input(InputValue {
+            value,
+            name: name.or_else(|| var.and_then(|i| i.name.clone())),
+            ty: CInt::new(bits, var.map_or(Signedness::Signed, |i| i.sign)),
+        })
+    }
 }

@@ -106,7 +106,28 @@ impl Interp<'_> {
             InstKind::Store { atomic, .. } => (true, atomic),
             InstKind::AtomicRmw { .. } => (true, true),
             InstKind::CmpXchg { .. } => (false, true),
-            _ => return None,
+            // Only these accesses are reported as races.
+            InstKind::Bin { .. }
+            | InstKind::Cmp { .. }
+            | InstKind::Cast { .. }
+            | InstKind::Select { .. }
+            | InstKind::Copy { .. }
+            | InstKind::Gep { .. }
+            | InstKind::Alloca { .. }
+            | InstKind::HeapAlloc { .. }
+            | InstKind::MemSet { .. }
+            | InstKind::MemCopy { .. }
+            | InstKind::Call { .. }
+            | InstKind::ThreadCreate { .. }
+            | InstKind::ThreadJoin { .. }
+            | InstKind::Lock { .. }
+            | InstKind::Unlock { .. }
+            | InstKind::AtomicBegin
+            | InstKind::AtomicEnd
+            | InstKind::Assert { .. }
+            | InstKind::Assume { .. }
+            | InstKind::Nondet { .. }
+            | InstKind::Havoc { .. } => return None,
         };
         let loc = match self.inst_op(s, t, inst) {
             Op::Load(l) | Op::Store(l) | Op::Update(l) => l,

@@ -69,7 +69,9 @@ impl System for Interp<'_> {
             atomic: None,
             status,
             steps: 0,
-            shadow: shadow::ShadowCell(self.concolic.then(|| Box::new(shadow::Shadow::new()))),
+            shadow: shadow::cell::ShadowCell(
+                (self.concolic).then(|| Box::new(shadow::cell::Shadow::new())),
+            ),
         }
     }
 
@@ -88,17 +90,22 @@ impl System for Interp<'_> {
         if s.threads[t].at != At::Inst {
             return 1;
         }
-        match self.cur_inst(s, t).map(|i| &i.kind) {
-            Some(InstKind::Nondet { ty, .. })
+        // A terminator has one.
+        let Some(inst) = self.cur_inst(s, t) else {
+            return 1;
+        };
+        match &inst.kind {
+            InstKind::Nondet { ty, .. }
                 if matches!(ty, Ty::Int(_)) && self.forced_input(s, t).is_some() =>
             {
                 1
             }
-            Some(InstKind::Nondet { dst, ty, is_bool }) => {
+            InstKind::Nondet { dst, ty, is_bool } => {
                 self.input_values_of(s, t, *dst, *ty, *is_bool).len()
             }
-            Some(InstKind::HeapAlloc { .. }) if self.options.exact => 2,
-            Some(kind @ InstKind::Call { callee, .. }) => match self.callee(s, t, callee) {
+            // Exact: the allocation succeeds, or it fails.
+            InstKind::HeapAlloc { .. } if self.options.exact => 2,
+            kind @ InstKind::Call { callee, .. } => match self.callee(s, t, callee) {
                 Some(f) if self.ext[f.index()] == Ext::Lib(Run::Unknown) => {
                     match self.unknown_result(f, kind) {
                         Some(_) if self.forced_input(s, t).is_some() => 1,
@@ -108,16 +115,36 @@ impl System for Interp<'_> {
                 }
                 _ => 1,
             },
-            _ => 1,
+            InstKind::HeapAlloc { .. }
+            | InstKind::Bin { .. }
+            | InstKind::Cmp { .. }
+            | InstKind::Cast { .. }
+            | InstKind::Select { .. }
+            | InstKind::Copy { .. }
+            | InstKind::Gep { .. }
+            | InstKind::Alloca { .. }
+            | InstKind::Load { .. }
+            | InstKind::Store { .. }
+            | InstKind::AtomicRmw { .. }
+            | InstKind::CmpXchg { .. }
+            | InstKind::MemSet { .. }
+            | InstKind::MemCopy { .. }
+            | InstKind::ThreadCreate { .. }
+            | InstKind::ThreadJoin { .. }
+            | InstKind::Lock { .. }
+            | InstKind::Unlock { .. }
+            | InstKind::AtomicBegin
+            | InstKind::AtomicEnd
+            | InstKind::Assert { .. }
+            | InstKind::Assume { .. }
+            | InstKind::Havoc { .. } => 1,
         }
     }
 
     fn step(&self, s: &mut State, t: Tid, alt: usize) -> StepInfo {
         debug_assert!(self.enabled(s).contains(&t), "thread {t} is not enabled");
         let atomic_before = s.atomic.is_some();
-        if s.shadow.on() {
-            self.sh_begin_step(s, t);
-        }
+        self.hooks(s).step_begins(self, s, t);
         let (span, kind) = self.exec_pending(s, t, alt);
         if self.options.exact {
             // The step budget is per step (a thread's local code that never ends), and not
@@ -142,8 +169,8 @@ impl System for Interp<'_> {
         // The thread changed by the step goes back into the tree (states are hashed after
         // steps).
         s.threads.settle();
-        if s.status == Status::Done && s.shadow.on() {
-            self.sh_exit(s);
+        if s.status == Status::Done {
+            self.hooks(s).process_exited(self, s);
         }
         if s.status == Status::Running {
             let atomic_ended = atomic_before && s.atomic.is_none();

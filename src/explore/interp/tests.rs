@@ -1,6 +1,7 @@
 //! The interpreter on small C programs compiled by the real front end, driven by simple
 //! schedulers and by a brute-force search over every schedule.
 
+use super::inputs::input_candidates;
 use super::*;
 use crate::config::Config;
 
