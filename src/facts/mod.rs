@@ -37,7 +37,7 @@ pub(crate) mod testing;
 
 use crate::ir::effects::{Access as Use, Bytes, Effect, MemAccess, Via};
 use crate::ir::{BlockId, Callee, FuncId, InstKind, Operand, Program, VarId};
-use crate::memory::{Access, CellId, MemoryModel, RangeWrite};
+use crate::memory::{CellAccess, CellId, MemoryModel, RangeWrite};
 use std::collections::{BTreeSet, HashMap};
 
 /// Program-wide facts.
@@ -50,7 +50,7 @@ pub struct Facts<'a> {
     pub ncells: u32,
     /// Every cell, for havoc.
     pub all_cells: Vec<CellId>,
-    accesses: HashMap<(FuncId, BlockId, u32), Access>,
+    accesses: HashMap<(FuncId, BlockId, u32), CellAccess>,
     /// The cells each `memset`/`memcpy` writes (`MemoryModel::span`).
     spans: HashMap<(FuncId, BlockId, u32), RangeWrite>,
     defs: Vec<Vec<Option<(BlockId, u32)>>>,
@@ -235,12 +235,12 @@ impl<'a> Facts<'a> {
     }
 
     /// The cells instruction `idx` of `block` of `func` reads or writes.
-    pub fn access(&self, func: FuncId, block: BlockId, idx: u32) -> &Access {
-        static NONE: std::sync::OnceLock<Access> = std::sync::OnceLock::new();
+    pub fn access(&self, func: FuncId, block: BlockId, idx: u32) -> &CellAccess {
+        static NONE: std::sync::OnceLock<CellAccess> = std::sync::OnceLock::new();
         self.accesses.get(&(func, block, idx)).unwrap_or_else(|| {
-            NONE.get_or_init(|| Access {
+            NONE.get_or_init(|| CellAccess {
                 read_unknown: true,
-                ..Access::default()
+                ..CellAccess::default()
             })
         })
     }

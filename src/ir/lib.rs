@@ -87,7 +87,7 @@ pub enum Ends {
 
 /// What a library function does to what one pointer argument points to, for the race check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Access {
+pub enum ArgAccess {
     /// Nothing: not program data (a `FILE *`, a size), or not a pointer.
     None,
     /// Reads it.
@@ -98,16 +98,16 @@ pub enum Access {
 
 /// What the race check counts a call of the function as touching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Race {
+pub enum CallTouch {
     /// A synchronisation or thread function: its accesses to its objects are not data
     /// accesses (they order and exclude, and are atomic), so it touches nothing.
     NotData,
     /// Known: `leading[i]` for the `i`-th argument, `rest` for every further (variadic) one.
     Args {
         /// The roles of the leading arguments.
-        leading: &'static [Access],
+        leading: &'static [ArgAccess],
         /// The role of any further argument.
-        rest: Access,
+        rest: ArgAccess,
     },
     /// Not known: assumed to write what its pointer arguments point to (the report says so).
     Assumed,
@@ -220,7 +220,7 @@ pub struct Props {
     /// How a call may end. Read by `facts::ends`.
     pub ends: Ends,
     /// What the race check counts a call as touching. Read by `analysis::races::touch`.
-    pub race: Race,
+    pub race: CallTouch,
     /// How the interpreter of `watts confirm` executes a call. Read by `explore::interp`.
     pub run: Run,
     /// Control may come back to the point after a call of it again (`setjmp`, `getcontext`,
@@ -264,7 +264,7 @@ const UNKNOWN: Props = Props {
     sync_op: None,
     robust: false,
     ends: Ends::Unknown,
-    race: Race::Assumed,
+    race: CallTouch::Assumed,
     run: Run::Unknown,
     resumes: false,
     returns_twice: false,
@@ -300,7 +300,7 @@ const fn containing(name: &'static str) -> Props {
 const fn api(api: Api, name: &'static str) -> Props {
     Props {
         api: Some(api),
-        race: Race::NotData,
+        race: CallTouch::NotData,
         ..f(name)
     }
 }
@@ -327,7 +327,7 @@ const fn cond_wait(name: &'static str) -> Props {
 }
 
 use super::AssertKind;
-use Access::{None as N, Read as R, Write as W};
+use ArgAccess::{None as N, Read as R, Write as W};
 
 /// The lock operations of the rows.
 const LOCK: SyncOp = SyncOp::Lock { exclusive: true };
@@ -355,9 +355,9 @@ impl Props {
     }
 
     /// The race check's roles of its arguments (`race`).
-    const fn touches(self, leading: &'static [Access], rest: Access) -> Props {
+    const fn touches(self, leading: &'static [ArgAccess], rest: ArgAccess) -> Props {
         Props {
-            race: Race::Args { leading, rest },
+            race: CallTouch::Args { leading, rest },
             ..self
         }
     }
@@ -895,7 +895,7 @@ mod tests {
                 names.insert((p.name, p.named == Named::Exact)),
                 "{l:?} twice"
             );
-            assert_eq!(p.api.is_some(), p.race == Race::NotData, "{l:?}");
+            assert_eq!(p.api.is_some(), p.race == CallTouch::NotData, "{l:?}");
             assert_eq!(
                 p.run == Run::TryLock,
                 matches!(p.sync_op, Some(SyncOp::TryLock { .. })),

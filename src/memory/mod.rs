@@ -1,7 +1,7 @@
 //! Memory: a sound points-to analysis and the abstract cells that loads and stores touch.
 //!
 //! Invariant: for every memory access of every execution, the concrete bytes touched belong to
-//! the cells of its [`Access`], or the access says `read_unknown` (reads give any value) and its
+//! the cells of its [`CellAccess`], or the access says `read_unknown` (reads give any value) and its
 //! `clobber` list covers every cell a write may change.
 //!
 //! `MemoryModel::access` maps a load or store to the cells it touches (`exact`, `clobber`,
@@ -39,7 +39,7 @@ use crate::limits::MAX_SPAN_CELLS;
 
 /// The cells one load or store may touch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Access {
+pub struct CellAccess {
     /// Cells whose whole value the access reads or writes (same offset and size).
     pub exact: Vec<CellId>,
     /// Cells a write changes only in part (or whose bytes it may touch without matching them):
@@ -185,7 +185,7 @@ impl MemoryModel {
     }
 
     /// The cells an access of `size` bytes through `ptr` (an operand of function `f`) touches.
-    pub fn access(&self, program: &Program, f: FuncId, ptr: &Operand, size: u32) -> Access {
+    pub fn access(&self, program: &Program, f: FuncId, ptr: &Operand, size: u32) -> CellAccess {
         let pts = self.deref_pts(program, f, ptr);
         let mut exact = BTreeSet::new();
         let mut clobber = BTreeSet::new();
@@ -246,7 +246,7 @@ impl MemoryModel {
             && clobber.is_empty()
             && strong_candidate.is_some_and(|c| self.cells.info(c).singular);
         read_unknown |= !clobber.is_empty();
-        Access {
+        CellAccess {
             exact: exact.into_iter().collect(),
             clobber: clobber.into_iter().collect(),
             strong,

@@ -18,7 +18,7 @@ pub mod shard;
 use crate::config::Config;
 use crate::report::merge::{self, ProgramOutcome, ProgramResult, TreeReport};
 use cache::{Cache, Inputs};
-use partition::Facts;
+use partition::UnitFacts;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -106,14 +106,14 @@ pub fn run(opts: &TreeOptions, config: &Config) -> Result<(TreeReport, Counts), 
     let (mut programs, rest) = partition::tables(&opts.tables, &units, &opts.tables_dir, &cwd)?;
 
     // The facts of every unit outside the tables, from the cache or a `--suggest-harness` run.
-    let mut facts: Vec<Option<Facts>> = vec![None; rest.len()];
+    let mut facts: Vec<Option<UnitFacts>> = vec![None; rest.len()];
     let mut jobs = Vec::new();
     let mut waiting = Vec::new();
     for (i, unit) in rest.iter().enumerate() {
         let id = identity("unit", "", std::slice::from_ref(unit), &[]);
         let cached = (cache.as_ref())
             .and_then(|c| c.get(&id))
-            .and_then(|v| Facts::of_suggestion(&v));
+            .and_then(|v| UnitFacts::of_suggestion(&v));
         match cached {
             Some(f) => facts[i] = Some(f),
             None => {
@@ -122,7 +122,7 @@ pub fn run(opts: &TreeOptions, config: &Config) -> Result<(TreeReport, Counts), 
                 args.push("--".to_string());
                 args.push(unit.to_string_lossy().into_owned());
                 args.extend(config.clang_args.iter().cloned());
-                jobs.push(runner::Job {
+                jobs.push(runner::ChildRun {
                     what: format!("reading {}", unit.display()),
                     args,
                     limit: config.timeout.map(|t| t + STOP_GRACE),
@@ -134,21 +134,21 @@ pub fn run(opts: &TreeOptions, config: &Config) -> Result<(TreeReport, Counts), 
     let ended = runner::run_all(&opts.exe, jobs, opts.jobs, opts.progress);
     for ((i, id), ended) in waiting.into_iter().zip(ended) {
         facts[i] = Some(match bundle_of(ended) {
-            Ok(b) => match b.get("suggestion").and_then(Facts::of_suggestion) {
+            Ok(b) => match b.get("suggestion").and_then(UnitFacts::of_suggestion) {
                 Some(f) => {
                     if let (Some(c), Some(inputs)) = (&cache, inputs_of(&b)) {
                         c.put(&id, &inputs, b["suggestion"].clone());
                     }
                     f
                 }
-                None => Facts::Broken("its harness could not be read".to_string()),
+                None => UnitFacts::Broken("its harness could not be read".to_string()),
             },
-            Err(why) => Facts::Broken(why),
+            Err(why) => UnitFacts::Broken(why),
         });
     }
     let mut libraries = 0;
     for (unit, f) in rest.iter().zip(&facts) {
-        let f = f.clone().unwrap_or(Facts::Library);
+        let f = f.clone().unwrap_or(UnitFacts::Library);
         match partition::of_unit(unit, &f, opts.selection == Selection::All) {
             Some(p) => programs.push(p),
             None => libraries += 1,
@@ -228,7 +228,7 @@ pub fn run(opts: &TreeOptions, config: &Config) -> Result<(TreeReport, Counts), 
         args.push("--".to_string());
         args.extend(files.iter().cloned());
         args.extend(config.clang_args.iter().cloned());
-        jobs.push(runner::Job {
+        jobs.push(runner::ChildRun {
             what: format!("analysing {}", p.name),
             args,
             limit: config.timeout.map(|t| t + STOP_GRACE),

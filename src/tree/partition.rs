@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// What harness discovery found in one unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Facts {
+pub enum UnitFacts {
     /// It defines `main`.
     Main,
     /// Driver code: the first init function, the ops tables and the callbacks handed out.
@@ -29,9 +29,9 @@ pub enum Facts {
     Broken(String),
 }
 
-impl Facts {
+impl UnitFacts {
     /// The facts of `--suggest-harness --format json`'s object.
-    pub fn of_suggestion(s: &Value) -> Option<Facts> {
+    pub fn of_suggestion(s: &Value) -> Option<UnitFacts> {
         let names = |key: &str, field: Option<&str>| -> Option<Vec<String>> {
             (s.get(key)?.as_array()?.iter())
                 .map(|v| match field {
@@ -41,15 +41,15 @@ impl Facts {
                 .collect()
         };
         if s.get("has_main")?.as_bool()? {
-            return Some(Facts::Main);
+            return Some(UnitFacts::Main);
         }
         let tables = names("tables", Some("name"))?;
         let inits = names("inits", Some("name"))?;
         let callbacks = names("callbacks", None)?;
         if tables.is_empty() && inits.is_empty() && callbacks.is_empty() {
-            return Some(Facts::Library);
+            return Some(UnitFacts::Library);
         }
-        Some(Facts::Driver {
+        Some(UnitFacts::Driver {
             init: inits.into_iter().next(),
             tables,
             callbacks,
@@ -59,7 +59,7 @@ impl Facts {
 
 /// One program of the tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Program {
+pub struct TreeProgram {
     /// Its name: the table's, else the unit's path without its extension.
     pub name: String,
     /// Its units, as the database lists them.
@@ -78,7 +78,7 @@ pub fn tables(
     units: &[PathBuf],
     dir: &Path,
     cwd: &Path,
-) -> Result<(Vec<Program>, Vec<PathBuf>), String> {
+) -> Result<(Vec<TreeProgram>, Vec<PathBuf>), String> {
     let mut owner: Vec<Option<usize>> = vec![None; units.len()];
     let mut programs = Vec::new();
     for (t, table) in tables.iter().enumerate() {
@@ -135,7 +135,7 @@ pub fn tables(
         if !table.check.is_empty() {
             options.push(format!("--check={}", table.check.join(",")));
         }
-        programs.push(Program {
+        programs.push(TreeProgram {
             name: table.name.clone(),
             files,
             options,
@@ -151,13 +151,13 @@ pub fn tables(
 
 /// The program of one unit with `facts`, or `None` for a library when libraries are not asked
 /// for.
-pub fn of_unit(unit: &Path, facts: &Facts, libraries: bool) -> Option<Program> {
+pub fn of_unit(unit: &Path, facts: &UnitFacts, libraries: bool) -> Option<TreeProgram> {
     let name = unit.with_extension("").to_string_lossy().into_owned();
     let mut options = Vec::new();
     let mut broken = None;
     match facts {
-        Facts::Main => {}
-        Facts::Driver {
+        UnitFacts::Main => {}
+        UnitFacts::Driver {
             init,
             tables,
             callbacks,
@@ -166,11 +166,11 @@ pub fn of_unit(unit: &Path, facts: &Facts, libraries: bool) -> Option<Program> {
             options.extend(tables.iter().map(|t| format!("--entries-from={t}")));
             options.extend(callbacks.iter().map(|c| format!("--entry={c}:*")));
         }
-        Facts::Library if libraries => options.push("--entries-exported".to_string()),
-        Facts::Library => return None,
-        Facts::Broken(why) => broken = Some(why.clone()),
+        UnitFacts::Library if libraries => options.push("--entries-exported".to_string()),
+        UnitFacts::Library => return None,
+        UnitFacts::Broken(why) => broken = Some(why.clone()),
     }
-    Some(Program {
+    Some(TreeProgram {
         name,
         files: vec![unit.to_path_buf()],
         options,
@@ -179,7 +179,7 @@ pub fn of_unit(unit: &Path, facts: &Facts, libraries: bool) -> Option<Program> {
 }
 
 /// Makes names unique (a table named like a unit's path): later ones get `#2`, `#3`.
-pub fn unique_names(programs: &mut [Program]) {
+pub fn unique_names(programs: &mut [TreeProgram]) {
     let mut seen = std::collections::HashMap::<String, usize>::new();
     for p in programs.iter_mut() {
         let n = seen.entry(p.name.clone()).or_insert(0);
@@ -250,7 +250,7 @@ mod tests {
     fn units_become_programs_by_their_facts() {
         let s = json!({"has_main": false, "tables": [{"name": "fops"}], "inits": [{"name": "d_init"}],
                        "callbacks": ["irq"], "exported": ["f"]});
-        let f = Facts::of_suggestion(&s).expect("facts");
+        let f = UnitFacts::of_suggestion(&s).expect("facts");
         let p = of_unit(Path::new("d/drv.c"), &f, false).expect("a driver");
         assert_eq!(p.name, "d/drv");
         assert_eq!(
@@ -258,15 +258,15 @@ mod tests {
             ["--init=d_init", "--entries-from=fops", "--entry=irq:*"]
         );
         let lib = json!({"has_main": false, "tables": [], "inits": [], "callbacks": []});
-        let f = Facts::of_suggestion(&lib).expect("facts");
-        assert_eq!(f, Facts::Library);
+        let f = UnitFacts::of_suggestion(&lib).expect("facts");
+        assert_eq!(f, UnitFacts::Library);
         assert_eq!(of_unit(Path::new("l.c"), &f, false), None);
         assert_eq!(
             of_unit(Path::new("l.c"), &f, true).expect("lib").options,
             ["--entries-exported"]
         );
         let m = json!({"has_main": true});
-        assert_eq!(Facts::of_suggestion(&m), Some(Facts::Main));
-        assert_eq!(Facts::of_suggestion(&json!({"tables": 3})), None);
+        assert_eq!(UnitFacts::of_suggestion(&m), Some(UnitFacts::Main));
+        assert_eq!(UnitFacts::of_suggestion(&json!({"tables": 3})), None);
     }
 }

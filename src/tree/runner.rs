@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// One child run: its arguments and its own time limit.
-pub struct Job {
+pub struct ChildRun {
     /// What it does, in messages (`analysing wdt`).
     pub what: String,
     /// The arguments after the program.
@@ -33,7 +33,7 @@ pub enum Ended {
 }
 
 /// Runs `jobs` with `workers` at a time (at least 1), showing a bar on stderr when `progress`.
-pub fn run_all(exe: &Path, jobs: Vec<Job>, workers: usize, progress: bool) -> Vec<Ended> {
+pub fn run_all(exe: &Path, jobs: Vec<ChildRun>, workers: usize, progress: bool) -> Vec<Ended> {
     let bar = if progress && !jobs.is_empty() {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
         if let Ok(style) = indicatif::ProgressStyle::with_template(
@@ -73,7 +73,7 @@ pub fn run_all(exe: &Path, jobs: Vec<Job>, workers: usize, progress: bool) -> Ve
         .collect()
 }
 
-fn run_one(exe: &Path, job: &Job) -> Ended {
+fn run_one(exe: &Path, job: &ChildRun) -> Ended {
     let mut cmd = Command::new(exe);
     cmd.args(&job.args);
     let spec = crate::budget::Job {

@@ -177,7 +177,7 @@ impl<'a> Transfer<'a> {
     fn write_cells<D: NumDomain, R: Recorder<D>>(
         &self,
         s: &mut D,
-        access: &crate::memory::Access,
+        access: &crate::memory::CellAccess,
         value: Interval,
         src: Option<Var>,
         rec: &mut R,
@@ -233,7 +233,7 @@ impl<'a> Transfer<'a> {
     fn load_chosen<D: NumDomain, R: Recorder<D>>(
         &self,
         s: &mut D,
-        access: &crate::memory::Access,
+        access: &crate::memory::CellAccess,
         d: Var,
         ty: IntTy,
         choice: &super::LoadRead,
@@ -640,7 +640,7 @@ impl<'a> Transfer<'a> {
                 } else {
                     self.value(s, ctx, new)
                 };
-                let weak = crate::memory::Access {
+                let weak = crate::memory::CellAccess {
                     strong: false,
                     ..access
                 };

@@ -22,7 +22,7 @@
 //! calls of `pthread_once`; callbacks of `points_to::SYNCHRONOUS_CALLBACKS` at their call.
 //! `MAX_CONTEXTS` is 64.
 
-use crate::analysis::sync::locks::{Effect, LockNames, ThreadLocks};
+use crate::analysis::sync::locks::{LockEffect, LockNames, ThreadLocks};
 use crate::facts::Facts;
 use crate::ir::lib::LibFn;
 use crate::ir::{Callee, FuncId, InstKind};
@@ -225,10 +225,10 @@ fn releases(locks: &ThreadLocks, t: &Thread) -> Option<BTreeSet<u32>> {
     for (n, nd) in t.cfg.nodes.iter().enumerate() {
         for idx in nd.start..nd.end {
             match locks.effect(NodeId(n as u32), idx) {
-                Effect::Release(m) => {
+                LockEffect::Release(m) => {
                     out.insert(m);
                 }
-                Effect::ReleaseAll => return None,
+                LockEffect::ReleaseAll => return None,
                 _ => {}
             }
         }

@@ -31,7 +31,7 @@ pub mod touch;
 use self::contexts::{Contexts, Ctx, Place};
 use self::order::Order;
 use self::sharing::Sharing;
-use self::touch::{At, Touch, Via};
+use self::touch::{AccessVia, At, Touch};
 use super::compose::Fixpoint;
 use crate::facts::Facts;
 use crate::ir::{ObjId, ObjectKind, Program, Span};
@@ -120,7 +120,7 @@ pub enum Incomplete {
 struct Acc {
     func: crate::ir::FuncId,
     span: Option<Span>,
-    via: Via,
+    via: AccessVia,
     /// Its class (`Class`).
     class: usize,
 }
@@ -190,7 +190,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                 if parts.is_empty() && !unknown {
                     continue;
                 }
-                if let Via::Assumed(g) = via {
+                if let AccessVia::Assumed(g) = via {
                     assumed.insert(program.funcs[g.index()].name.clone());
                 }
                 for c in &ctxs {
@@ -601,16 +601,16 @@ impl Pairs<'_> {
         );
         let fname = |g: crate::ir::FuncId| self.program.funcs[g.index()].name.clone();
         let how = match a.via {
-            Via::Direct => None,
-            Via::Bytes => Some("memset or memcpy".to_string()),
-            Via::Library(g) => Some(format!("`{}`", fname(g))),
-            Via::Assumed(g) => Some(format!(
+            AccessVia::Direct => None,
+            AccessVia::Bytes => Some("memset or memcpy".to_string()),
+            AccessVia::Library(g) => Some(format!("`{}`", fname(g))),
+            AccessVia::Assumed(g) => Some(format!(
                 "`{}` (assumed to access what its arguments point to)",
                 fname(g)
             )),
-            Via::UnknownCall => Some("a call through a pointer to unknown code".to_string()),
-            Via::Asm => Some("inline assembly".to_string()),
-            Via::Threads => Some("thread creation or join".to_string()),
+            AccessVia::UnknownCall => Some("a call through a pointer to unknown code".to_string()),
+            AccessVia::Asm => Some("inline assembly".to_string()),
+            AccessVia::Threads => Some("thread creation or join".to_string()),
         };
         RaceAccess {
             span: a.span,

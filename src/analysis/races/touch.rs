@@ -16,7 +16,7 @@
 
 use crate::facts::Facts;
 use crate::ir::effects::{self, Bytes, Effect};
-use crate::ir::lib::{Access, Race};
+use crate::ir::lib::{ArgAccess, CallTouch};
 use crate::ir::{Callee, FuncId, Inst, ObjId, ObjectKind, Operand, Program};
 
 /// A read or a write.
@@ -66,7 +66,7 @@ pub struct Part {
 
 /// How an instruction accesses memory, for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Via {
+pub enum AccessVia {
     /// A load, store or atomic operation of the program.
     Direct,
     /// `memset`, `memcpy` (and struct copies).
@@ -95,7 +95,7 @@ pub struct Touch {
     /// Whether it may also touch any exposed object (an address the analysis lost).
     pub unknown: bool,
     /// How.
-    pub via: Via,
+    pub via: AccessVia,
 }
 
 /// The accesses of `inst`, an instruction of `func`.
@@ -105,9 +105,9 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
     inst.kind.effects(|e| match e {
         Effect::Mem(m) => {
             let via = match m.via {
-                effects::Via::Direct => Via::Direct,
-                effects::Via::Bytes => Via::Bytes,
-                effects::Via::Threads => Via::Threads,
+                effects::Via::Direct => AccessVia::Direct,
+                effects::Via::Bytes => AccessVia::Bytes,
+                effects::Via::Threads => AccessVia::Threads,
                 // Issue 35: `realloc`'s read of its old block is not an access here.
                 effects::Via::Realloc => return,
             };
@@ -153,16 +153,15 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
             if !unknown {
                 return;
             }
-            out.extend(
-                (args.iter())
-                    .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, Via::UnknownCall)),
-            );
+            out.extend((args.iter()).filter_map(|a| {
+                arg_touch(facts, func, a, AccessKind::Write, AccessVia::UnknownCall)
+            }));
             out.push(Touch {
                 kind: AccessKind::Write,
                 atomic: false,
                 parts: Vec::new(),
                 unknown: true,
-                via: Via::UnknownCall,
+                via: AccessVia::UnknownCall,
             });
         }
         Effect::Clobbers => out.push(Touch {
@@ -170,7 +169,7 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
             atomic: false,
             parts: Vec::new(),
             unknown: true,
-            via: Via::Asm,
+            via: AccessVia::Asm,
         }),
         // Not accesses in the C sense: they order or exclude (and are atomic), or touch only a
         // fresh object. Issue 35: `calloc`'s zeroing of its fresh block is not an access.
@@ -192,24 +191,25 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
 /// order and exclude, and are atomic); a function the table does not know is *assumed* to
 /// write what its pointer arguments point to, which the report says.
 fn library_call(facts: &Facts<'_>, func: FuncId, g: FuncId, args: &[Operand]) -> Vec<Touch> {
-    let race = (facts.program.funcs[g.index()].library_props()).map_or(Race::Assumed, |p| p.race);
+    let race =
+        (facts.program.funcs[g.index()].library_props()).map_or(CallTouch::Assumed, |p| p.race);
     if facts.memory.pts.writes_nothing(g) {
         return Vec::new();
     }
     match race {
-        Race::NotData => Vec::new(),
-        Race::Args { leading, rest } => (args.iter().enumerate())
+        CallTouch::NotData => Vec::new(),
+        CallTouch::Args { leading, rest } => (args.iter().enumerate())
             .filter_map(|(i, a)| {
                 let kind = match leading.get(i).copied().unwrap_or(rest) {
-                    Access::None => return None,
-                    Access::Read => AccessKind::Read,
-                    Access::Write => AccessKind::Write,
+                    ArgAccess::None => return None,
+                    ArgAccess::Read => AccessKind::Read,
+                    ArgAccess::Write => AccessKind::Write,
                 };
-                arg_touch(facts, func, a, kind, Via::Library(g))
+                arg_touch(facts, func, a, kind, AccessVia::Library(g))
             })
             .collect(),
-        Race::Assumed => (args.iter())
-            .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, Via::Assumed(g)))
+        CallTouch::Assumed => (args.iter())
+            .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, AccessVia::Assumed(g)))
             .collect(),
     }
 }
@@ -221,7 +221,7 @@ fn arg_touch(
     func: FuncId,
     a: &Operand,
     kind: AccessKind,
-    via: Via,
+    via: AccessVia,
 ) -> Option<Touch> {
     let pts = facts.memory.pts.of(facts.program, func, a);
     let parts: Vec<Part> = (pts.objects())

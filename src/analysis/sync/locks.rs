@@ -9,7 +9,7 @@
 //! anything that may release a lock (an unlock through a pointer that may name it, the end of
 //! an atomic section, a call that is not inlined and not known to leave locks alone) ends it.
 //!
-//! Facts per call: its `Effect` on locks (acquire; acquire shared, for a read lock; release;
+//! Facts per call: its `LockEffect` on locks (acquire; acquire shared, for a read lock; release;
 //! `Reacquire` for `pthread_cond_wait`, which gives its mutex back before it returns). `LockNames`
 //! names the locks (a global mutex, or one in a heap block or local of a function that runs once,
 //! `ir::once`) and describes them in source terms; `ThreadLocks::held` and `held_shared` are the
@@ -68,7 +68,7 @@ pub struct LockNames {
 
 /// What an instruction does to the locks its thread holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Effect {
+pub enum LockEffect {
     /// Nothing.
     None,
     /// Takes the lock exclusively.
@@ -185,39 +185,39 @@ impl LockNames {
         func: FuncId,
         kind: &InstKind,
         opaque: &[FuncId],
-    ) -> Effect {
-        let mut out = Effect::None;
+    ) -> LockEffect {
+        let mut out = LockEffect::None;
         kind.effects(|e| {
             let this = match e {
                 InstEffect::Locks { lock, exclusive } => {
-                    self.name(facts, func, lock).map_or(Effect::None, |m| {
+                    self.name(facts, func, lock).map_or(LockEffect::None, |m| {
                         if exclusive {
-                            Effect::Acquire(m)
+                            LockEffect::Acquire(m)
                         } else {
-                            Effect::AcquireShared(m)
+                            LockEffect::AcquireShared(m)
                         }
                     })
                 }
                 InstEffect::Unlocks { lock } => self
                     .name(facts, func, lock)
-                    .map_or(Effect::ReleaseAll, Effect::Release),
-                InstEffect::AtomicSection(true) => Effect::Acquire(ATOMIC_LOCK),
-                InstEffect::AtomicSection(false) => Effect::Release(ATOMIC_LOCK),
+                    .map_or(LockEffect::ReleaseAll, LockEffect::Release),
+                InstEffect::AtomicSection(true) => LockEffect::Acquire(ATOMIC_LOCK),
+                InstEffect::AtomicSection(false) => LockEffect::Release(ATOMIC_LOCK),
                 InstEffect::Call { callee, args } => {
                     self.call_effect(facts, func, callee, args, opaque)
                 }
                 // Issue 35: memory-clobbering assembly is taken to leave the locks alone.
-                InstEffect::Clobbers => Effect::None,
+                InstEffect::Clobbers => LockEffect::None,
                 InstEffect::Mem(_)
                 | InstEffect::Allocates
                 | InstEffect::Zeroes { .. }
                 | InstEffect::CreatesThread { .. }
                 | InstEffect::JoinsThread { .. }
                 | InstEffect::Asserts
-                | InstEffect::Assumes => Effect::None,
+                | InstEffect::Assumes => LockEffect::None,
             };
             // An instruction has at most one effect on locks.
-            if this != Effect::None {
+            if this != LockEffect::None {
                 out = this;
             }
         });
@@ -232,7 +232,7 @@ impl LockNames {
         callee: &Callee,
         args: &[Operand],
         opaque: &[FuncId],
-    ) -> Effect {
+    ) -> LockEffect {
         match callee {
             // A function that takes a lock exclusively when it returns 0 (`lib`, not
             // `library()`: also a definition of the program's under such a name).
@@ -244,7 +244,7 @@ impl LockNames {
                 // A trylock never releases anything; it acquires only on success.
                 args.first()
                     .and_then(|op| self.name(facts, func, op))
-                    .map_or(Effect::None, Effect::TryAcquire)
+                    .map_or(LockEffect::None, LockEffect::TryAcquire)
             }
             Callee::Direct(g)
                 if facts.program.funcs[g.index()]
@@ -255,7 +255,7 @@ impl LockNames {
                 // before it returns, also on a timeout; it touches no other lock.
                 args.get(1)
                     .and_then(|op| self.name(facts, func, op))
-                    .map_or(Effect::ReleaseAll, Effect::Reacquire)
+                    .map_or(LockEffect::ReleaseAll, LockEffect::Reacquire)
             }
             Callee::Direct(g) => {
                 let f = &facts.program.funcs[g.index()];
@@ -266,12 +266,12 @@ impl LockNames {
                     .is_some_and(|p| matches!(p.api, Some(Api::Pthread | Api::Semaphore)));
                 let known = !f.is_defined && facts.memory.pts.writes_only_args(*g, f) && !sync;
                 if known && !opaque.contains(g) {
-                    Effect::None
+                    LockEffect::None
                 } else {
-                    Effect::ReleaseAll
+                    LockEffect::ReleaseAll
                 }
             }
-            Callee::Indirect(_) => Effect::ReleaseAll,
+            Callee::Indirect(_) => LockEffect::ReleaseAll,
         }
     }
 }
@@ -285,7 +285,7 @@ pub struct ThreadLocks {
     pub held_shared: HashMap<(NodeId, u32), BTreeSet<u32>>,
     /// What each instruction does to the locks, shared acquisitions left out (they exclude
     /// no other reader, so the oracle's rules and lock protection ignore them).
-    effects: HashMap<(NodeId, u32), Effect>,
+    effects: HashMap<(NodeId, u32), LockEffect>,
     /// Per node, the search of `overwritten_before_release` that last visited it (`stamp`).
     visited: Vec<u32>,
     /// The number of the current search.
@@ -316,7 +316,7 @@ impl ThreadLocks {
             let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
             for idx in nd.start..nd.end {
                 let e = names.effect(facts, func, &insts[idx as usize].kind, &cfg.opaque_callees);
-                if !matches!(e, Effect::None) {
+                if !matches!(e, LockEffect::None) {
                     effects.insert((NodeId(n as u32), idx), e);
                 }
             }
@@ -327,7 +327,7 @@ impl ThreadLocks {
         if !effects.values().any(|e| {
             matches!(
                 e,
-                Effect::Acquire(_) | Effect::TryAcquire(_) | Effect::AcquireShared(_)
+                LockEffect::Acquire(_) | LockEffect::TryAcquire(_) | LockEffect::AcquireShared(_)
             )
         }) {
             return ThreadLocks {
@@ -344,20 +344,20 @@ impl ThreadLocks {
         let apply = |set: &mut BTreeSet<u32>, n: usize, idx: u32| match effects
             .get(&(NodeId(n as u32), idx))
         {
-            Some(Effect::Acquire(m)) => {
+            Some(LockEffect::Acquire(m)) => {
                 set.insert(*m);
             }
-            Some(Effect::AcquireShared(m)) => {
+            Some(LockEffect::AcquireShared(m)) => {
                 set.insert(*m | SHARED);
             }
-            Some(Effect::Release(m)) => {
+            Some(LockEffect::Release(m)) => {
                 set.remove(m);
                 set.remove(&(*m | SHARED));
             }
-            Some(Effect::Reacquire(m)) => {
+            Some(LockEffect::Reacquire(m)) => {
                 set.insert(*m);
             }
-            Some(Effect::ReleaseAll) => set.clear(),
+            Some(LockEffect::ReleaseAll) => set.clear(),
             _ => {}
         };
         let gains = trylock_edges(facts, t, &effects);
@@ -447,7 +447,7 @@ impl ThreadLocks {
             }
         }
         // Shared acquisitions are not effects for the other consumers (see `effects`).
-        effects.retain(|_, e| !matches!(e, Effect::AcquireShared(_)));
+        effects.retain(|_, e| !matches!(e, LockEffect::AcquireShared(_)));
         ThreadLocks {
             held,
             held_shared,
@@ -459,11 +459,11 @@ impl ThreadLocks {
     }
 
     /// What instruction `idx` of `node` does to the held locks.
-    pub fn effect(&self, node: NodeId, idx: u32) -> Effect {
+    pub fn effect(&self, node: NodeId, idx: u32) -> LockEffect {
         self.effects
             .get(&(node, idx))
             .copied()
-            .unwrap_or(Effect::None)
+            .unwrap_or(LockEffect::None)
     }
 
     /// Per node, the lock operations and strong stores, once.
@@ -478,15 +478,15 @@ impl ThreadLocks {
             let insts = &facts.program.funcs[func.index()].blocks[nd.block.index()].insts;
             for idx in nd.start..nd.end {
                 match self.effects.get(&(NodeId(n as u32), idx)) {
-                    Some(Effect::Acquire(m) | Effect::TryAcquire(m)) => {
+                    Some(LockEffect::Acquire(m) | LockEffect::TryAcquire(m)) => {
                         events[n].push((idx, Event::Acquire(*m)))
                     }
-                    Some(Effect::Release(m)) => events[n].push((idx, Event::Release(*m))),
-                    Some(Effect::Reacquire(m)) => {
+                    Some(LockEffect::Release(m)) => events[n].push((idx, Event::Release(*m))),
+                    Some(LockEffect::Reacquire(m)) => {
                         events[n].push((idx, Event::Release(*m)));
                         events[n].push((idx, Event::Acquire(*m)));
                     }
-                    Some(Effect::ReleaseAll) => events[n].push((idx, Event::ReleaseAll)),
+                    Some(LockEffect::ReleaseAll) => events[n].push((idx, Event::ReleaseAll)),
                     _ => {}
                 }
                 // A plain store (not an update, not a byte write) that surely replaces one cell.
@@ -741,7 +741,7 @@ fn every_path_decides(
 fn trylock_edges(
     facts: &Facts<'_>,
     t: &Thread,
-    effects: &HashMap<(NodeId, u32), Effect>,
+    effects: &HashMap<(NodeId, u32), LockEffect>,
 ) -> HashMap<usize, (usize, u32)> {
     use crate::ir::{Operand, Terminator};
     use crate::threads::Exit;
@@ -781,7 +781,9 @@ fn trylock_edges(
         };
         let lock = (nd.start..nd.end).find_map(|k| {
             match (&insts[k as usize].kind, effects.get(&(NodeId(n as u32), k))) {
-                (InstKind::Call { dst: Some(d), .. }, Some(Effect::TryAcquire(m))) if *d == r => {
+                (InstKind::Call { dst: Some(d), .. }, Some(LockEffect::TryAcquire(m)))
+                    if *d == r =>
+                {
                     Some(*m)
                 }
                 _ => None,

@@ -62,7 +62,7 @@
 //! end before a round ran under the final protection, and a thread that published something new is
 //! never quiet.
 
-use super::locks::{Effect, LockNames, ThreadLocks};
+use super::locks::{LockEffect, LockNames, ThreadLocks};
 use crate::facts::Facts;
 use crate::ir::InstKind;
 use crate::memory::CellId;
@@ -78,7 +78,7 @@ pub struct Protection {
     /// Per lock: the cells it protects.
     cells_of: HashMap<u32, Vec<CellId>>,
     /// Per thread (indexed like the fixpoint's threads): lock effects by instruction.
-    effects: Vec<HashMap<(NodeId, u32), Effect>>,
+    effects: Vec<HashMap<(NodeId, u32), LockEffect>>,
     /// Per thread: the instructions that run before any other thread exists (`main`'s that no
     /// path reaches after a `pthread_create`); a lock taken there hands nothing over.
     single: Vec<BTreeSet<(NodeId, u32)>>,
@@ -157,7 +157,7 @@ impl Protection {
                 let func = t.cfg.contexts[nd.ctx.0 as usize].func;
                 for idx in nd.start..nd.end {
                     let e = tl.effect(node, idx);
-                    if e != Effect::None {
+                    if e != LockEffect::None {
                         mine.insert((node, idx), e);
                     }
                     // `main`'s accesses are counted below, once the others' are known.
@@ -282,7 +282,7 @@ impl Protection {
                 if is_join(facts, t, node, idx) {
                     join_points.insert((node, idx));
                 }
-                let (Effect::Acquire(l) | Effect::TryAcquire(l) | Effect::Reacquire(l)) =
+                let (LockEffect::Acquire(l) | LockEffect::TryAcquire(l) | LockEffect::Reacquire(l)) =
                     locks[m].effect(node, idx)
                 else {
                     return;
@@ -333,7 +333,7 @@ impl Protection {
             .effects
             .get(tid)
             .and_then(|m| m.get(&(node, idx)).copied())
-            .unwrap_or(Effect::None);
+            .unwrap_or(LockEffect::None);
         let all = || -> Vec<CellId> { self.cells_of.values().flatten().copied().collect() };
         let marked = |sets: &[BTreeSet<(NodeId, u32)>]| {
             sets.get(tid).is_some_and(|s| s.contains(&(node, idx)))
@@ -355,25 +355,27 @@ impl Protection {
         }
         let (publish, refresh) = match e {
             // No other thread exists yet: the thread's own view is the value.
-            Effect::Acquire(_) | Effect::TryAcquire(_) | Effect::Reacquire(_) if alone => {
+            LockEffect::Acquire(_) | LockEffect::TryAcquire(_) | LockEffect::Reacquire(_)
+                if alone =>
+            {
                 (Vec::new(), &[][..])
             }
-            Effect::Release(m) => (self.cells_of.get(&m).cloned().unwrap_or_default(), &[][..]),
+            LockEffect::Release(m) => (self.cells_of.get(&m).cloned().unwrap_or_default(), &[][..]),
             // A condition wait releases the lock (publishes) and takes it again (refreshes).
-            Effect::Reacquire(m) => (
+            LockEffect::Reacquire(m) => (
                 self.cells_of.get(&m).cloned().unwrap_or_default(),
                 self.cells_of.get(&m).map_or(&[][..], Vec::as_slice),
             ),
-            Effect::ReleaseAll => (all(), &[][..]),
+            LockEffect::ReleaseAll => (all(), &[][..]),
             // A trylock refreshes too: on failure the thread does not read protected cells
             // before it takes the lock again, so the refresh is harmless.
-            Effect::Acquire(m) | Effect::TryAcquire(m) => (
+            LockEffect::Acquire(m) | LockEffect::TryAcquire(m) => (
                 Vec::new(),
                 self.cells_of.get(&m).map_or(&[][..], Vec::as_slice),
             ),
             // Shared acquisitions are never an instruction's effect here
             // (`ThreadLocks::effect`): readers do not exclude each other.
-            Effect::None | Effect::AcquireShared(_) => (Vec::new(), &[][..]),
+            LockEffect::None | LockEffect::AcquireShared(_) => (Vec::new(), &[][..]),
         };
         // Soundness: where `main`'s single-threaded phase may end, its view holds what it wrote
         // while alone; after it, every access to a protected cell holds the lock, so what a
