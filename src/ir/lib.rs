@@ -613,9 +613,10 @@ library! {
     Toupper = f("toupper").known().touches(&[], N);
     Tolower = f("tolower").known().touches(&[], N);
     SchedYield = f("sched_yield").known().run(Zero);
-    /// Not a data access for the race check (C11 7.22.3): a use after `free` is another kind
-    /// of bug.
-    Free = f("free").known().touches(&[], N).run(Free);
+    /// Writes the whole block for the race check, as C11 7.22.3 and ThreadSanitizer take it:
+    /// a `free` in one thread and an access of the block in another that nothing orders are a
+    /// data race (issue 35).
+    Free = f("free").known().touches(&[W], N).run(Free);
     // Library functions that call the functions they are given only during the call.
     Qsort = f("qsort").synchronous();
     QsortR = f("qsort_r").synchronous();

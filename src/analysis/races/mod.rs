@@ -611,6 +611,9 @@ impl Pairs<'_> {
             AccessVia::UnknownCall => Some("a call through a pointer to unknown code".to_string()),
             AccessVia::Asm => Some("inline assembly".to_string()),
             AccessVia::Threads => Some("thread creation or join".to_string()),
+            AccessVia::Realloc => {
+                Some("`realloc` (which reads and frees the old block)".to_string())
+            }
         };
         RaceAccess {
             span: a.span,

@@ -81,6 +81,8 @@ pub enum AccessVia {
     Asm,
     /// `pthread_create` writing the thread handle, `pthread_join` writing the result.
     Threads,
+    /// `realloc` reading and freeing its old block.
+    Realloc,
 }
 
 /// One access of an instruction.
@@ -108,8 +110,7 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
                 effects::Via::Direct => AccessVia::Direct,
                 effects::Via::Bytes => AccessVia::Bytes,
                 effects::Via::Threads => AccessVia::Threads,
-                // Issue 35: `realloc`'s read of its old block is not an access here.
-                effects::Via::Realloc => return,
+                effects::Via::Realloc => AccessVia::Realloc,
             };
             let len = match m.bytes {
                 Bytes::Len(len) => crate::memory::constant_len(len),
@@ -117,8 +118,10 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
                     m.bytes.fixed(program.pointer_size)
                 }
             };
-            // An update (`atomicrmw`, `cmpxchg`) counts as a write.
-            let kind = if m.access.writes() {
+            // An update (`atomicrmw`, `cmpxchg`) counts as a write; so does `realloc`'s use of
+            // its old block, which it reads and then frees (C11 7.22.3.5; a free writes the
+            // whole block, as ThreadSanitizer takes it).
+            let kind = if m.access.writes() || m.via == effects::Via::Realloc {
                 AccessKind::Write
             } else {
                 AccessKind::Read
