@@ -71,6 +71,28 @@ pub(super) struct Thread {
     pub(super) destructors: u32,
 }
 
+impl Thread {
+    /// A thread of `entry(arg)`, the `instance`-th of its entry, about to start with `frames`
+    /// (none for a created thread: its frame is made when it starts).
+    pub(super) fn starting(entry: FuncId, arg: Value, instance: u32, frames: Stack<Frame>) -> Self {
+        Thread {
+            entry,
+            arg,
+            instance,
+            frames,
+            at: At::Start,
+            ret: Value::Unknown,
+            joined: false,
+            allocs: 0,
+            inputs: 0,
+            tls: Vec::new(),
+            specific: Vec::new(),
+            ending: None,
+            destructors: 0,
+        }
+    }
+}
+
 /// One execution prefix: memory, threads, locks, atomic section, status and budget.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {

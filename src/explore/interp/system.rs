@@ -40,21 +40,12 @@ impl System for Interp<'_> {
         };
         State {
             mem,
-            threads: std::iter::once(Thread {
-                entry: self.main,
-                arg: Value::Unknown,
-                instance: 1,
-                frames: Stack::one(self.frame(self.main, &args)),
-                at: At::Start,
-                ret: Value::Unknown,
-                joined: false,
-                allocs: 0,
-                inputs: 0,
-                tls: Vec::new(),
-                specific: Vec::new(),
-                ending: None,
-                destructors: 0,
-            })
+            threads: std::iter::once(Thread::starting(
+                self.main,
+                Value::Unknown,
+                1,
+                Stack::one(self.frame(self.main, &args)),
+            ))
             .collect(),
             finished: 0,
             cut: 0,

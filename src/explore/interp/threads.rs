@@ -329,23 +329,10 @@ impl<'p> Interp<'p> {
         *instance += 1;
         let instance = *instance;
         s.unstarted += 1;
-        s.threads.push(Thread {
-            entry: f,
-            instance,
-            // Its frame is made when it starts: a thread that never starts (one of
-            // 10,000 parked) costs its slot alone.
-            frames: Stack::default(),
-            arg: a,
-            at: At::Start,
-            ret: Value::Unknown,
-            joined: false,
-            allocs: 0,
-            inputs: 0,
-            tls: Vec::new(),
-            specific: Vec::new(),
-            ending: None,
-            destructors: 0,
-        });
+        // Its frame is made when it starts: a thread that never starts (one of 10,000
+        // parked) costs its slot alone.
+        s.threads
+            .push(Thread::starting(f, a, instance, Stack::default()));
         self.thread_local_copies(s, child);
         // A null handle (the driver harness) names no thread to join.
         let h = self.eval(s, t, handle);
