@@ -492,7 +492,7 @@ impl FnLower<'_> {
                 val,
                 ty,
                 size,
-                atomic: false,
+                order: crate::ir::MemOrder::NotAtomic,
             });
         }
         true

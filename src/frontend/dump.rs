@@ -249,12 +249,12 @@ fn inst_text(p: &Program, f: &Function, inst: &Inst) -> String {
             ptr,
             ty,
             size,
-            atomic,
+            order,
         } => {
             format!(
                 "{} = load{} {ty:?} {size}B {}",
                 v(*dst),
-                if *atomic { " atomic" } else { "" },
+                order_word(*order),
                 o(ptr)
             )
         }
@@ -263,11 +263,11 @@ fn inst_text(p: &Program, f: &Function, inst: &Inst) -> String {
             val,
             ty,
             size,
-            atomic,
+            order,
         } => {
             format!(
                 "store{} {ty:?} {size}B {}, {}",
-                if *atomic { " atomic" } else { "" },
+                order_word(*order),
                 o(val),
                 o(ptr)
             )
@@ -278,10 +278,12 @@ fn inst_text(p: &Program, f: &Function, inst: &Inst) -> String {
             ptr,
             val,
             bits,
+            order,
         } => {
             format!(
-                "{} = atomicrmw {op:?}.i{bits} {}, {}",
+                "{} = atomicrmw{} {op:?}.i{bits} {}, {}",
                 v(*dst),
+                order_word(*order),
                 o(ptr),
                 o(val)
             )
@@ -293,10 +295,12 @@ fn inst_text(p: &Program, f: &Function, inst: &Inst) -> String {
             expected,
             new,
             bits,
+            order,
         } => format!(
-            "{}, {} = cmpxchg.i{bits} {}, {}, {}",
+            "{}, {} = cmpxchg{}.i{bits} {}, {}, {}",
             v(*old),
             v(*ok),
+            order_word(*order),
             o(ptr),
             o(expected),
             o(new)
@@ -400,5 +404,18 @@ fn term_text(p: &Program, f: &Function, t: &Terminator) -> String {
         Terminator::Ret(None) => "ret".into(),
         Terminator::Ret(Some(o)) => format!("ret {}", operand(p, f, o)),
         Terminator::Stop { reason } => format!("stop {reason:?}"),
+    }
+}
+
+/// How the dump shows a memory order: nothing for a plain access.
+fn order_word(order: crate::ir::MemOrder) -> &'static str {
+    use crate::ir::MemOrder::*;
+    match order {
+        NotAtomic => "",
+        Relaxed => " atomic relaxed",
+        Acquire => " atomic acquire",
+        Release => " atomic release",
+        AcqRel => " atomic acq_rel",
+        SeqCst => " atomic",
     }
 }

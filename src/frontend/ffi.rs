@@ -4,6 +4,7 @@
 //! module (and its context) outlives every handle; so every query below is sound even though
 //! the handles are plain pointers. Nothing here leaves the front end.
 
+use crate::ir::MemOrder;
 use std::ffi::{c_char, c_uint, CStr};
 
 use llvm_sys::core as c;
@@ -377,11 +378,16 @@ impl Val {
         unsafe { std::slice::from_raw_parts(p, n as usize) }.to_vec()
     }
 
-    /// Whether a load, store or atomicrmw is atomic.
-    pub fn is_atomic_access(self) -> bool {
+    /// The memory order of a load, store or atomicrmw.
+    pub fn memory_order(self) -> MemOrder {
         // SAFETY: live memory instruction.
-        let o = unsafe { c::LLVMGetOrdering(self.0) };
-        o != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+        mem_order(unsafe { c::LLVMGetOrdering(self.0) })
+    }
+
+    /// The memory order of a `cmpxchg` when it exchanges.
+    pub fn cmpxchg_order(self) -> MemOrder {
+        // SAFETY: live cmpxchg.
+        mem_order(unsafe { c::LLVMGetCmpXchgSuccessOrdering(self.0) })
     }
 
     /// The operation of an `atomicrmw`.
@@ -866,4 +872,17 @@ pub(crate) fn metadata_nodes(m: LLVMModuleRef) -> Vec<Md> {
         }
     }
     out
+}
+
+/// C11's name for an LLVM atomic ordering (`unordered` orders no more than relaxed).
+fn mem_order(o: llvm_sys::LLVMAtomicOrdering) -> MemOrder {
+    use llvm_sys::LLVMAtomicOrdering::*;
+    match o {
+        LLVMAtomicOrderingNotAtomic => MemOrder::NotAtomic,
+        LLVMAtomicOrderingUnordered | LLVMAtomicOrderingMonotonic => MemOrder::Relaxed,
+        LLVMAtomicOrderingAcquire => MemOrder::Acquire,
+        LLVMAtomicOrderingRelease => MemOrder::Release,
+        LLVMAtomicOrderingAcquireRelease => MemOrder::AcqRel,
+        LLVMAtomicOrderingSequentiallyConsistent => MemOrder::SeqCst,
+    }
 }

@@ -159,7 +159,7 @@ impl FnLower<'_> {
                     ptr,
                     ty: ty_of(ty),
                     size: u32::try_from(size).unwrap_or(u32::MAX),
-                    atomic: inst.is_atomic_access(),
+                    order: inst.memory_order(),
                 });
             }
             LLVMStore => {
@@ -170,7 +170,7 @@ impl FnLower<'_> {
                     val: self.op(v),
                     ty: ty_of(v.ty()),
                     size: u32::try_from(size).unwrap_or(u32::MAX),
-                    atomic: inst.is_atomic_access(),
+                    order: inst.memory_order(),
                 });
             }
             LLVMAtomicRMW => {
@@ -203,6 +203,7 @@ impl FnLower<'_> {
                     ptr,
                     val,
                     bits,
+                    order: inst.memory_order(),
                 });
             }
             LLVMAtomicCmpXchg => {
@@ -221,6 +222,7 @@ impl FnLower<'_> {
                     expected: self.op(inst.operand(1)),
                     new: self.op(inst.operand(2)),
                     bits,
+                    order: inst.cmpxchg_order(),
                 });
             }
             LLVMExtractValue => {

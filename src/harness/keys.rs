@@ -120,7 +120,7 @@ pub fn model_keys(program: &mut Program) -> bool {
                         val: Operand::Unknown(Ty::Int(32)),
                         ty: Ty::Int(32),
                         size: 4,
-                        atomic: false,
+                        order: crate::ir::MemOrder::NotAtomic,
                     });
                     // Soundness: the destructor runs at a thread's exit; exposed, it is
                     // analysed on its own, from an unknown state, at any time.
@@ -152,7 +152,7 @@ pub fn model_keys(program: &mut Program) -> bool {
                             ptr: at,
                             ty: Ty::Int(bits),
                             size: bytes,
-                            atomic: false,
+                            order: crate::ir::MemOrder::NotAtomic,
                         });
                         kinds.push(InstKind::Cast {
                             dst: d,
@@ -176,7 +176,7 @@ pub fn model_keys(program: &mut Program) -> bool {
                         val: Operand::Var(v),
                         ty: Ty::Int(bits),
                         size: bytes,
-                        atomic: false,
+                        order: crate::ir::MemOrder::NotAtomic,
                     });
                     succeeded(&mut kinds);
                 } else {

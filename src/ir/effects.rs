@@ -9,7 +9,7 @@
 //! here: [`Effect::Call`] hands the callee over to whoever knows it (the function's body, or its
 //! row of [`super::lib`] for a declared function).
 
-use super::inst::{Callee, InstKind, Operand, Terminator};
+use super::inst::{Callee, InstKind, MemOrder, Operand, Terminator};
 use super::ObjId;
 
 /// How an access uses the bytes it names.
@@ -85,8 +85,8 @@ pub struct MemAccess<'a> {
     pub bytes: Bytes<'a>,
     /// Read, write or both.
     pub access: Access,
-    /// Whether it is atomic (the IR records no memory order yet; issue 35 adds it).
-    pub atomic: bool,
+    /// Its memory order (`NotAtomic` for a plain access, a byte copy, a library call).
+    pub order: MemOrder,
     /// Which instruction kind makes it.
     pub via: Via,
 }
@@ -151,12 +151,13 @@ impl InstKind {
     /// [`InstKind::is_register_op`] holds has none.
     pub fn effects<'a>(&'a self, mut f: impl FnMut(Effect<'a>)) {
         use InstKind::*;
-        let mem = |ptr, bytes, access, atomic, via| {
+        const NA: MemOrder = MemOrder::NotAtomic;
+        let mem = |ptr, bytes, access, order, via| {
             Effect::Mem(MemAccess {
                 ptr,
                 bytes,
                 access,
-                atomic,
+                order,
                 via,
             })
         };
@@ -174,64 +175,55 @@ impl InstKind {
                 }
                 if let Some(old) = from {
                     // `realloc` reads the old block (its size is not known here).
-                    f(mem(old, Bytes::Unknown, Access::Read, false, Via::Realloc));
+                    f(mem(old, Bytes::Unknown, Access::Read, NA, Via::Realloc));
                 }
             }
             Load {
-                ptr, size, atomic, ..
+                ptr, size, order, ..
             } => f(mem(
                 ptr,
                 Bytes::Exactly(u64::from(*size)),
                 Access::Read,
-                *atomic,
+                *order,
                 Via::Direct,
             )),
             Store {
-                ptr, size, atomic, ..
+                ptr, size, order, ..
             } => f(mem(
                 ptr,
                 Bytes::Exactly(u64::from(*size)),
                 Access::Write,
-                *atomic,
+                *order,
                 Via::Direct,
             )),
-            AtomicRmw { ptr, bits, .. } | CmpXchg { ptr, bits, .. } => f(mem(
+            AtomicRmw {
+                ptr, bits, order, ..
+            }
+            | CmpXchg {
+                ptr, bits, order, ..
+            } => f(mem(
                 ptr,
                 Bytes::Word(*bits),
                 Access::Update,
-                true,
+                *order,
                 Via::Direct,
             )),
-            MemSet { ptr, len, .. } => {
-                f(mem(ptr, Bytes::Len(len), Access::Write, false, Via::Bytes))
-            }
+            MemSet { ptr, len, .. } => f(mem(ptr, Bytes::Len(len), Access::Write, NA, Via::Bytes)),
             MemCopy { dst, src, len } => {
-                f(mem(dst, Bytes::Len(len), Access::Write, false, Via::Bytes));
-                f(mem(src, Bytes::Len(len), Access::Read, false, Via::Bytes));
+                f(mem(dst, Bytes::Len(len), Access::Write, NA, Via::Bytes));
+                f(mem(src, Bytes::Len(len), Access::Read, NA, Via::Bytes));
             }
             Call { callee, args, .. } => f(Effect::Call { callee, args }),
             ThreadCreate {
                 handle, entry, arg, ..
             } => {
-                f(mem(
-                    handle,
-                    Bytes::Word(0),
-                    Access::Write,
-                    false,
-                    Via::Threads,
-                ));
+                f(mem(handle, Bytes::Word(0), Access::Write, NA, Via::Threads));
                 f(Effect::CreatesThread { entry, arg });
             }
             ThreadJoin { handle, retval, .. } => {
                 f(Effect::JoinsThread { handle });
                 if !matches!(retval, Operand::Null) {
-                    f(mem(
-                        retval,
-                        Bytes::Word(0),
-                        Access::Write,
-                        false,
-                        Via::Threads,
-                    ));
+                    f(mem(retval, Bytes::Word(0), Access::Write, NA, Via::Threads));
                 }
             }
             Lock {
@@ -441,7 +433,7 @@ mod tests {
                 ptr: v,
                 ty: Ty::Int(32),
                 size: 4,
-                atomic: false,
+                order: MemOrder::NotAtomic,
             },
             InstKind::MemCopy {
                 dst: v,
@@ -520,7 +512,7 @@ mod tests {
                 val: v(1),
                 ty: Ty::Int(32),
                 size: 4,
-                atomic: false,
+                order: MemOrder::NotAtomic,
             },
             InstKind::MemSet {
                 ptr: v(0),

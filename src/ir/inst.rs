@@ -44,6 +44,50 @@ pub enum CastOp {
     Other,
 }
 
+/// The memory order of an access, as C11 (5.1.2.4, 7.17.3) names it: what it orders besides
+/// itself. LLVM's `monotonic` is C11's relaxed; its `unordered` (Java's) orders no more, so it is
+/// taken as relaxed too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemOrder {
+    /// A plain (non-atomic) access.
+    NotAtomic,
+    /// `memory_order_relaxed`: atomic, but it orders no other access.
+    Relaxed,
+    /// `memory_order_acquire` (and `consume`, which clang strengthens to it).
+    Acquire,
+    /// `memory_order_release`.
+    Release,
+    /// `memory_order_acq_rel`.
+    AcqRel,
+    /// `memory_order_seq_cst` (the order of `_Atomic` operators and `__sync_*` builtins).
+    SeqCst,
+}
+
+impl MemOrder {
+    /// Whether the access is atomic at all.
+    pub fn is_atomic(self) -> bool {
+        self != MemOrder::NotAtomic
+    }
+
+    /// Whether a store with this order is a release: an acquire load that reads its value
+    /// synchronises with it (C11 5.1.2.4p11), so what preceded the store happens before what
+    /// follows the load.
+    pub fn releases(self) -> bool {
+        matches!(
+            self,
+            MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst
+        )
+    }
+
+    /// Whether a load with this order is an acquire (the other side of [`MemOrder::releases`]).
+    pub fn acquires(self) -> bool {
+        matches!(
+            self,
+            MemOrder::Acquire | MemOrder::AcqRel | MemOrder::SeqCst
+        )
+    }
+}
+
 /// The operation of an `atomicrmw`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RmwOp {
@@ -213,8 +257,8 @@ pub enum InstKind {
         ty: Ty,
         /// Bytes read.
         size: u32,
-        /// Whether the load is atomic.
-        atomic: bool,
+        /// Its memory order (`NotAtomic` for a plain load).
+        order: MemOrder,
     },
     /// `*ptr := val`, `size` bytes.
     Store {
@@ -226,8 +270,8 @@ pub enum InstKind {
         ty: Ty,
         /// Bytes written.
         size: u32,
-        /// Whether the store is atomic.
-        atomic: bool,
+        /// Its memory order (`NotAtomic` for a plain store).
+        order: MemOrder,
     },
     /// `dst := *ptr; *ptr := dst op val` atomically.
     AtomicRmw {
@@ -241,6 +285,8 @@ pub enum InstKind {
         val: Operand,
         /// Width in bits (0 for pointers).
         bits: u32,
+        /// Its memory order.
+        order: MemOrder,
     },
     /// `old := *ptr; ok := old == expected; if ok { *ptr := new }` atomically.
     CmpXchg {
@@ -256,6 +302,8 @@ pub enum InstKind {
         new: Operand,
         /// Width in bits (0 for pointers).
         bits: u32,
+        /// Its memory order when the exchange happens (LLVM's success ordering).
+        order: MemOrder,
     },
     /// `memset(ptr, val, len)` (also `llvm.memset`).
     MemSet {

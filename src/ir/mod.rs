@@ -27,8 +27,8 @@ mod span;
 pub use cint::{CInt, CValue, Signedness};
 pub use ids::{AssertId, BlockId, FuncId, GlobalId, ObjId, VarId};
 pub use inst::{
-    AssertKind, BinOp, Callee, CastOp, CmpPred, Inst, InstKind, Operand, Phi, RmwOp, StopReason,
-    Terminator,
+    AssertKind, BinOp, Callee, CastOp, CmpPred, Inst, InstKind, MemOrder, Operand, Phi, RmwOp,
+    StopReason, Terminator,
 };
 pub use layout::{InitCell, InitValue, Layout, ScalarKind};
 pub use notes::{FrontendNote, Lenient};

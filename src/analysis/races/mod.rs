@@ -161,7 +161,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let reached: Vec<Vec<bool>> = fix.results.iter().map(|r| r.reached.clone()).collect();
     let sharing = Sharing::of(facts);
     let contexts = Contexts::of(facts, threads, &reached);
-    let order = Order::of(facts, threads, &reached);
+    let order = Order::of(facts, threads, &reached, &contexts.locks);
     let mut classes = Classes::default();
     let mut accs: Vec<Acc> = Vec::new();
     let mut acc_ids: HashMap<Acc, usize> = HashMap::default();
@@ -231,6 +231,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
         threads,
         accs: &accs,
         classes: &classes,
+        weak_flags: &order.weak_flags,
         memo: HashMap::default(),
         display_of: std::cell::RefCell::new(vec![None; accs.len()]),
         displays: std::cell::RefCell::new(Displays::default()),
@@ -417,6 +418,8 @@ struct Pairs<'a> {
     threads: &'a [Thread],
     accs: &'a [Acc],
     classes: &'a Classes,
+    /// Wait loops that order nothing for their flag's memory order (`Order::weak_flags`).
+    weak_flags: &'a [order::WeakFlag],
     memo: HashMap<(usize, usize), bool>,
     /// Per access, its display (`display_id`), made once.
     display_of: std::cell::RefCell<Vec<Option<usize>>>,
@@ -703,10 +706,27 @@ impl Pairs<'_> {
         } else {
             format!("no common lock: {}, {}", who(ca), who(cb))
         };
+        let weak = match (ca.thread, cb.thread) {
+            (Some(ta), Some(tb)) if ta != tb => (self.weak_flags.iter())
+                .find(|w| (w.writer, w.reader) == (ta, tb) || (w.writer, w.reader) == (tb, ta)),
+            _ => None,
+        };
         let order = if ca.thread.is_none() || cb.thread.is_none() {
-            "code outside the analysed files may call it at any time"
+            "code outside the analysed files may call it at any time".to_string()
+        } else if let Some(w) = weak {
+            let kind = if w.atomic {
+                "is not both written with release order and read with acquire order"
+            } else {
+                "is a plain variable (`volatile` does not change that)"
+            };
+            format!(
+                "no thread creation or join orders them, and the wait loop on `{}` does not \
+                 either: the flag {kind}, and in C11 only a release store read by an acquire load \
+                 (or one lock around both) orders the memory accessed before and after it",
+                w.name
+            )
         } else {
-            "no thread creation, join or published flag orders them"
+            "no thread creation, join or published flag orders them".to_string()
         };
         format!("{locks}; {order}")
     }

@@ -30,6 +30,7 @@
 //! `pthread_once`.
 
 use super::contexts::Place;
+use crate::analysis::sync::locks::ThreadLocks;
 use crate::analysis::sync::{feasibility, join_loops};
 use crate::facts::exit_reads::ExitRead;
 use crate::facts::Facts;
@@ -38,6 +39,7 @@ use crate::threads::{NodeId, Origin, Thread};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 
 /// Where a sync point is: positions inside a node are doubled, so that a point at the start of
 /// a node (`2 * start`) comes before its first instruction (`2 * start + 1`).
@@ -79,11 +81,33 @@ pub struct Order<'a> {
     cfg_reach: RefCell<HashMap<usize, FixedBitSet>>,
     /// Per thread and node: the last point of its nearest strict dominator with points.
     dom_last: RefCell<HashMap<(usize, NodeId), Option<usize>>>,
+    /// The wait loops that would publish but for the flag's memory order (for the reports).
+    pub weak_flags: Vec<WeakFlag>,
+}
+
+/// A wait loop on a flag that only one store releases, which orders nothing because the flag
+/// is not accessed with a synchronising order (C11 5.1.2.4: a plain or relaxed flag).
+#[derive(Clone, Debug)]
+pub struct WeakFlag {
+    /// The flag's name (the cell's).
+    pub name: String,
+    /// The thread of the store, and of the wait loop.
+    pub writer: usize,
+    /// The thread of the wait loop.
+    pub reader: usize,
+    /// Whether the flag is atomic (relaxed on a side) rather than plain.
+    pub atomic: bool,
 }
 
 impl<'a> Order<'a> {
     /// The sync points and edges of `threads` (`reached`: per thread, its reached nodes).
-    pub fn of(facts: &Facts<'_>, threads: &'a [Thread], reached: &[Vec<bool>]) -> Order<'a> {
+    /// `locks`: per thread, its lock facts (a flag read and written under one lock publishes).
+    pub fn of(
+        facts: &Facts<'_>,
+        threads: &'a [Thread],
+        reached: &[Vec<bool>],
+        locks: &[ThreadLocks],
+    ) -> Order<'a> {
         let n = threads.len();
         let mut o = Order {
             threads,
@@ -98,6 +122,7 @@ impl<'a> Order<'a> {
             reach: RefCell::new(HashMap::default()),
             cfg_reach: RefCell::new(HashMap::default()),
             dom_last: RefCell::new(HashMap::default()),
+            weak_flags: Vec::new(),
         };
         let program = facts.program;
         let is_reached = |k: usize, node: usize| reached[k].get(node).copied().unwrap_or(true);
@@ -161,7 +186,7 @@ impl<'a> Order<'a> {
             o.edge(all, p);
         }
         o.once_edges(facts, reached);
-        o.publishing_edges(facts, reached);
+        o.publishing_edges(facts, reached, locks);
         o.dominance_edges();
         o
     }
@@ -227,10 +252,21 @@ impl<'a> Order<'a> {
     /// does not pass, and of every instruction of the program that may write it (stores,
     /// copies, atomics, unknown calls, writes through unknown pointers: `Facts::writers`) only
     /// one may write a passing value, so the value read was written by an occurrence of that
-    /// store, which precedes the read. The store must stand at one place of one thread of the
+    /// store. Reading its value orders what came before the store before what follows the
+    /// read only when the two synchronise (C11 5.1.2.4p11, 7.17.3): the store a release
+    /// (`release`, `acq_rel`, `seq_cst`) and the load an acquire, or both under one lock (the
+    /// load's critical section cannot come first, since it reads the value written inside the
+    /// store's: so the store's unlock happens before the load's lock). A plain flag (also
+    /// `volatile`) or a relaxed one orders nothing: the loop is only recorded in `weak_flags`,
+    /// so the report can say why. The store must stand at one place of one thread of the
     /// program (not also in a function analysed on its own, not inlined twice), so that the
     /// edge names it.
-    fn publishing_edges(&mut self, facts: &Facts<'_>, reached: &[Vec<bool>]) {
+    fn publishing_edges(
+        &mut self,
+        facts: &Facts<'_>,
+        reached: &[Vec<bool>],
+        locks: &[ThreadLocks],
+    ) {
         let threads = self.threads;
         for (k, t) in threads.iter().enumerate() {
             if t.origin == Origin::Detached {
@@ -267,6 +303,34 @@ impl<'a> Order<'a> {
                 let Some((w, node)) = only_place(threads, f, b, i) else {
                     continue;
                 };
+                let func = t.cfg.contexts[t.cfg.nodes[x.node.index()].ctx.0 as usize].func;
+                let load = &facts.program.funcs[func.index()].blocks
+                    [t.cfg.nodes[x.node.index()].block.index()]
+                .insts[x.load as usize]
+                    .kind;
+                let store = &facts.program.funcs[f.index()].blocks[b.index()].insts[i as usize];
+                let (InstKind::Load { order: read, .. }, InstKind::Store { order: written, .. }) =
+                    (load, &store.kind)
+                else {
+                    continue;
+                };
+                let locked = |k: usize, at: (NodeId, u32)| -> BTreeSet<u32> {
+                    let l = &locks[k];
+                    let mut set = l.held.get(&at).cloned().unwrap_or_default();
+                    set.extend(l.held_shared.get(&at).into_iter().flatten());
+                    set
+                };
+                let common_lock = (locks[w].held.get(&(node, i)))
+                    .is_some_and(|held| !held.is_disjoint(&locked(k, (x.node, x.load))));
+                if !(common_lock || written.releases() && read.acquires()) {
+                    self.weak_flags.push(WeakFlag {
+                        name: facts.memory.cells.cells[x.cell.index()].name.clone(),
+                        writer: w,
+                        reader: k,
+                        atomic: written.is_atomic() || read.is_atomic(),
+                    });
+                    continue;
+                }
                 let exit_start = t.cfg.nodes[x.exit.index()].start;
                 let from = self.at(w, node, 2 * i + 1);
                 let to = self.at(k, x.exit, 2 * exit_start);

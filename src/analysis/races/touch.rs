@@ -129,7 +129,7 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
             let (parts, unknown) = parts_of(facts, func, m.ptr, len);
             out.push(Touch {
                 kind,
-                atomic: m.atomic,
+                atomic: m.order.is_atomic(),
                 parts,
                 unknown,
                 via,

@@ -218,6 +218,7 @@ impl<'p> Interp<'p> {
                 ptr,
                 val,
                 bits,
+                ..
             } => {
                 let (p, operand) = (ev(s, ptr), ev(s, val));
                 let (ty, size) = self.access_ty(*bits);
@@ -240,6 +241,7 @@ impl<'p> Interp<'p> {
                 expected,
                 new,
                 bits,
+                ..
             } => {
                 let (p, e, n) = (ev(s, ptr), ev(s, expected), ev(s, new));
                 let (ty, size) = self.access_ty(*bits);

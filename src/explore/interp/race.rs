@@ -102,8 +102,8 @@ impl Interp<'_> {
         let inst = self.cur_inst(s, t)?;
         let span = inst.span.filter(|sp| self.race_spans.contains(sp))?;
         let (write, atomic) = match inst.kind {
-            InstKind::Load { atomic, .. } => (false, atomic),
-            InstKind::Store { atomic, .. } => (true, atomic),
+            InstKind::Load { order, .. } => (false, order.is_atomic()),
+            InstKind::Store { order, .. } => (true, order.is_atomic()),
             InstKind::AtomicRmw { .. } => (true, true),
             InstKind::CmpXchg { .. } => (false, true),
             // Only these accesses are reported as races.

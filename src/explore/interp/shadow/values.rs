@@ -251,6 +251,7 @@ impl Interp<'_> {
                 ptr,
                 val,
                 bits,
+                ..
             } => {
                 let mut r = None;
                 if let (true, Value::Ptr(Ptr::Mem { alloc, off }), Some((v, _))) =
@@ -293,6 +294,7 @@ impl Interp<'_> {
                 expected,
                 new,
                 bits,
+                ..
             } => {
                 let (mut r_old, mut r_ok) = (None, None);
                 if let (true, Value::Ptr(Ptr::Mem { alloc, off }), Some((v, _)), Some((okv, _))) = (
