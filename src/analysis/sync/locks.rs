@@ -31,8 +31,8 @@
 //! offset, and its first bytes lie in singular cells (every byte of an array's element lies in a
 //! summary cell, so no array folds mutexes there, while an array elsewhere in the struct, a
 //! driver's ring buffer, does not matter), or it is the atomic-section lock; a program that makes a
-//! mutex robust names no lock (EOWNERDEAD). Read locks are not exclusive; a trylock holds its lock
-//! only on the edge where its result compares equal to 0 (`trylock_edges`: the call, the comparison
+//! mutex robust names no lock (EOWNERDEAD). Read locks are not exclusive, and may fail (EAGAIN); a
+//! read lock or a trylock holds its lock only on the edge where its result compares equal to 0 (`trylock_edges`: the call, the comparison
 //! and the branch in one node). Unlocks through pointers that may name several mutexes,
 //! `pthread_*`/`sem_*` calls and every call that is neither inlined nor a known argument-only
 //! library function release every lock. Detached functions get no lock facts (they run inside
@@ -73,8 +73,11 @@ pub enum LockEffect {
     None,
     /// Takes the lock exclusively.
     Acquire(u32),
-    /// `pthread_rwlock_rdlock`: takes the lock shared with other readers. Only the race check
-    /// reads it (`ThreadLocks::held_shared`); [`ThreadLocks::effect`] shows it as `None`.
+    /// `pthread_rwlock_rdlock`: takes the lock shared with other readers, only when it returns
+    /// 0 (POSIX: it fails with `EAGAIN` when the maximum number of readers is reached, so an
+    /// unchecked read lock protects nothing: held on the branch where its result is 0, as a
+    /// trylock's). Only the race check reads it (`ThreadLocks::held_shared`);
+    /// [`ThreadLocks::effect`] shows it as `None`.
     AcquireShared(u32),
     /// `pthread_mutex_trylock` and friends: takes the lock only when it returns 0 (the lock is
     /// held on that branch, see `ThreadLocks::of`).
@@ -346,9 +349,6 @@ impl ThreadLocks {
         {
             Some(LockEffect::Acquire(m)) => {
                 set.insert(*m);
-            }
-            Some(LockEffect::AcquireShared(m)) => {
-                set.insert(*m | SHARED);
             }
             Some(LockEffect::Release(m)) => {
                 set.remove(m);
@@ -734,7 +734,8 @@ fn every_path_decides(
 /// The branches on a trylock's result: for a node that calls a trylock of lock `m`, compares the
 /// result with 0 and branches on that comparison (all in the node, as clang emits
 /// `if (pthread_mutex_trylock(&m) == 0)` and `while (pthread_mutex_trylock(&m))`), the
-/// successor node on the "returned 0" edge and `m`.
+/// successor node on the "returned 0" edge and `m` (`m | SHARED` for a read lock, which may
+/// fail too: `LockEffect::AcquireShared`).
 ///
 /// Soundness: the trylock returned 0 on that edge, so the thread holds `m` there; the other
 /// edge gains nothing. Anything less recognisable gains nothing either.
@@ -785,6 +786,11 @@ fn trylock_edges(
                     if *d == r =>
                 {
                     Some(*m)
+                }
+                (InstKind::Lock { dst: Some(d), .. }, Some(LockEffect::AcquireShared(m)))
+                    if *d == r =>
+                {
+                    Some(*m | SHARED)
                 }
                 _ => None,
             }

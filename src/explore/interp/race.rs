@@ -14,9 +14,14 @@
 //! accesses to the replayed schedule, and `explore::replay_race` checks that a race witness reaches
 //! its two accesses again.
 
-use super::{At, Interp, State};
+use super::memory::{AllocKind, Ptr, Value};
+use super::{At, Ext, Interp, State};
 use crate::explore::{Loc, Op, Tid};
-use crate::ir::{AssertId, InstKind, Span};
+use crate::ir::lib::Run;
+use crate::ir::{AssertId, Callee, InstKind, Operand, Span};
+
+/// The size a `free` of a block of unknown size covers: more than any offset into it.
+const WHOLE_BLOCK: u64 = 1 << 40;
 use std::collections::BTreeSet;
 
 /// A race the analysis reported, to confirm.
@@ -106,6 +111,14 @@ impl Interp<'_> {
             InstKind::Store { order, .. } => (true, order.is_atomic()),
             InstKind::AtomicRmw { .. } => (true, true),
             InstKind::CmpXchg { .. } => (false, true),
+            // `free` writes the whole block (C11 7.22.3; the race check's `AccessVia::Free`).
+            InstKind::Call {
+                ref callee,
+                ref args,
+                ..
+            } => {
+                return self.pending_free(s, t, span, callee, args);
+            }
             // Only these accesses are reported as races.
             InstKind::Bin { .. }
             | InstKind::Cmp { .. }
@@ -117,7 +130,6 @@ impl Interp<'_> {
             | InstKind::HeapAlloc { .. }
             | InstKind::MemSet { .. }
             | InstKind::MemCopy { .. }
-            | InstKind::Call { .. }
             | InstKind::ThreadCreate { .. }
             | InstKind::ThreadJoin { .. }
             | InstKind::Lock { .. }
@@ -139,6 +151,42 @@ impl Interp<'_> {
             loc,
             write,
             atomic,
+        })
+    }
+
+    /// Thread `t`'s next operation when it is a `free` of a live heap block: a write of every
+    /// byte of the block.
+    fn pending_free(
+        &self,
+        s: &State,
+        t: Tid,
+        span: Span,
+        callee: &Callee,
+        args: &[Operand],
+    ) -> Option<Pending> {
+        let f = self.callee(s, t, callee)?;
+        if !matches!(self.ext[f.index()], Ext::Lib(Run::Free)) {
+            return None;
+        }
+        let Value::Ptr(Ptr::Mem { alloc, off: 0 }) = self.eval(s, t, args.first()?) else {
+            return None;
+        };
+        let block = s.mem.get(alloc as usize)?;
+        if !block.live || !matches!(block.kind, AllocKind::Heap(_)) {
+            return None;
+        }
+        // A block whose size is not known grows as it is written: every offset is in it.
+        let size = block.size.unwrap_or(WHOLE_BLOCK);
+        Some(Pending {
+            tid: t,
+            span,
+            loc: Loc {
+                object: block.key,
+                offset: 0,
+                size,
+            },
+            write: true,
+            atomic: false,
         })
     }
 
