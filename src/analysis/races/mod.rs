@@ -141,6 +141,8 @@ struct Class {
     precedes: Option<usize>,
     /// Inside the one run of this `pthread_once` routine: two such accesses never race.
     once: Option<crate::ir::FuncId>,
+    /// Inside the exit-time code of the process's one exit: two such accesses never race.
+    at_exit: bool,
 }
 
 use crate::limits::{
@@ -380,6 +382,7 @@ impl Classes {
             follows,
             precedes,
             once: c.once,
+            at_exit: c.at_exit,
         };
         if let Some(&id) = self.ids.get(&class) {
             return id;
@@ -480,7 +483,10 @@ impl Pairs<'_> {
             && a.shared.is_disjoint(&b.excl)
             && !follows(a, b)
             && !follows(b, a)
-            && !(a.once.is_some() && a.once == b.once);
+            && !(a.once.is_some() && a.once == b.once)
+            // Soundness: exit-time code runs in one thread, one function after the other, at
+            // the one exit of the process (calling `exit` twice is undefined, C11 7.22.4.4).
+            && !(a.at_exit && b.at_exit);
         self.memo.insert(key, v);
         v
     }
@@ -692,9 +698,14 @@ impl Pairs<'_> {
     }
 
     fn thread_name(&self, c: &Class) -> String {
-        match c.thread {
+        let name = match c.thread {
             Some(t) => self.threads[t].name.clone(),
             None => "any thread".to_string(),
+        };
+        if c.at_exit {
+            format!("{name} at exit")
+        } else {
+            name
         }
     }
 
