@@ -690,16 +690,16 @@ macro_rules! library {
     };
 }
 
-use Run::{
-    CondWait, Equal, Free, GetSpecific, KeyCreate, KeyDelete, NoEffect, SelfTid, SetSpecific,
-    Strlen, TryLock, Zero,
-};
-use SyncObj::{Cond, Mutex, RwLock, Spin};
 use HiddenState::{
     BasenameBuffer, DirEntry, DirnameBuffer, EcvtBuffer, Environment, GetloginBuffer, Group,
     InetNtoaBuffer, L64aBuffer, Locale, MultibyteState, Netdb, Passwd, PtsnameBuffer, Rand48,
     RandSeed, Signgam, StrerrorBuffer, StrsignalBuffer, TimeBuffer, TtynameBuffer, Utmpx,
 };
+use Run::{
+    CondWait, Equal, Free, GetSpecific, KeyCreate, KeyDelete, NoEffect, SelfTid, SetSpecific,
+    Strlen, TryLock, Zero,
+};
+use SyncObj::{Cond, Mutex, RwLock, Spin};
 
 library! {
     // Output (stdio). `known`: the points-to analysis's functions of known effect.
@@ -1215,7 +1215,10 @@ mod tests {
             assert!(!p.stdio_output || p.writes_only_args, "{l:?}");
             assert!(!p.copies_bytes || p.writes_only_args, "{l:?}");
             assert!(!p.finds_functions || p.foreign_code_after, "{l:?}");
-            assert!(p.hidden.is_none() || (p.leaves_locks && p.api.is_none()), "{l:?}");
+            assert!(
+                p.hidden.is_none() || (p.leaves_locks && p.api.is_none()),
+                "{l:?}"
+            );
             assert!(
                 !matches!(p.hidden, Some((_, ArgAccess::None))),
                 "{l:?}: hidden state is read or written"

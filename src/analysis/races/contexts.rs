@@ -19,7 +19,10 @@
 //! (`Thread::detached`) in the contexts of its calls (thread, place, locks held by the caller, from
 //! `sync::locks`, exclusive and shared); functions code the analysis does not see may call
 //! (`points_to::called_back`) in any thread with no lock; `pthread_once` routines once, at the
-//! calls of `pthread_once`; callbacks of `points_to::SYNCHRONOUS_CALLBACKS` at their call.
+//! calls of `pthread_once`; callbacks of `points_to::SYNCHRONOUS_CALLBACKS` at their call;
+//! exit-time functions (destructors, `atexit` handlers: `exit_functions`) at the exits of the
+//! process, in the exiting thread (`Walk::exit_contexts`), and anywhere too when code outside
+//! the program may call them otherwise.
 //! `MAX_CONTEXTS` is 64.
 
 use crate::analysis::sync::locks::{LockEffect, LockNames, ThreadLocks};
@@ -219,8 +222,7 @@ impl Walk<'_, '_> {
             for (node, idx, e, callee) in calls {
                 let mut grew = false;
                 for c in &ctxs {
-                    let mut inner =
-                        within(c, &self.locks[d], self.released[d].as_ref(), node, idx);
+                    let mut inner = within(c, &self.locks[d], self.released[d].as_ref(), node, idx);
                     if self.once.contains_key(&callee) {
                         inner.once = Some(callee);
                     }
@@ -247,11 +249,7 @@ impl Walk<'_, '_> {
     /// returns (is not `noreturn`) is assumed not to call `exit` (README: what a declared
     /// function may do). A call of `exit` inside exit-time code is undefined (C11 7.22.4.4),
     /// so the exit-time functions' own calls are not exits.
-    fn exit_contexts(
-        &self,
-        sets: &[BTreeSet<Ctx>],
-        at_exit: &BTreeMap<FuncId, bool>,
-    ) -> Vec<Ctx> {
+    fn exit_contexts(&self, sets: &[BTreeSet<Ctx>], at_exit: &BTreeMap<FuncId, bool>) -> Vec<Ctx> {
         let program = self.facts.program;
         let may_end = self.facts.may_end();
         let mut anywhere = may_end.anywhere
@@ -266,8 +264,7 @@ impl Walk<'_, '_> {
             }
             let main = t.origin == Origin::Main;
             for (n, nd) in t.cfg.nodes.iter().enumerate() {
-                if t.shape.rpo[n] == u32::MAX || !self.reached[k].get(n).copied().unwrap_or(true)
-                {
+                if t.shape.rpo[n] == u32::MAX || !self.reached[k].get(n).copied().unwrap_or(true) {
                     continue;
                 }
                 let node = NodeId(n as u32);
@@ -325,7 +322,12 @@ impl Walk<'_, '_> {
 /// process stop (`ends_block`: the node ends with the block), a function that may (a `noreturn`
 /// function the table does not know, a call through a pointer), not one that ends the process
 /// without it (`abort`, `_exit`, `__assert_fail`).
-fn runs_exit_code(program: &crate::ir::Program, block: &crate::ir::Block, idx: u32, ends_block: bool) -> bool {
+fn runs_exit_code(
+    program: &crate::ir::Program,
+    block: &crate::ir::Block,
+    idx: u32,
+    ends_block: bool,
+) -> bool {
     let InstKind::Call { callee, .. } = &block.insts[idx as usize].kind else {
         return false;
     };

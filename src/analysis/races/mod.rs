@@ -11,8 +11,9 @@
 //!
 //! Invariant (soundness): a pair of conflicting accesses is left out only with an argument: a
 //! lock both hold for sure (exclusively, or one of them shared with the other exclusive),
-//! an order of `order` in one direction, both atomic, the same thread that runs once, or
-//! memory only one thread can reach (`sharing`). Anything unknown (an address the analysis
+//! an order of `order` in one direction, both atomic, the same thread that runs once, both in
+//! the exit-time code of the one exit, or memory only one thread can reach (`sharing`; the C
+//! library's hidden state is reached by every thread). Anything unknown (an address the analysis
 //! lost, code it does not see, a budget) keeps the pair.
 //!
 //! `find(facts, fixpoint)` (for `--check race`, README "Data races") returns a `RaceCheck`: one
@@ -602,12 +603,7 @@ impl Pairs<'_> {
     }
 
     /// The report of the calls that use one piece of the C library's hidden state.
-    fn hidden_report(
-        &self,
-        contexts: &Contexts,
-        state: HiddenState,
-        groups: &[GroupPair],
-    ) -> Race {
+    fn hidden_report(&self, contexts: &Contexts, state: HiddenState, groups: &[GroupPair]) -> Race {
         let mut race = self.report(contexts, (None, None), groups, None);
         race.memory = Memory {
             name: format!("the C library's hidden state ({})", state.describe()),

@@ -4,7 +4,9 @@
 //!
 //! Invariant: every byte an execution of the instruction reads or writes lies in one of its
 //! touches' parts, or the touch is `unknown` (any exposed object); what is not an access in the
-//! C sense (lock operations, `free`) touches nothing, and a declared function the library table
+//! C sense (lock operations) touches nothing, a call of a library function with hidden state
+//! (`Props::hidden`) also touches that state (a location of its own, not program memory), and
+//! a declared function the library table
 //! (`ir::lib`, `Props::race`) does not know touches what its pointer arguments point to (the
 //! assumption of the race check, noted in the report), never more.
 //!

@@ -268,9 +268,8 @@ impl LockNames {
                 // it keeps a pointer (`strtok`) or returns the library's memory (`localtime`):
                 // `Props::leaves_locks`.
                 let leaves = f.library_props().is_some_and(|p| p.leaves_locks);
-                let known = !f.is_defined
-                    && (facts.memory.pts.writes_only_args(*g, f) || leaves)
-                    && !sync;
+                let known =
+                    !f.is_defined && (facts.memory.pts.writes_only_args(*g, f) || leaves) && !sync;
                 if known && !opaque.contains(g) {
                     LockEffect::None
                 } else {
