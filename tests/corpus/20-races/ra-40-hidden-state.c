@@ -4,11 +4,11 @@
 // (issue 35, class 3). `rand` and `srand` share the seed, `localtime` and `gmtime` the static
 // `struct tm`, `getenv` and `setenv` the environment. `strtok_r` reads and writes the caller's
 // save pointer: two threads that share one race on it.
-// ThreadSanitizer (gcc 12 -fsanitize=thread): a data race in `localtime` (line 27, its
+// ThreadSanitizer (gcc 12 -fsanitize=thread): a data race in `localtime` (line 28, its
 // interceptor sees the static `struct tm`) and none of the others: TSan cannot see the library's
 // internal state (glibc is not instrumented); POSIX XSH 2.9.1 says these functions need not be
-// thread-safe. helgrind (valgrind 3.19): races inside `localtime` (line 27) and between
-// `getenv` and `setenv` (line 28); glibc's `strtok`, `rand` (which glibc locks) and `strerror`
+// thread-safe. helgrind (valgrind 3.19): races inside `localtime` (line 28) and between
+// `getenv` and `setenv` (line 29); glibc's `strtok`, `rand` (which glibc locks) and `strerror`
 // are in its suppressions. `shared_save` is written by glibc, which neither tool instruments.
 #include <pthread.h>
 #include <stdlib.h>
