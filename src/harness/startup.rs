@@ -15,7 +15,9 @@
 //! on its own from an unknown state (a detached function, `verdict::detached_roots`), so their
 //! assertions are checked and their stores are part of every thread's interference.
 //! `atexit` handlers are that already (their address reaches an unknown function); the arrays
-//! of destructors are made exposed here.
+//! of destructors are made exposed here. The race check runs them where the process exits
+//! instead (`analysis::races::contexts::exit_functions`): at `main`'s returns and the calls of
+//! `exit`, in the exiting thread.
 //!
 //! Invariant: after [`compose`], no function is called by the start-up code that `main` does
 //! not call at its start, and every exit-time function is exposed.

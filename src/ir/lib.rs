@@ -113,6 +113,109 @@ pub enum CallTouch {
     Assumed,
 }
 
+/// State the C library keeps between calls, in memory the program cannot name, that POSIX does
+/// not require to be thread-safe (XSH 2.9.1 lists the functions that need not be): the
+/// functions of one group share one piece of it (`rand` and `srand` the seed, `localtime` and
+/// `gmtime` the `struct tm` they return, `getenv` and `setenv` the environment). Two calls
+/// that use one piece from threads that nothing orders may race on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HiddenState {
+    /// `strtok`'s save pointer (and the string it points into).
+    Strtok,
+    /// The seed of `rand`, `srand`, `random`, `srandom` (glibc's `rand` is `random`).
+    RandSeed,
+    /// The state of `drand48` and its family (`srand48`, `seed48`, `lcong48`, ...).
+    Rand48,
+    /// The static `struct tm` and string of `localtime`, `gmtime`, `ctime`, `asctime`, and the
+    /// time zone they read (`tzset`).
+    TimeBuffer,
+    /// The environment (`getenv` reads it; `setenv`, `unsetenv`, `putenv`, `clearenv` write).
+    Environment,
+    /// The string `strerror` returns.
+    StrerrorBuffer,
+    /// The string `strsignal` returns.
+    StrsignalBuffer,
+    /// What `readdir` returns (the entry of its directory stream).
+    DirEntry,
+    /// The user database: `getpwnam`, `getpwuid`, `getpwent` and their cursor.
+    Passwd,
+    /// The group database: `getgrnam`, `getgrgid`, `getgrent` and their cursor.
+    Group,
+    /// The network databases: `gethostbyname`, `getservbyname`, `getprotoent`, ...
+    Netdb,
+    /// The string `inet_ntoa` returns.
+    InetNtoaBuffer,
+    /// The string `dirname` returns.
+    DirnameBuffer,
+    /// The string `basename` returns.
+    BasenameBuffer,
+    /// The string `ttyname` returns.
+    TtynameBuffer,
+    /// The string `getlogin` returns.
+    GetloginBuffer,
+    /// The string `ptsname` returns.
+    PtsnameBuffer,
+    /// The string `l64a` returns.
+    L64aBuffer,
+    /// The locale (`setlocale` writes it; `localeconv` and `nl_langinfo` return its data).
+    Locale,
+    /// The shift state of `mblen`, `mbtowc`, `wctomb` (one each in glibc; one here).
+    MultibyteState,
+    /// `signgam`, which `lgamma` writes.
+    Signgam,
+    /// `getopt`'s `optind`, `optarg` and its position in the argument.
+    Getopt,
+    /// The hash table of `hcreate`, `hsearch`, `hdestroy`.
+    Hsearch,
+    /// The key and result of `crypt`, `encrypt`, `setkey`.
+    Crypt,
+    /// The user accounting database (`getutxent`, `pututxline`, ...).
+    Utmpx,
+    /// The result of `getdate` (and `getdate_err`).
+    Getdate,
+    /// The message `dlerror` returns.
+    Dlerror,
+    /// The string of `ecvt`, `fcvt`, `gcvt` (removed from POSIX in 2008).
+    EcvtBuffer,
+}
+
+impl HiddenState {
+    /// What it is, as a report names it.
+    pub fn describe(self) -> &'static str {
+        use HiddenState::*;
+        match self {
+            Strtok => "strtok's save pointer",
+            RandSeed => "the seed of rand and random",
+            Rand48 => "the state of drand48 and its family",
+            TimeBuffer => "the static struct tm and string of localtime, gmtime, ctime and asctime",
+            Environment => "the environment",
+            StrerrorBuffer => "the string strerror returns",
+            StrsignalBuffer => "the string strsignal returns",
+            DirEntry => "the entry readdir returns",
+            Passwd => "the user database's static result",
+            Group => "the group database's static result",
+            Netdb => "the network database's static result",
+            InetNtoaBuffer => "the string inet_ntoa returns",
+            DirnameBuffer => "the string dirname returns",
+            BasenameBuffer => "the string basename returns",
+            TtynameBuffer => "the string ttyname returns",
+            GetloginBuffer => "the string getlogin returns",
+            PtsnameBuffer => "the string ptsname returns",
+            L64aBuffer => "the string l64a returns",
+            Locale => "the locale",
+            MultibyteState => "the shift state of mblen, mbtowc and wctomb",
+            Signgam => "signgam",
+            Getopt => "getopt's position and results",
+            Hsearch => "the hash table of hsearch",
+            Crypt => "the key and result of crypt",
+            Utmpx => "the user accounting database's cursor",
+            Getdate => "the result of getdate",
+            Dlerror => "the message of dlerror",
+            EcvtBuffer => "the string of ecvt, fcvt and gcvt",
+        }
+    }
+}
+
 /// How `watts confirm`'s interpreter (`explore::interp`) executes a call of a declared
 /// function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -223,6 +326,32 @@ pub struct Props {
     pub race: CallTouch,
     /// How the interpreter of `watts confirm` executes a call. Read by `explore::interp`.
     pub run: Run,
+    /// The hidden state of the library it uses, and how (`ArgAccess::Read` or `Write`): POSIX
+    /// does not require it to be thread-safe (XSH 2.9.1). Read by `analysis::races::touch`,
+    /// which counts a call as an access of one location per `HiddenState`.
+    pub hidden: Option<(HiddenState, ArgAccess)>,
+    /// It calls no code of the program and takes or releases no lock, though it may keep a
+    /// pointer or return the library's own memory (so it is not `writes_only_args`): `strtok`,
+    /// `localtime`, every function with `hidden` state. Read by `analysis::sync::locks`, which
+    /// keeps the locks held across its calls.
+    pub leaves_locks: bool,
+    /// Writes what the pointer argument at each index points to whenever the stream it
+    /// returns is written or flushed later (`open_memstream(&buf, &size)` updates `buf` and
+    /// `size` at every `fflush`, `fclose` and output on the stream). Read by
+    /// `analysis::races::touch`, with `stream_update`.
+    pub stream_keeps: &'static [usize],
+    /// It may write or flush a stream, which updates what an `open_memstream` stream keeps
+    /// (`stream_keeps`) when the stream is one. Read by `analysis::races::touch`.
+    pub stream_update: bool,
+    /// It registers its argument at this index as a function the C library calls when the
+    /// process exits (`atexit`, `at_quick_exit`, `on_exit`, `__cxa_atexit`). Read by
+    /// `analysis::races::contexts`, which runs such functions at the program's exits.
+    pub exit_handler: Option<usize>,
+    /// A call of it ends the process and runs the exit-time functions (destructors, `atexit`
+    /// handlers) in the calling thread before it returns nothing: `exit` (and
+    /// `quick_exit`, whose `at_quick_exit` handlers are counted the same), the `err` family.
+    /// Read by `analysis::races::contexts`.
+    pub runs_exit_handlers: bool,
     /// Control may come back to the point after a call of it again (`setjmp`, `getcontext`,
     /// `vfork`), besides what LLVM marks `returns_twice`. Read by `ir::once`.
     pub resumes: bool,
@@ -266,6 +395,12 @@ const UNKNOWN: Props = Props {
     ends: Ends::Unknown,
     race: CallTouch::Assumed,
     run: Run::Unknown,
+    hidden: None,
+    leaves_locks: false,
+    stream_keeps: &[],
+    stream_update: false,
+    exit_handler: None,
+    runs_exit_handlers: false,
     resumes: false,
     returns_twice: false,
     longjmp: false,
@@ -358,6 +493,57 @@ impl Props {
     const fn touches(self, leading: &'static [ArgAccess], rest: ArgAccess) -> Props {
         Props {
             race: CallTouch::Args { leading, rest },
+            ..self
+        }
+    }
+
+    /// Uses the library's hidden state `state` (`hidden`): reads it (`R`) or writes it (`W`).
+    /// Such a function calls no code of the program and no lock function (`leaves_locks`).
+    const fn hidden(self, state: HiddenState, access: ArgAccess) -> Props {
+        Props {
+            hidden: Some((state, access)),
+            leaves_locks: true,
+            ..self
+        }
+    }
+
+    /// Calls no code of the program and no lock function (`leaves_locks`).
+    const fn leaves_locks(self) -> Props {
+        Props {
+            leaves_locks: true,
+            ..self
+        }
+    }
+
+    /// Keeps the pointer arguments `args` for its stream (`stream_keeps`).
+    const fn keeps_for_stream(self, args: &'static [usize]) -> Props {
+        Props {
+            stream_keeps: args,
+            ..self
+        }
+    }
+
+    /// Writes or flushes a stream (`stream_update`).
+    const fn updates_stream(self) -> Props {
+        Props {
+            stream_update: true,
+            ..self
+        }
+    }
+
+    /// Registers an exit-time function, its argument `arg` (`exit_handler`).
+    const fn registers_exit(self, arg: usize) -> Props {
+        Props {
+            exit_handler: Some(arg),
+            ..self
+        }
+    }
+
+    /// Runs the exit-time functions and ends the process (`runs_exit_handlers`, `ends`).
+    const fn exits(self) -> Props {
+        Props {
+            runs_exit_handlers: true,
+            ends: Ends::Process,
             ..self
         }
     }
@@ -504,6 +690,11 @@ macro_rules! library {
     };
 }
 
+use HiddenState::{
+    BasenameBuffer, DirEntry, DirnameBuffer, EcvtBuffer, Environment, GetloginBuffer, Group,
+    InetNtoaBuffer, L64aBuffer, Locale, MultibyteState, Netdb, Passwd, PtsnameBuffer, Rand48,
+    RandSeed, Signgam, StrerrorBuffer, StrsignalBuffer, TimeBuffer, TtynameBuffer, Utmpx,
+};
 use Run::{
     CondWait, Equal, Free, GetSpecific, KeyCreate, KeyDelete, NoEffect, SelfTid, SetSpecific,
     Strlen, TryLock, Zero,
@@ -512,37 +703,45 @@ use SyncObj::{Cond, Mutex, RwLock, Spin};
 
 library! {
     // Output (stdio). `known`: the points-to analysis's functions of known effect.
-    Printf = f("printf").known().output().touches(&[R], R).run(NoEffect);
-    Fprintf = f("fprintf").known().output().touches(&[N, R], R).run(NoEffect);
+    Printf = f("printf").known().output().touches(&[R], R).updates_stream().run(NoEffect);
+    Fprintf = f("fprintf").known().output().touches(&[N, R], R).updates_stream().run(NoEffect);
     Dprintf = f("dprintf").touches(&[N, R], R);
     Sprintf = f("sprintf").known().touches(&[W, R], R);
     Snprintf = f("snprintf").known().touches(&[W, N, R], R);
-    Vprintf = f("vprintf").known().output().touches(&[R, N], N);
-    Vfprintf = f("vfprintf").touches(&[N, R, N], N);
+    Vprintf = f("vprintf").known().output().touches(&[R, N], N).updates_stream();
+    Vfprintf = f("vfprintf").touches(&[N, R, N], N).updates_stream();
     Vsnprintf = f("vsnprintf").touches(&[W, N, R, N], N);
     Vsprintf = f("vsprintf").touches(&[W, R, N], N);
-    Puts = f("puts").known().output().touches(&[R], N).run(NoEffect);
-    Fputs = f("fputs").known().output().touches(&[R, N], N).run(NoEffect);
-    Putchar = f("putchar").known().output().touches(&[], N).run(NoEffect);
-    Putc = f("putc").known().output().touches(&[], N).run(NoEffect);
-    Fputc = f("fputc").known().output().touches(&[], N).run(NoEffect);
-    Perror = f("perror").known().output().touches(&[R], N);
-    Fflush = f("fflush").known().output().touches(&[], N).run(NoEffect);
-    Fwrite = f("fwrite").touches(&[R], N);
+    Puts = f("puts").known().output().touches(&[R], N).updates_stream().run(NoEffect);
+    Fputs = f("fputs").known().output().touches(&[R, N], N).updates_stream().run(NoEffect);
+    Putchar = f("putchar").known().output().touches(&[], N).updates_stream().run(NoEffect);
+    Putc = f("putc").known().output().touches(&[], N).updates_stream().run(NoEffect);
+    Fputc = f("fputc").known().output().touches(&[], N).updates_stream().run(NoEffect);
+    Perror = f("perror").known().output().touches(&[R], N).updates_stream();
+    Fflush = f("fflush").known().output().touches(&[], N).updates_stream().run(NoEffect);
+    Fwrite = f("fwrite").touches(&[R], N).updates_stream();
     Fread = f("fread").touches(&[W], N);
     Fgets = f("fgets").touches(&[W], N);
     Write = f("write").touches(&[N, R], N);
     Read = f("read").touches(&[N, W], N);
     Send = f("send").touches(&[N, R], N);
     Recv = f("recv").touches(&[N, W], N);
+    /// Flushes the stream (an `open_memstream` stream updates its buffer and size).
+    Fclose = f("fclose").touches(&[], N).updates_stream();
+    Fseek = f("fseek").updates_stream();
+    Fseeko = f("fseeko").updates_stream();
+    Fsetpos = f("fsetpos").updates_stream();
+    Rewind = f("rewind").updates_stream();
     // Functions that hand program memory to stdio, which later output writes into.
     Setvbuf = f("setvbuf").stdio_buffer();
     Setbuf = f("setbuf").stdio_buffer();
     Setbuffer = f("setbuffer").stdio_buffer();
     Setlinebuf = f("setlinebuf").stdio_buffer();
     Fmemopen = f("fmemopen").stdio_buffer();
-    OpenMemstream = f("open_memstream").stdio_buffer();
-    OpenWmemstream = f("open_wmemstream").stdio_buffer();
+    /// `open_memstream(&buf, &size)`: the stream writes `buf` and `size` at every later flush
+    /// (`stream_keeps`).
+    OpenMemstream = f("open_memstream").stdio_buffer().keeps_for_stream(&[0, 1]);
+    OpenWmemstream = f("open_wmemstream").stdio_buffer().keeps_for_stream(&[0, 1]);
     Fopencookie = f("fopencookie").stdio_buffer();
     Funopen = f("funopen").stdio_buffer();
     // Memory (the front end lowers these calls to `HeapAlloc`, `MemSet` and `MemCopy`).
@@ -578,6 +777,76 @@ library! {
     Strncpy = f("strncpy").known().copies().touches(&[W, R], N);
     Strcat = f("strcat").known().copies().touches(&[W, R], N);
     Strncat = f("strncat").known().copies().touches(&[W, R], N);
+    /// Keeps a pointer into its string between calls (its hidden save pointer).
+    Strtok = f("strtok").touches(&[W, R], N).hidden(HiddenState::Strtok, W);
+    /// Reads and writes the caller's save pointer `*saveptr` (its third argument).
+    StrtokR = f("strtok_r").touches(&[W, R, W], N).leaves_locks();
+    // Functions that return (or fill) a static buffer of the library (XSH 2.9.1).
+    Strerror = f("strerror").touches(&[], N).hidden(StrerrorBuffer, W);
+    Strsignal = f("strsignal").touches(&[], N).hidden(StrsignalBuffer, W);
+    /// May modify its argument.
+    Dirname = f("dirname").touches(&[W], N).hidden(DirnameBuffer, W);
+    Basename = f("basename").touches(&[R], N).hidden(BasenameBuffer, W);
+    /// `basename` of `<libgen.h>`, which may modify its argument.
+    XpgBasename = f("__xpg_basename").touches(&[W], N).hidden(BasenameBuffer, W);
+    InetNtoa = f("inet_ntoa").touches(&[], N).hidden(InetNtoaBuffer, W);
+    Ttyname = f("ttyname").touches(&[], N).hidden(TtynameBuffer, W);
+    Getlogin = f("getlogin").touches(&[], N).hidden(GetloginBuffer, W);
+    Ptsname = f("ptsname").touches(&[], N).hidden(PtsnameBuffer, W);
+    L64a = f("l64a").touches(&[], N).hidden(L64aBuffer, W);
+    Ecvt = f("ecvt").touches(&[N, N, W, W], N).hidden(EcvtBuffer, W);
+    Fcvt = f("fcvt").touches(&[N, N, W, W], N).hidden(EcvtBuffer, W);
+    Readdir = f("readdir").touches(&[], N).hidden(DirEntry, W);
+    Readdir64 = f("readdir64").touches(&[], N).hidden(DirEntry, W);
+    Getdate = f("getdate").touches(&[R], N).hidden(HiddenState::Getdate, W);
+    Dlerror = f("dlerror").touches(&[], N).hidden(HiddenState::Dlerror, W);
+    // The databases and their cursors.
+    Getpwnam = f("getpwnam").touches(&[R], N).hidden(Passwd, W);
+    Getpwuid = f("getpwuid").touches(&[], N).hidden(Passwd, W);
+    Getpwent = f("getpwent").touches(&[], N).hidden(Passwd, W);
+    Setpwent = f("setpwent").touches(&[], N).hidden(Passwd, W);
+    Endpwent = f("endpwent").touches(&[], N).hidden(Passwd, W);
+    Getgrnam = f("getgrnam").touches(&[R], N).hidden(Group, W);
+    Getgrgid = f("getgrgid").touches(&[], N).hidden(Group, W);
+    Getgrent = f("getgrent").touches(&[], N).hidden(Group, W);
+    Setgrent = f("setgrent").touches(&[], N).hidden(Group, W);
+    Endgrent = f("endgrent").touches(&[], N).hidden(Group, W);
+    Gethostbyname = f("gethostbyname").touches(&[R], N).hidden(Netdb, W);
+    Gethostbyaddr = f("gethostbyaddr").touches(&[R], N).hidden(Netdb, W);
+    Gethostent = f("gethostent").touches(&[], N).hidden(Netdb, W);
+    Getnetbyname = f("getnetbyname").touches(&[R], N).hidden(Netdb, W);
+    Getnetbyaddr = f("getnetbyaddr").touches(&[], N).hidden(Netdb, W);
+    Getnetent = f("getnetent").touches(&[], N).hidden(Netdb, W);
+    Getprotobyname = f("getprotobyname").touches(&[R], N).hidden(Netdb, W);
+    Getprotobynumber = f("getprotobynumber").touches(&[], N).hidden(Netdb, W);
+    Getprotoent = f("getprotoent").touches(&[], N).hidden(Netdb, W);
+    Getservbyname = f("getservbyname").touches(&[R, R], N).hidden(Netdb, W);
+    Getservbyport = f("getservbyport").touches(&[N, R], N).hidden(Netdb, W);
+    Getservent = f("getservent").touches(&[], N).hidden(Netdb, W);
+    Getutxent = f("getutxent").touches(&[], N).hidden(Utmpx, W);
+    Getutxid = f("getutxid").touches(&[R], N).hidden(Utmpx, W);
+    Getutxline = f("getutxline").touches(&[R], N).hidden(Utmpx, W);
+    Pututxline = f("pututxline").touches(&[R], N).hidden(Utmpx, W);
+    Setutxent = f("setutxent").touches(&[], N).hidden(Utmpx, W);
+    Endutxent = f("endutxent").touches(&[], N).hidden(Utmpx, W);
+    // The locale, multibyte shift states, `getopt`, `hsearch`, `crypt`.
+    Setlocale = f("setlocale").touches(&[N, R], N).hidden(Locale, W);
+    Localeconv = f("localeconv").touches(&[], N).hidden(Locale, W);
+    NlLanginfo = f("nl_langinfo").touches(&[], N).hidden(Locale, R);
+    Mblen = f("mblen").touches(&[R], N).hidden(MultibyteState, W);
+    Mbtowc = f("mbtowc").touches(&[W, R], N).hidden(MultibyteState, W);
+    Wctomb = f("wctomb").touches(&[W], N).hidden(MultibyteState, W);
+    /// Permutes `argv` (GNU) and writes `optind`, `optarg`.
+    Getopt = f("getopt").touches(&[N, W, R], N).hidden(HiddenState::Getopt, W);
+    GetoptLong = f("getopt_long").touches(&[N, W, R, R, W], N)
+        .hidden(HiddenState::Getopt, W);
+    Hcreate = f("hcreate").touches(&[], N).hidden(HiddenState::Hsearch, W);
+    /// Keeps the pointers of its entry.
+    Hsearch = f("hsearch").hidden(HiddenState::Hsearch, W);
+    Hdestroy = f("hdestroy").touches(&[], N).hidden(HiddenState::Hsearch, W);
+    Crypt = f("crypt").touches(&[R, R], N).hidden(HiddenState::Crypt, W);
+    Encrypt = f("encrypt").touches(&[W, N], N).hidden(HiddenState::Crypt, W);
+    Setkey = f("setkey").touches(&[R], N).hidden(HiddenState::Crypt, W);
     // Conversions and the environment.
     Atoi = f("atoi").known().touches(&[R], N);
     Atol = f("atol").known().touches(&[R], N);
@@ -588,8 +857,21 @@ library! {
     Strtoll = f("strtoll").touches(&[R, W], N);
     Strtoull = f("strtoull").touches(&[R, W], N);
     Strtod = f("strtod").touches(&[R, W], N);
-    Getenv = f("getenv").touches(&[R], N);
+    // The environment (XSH 2.9.1: `getenv`, `setenv`, `unsetenv`, `putenv` need not be
+    // thread-safe; they share it).
+    Getenv = f("getenv").touches(&[R], N).hidden(Environment, R);
+    SecureGetenv = f("secure_getenv").touches(&[R], N).hidden(Environment, R);
+    Setenv = f("setenv").touches(&[R, R], N).hidden(Environment, W);
+    Unsetenv = f("unsetenv").touches(&[R], N).hidden(Environment, W);
+    /// Keeps its string as part of the environment.
+    Putenv = f("putenv").touches(&[R], N).hidden(Environment, W);
+    Clearenv = f("clearenv").touches(&[], N).hidden(Environment, W);
     // Time and sleeping.
+    /// Returns the library's static `struct tm`, as `gmtime` does.
+    Localtime = f("localtime").touches(&[R], N).hidden(TimeBuffer, W);
+    Gmtime = f("gmtime").touches(&[R], N).hidden(TimeBuffer, W);
+    Ctime = f("ctime").touches(&[R], N).hidden(TimeBuffer, W);
+    Asctime = f("asctime").touches(&[R], N).hidden(TimeBuffer, W);
     Time = f("time").known().touches(&[W], N);
     Gettimeofday = f("gettimeofday").touches(&[W, N], N);
     ClockGettime = f("clock_gettime").touches(&[N, W], N);
@@ -597,9 +879,26 @@ library! {
     Sleep = f("sleep").known().touches(&[], N).run(NoEffect);
     Usleep = f("usleep").known().touches(&[], N).run(NoEffect);
     // Numbers, characters, the process.
-    Rand = f("rand").known().touches(&[], N);
-    Srand = f("srand").known().touches(&[], N);
-    Random = f("random").known().touches(&[], N);
+    // Pseudo-random numbers: one seed for `rand` and `random` (glibc's `rand` is `random`;
+    // XSH 2.9.1 lists `rand`), one state for the `drand48` family.
+    Rand = f("rand").known().touches(&[], N).hidden(RandSeed, W);
+    Srand = f("srand").known().touches(&[], N).hidden(RandSeed, W);
+    Random = f("random").known().touches(&[], N).hidden(RandSeed, W);
+    Srandom = f("srandom").known().touches(&[], N).hidden(RandSeed, W);
+    Drand48 = f("drand48").known().touches(&[], N).hidden(Rand48, W);
+    Lrand48 = f("lrand48").known().touches(&[], N).hidden(Rand48, W);
+    Mrand48 = f("mrand48").known().touches(&[], N).hidden(Rand48, W);
+    Erand48 = f("erand48").known().touches(&[W], N).hidden(Rand48, R);
+    Nrand48 = f("nrand48").known().touches(&[W], N).hidden(Rand48, R);
+    Jrand48 = f("jrand48").known().touches(&[W], N).hidden(Rand48, R);
+    Srand48 = f("srand48").known().touches(&[], N).hidden(Rand48, W);
+    /// Returns the library's own buffer.
+    Seed48 = f("seed48").touches(&[R], N).hidden(Rand48, W);
+    Lcong48 = f("lcong48").known().touches(&[R], N).hidden(Rand48, W);
+    /// `lgamma` writes the global `signgam`.
+    Lgamma = f("lgamma").known().touches(&[], N).hidden(Signgam, W);
+    Lgammaf = f("lgammaf").known().touches(&[], N).hidden(Signgam, W);
+    Lgammal = f("lgammal").known().touches(&[], N).hidden(Signgam, W);
     Abs = f("abs").known().touches(&[], N);
     Labs = f("labs").known().touches(&[], N);
     Llabs = f("llabs").known().touches(&[], N);
@@ -649,15 +948,21 @@ library! {
     LioListio = f("lio_listio").foreign();
     LioListio64 = f("lio_listio64").foreign();
     // Ends of the process (the front end lowers `noreturn` library calls as process stops).
-    Exit = f("exit").touches(&[], N).ends(Ends::Process);
-    QuickExit = f("quick_exit").ends(Ends::Process);
+    Exit = f("exit").touches(&[], N).exits();
+    /// Runs the `at_quick_exit` handlers (counted as every exit-time function).
+    QuickExit = f("quick_exit").exits();
     UnderscoreExit = f("_exit").ends(Ends::Process);
     UnderscoreCapitalExit = f("_Exit").ends(Ends::Process);
     Abort = f("abort").touches(&[], N).ends(Ends::Process);
-    Err = f("err").ends(Ends::Process);
-    Errx = f("errx").ends(Ends::Process);
-    Verr = f("verr").ends(Ends::Process);
-    Verrx = f("verrx").ends(Ends::Process);
+    Err = f("err").exits();
+    Errx = f("errx").exits();
+    Verr = f("verr").exits();
+    Verrx = f("verrx").exits();
+    // Registrations of exit-time functions (they run at `exit`, in the thread that calls it).
+    Atexit = f("atexit").registers_exit(0);
+    AtQuickExit = f("at_quick_exit").registers_exit(0);
+    OnExit = f("on_exit").registers_exit(0);
+    CxaAtexit = f("__cxa_atexit").registers_exit(0);
     StackChkFail = f("__stack_chk_fail").ends(Ends::Process);
     // The failures of `assert()`: glibc's `__assert_fail(expr, file, line, func)`, Apple's
     // `__assert_rtn(func, file, line, expr)`, newlib's `__assert_func(file, line, func, expr)`,
@@ -910,6 +1215,14 @@ mod tests {
             assert!(!p.stdio_output || p.writes_only_args, "{l:?}");
             assert!(!p.copies_bytes || p.writes_only_args, "{l:?}");
             assert!(!p.finds_functions || p.foreign_code_after, "{l:?}");
+            assert!(
+                p.hidden.is_none() || (p.leaves_locks && p.api.is_none()),
+                "{l:?}"
+            );
+            assert!(
+                !matches!(p.hidden, Some((_, ArgAccess::None))),
+                "{l:?}: hidden state is read or written"
+            );
         }
     }
 }

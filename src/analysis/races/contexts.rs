@@ -19,14 +19,17 @@
 //! (`Thread::detached`) in the contexts of its calls (thread, place, locks held by the caller, from
 //! `sync::locks`, exclusive and shared); functions code the analysis does not see may call
 //! (`points_to::called_back`) in any thread with no lock; `pthread_once` routines once, at the
-//! calls of `pthread_once`; callbacks of `points_to::SYNCHRONOUS_CALLBACKS` at their call.
+//! calls of `pthread_once`; callbacks of `points_to::SYNCHRONOUS_CALLBACKS` at their call;
+//! exit-time functions (destructors, `atexit` handlers: `exit_functions`) at the exits of the
+//! process, in the exiting thread (`Walk::exit_contexts`), and anywhere too when code outside
+//! the program may call them otherwise.
 //! `MAX_CONTEXTS` is 64.
 
 use crate::analysis::sync::locks::{LockEffect, LockNames, ThreadLocks};
 use crate::facts::Facts;
-use crate::ir::lib::LibFn;
-use crate::ir::{Callee, FuncId, InstKind};
-use crate::threads::{NodeId, Origin, Thread};
+use crate::ir::lib::{Ends, LibFn};
+use crate::ir::{Callee, FuncId, InitValue, InstKind, Operand, StopReason, Terminator};
+use crate::threads::{Exit, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::limits::RACE_MAX_CONTEXTS as MAX_CONTEXTS;
@@ -55,6 +58,9 @@ pub struct Ctx {
     pub shared: BTreeSet<u32>,
     /// Inside the one run of this `pthread_once` routine (see [`once_routines`]).
     pub once: Option<FuncId>,
+    /// Inside the exit-time code (destructors, `atexit` handlers) of the one exit of the
+    /// process, which runs in the exiting thread at `place` (see `Walk::exit_contexts`).
+    pub at_exit: bool,
 }
 
 /// The contexts of every function analysed on its own, and the lock facts of every thread.
@@ -89,13 +95,16 @@ impl Contexts {
         };
         let exposed = &facts.memory.pts.called_back;
         let once = once_routines(facts);
+        let at_exit = exit_functions(facts);
         let mut work: Vec<usize> = Vec::new();
         for (k, t) in threads.iter().enumerate() {
             // A `pthread_once` routine runs where `pthread_once` is called (below), not at
-            // any time: the library calls it from there, once.
+            // any time: the library calls it from there, once. An exit-time function that
+            // nothing else hands out runs at the exits of the process (below).
             if t.origin == Origin::Detached
                 && exposed.contains(&t.entry)
                 && !once.contains_key(&t.entry)
+                && at_exit.get(&t.entry) != Some(&true)
             {
                 detached.insert(k, Ctx::anywhere());
                 work.push(k);
@@ -116,40 +125,37 @@ impl Contexts {
                     excl: locks[k].held.get(&at).cloned().unwrap_or_default(),
                     shared: locks[k].held_shared.get(&at).cloned().unwrap_or_default(),
                     once: once.contains_key(&callee).then_some(callee),
+                    at_exit: false,
                 };
                 if detached.insert(d, c) {
                     work.push(d);
                 }
             });
         }
-        // Through detached functions that call each other.
-        while let Some(d) = work.pop() {
-            let ctxs: Vec<Ctx> = detached.sets[d].iter().cloned().collect();
-            let mut calls = Vec::new();
-            for_calls(
-                facts,
-                &once,
-                &threads[d],
-                &reached[d],
-                |node, idx, callee| {
-                    if let Some(&e) = by_func.get(&callee) {
-                        calls.push((node, idx, e, callee));
+        let walk = Walk {
+            facts,
+            threads,
+            reached,
+            once: &once,
+            locks: &locks,
+            released: &released,
+            by_func: &by_func,
+        };
+        walk.propagate(&mut detached, work);
+        // Exit-time functions run at the exits of the process, in the exiting thread: where
+        // the threads and every other function (which may call `exit`) run is known now.
+        if !at_exit.is_empty() {
+            let exits = walk.exit_contexts(&detached.sets, &at_exit);
+            let mut work = Vec::new();
+            for (k, t) in threads.iter().enumerate() {
+                if t.origin == Origin::Detached && at_exit.contains_key(&t.entry) {
+                    for c in &exits {
+                        detached.insert(k, c.clone());
                     }
-                },
-            );
-            for (node, idx, e, callee) in calls {
-                let mut grew = false;
-                for c in &ctxs {
-                    let mut inner = within(c, &locks[d], released[d].as_ref(), node, idx);
-                    if once.contains_key(&callee) {
-                        inner.once = Some(callee);
-                    }
-                    grew |= detached.insert(e, inner);
-                }
-                if grew {
-                    work.push(e);
+                    work.push(k);
                 }
             }
+            walk.propagate(&mut detached, work);
         }
         Contexts {
             locks,
@@ -174,6 +180,7 @@ impl Contexts {
                     .cloned()
                     .unwrap_or_default(),
                 once: None,
+                at_exit: false,
             }];
         }
         let released = releases(&self.locks[k], &threads[k]);
@@ -181,6 +188,238 @@ impl Contexts {
             .map(|c| within(c, &self.locks[k], released.as_ref(), node, idx))
             .collect()
     }
+}
+
+/// What the propagation of contexts through detached functions reads.
+struct Walk<'w, 'f> {
+    facts: &'w Facts<'f>,
+    threads: &'w [Thread],
+    reached: &'w [Vec<bool>],
+    once: &'w BTreeMap<FuncId, OnceObject>,
+    locks: &'w [ThreadLocks],
+    released: &'w [Option<BTreeSet<u32>>],
+    by_func: &'w BTreeMap<FuncId, usize>,
+}
+
+impl Walk<'_, '_> {
+    /// Carries the contexts of the detached functions in `work` to the detached functions
+    /// they call, and on, until nothing grows.
+    fn propagate(&self, detached: &mut Sets, mut work: Vec<usize>) {
+        while let Some(d) = work.pop() {
+            let ctxs: Vec<Ctx> = detached.sets[d].iter().cloned().collect();
+            let mut calls = Vec::new();
+            for_calls(
+                self.facts,
+                self.once,
+                &self.threads[d],
+                &self.reached[d],
+                |node, idx, callee| {
+                    if let Some(&e) = self.by_func.get(&callee) {
+                        calls.push((node, idx, e, callee));
+                    }
+                },
+            );
+            for (node, idx, e, callee) in calls {
+                let mut grew = false;
+                for c in &ctxs {
+                    let mut inner = within(c, &self.locks[d], self.released[d].as_ref(), node, idx);
+                    if self.once.contains_key(&callee) {
+                        inner.once = Some(callee);
+                    }
+                    grew |= detached.insert(e, inner);
+                }
+                if grew {
+                    work.push(e);
+                }
+            }
+        }
+    }
+
+    /// Where exit-time code runs: at every call that ends the process and runs it (`exit`,
+    /// `Props::runs_exit_handlers`, or a `noreturn` function the table does not know, which
+    /// may call `exit`), in the thread that calls it and holding the locks it holds there
+    /// (in the contexts `sets` of a detached function that calls it), and at every return of
+    /// `main`'s entry function (C11 5.1.2.2.3: it is a call of `exit`). After `main` itself
+    /// may end as a thread (`pthread_exit`), the process exits when the last thread ends, in
+    /// that thread: then anywhere, as also when code outside the program runs as a thread.
+    ///
+    /// Soundness: the C runtime runs destructors and `atexit` handlers only in `exit` (C11
+    /// 7.22.4.4, POSIX `atexit`), which a return from `main` and the end of the last thread
+    /// call; `_exit`, `_Exit`, `abort` and a fatal signal run none. A library function that
+    /// returns (is not `noreturn`) is assumed not to call `exit` (README: what a declared
+    /// function may do). A call of `exit` inside exit-time code is undefined (C11 7.22.4.4),
+    /// so the exit-time functions' own calls are not exits.
+    fn exit_contexts(&self, sets: &[BTreeSet<Ctx>], at_exit: &BTreeMap<FuncId, bool>) -> Vec<Ctx> {
+        let program = self.facts.program;
+        let may_end = self.facts.may_end();
+        let mut anywhere = may_end.anywhere
+            || program.unknown_code.is_some_and(|u| {
+                (self.threads.iter()).any(|t| t.entry == u && t.origin != Origin::Detached)
+            });
+        let mut out: BTreeSet<Ctx> = BTreeSet::new();
+        for (k, t) in self.threads.iter().enumerate() {
+            let detached = t.origin == Origin::Detached;
+            if detached && at_exit.contains_key(&t.entry) {
+                continue;
+            }
+            let main = t.origin == Origin::Main;
+            for (n, nd) in t.cfg.nodes.iter().enumerate() {
+                if t.shape.rpo[n] == u32::MAX || !self.reached[k].get(n).copied().unwrap_or(true) {
+                    continue;
+                }
+                let node = NodeId(n as u32);
+                let func = t.cfg.contexts[nd.ctx.0 as usize].func;
+                let block = &program.funcs[func.index()].blocks[nd.block.index()];
+                let ends_block = nd.exit == Exit::Term;
+                let mut points: Vec<u32> = (nd.start..nd.end)
+                    .filter(|&idx| runs_exit_code(program, block, idx, ends_block))
+                    .collect();
+                if ends_block && main {
+                    match block.term {
+                        Terminator::Ret(_) if nd.ctx.0 == 0 => points.push(nd.end),
+                        Terminator::Stop {
+                            reason: StopReason::ThreadExit,
+                        } => anywhere = true,
+                        _ => {}
+                    }
+                }
+                if main && (may_end.node_exit(self.facts, t, n)).is_some_and(|i| i < nd.end) {
+                    anywhere = true;
+                }
+                for idx in points {
+                    if detached {
+                        for c in &sets[k] {
+                            let mut inner =
+                                within(c, &self.locks[k], self.released[k].as_ref(), node, idx);
+                            inner.once = None;
+                            inner.at_exit = true;
+                            out.insert(inner);
+                        }
+                    } else {
+                        let at = (node, idx);
+                        out.insert(Ctx {
+                            thread: Some(k),
+                            place: Some(Place { node, idx }),
+                            excl: self.locks[k].held.get(&at).cloned().unwrap_or_default(),
+                            shared: (self.locks[k].held_shared.get(&at).cloned())
+                                .unwrap_or_default(),
+                            once: None,
+                            at_exit: true,
+                        });
+                    }
+                }
+            }
+        }
+        if anywhere {
+            out.insert(Ctx::anywhere());
+        }
+        out.into_iter().collect()
+    }
+}
+
+/// Whether instruction `idx` of `block` is a call that ends the process running the exit-time
+/// code: a function whose row says so (`exit`), or, as the block's last instruction before a
+/// process stop (`ends_block`: the node ends with the block), a function that may (a `noreturn`
+/// function the table does not know, a call through a pointer), not one that ends the process
+/// without it (`abort`, `_exit`, `__assert_fail`).
+fn runs_exit_code(
+    program: &crate::ir::Program,
+    block: &crate::ir::Block,
+    idx: u32,
+    ends_block: bool,
+) -> bool {
+    let InstKind::Call { callee, .. } = &block.insts[idx as usize].kind else {
+        return false;
+    };
+    let props = match callee {
+        Callee::Direct(g) if !program.funcs[g.index()].is_defined => {
+            program.funcs[g.index()].library_props()
+        }
+        Callee::Direct(_) => return false,
+        Callee::Indirect(_) => None,
+    };
+    if props.is_some_and(|p| p.runs_exit_handlers) {
+        return true;
+    }
+    let last = ends_block && idx as usize + 1 == block.insts.len();
+    last && matches!(
+        block.term,
+        Terminator::Stop {
+            reason: StopReason::ProcessExit
+        }
+    ) && !props.is_some_and(|p| p.ends == Ends::Process)
+}
+
+/// The functions the C library runs at exit: those of the exit-time arrays
+/// (`Program::exit_arrays`: destructors, `.fini_array`) and those handed to `atexit` and its
+/// kin (`Props::exit_handler`), each with whether the exit is its only way to be called by
+/// code the analysis does not see: no other mention of its address (a call of it by the
+/// program is no mention: it runs there too).
+///
+/// Soundness: a function whose address reaches only the runtime's exit arrays and the
+/// registration functions is called by code outside the program only at exit (C11 7.22.4.2,
+/// 7.22.4.4; POSIX `atexit`): the race check runs it there (`Walk::exit_contexts`) instead of
+/// anywhere; any other mention keeps it anywhere as well.
+pub fn exit_functions(facts: &Facts<'_>) -> BTreeMap<FuncId, bool> {
+    let program = facts.program;
+    let mut found: BTreeSet<FuncId> = BTreeSet::new();
+    let mut other: BTreeSet<FuncId> = BTreeSet::new();
+    for &g in &program.exit_arrays {
+        for c in program.globals[g.index()].init.iter().flatten() {
+            if let InitValue::FuncAddr(f) = c.value {
+                found.insert(f);
+            }
+        }
+    }
+    for (gi, g) in program.globals.iter().enumerate() {
+        if program.exit_arrays.contains(&crate::ir::GlobalId::from(gi)) {
+            continue;
+        }
+        for c in g.init.iter().flatten() {
+            if let InitValue::FuncAddr(f) = c.value {
+                other.insert(f);
+            }
+        }
+    }
+    for op in &program.hidden_addrs {
+        if let Operand::FuncAddr(f) = op {
+            other.insert(*f);
+        }
+    }
+    for (fi, f) in program.funcs.iter().enumerate() {
+        let func = FuncId(fi as u32);
+        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+            let handler = match &inst.kind {
+                InstKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } => (program.funcs[g.index()].library_props())
+                    .and_then(|p| p.exit_handler)
+                    .and_then(|i| args.get(i)),
+                _ => None,
+            };
+            if let Some(a) = handler {
+                let named: Vec<FuncId> = facts.memory.pts.of(program, func, a).funcs().collect();
+                found.extend(named.iter().copied());
+                // A handler that comes through a variable may have been handed out elsewhere.
+                if !matches!(a, Operand::FuncAddr(_)) {
+                    other.extend(named);
+                }
+            }
+            inst.kind.for_each_use(|op| {
+                if let Operand::FuncAddr(g) = op {
+                    if !handler.is_some_and(|a| std::ptr::eq(a, op)) {
+                        other.insert(*g);
+                    }
+                }
+            });
+        }
+    }
+    (found.into_iter())
+        .filter(|f| program.funcs[f.index()].is_defined)
+        .map(|f| (f, !other.contains(&f)))
+        .collect()
 }
 
 /// The context of instruction `idx` of `node` of a detached function that runs in `c`: the
@@ -215,6 +454,7 @@ fn within(
         excl,
         shared,
         once: c.once,
+        at_exit: c.at_exit,
     }
 }
 
@@ -307,6 +547,7 @@ impl Ctx {
             excl: BTreeSet::new(),
             shared: BTreeSet::new(),
             once: None,
+            at_exit: false,
         }
     }
 }

@@ -11,8 +11,9 @@
 //!
 //! Invariant (soundness): a pair of conflicting accesses is left out only with an argument: a
 //! lock both hold for sure (exclusively, or one of them shared with the other exclusive),
-//! an order of `order` in one direction, both atomic, the same thread that runs once, or
-//! memory only one thread can reach (`sharing`). Anything unknown (an address the analysis
+//! an order of `order` in one direction, both atomic, the same thread that runs once, both in
+//! the exit-time code of the one exit, or memory only one thread can reach (`sharing`; the C
+//! library's hidden state is reached by every thread). Anything unknown (an address the analysis
 //! lost, code it does not see, a budget) keeps the pair.
 //!
 //! `find(facts, fixpoint)` (for `--check race`, README "Data races") returns a `RaceCheck`: one
@@ -34,6 +35,7 @@ use self::sharing::Sharing;
 use self::touch::{AccessVia, At, Touch};
 use super::compose::Fixpoint;
 use crate::facts::Facts;
+use crate::ir::lib::HiddenState;
 use crate::ir::{ObjId, ObjectKind, Program, Span};
 use crate::threads::{NodeId, Thread};
 use fixedbitset::FixedBitSet;
@@ -140,6 +142,8 @@ struct Class {
     precedes: Option<usize>,
     /// Inside the one run of this `pthread_once` routine: two such accesses never race.
     once: Option<crate::ir::FuncId>,
+    /// Inside the exit-time code of the process's one exit: two such accesses never race.
+    at_exit: bool,
 }
 
 use crate::limits::{
@@ -168,10 +172,13 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     // Per object, per (place in it, class): the accesses.
     let mut by_obj: BTreeMap<ObjId, BTreeMap<(At, usize), Vec<usize>>> = BTreeMap::new();
     let mut lost: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    // Per piece of the C library's hidden state, per class: the accesses.
+    let mut by_state: BTreeMap<HiddenState, BTreeMap<usize, Vec<usize>>> = BTreeMap::new();
     let mut assumed = BTreeSet::new();
+    let kept = touch::StreamKept::of(facts);
     for (k, t) in threads.iter().enumerate() {
         for (node, func, idx, inst) in reached_insts(program, t, &reached[k]) {
-            let touches = touch::touches(facts, func, inst);
+            let touches = touch::touches(facts, &kept, func, inst);
             if touches.is_empty() {
                 continue;
             }
@@ -181,13 +188,16 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                 atomic,
                 parts,
                 unknown,
+                hidden,
                 via,
             } in touches
             {
                 let parts: Vec<_> = (parts.into_iter())
                     .filter(|p| sharing.shared(p.obj) && touch::writable(program, p.obj))
                     .collect();
-                if parts.is_empty() && !unknown {
+                // Soundness: the library's hidden state is one location that every thread
+                // reaches (the library's own memory), so it is shared without `sharing`.
+                if parts.is_empty() && !unknown && hidden.is_none() {
                     continue;
                 }
                 if let AccessVia::Assumed(g) = via {
@@ -218,11 +228,20 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                             list.push(id);
                         }
                     }
+                    if let Some(state) = hidden {
+                        let list = by_state.entry(state).or_default().entry(class).or_default();
+                        if list.last() != Some(&id) {
+                            list.push(id);
+                        }
+                    }
                 }
             }
         }
     }
-    for list in (by_obj.values_mut().flat_map(|g| g.values_mut())).chain(lost.values_mut()) {
+    for list in (by_obj.values_mut().flat_map(|g| g.values_mut()))
+        .chain(lost.values_mut())
+        .chain(by_state.values_mut().flat_map(|g| g.values_mut()))
+    {
         list.sort_unstable();
         list.dedup();
     }
@@ -286,6 +305,22 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let mut races: Vec<Race> = (found.into_iter())
         .map(|(key, groups)| check.report(&contexts, key, &groups, None))
         .collect();
+    // The library's hidden state: every call that uses one piece of it against every other
+    // (no byte ranges: each piece is one location).
+    for (&state, groups) in &by_state {
+        let groups: Vec<(&usize, &Vec<usize>)> = groups.iter().collect();
+        let mut pairs: Vec<GroupPair> = Vec::new();
+        for (i, &(&cx, xs)) in groups.iter().enumerate() {
+            for &(&cy, ys) in &groups[i..] {
+                if check.may_race(cx, cy) {
+                    pairs.push((xs, ys));
+                }
+            }
+        }
+        if !pairs.is_empty() {
+            races.push(check.hidden_report(&contexts, state, &pairs));
+        }
+    }
     if !lost_ids.is_empty() {
         races.push(check.lost_report(&contexts, &lost_ids, &others, &touched));
     }
@@ -349,6 +384,7 @@ impl Classes {
             follows,
             precedes,
             once: c.once,
+            at_exit: c.at_exit,
         };
         if let Some(&id) = self.ids.get(&class) {
             return id;
@@ -451,7 +487,10 @@ impl Pairs<'_> {
             && a.shared.is_disjoint(&b.excl)
             && !follows(a, b)
             && !follows(b, a)
-            && !(a.once.is_some() && a.once == b.once);
+            && !(a.once.is_some() && a.once == b.once)
+            // Soundness: exit-time code runs in one thread, one function after the other, at
+            // the one exit of the process (calling `exit` twice is undefined, C11 7.22.4.4).
+            && !(a.at_exit && b.at_exit);
         self.memo.insert(key, v);
         v
     }
@@ -566,6 +605,29 @@ impl Pairs<'_> {
         race
     }
 
+    /// The report of the calls that use one piece of the C library's hidden state.
+    fn hidden_report(&self, contexts: &Contexts, state: HiddenState, groups: &[GroupPair]) -> Race {
+        let mut race = self.report(contexts, (None, None), groups, None);
+        race.memory = Memory {
+            name: format!("the C library's hidden state ({})", state.describe()),
+            span: None,
+        };
+        let (xs, ys) = groups[0];
+        let fname = |x: usize| match self.accs[x].via {
+            AccessVia::Library(g) => format!("`{}`", self.program.funcs[g.index()].name),
+            _ => "a call".to_string(),
+        };
+        race.reason = format!(
+            "{} and {} both use {}, which the C library keeps and POSIX does not require to be \
+             thread-safe (XSH 2.9.1); {}",
+            fname(xs[0]),
+            fname(ys[0]),
+            state.describe(),
+            self.reason(contexts, xs[0], ys[0])
+        );
+        race
+    }
+
     /// The name of lock `m`.
     fn lock_name(&self, contexts: &Contexts, m: u32) -> String {
         (self.lock_names.borrow_mut().entry(m))
@@ -617,6 +679,11 @@ impl Pairs<'_> {
             AccessVia::Realloc => {
                 Some("`realloc` (which reads and frees the old block)".to_string())
             }
+            AccessVia::Stream(g) => Some(format!(
+                "`{}` (which may flush a stream of `open_memstream`, writing the buffer and size \
+                 it keeps)",
+                fname(g)
+            )),
         };
         RaceAccess {
             span: a.span,
@@ -630,9 +697,14 @@ impl Pairs<'_> {
     }
 
     fn thread_name(&self, c: &Class) -> String {
-        match c.thread {
+        let name = match c.thread {
             Some(t) => self.threads[t].name.clone(),
             None => "any thread".to_string(),
+        };
+        if c.at_exit {
+            format!("{name} at exit")
+        } else {
+            name
         }
     }
 

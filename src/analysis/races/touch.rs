@@ -4,7 +4,9 @@
 //!
 //! Invariant: every byte an execution of the instruction reads or writes lies in one of its
 //! touches' parts, or the touch is `unknown` (any exposed object); what is not an access in the
-//! C sense (lock operations, `free`) touches nothing, and a declared function the library table
+//! C sense (lock operations) touches nothing, a call of a library function with hidden state
+//! (`Props::hidden`) also touches that state (a location of its own, not program memory), and
+//! a declared function the library table
 //! (`ir::lib`, `Props::race`) does not know touches what its pointer arguments point to (the
 //! assumption of the race check, noted in the report), never more.
 //!
@@ -16,7 +18,7 @@
 
 use crate::facts::Facts;
 use crate::ir::effects::{self, Bytes, Effect};
-use crate::ir::lib::{ArgAccess, CallTouch};
+use crate::ir::lib::{ArgAccess, CallTouch, HiddenState};
 use crate::ir::{Callee, FuncId, Inst, ObjId, ObjectKind, Operand, Program};
 
 /// A read or a write.
@@ -83,6 +85,9 @@ pub enum AccessVia {
     Threads,
     /// `realloc` reading and freeing its old block.
     Realloc,
+    /// A write or flush of a stream, which updates what an `open_memstream` stream keeps
+    /// (`Props::stream_keeps`) when the stream is one.
+    Stream(FuncId),
 }
 
 /// One access of an instruction.
@@ -96,12 +101,68 @@ pub struct Touch {
     pub parts: Vec<Part>,
     /// Whether it may also touch any exposed object (an address the analysis lost).
     pub unknown: bool,
+    /// The hidden state of the C library it uses (`Props::hidden`), a location of its own that
+    /// no program memory overlaps: then `parts` is empty and `unknown` false.
+    pub hidden: Option<HiddenState>,
     /// How.
     pub via: AccessVia,
 }
 
-/// The accesses of `inst`, an instruction of `func`.
-pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
+/// What the streams of `open_memstream` keep (`Props::stream_keeps`): the objects their
+/// pointer arguments may point to, in every call of the program, and whether one may be an
+/// object whose address was lost.
+#[derive(Clone, Debug, Default)]
+pub struct StreamKept {
+    parts: Vec<Part>,
+    unknown: bool,
+}
+
+impl StreamKept {
+    /// What every call of the program to an `open_memstream`-like function keeps.
+    ///
+    /// Soundness: the stream writes the buffer pointer and the size through the addresses it
+    /// was given at each later flush, from whichever thread flushes (POSIX `open_memstream`);
+    /// the race check does not know which stream a later call writes, so every call that may
+    /// write or flush a stream (`Props::stream_update`) writes what any such call keeps.
+    pub fn of(facts: &Facts<'_>) -> StreamKept {
+        let program = facts.program;
+        let mut out = StreamKept::default();
+        for (fi, f) in program.funcs.iter().enumerate() {
+            let func = FuncId(fi as u32);
+            for inst in f.blocks.iter().flat_map(|b| &b.insts) {
+                let crate::ir::InstKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } = &inst.kind
+                else {
+                    continue;
+                };
+                let Some(p) = program.funcs[g.index()].library_props() else {
+                    continue;
+                };
+                for &i in p.stream_keeps {
+                    let Some(a) = args.get(i) else { continue };
+                    let pts = facts.memory.pts.of(program, func, a);
+                    out.unknown |= pts.unknown;
+                    for obj in pts.objects() {
+                        let part = Part {
+                            obj,
+                            at: At::Anywhere,
+                        };
+                        if !out.parts.contains(&part) {
+                            out.parts.push(part);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The accesses of `inst`, an instruction of `func` (`kept`: what `open_memstream` streams keep).
+pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) -> Vec<Touch> {
     let program = facts.program;
     let mut out = Vec::new();
     inst.kind.effects(|e| match e {
@@ -132,6 +193,7 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
                 atomic: m.order.is_atomic(),
                 parts,
                 unknown,
+                hidden: None,
                 via,
             });
         }
@@ -140,7 +202,7 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
             args,
         } => {
             if !program.funcs[g.index()].is_defined {
-                out.extend(library_call(facts, func, *g, args));
+                out.extend(library_call(facts, kept, func, *g, args));
             }
         }
         Effect::Call {
@@ -164,6 +226,7 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
                 atomic: false,
                 parts: Vec::new(),
                 unknown: true,
+                hidden: None,
                 via: AccessVia::UnknownCall,
             });
         }
@@ -172,6 +235,7 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
             atomic: false,
             parts: Vec::new(),
             unknown: true,
+            hidden: None,
             via: AccessVia::Asm,
         }),
         // Not accesses in the C sense: they order or exclude (and are atomic), or touch only a
@@ -193,12 +257,57 @@ pub fn touches(facts: &Facts<'_>, func: FuncId, inst: &Inst) -> Vec<Touch> {
 /// A synchronisation or thread function's accesses to its objects are not data accesses (they
 /// order and exclude, and are atomic); a function the table does not know is *assumed* to
 /// write what its pointer arguments point to, which the report says.
-fn library_call(facts: &Facts<'_>, func: FuncId, g: FuncId, args: &[Operand]) -> Vec<Touch> {
-    let race =
-        (facts.program.funcs[g.index()].library_props()).map_or(CallTouch::Assumed, |p| p.race);
-    if facts.memory.pts.writes_nothing(g) {
-        return Vec::new();
+fn library_call(
+    facts: &Facts<'_>,
+    kept: &StreamKept,
+    func: FuncId,
+    g: FuncId,
+    args: &[Operand],
+) -> Vec<Touch> {
+    let props = facts.program.funcs[g.index()].library_props();
+    let race = props.map_or(CallTouch::Assumed, |p| p.race);
+    let mut out = Vec::new();
+    // The library's hidden state (XSH 2.9.1): not memory of the program, so an access even
+    // under `--assume-no-write`, which is about the program's memory.
+    if let Some((state, access)) = props.and_then(|p| p.hidden) {
+        out.push(Touch {
+            kind: if access == ArgAccess::Read {
+                AccessKind::Read
+            } else {
+                AccessKind::Write
+            },
+            atomic: false,
+            parts: Vec::new(),
+            unknown: false,
+            hidden: Some(state),
+            via: AccessVia::Library(g),
+        });
     }
+    if facts.memory.pts.writes_nothing(g) {
+        return out;
+    }
+    if props.is_some_and(|p| p.stream_update) && (!kept.parts.is_empty() || kept.unknown) {
+        out.push(Touch {
+            kind: AccessKind::Write,
+            atomic: false,
+            parts: kept.parts.clone(),
+            unknown: kept.unknown,
+            hidden: None,
+            via: AccessVia::Stream(g),
+        });
+    }
+    out.extend(args_touches(facts, race, func, g, args));
+    out
+}
+
+/// The accesses of a call of `g` to what its arguments point to, by its row's `race`.
+fn args_touches(
+    facts: &Facts<'_>,
+    race: CallTouch,
+    func: FuncId,
+    g: FuncId,
+    args: &[Operand],
+) -> Vec<Touch> {
     match race {
         CallTouch::NotData => Vec::new(),
         CallTouch::Args { leading, rest } => (args.iter().enumerate())
@@ -238,6 +347,7 @@ fn arg_touch(
         atomic: false,
         parts,
         unknown: pts.unknown,
+        hidden: None,
         via,
     })
 }

@@ -267,7 +267,12 @@ impl LockNames {
                 // releases its mutex while it waits).
                 let sync = (f.library_props())
                     .is_some_and(|p| matches!(p.api, Some(Api::Pthread | Api::Semaphore)));
-                let known = !f.is_defined && facts.memory.pts.writes_only_args(*g, f) && !sync;
+                // Nor does one that calls no code of the program and no lock function, even if
+                // it keeps a pointer (`strtok`) or returns the library's memory (`localtime`):
+                // `Props::leaves_locks`.
+                let leaves = f.library_props().is_some_and(|p| p.leaves_locks);
+                let known =
+                    !f.is_defined && (facts.memory.pts.writes_only_args(*g, f) || leaves) && !sync;
                 if known && !opaque.contains(g) {
                     LockEffect::None
                 } else {
