@@ -222,12 +222,17 @@ impl InstKind {
                 ));
                 f(Effect::CreatesThread { entry, arg });
             }
-            ThreadJoin { handle, retval, .. } => {
+            ThreadJoin {
+                handle,
+                retval,
+                result_bits,
+                ..
+            } => {
                 f(Effect::JoinsThread { handle });
                 if !matches!(retval, Operand::Null) {
                     f(mem(
                         retval,
-                        Bytes::Word(0),
+                        Bytes::Word(*result_bits),
                         Access::Write,
                         false,
                         Via::Threads,
@@ -536,6 +541,7 @@ mod tests {
                 dst: None,
                 handle: v(0),
                 retval: v(1),
+                result_bits: 0,
             },
         ];
         for k in &kinds {
@@ -559,6 +565,7 @@ mod tests {
             dst: None,
             handle: h,
             retval,
+            result_bits: 0,
         };
         assert_eq!(effects(&join(Operand::Null)).len(), 1);
         let with = join(Operand::Var(VarId(1)));
