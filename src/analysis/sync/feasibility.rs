@@ -624,6 +624,12 @@ fn last_create(
     let ctx = t.cfg.nodes[join_node.index()].ctx;
     let func = t.cfg.contexts[ctx.0 as usize].func;
     let (lb, li) = facts.def_site(func, h)?;
+    // The place of the read is that of a load in the join's function (not that of a helper's
+    // return, which may come after a create that follows the helper's own read).
+    let def = &program.funcs[func.index()].blocks[lb.index()].insts[li as usize].kind;
+    if !matches!(def, InstKind::Load { .. }) {
+        return None;
+    }
     let load = (occurrences(t, (func, lb, li)).into_iter())
         .find(|n| t.cfg.nodes[n.index()].ctx == ctx)
         .map(|n| (n, li))?;
