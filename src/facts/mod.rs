@@ -284,6 +284,11 @@ impl<'a> Facts<'a> {
         all.get(c.index()).map_or(&[], Vec::as_slice)
     }
 
+    /// Where the instruction that defines `v` in `func` is (block, index), if any.
+    pub fn def_site(&self, func: FuncId, v: VarId) -> Option<(BlockId, u32)> {
+        *self.defs[func.index()].get(v.index())?
+    }
+
     /// The instruction that defines `v` in `func`, if any.
     pub fn def(&self, func: FuncId, v: VarId) -> Option<&'a InstKind> {
         let (b, i) = (*self.defs[func.index()].get(v.index())?)?;

@@ -247,12 +247,35 @@ impl FnLower<'_> {
                 });
                 return Flow::Next;
             }
+            // `thrd_create(thr, func, arg)`: no attributes, and `func` returns an `int`.
+            Some(LibFn::ThrdCreate) if ops.len() >= 3 => {
+                let arg = self.int_as_pointer(args[2], out).unwrap_or(ops[2]);
+                out.push(InstKind::ThreadCreate {
+                    dst: self.used_result(inst),
+                    handle: ops[0],
+                    entry: ops[1],
+                    arg,
+                });
+                return Flow::Next;
+            }
             Some(LibFn::PthreadJoin) if ops.len() >= 2 => {
                 let dst = self.used_result(inst);
                 out.push(InstKind::ThreadJoin {
                     dst,
                     handle: ops[0],
                     retval: ops[1],
+                    result_bits: 0,
+                });
+                return Flow::Next;
+            }
+            // `thrd_join(thr, res)` writes the thread's `int` result into `*res`.
+            Some(LibFn::ThrdJoin) if ops.len() >= 2 => {
+                let dst = self.used_result(inst);
+                out.push(InstKind::ThreadJoin {
+                    dst,
+                    handle: ops[0],
+                    retval: ops[1],
+                    result_bits: 32,
                 });
                 return Flow::Next;
             }
@@ -307,7 +330,9 @@ impl FnLower<'_> {
                 self.copy_result(inst, ops[0], out);
                 return Flow::Next;
             }
-            Some(LibFn::PthreadExit) => {
+            // `thrd_exit(res)` ends the thread as `pthread_exit` does (its `int` result exposes
+            // nothing).
+            Some(LibFn::PthreadExit | LibFn::ThrdExit) => {
                 // Soundness: the argument is the thread's result, which `pthread_join` hands to
                 // the joiner as a pointer the analysis sees as `unknown`. Converting it to an
                 // integer exposes what it points to in the points-to analysis; the thread ends

@@ -335,9 +335,15 @@ fn inst_text(p: &Program, f: &Function, inst: &Inst) -> String {
             dst,
             handle,
             retval,
+            result_bits,
         } => {
+            // An `int` result (`thrd_join`) says its size.
+            let size = match result_bits {
+                0 => String::new(),
+                bits => format!(" (i{bits})"),
+            };
             format!(
-                "{}thread_join {}, {}",
+                "{}thread_join {}, {}{size}",
                 opt_dst(f, dst),
                 o(handle),
                 o(retval)

@@ -79,7 +79,10 @@ mod tests {
         assert_eq!(classify("my_setjmp"), Some(LibFn::LikeSetjmp));
         assert_eq!(classify("llvm.memcpy.p0.p0.i64"), Some(LibFn::LlvmMemcpy));
         assert_eq!(classify("llvm.umax.i32"), Some(LibFn::Llvm));
-        assert_eq!(classify("thrd_create"), Some(LibFn::Thrd));
+        assert_eq!(classify("thrd_create"), Some(LibFn::ThrdCreate));
+        assert_eq!(classify("thrd_foo"), Some(LibFn::Thrd));
+        assert_eq!(classify("mtx_timedlock"), Some(LibFn::MtxTimedlock));
+        assert_eq!(classify("call_once"), Some(LibFn::CallOnce));
         assert_eq!(
             classify("__VERIFIER_nondet_int"),
             Some(LibFn::VerifierNondet)

@@ -135,7 +135,8 @@ pub(super) fn is_exit_array(name: &str, section: Option<&str>) -> bool {
 }
 
 /// The sizes of the pthread synchronisation types as the module's C library and target define
-/// them (glibc names them `union.pthread_mutex_t`, musl `struct.pthread_mutex_t`); absent
+/// them (glibc names them `union.pthread_mutex_t`, musl `struct.pthread_mutex_t`; C11's
+/// `union.mtx_t` and `union.cnd_t` are the same objects); absent
 /// when the module has no such type (nothing but pointers to one).
 fn sync_sizes(m: llvm_sys::prelude::LLVMModuleRef, dl: DataLayout) -> crate::ir::SyncSizes {
     let size = |name: &str| {
@@ -145,9 +146,12 @@ fn sync_sizes(m: llvm_sys::prelude::LLVMModuleRef, dl: DataLayout) -> crate::ir:
             .map(|ty| dl.alloc_size(ty))
             .filter(|&n| n > 0)
     };
+    // C11's `mtx_t` and `cnd_t` are unions of the sizes of `pthread_mutex_t` and
+    // `pthread_cond_t` in glibc and musl (`__SIZEOF_PTHREAD_MUTEX_T`): a program of C11 threads
+    // alone has only them.
     crate::ir::SyncSizes {
-        mutex: size("pthread_mutex_t"),
-        cond: size("pthread_cond_t"),
+        mutex: size("pthread_mutex_t").or_else(|| size("mtx_t")),
+        cond: size("pthread_cond_t").or_else(|| size("cnd_t")),
         rwlock: size("pthread_rwlock_t"),
     }
 }

@@ -351,6 +351,50 @@ fn pthread_create_is_a_thread_creation() {
         .any(|k| matches!(k, InstKind::Unlock { lock: Operand::GlobalAddr(g, 0), .. } if *g == m)));
 }
 
+/// C11 threads: `thrd_create(thr, func, arg)` and `thrd_join(thr, res)` are a creation and a
+/// join whose result is an `int`, `mtx_lock` and `mtx_unlock` a lock and an unlock, and
+/// `thrd_exit` ends the thread alone; the sizes of `mtx_t` and `cnd_t` are the mutex's and
+/// the condition's.
+#[test]
+fn c11_threads_are_threads_and_locks() {
+    let p = lower_c(
+        "#include <threads.h>\n\
+         mtx_t m; cnd_t c;\n\
+         int shared;\n\
+         int f(void *p) { mtx_lock(&m); shared += *(int *)p; mtx_unlock(&m); thrd_exit(3); }\n\
+         int main(void) {\n\
+         \x20 thrd_t t; int arg = 1, res;\n\
+         \x20 cnd_init(&c);\n\
+         \x20 thrd_create(&t, f, &arg);\n\
+         \x20 thrd_join(t, &res);\n\
+         \x20 return shared + res;\n\
+         }\n",
+    );
+    let main = func(&p, "main");
+    let fid = FuncId::from(p.funcs.iter().position(|f| f.name == "f").expect("f"));
+    assert!(insts(main).any(|k| matches!(
+        k,
+        InstKind::ThreadCreate { entry: Operand::FuncAddr(g), .. } if *g == fid
+    )));
+    assert!(insts(main).any(|k| matches!(
+        k,
+        InstKind::ThreadJoin {
+            retval: Operand::Var(_),
+            result_bits: 32,
+            ..
+        }
+    )));
+    let fb = func(&p, "f");
+    assert!(insts(fb).any(|k| matches!(k, InstKind::Lock { .. })));
+    assert!(insts(fb).any(|k| matches!(k, InstKind::Unlock { .. })));
+    assert!(fb.blocks.iter().any(|b| b.term
+        == Terminator::Stop {
+            reason: StopReason::ThreadExit
+        }));
+    assert!(p.sync_sizes.mutex.is_some_and(|n| n > 0));
+    assert!(p.sync_sizes.cond.is_some_and(|n| n > 0));
+}
+
 #[test]
 fn gep_into_array_of_structs() {
     let p = lower_c(

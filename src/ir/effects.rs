@@ -220,10 +220,21 @@ impl InstKind {
                 f(mem(handle, Bytes::Word(0), Access::Write, NA, Via::Threads));
                 f(Effect::CreatesThread { entry, arg });
             }
-            ThreadJoin { handle, retval, .. } => {
+            ThreadJoin {
+                handle,
+                retval,
+                result_bits,
+                ..
+            } => {
                 f(Effect::JoinsThread { handle });
                 if !matches!(retval, Operand::Null) {
-                    f(mem(retval, Bytes::Word(0), Access::Write, NA, Via::Threads));
+                    f(mem(
+                        retval,
+                        Bytes::Word(*result_bits),
+                        Access::Write,
+                        NA,
+                        Via::Threads,
+                    ));
                 }
             }
             Lock {
@@ -528,6 +539,7 @@ mod tests {
                 dst: None,
                 handle: v(0),
                 retval: v(1),
+                result_bits: 0,
             },
         ];
         for k in &kinds {
@@ -551,6 +563,7 @@ mod tests {
             dst: None,
             handle: h,
             retval,
+            result_bits: 0,
         };
         assert_eq!(effects(&join(Operand::Null)).len(), 1);
         let with = join(Operand::Var(VarId(1)));

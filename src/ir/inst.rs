@@ -333,7 +333,8 @@ pub enum InstKind {
         /// Arguments.
         args: Vec<Operand>,
     },
-    /// `pthread_create(handle, attr, entry, arg)`: a new thread runs `entry(arg)`.
+    /// `pthread_create(handle, attr, entry, arg)` (or C11's `thrd_create(handle, entry, arg)`):
+    /// a new thread runs `entry(arg)`.
     ThreadCreate {
         /// The call's result (0 on success), if used.
         dst: Option<VarId>,
@@ -344,7 +345,8 @@ pub enum InstKind {
         /// The argument passed to it.
         arg: Operand,
     },
-    /// `pthread_join(handle, retval)`: waits for the thread `handle` names.
+    /// `pthread_join(handle, retval)` (or C11's `thrd_join`): waits for the thread `handle`
+    /// names.
     ThreadJoin {
         /// The call's result, if used.
         dst: Option<VarId>,
@@ -352,6 +354,9 @@ pub enum InstKind {
         handle: Operand,
         /// Where the thread's result is written (may be null).
         retval: Operand,
+        /// The size of the result written through `retval`, in bits: 0 for a pointer
+        /// (`pthread_join`'s `void *`), 32 for `thrd_join`'s `int`.
+        result_bits: u32,
     },
     /// `pthread_mutex_lock`, `pthread_spin_lock`, `pthread_rwlock_*lock` on `lock`.
     Lock {

@@ -26,9 +26,9 @@
 /// The synchronisation object a pointer argument of a synchronisation function points to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SyncObj {
-    /// A `pthread_mutex_t`.
+    /// A `pthread_mutex_t` (or C11's `mtx_t`, the same object in glibc and musl).
     Mutex,
-    /// A `pthread_cond_t`.
+    /// A `pthread_cond_t` (or C11's `cnd_t`).
     Cond,
     /// A `pthread_rwlock_t`.
     RwLock,
@@ -68,7 +68,7 @@ pub enum Api {
     Pthread,
     /// `sem_*`.
     Semaphore,
-    /// C11 `<threads.h>`: `thrd_*`, `mtx_*`, `cnd_*`.
+    /// C11 `<threads.h>`: `thrd_*`, `mtx_*`, `cnd_*`, `call_once`.
     C11Threads,
     /// The SV-COMP verifier functions, `__VERIFIER_*`.
     Verifier,
@@ -220,8 +220,12 @@ impl HiddenState {
 /// function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Run {
-    /// `pthread_mutex_trylock` and friends: visible; 0 and the lock, or `EBUSY`.
-    TryLock,
+    /// `pthread_mutex_trylock` and friends: visible; 0 and the lock, or `busy` (`EBUSY` for
+    /// pthreads; `thrd_busy` for C11's `mtx_trylock`, `thrd_timedout` for `mtx_timedlock`).
+    TryLock {
+        /// What a call that does not take the lock returns.
+        busy: i32,
+    },
     /// `pthread_cond_wait(c, m)` (and timed): releases `m`, then waits to lock it again.
     CondWait,
     /// Initialisation, destruction, signals, yields: no effect, returns 0.
@@ -230,9 +234,9 @@ pub enum Run {
     NoEffect,
     /// `free`: ends a heap block (visible: other threads may use the block).
     Free,
-    /// `pthread_self`: the thread's id.
+    /// `pthread_self`, `thrd_current`: the thread's id.
     SelfTid,
-    /// `pthread_equal`.
+    /// `pthread_equal`, `thrd_equal`.
     Equal,
     /// `strlen`: reads the string (visible unless it is local or constant).
     Strlen,
@@ -268,9 +272,11 @@ pub struct Props {
     pub name: &'static str,
     /// How the classifier matches `name`.
     pub named: Named,
-    /// The threads API of the name's prefix. Read by `analysis::races::touch` (through
-    /// `race`, whose rows agree) and `analysis::sync::locks` (a `pthread_*` or `sem_*`
-    /// function may release locks even when it writes only its arguments).
+    /// The threads API of the name (its prefix, but C11's `call_once`). Read by
+    /// `analysis::races::touch` (through `race`, whose rows agree: a threads API's function
+    /// touches no data, or says which of its arguments it reads or writes) and
+    /// `analysis::sync::locks` (a `pthread_*`, `sem_*` or C11 function may release locks even
+    /// when it writes only its arguments).
     pub api: Option<Api>,
     /// Its effect on memory is known: it writes at most what its pointer arguments point to,
     /// keeps no pointer, calls no program code and turns no address into data that comes back
@@ -281,7 +287,7 @@ pub struct Props {
     /// the foreign-code test of `memory` go through), `threads::cfg`, `harness::keys` and
     /// `harness::discover`.
     ///
-    /// Soundness: `pthread_once` (runs its init routine), `pthread_key_create` (its destructor
+    /// Soundness: `pthread_once` and `call_once` (run their init routine), `pthread_key_create` (its destructor
     /// runs at thread exit) and `pthread_setspecific`/`pthread_getspecific` (keep a pointer and
     /// hand it back) do not have it: as unknown functions they expose their arguments, so the
     /// routines are analysed as detached roots and the kept pointers are `unknown` when they
@@ -299,6 +305,13 @@ pub struct Props {
     /// (`qsort`, `bsearch`: POSIX). Read by `memory::points_to` (they are not called back at
     /// any time) and `analysis::races::contexts` (the race check runs them at the call).
     pub synchronous_callbacks: bool,
+    /// It runs the routine its second argument names at most once per control object its
+    /// first argument points to, during the first call with that object and in the calling
+    /// thread, and no call with the object returns before that run ended (`pthread_once`,
+    /// POSIX; `call_once`, C11 7.26.2.1). Read by `threads::cfg` (the routine may call
+    /// `longjmp`) and `analysis::races` (`contexts` runs the routine at the call, `order`
+    /// orders its run before every return of such a call).
+    pub once: bool,
     /// It copies bytes from its second argument into its first (`strcpy` and friends). Read by
     /// `memory::points_to`, which moves points-to contents like `MemCopy`.
     pub copies_bytes: bool,
@@ -386,6 +399,7 @@ const UNKNOWN: Props = Props {
     stdio_output: false,
     stdio_buffer: false,
     synchronous_callbacks: false,
+    once: false,
     copies_bytes: false,
     finds_functions: false,
     foreign_code_after: false,
@@ -461,6 +475,28 @@ const fn cond_wait(name: &'static str) -> Props {
     }
 }
 
+/// A C11 `<threads.h>` function (`thrd_*`, `mtx_*`, `cnd_*`, `call_once`).
+const fn c11(name: &'static str) -> Props {
+    api(Api::C11Threads, name)
+}
+
+/// A C11 function whose first argument points to a synchronisation object `obj` (`mtx_t` is
+/// a `pthread_mutex_t` and `cnd_t` a `pthread_cond_t` in glibc and musl, of the same sizes).
+const fn c11_sync(obj: SyncObj, name: &'static str) -> Props {
+    Props {
+        sync_objects: [Some(obj), None],
+        ..c11(name)
+    }
+}
+
+/// `cnd_*wait(c, m)`: a condition variable, then a mutex.
+const fn c11_cond_wait(name: &'static str) -> Props {
+    Props {
+        sync_objects: [Some(SyncObj::Cond), Some(SyncObj::Mutex)],
+        ..c11(name)
+    }
+}
+
 use super::AssertKind;
 use ArgAccess::{None as N, Read as R, Write as W};
 
@@ -471,6 +507,14 @@ const TRYLOCK: SyncOp = SyncOp::TryLock { exclusive: true };
 const READ_TRYLOCK: SyncOp = SyncOp::TryLock { exclusive: false };
 const WAIT: SyncOp = SyncOp::CondWait { timed: false };
 const TIMED_WAIT: SyncOp = SyncOp::CondWait { timed: true };
+
+/// What a trylock that finds the lock taken returns: `EBUSY` (Linux) for pthreads; C11's
+/// `thrd_busy` and `thrd_timedout` (glibc's and musl's `<threads.h>`: `thrd_success` 0,
+/// `thrd_busy` 1, `thrd_error` 2, `thrd_nomem` 3, `thrd_timedout` 4).
+const EBUSY: i32 = 16;
+const THRD_BUSY: i32 = 1;
+const THRD_TIMEDOUT: i32 = 4;
+const TRY_EBUSY: Run = Run::TryLock { busy: EBUSY };
 
 impl Props {
     /// Writes only what its arguments point to (`writes_only_args`).
@@ -580,6 +624,11 @@ impl Props {
             synchronous_callbacks: true,
             ..self
         }
+    }
+
+    /// Runs its routine once per control object (`once`).
+    const fn runs_once(self) -> Props {
+        Props { once: true, ..self }
     }
 
     /// Copies bytes (`copies_bytes`).
@@ -697,7 +746,7 @@ use HiddenState::{
 };
 use Run::{
     CondWait, Equal, Free, GetSpecific, KeyCreate, KeyDelete, NoEffect, SelfTid, SetSpecific,
-    Strlen, TryLock, Zero,
+    Strlen, Zero,
 };
 use SyncObj::{Cond, Mutex, RwLock, Spin};
 
@@ -973,7 +1022,7 @@ library! {
     AssertBsd = f("__assert").ends(Ends::Process).asserts(AssertKind::Macro, &[3, 0]);
     // Ends of the calling thread alone.
     PthreadExit = pthread("pthread_exit").ends(Ends::Thread);
-    ThrdExit = api(Api::C11Threads, "thrd_exit").ends(Ends::Thread);
+    ThrdExit = c11("thrd_exit").ends(Ends::Thread);
     /// The raw `syscall(SYS_exit, ..)`.
     Syscall = f("syscall").ends(Ends::Thread);
     PthreadExitInternal = f("__pthread_exit").ends(Ends::Thread);
@@ -1004,7 +1053,7 @@ library! {
     PthreadEqual = pthread("pthread_equal").known().run(Equal);
     PthreadYield = pthread("pthread_yield").known();
     /// Runs its init routine (once per control object).
-    PthreadOnce = pthread("pthread_once");
+    PthreadOnce = pthread("pthread_once").runs_once();
     PthreadCancel = pthread("pthread_cancel");
     PthreadSetcanceltype = pthread("pthread_setcanceltype");
     PthreadAttrInit = pthread("pthread_attr_init").known().run(Zero);
@@ -1038,7 +1087,7 @@ library! {
     PthreadMutexUnlock = sync(Mutex, "pthread_mutex_unlock").op(SyncOp::Unlock);
     PthreadMutexInit = sync(Mutex, "pthread_mutex_init").known().run(Zero);
     PthreadMutexDestroy = sync(Mutex, "pthread_mutex_destroy").known().run(Zero);
-    PthreadMutexTrylock = sync(Mutex, "pthread_mutex_trylock").known().op(TRYLOCK).run(TryLock);
+    PthreadMutexTrylock = sync(Mutex, "pthread_mutex_trylock").known().op(TRYLOCK).run(TRY_EBUSY);
     PthreadMutexConsistent = sync(Mutex, "pthread_mutex_consistent").robust();
     PthreadMutexConsistentNp = sync(Mutex, "pthread_mutex_consistent_np").robust();
     /// Every other `pthread_mutex_*` function.
@@ -1058,7 +1107,7 @@ library! {
     PthreadSpinUnlock = sync(Spin, "pthread_spin_unlock").op(SyncOp::Unlock);
     PthreadSpinInit = sync(Spin, "pthread_spin_init").known().run(Zero);
     PthreadSpinDestroy = sync(Spin, "pthread_spin_destroy").known().run(Zero);
-    PthreadSpinTrylock = sync(Spin, "pthread_spin_trylock").known().op(TRYLOCK).run(TryLock);
+    PthreadSpinTrylock = sync(Spin, "pthread_spin_trylock").known().op(TRYLOCK).run(TRY_EBUSY);
     /// Every other `pthread_spin_*` function.
     PthreadSpin = prefix(sync(Spin, "pthread_spin_"));
     // Read-write locks.
@@ -1069,9 +1118,9 @@ library! {
     PthreadRwlockInit = sync(RwLock, "pthread_rwlock_init").known().run(Zero);
     PthreadRwlockDestroy = sync(RwLock, "pthread_rwlock_destroy").known().run(Zero);
     PthreadRwlockTryrdlock = sync(RwLock, "pthread_rwlock_tryrdlock").known().op(READ_TRYLOCK)
-        .run(TryLock);
+        .run(TRY_EBUSY);
     PthreadRwlockTrywrlock = sync(RwLock, "pthread_rwlock_trywrlock").known().op(TRYLOCK)
-        .run(TryLock);
+        .run(TRY_EBUSY);
     /// Every other `pthread_rwlock_*` function.
     PthreadRwlock = prefix(sync(RwLock, "pthread_rwlock_"));
     /// Every other `pthread_*` function.
@@ -1083,13 +1132,48 @@ library! {
     SemDestroy = api(Api::Semaphore, "sem_destroy").known();
     /// Every other `sem_*` function.
     Sem = prefix(api(Api::Semaphore, "sem_"));
-    // C11 threads.
+    // C11 threads (`<threads.h>`, C11 7.26), as their pthread kin: the front end lowers
+    // `thrd_create` and `thrd_join` to `ThreadCreate` and `ThreadJoin` (the entry returns an
+    // `int`, and `thrd_join` writes an `int`), `mtx_lock` and `mtx_unlock` to `Lock` and
+    // `Unlock`, `thrd_exit` to a thread's end. The `tss_*` functions stay unknown functions:
+    // the destructor `tss_create` is given is exposed (analysed as a detached root), and
+    // `tss_get` hands back any pointer.
+    ThrdCreate = c11("thrd_create");
+    ThrdJoin = c11("thrd_join");
+    ThrdDetach = c11("thrd_detach").known();
+    ThrdCurrent = c11("thrd_current").known().run(SelfTid);
+    ThrdEqual = c11("thrd_equal").known().run(Equal);
+    ThrdYield = c11("thrd_yield").known().run(Zero);
+    /// Reads the duration; writes the time left when a signal interrupts it.
+    ThrdSleep = c11("thrd_sleep").known().touches(&[R, W], N).run(NoEffect);
     /// Every other `thrd_*` function.
-    Thrd = prefix(api(Api::C11Threads, "thrd_"));
-    /// Every `mtx_*` function.
-    Mtx = prefix(api(Api::C11Threads, "mtx_"));
-    /// Every `cnd_*` function.
-    Cnd = prefix(api(Api::C11Threads, "cnd_"));
+    Thrd = prefix(c11("thrd_"));
+    /// `thrd_success` and the lock, or `thrd_busy`.
+    MtxTrylock = c11_sync(Mutex, "mtx_trylock").known().op(TRYLOCK)
+        .run(Run::TryLock { busy: THRD_BUSY });
+    /// May fail with `thrd_timedout` (or `thrd_error`): the lock is held only when it returns
+    /// `thrd_success` (0), as after a trylock.
+    MtxTimedlock = c11_sync(Mutex, "mtx_timedlock").known().op(TRYLOCK)
+        .run(Run::TryLock { busy: THRD_TIMEDOUT });
+    MtxLock = c11_sync(Mutex, "mtx_lock").op(LOCK);
+    MtxUnlock = c11_sync(Mutex, "mtx_unlock").op(SyncOp::Unlock);
+    /// The mutex's type (`mtx_plain`, `mtx_recursive`, `mtx_timed`) is not modelled by the
+    /// interpreter, as `pthread_mutexattr_settype`'s is not.
+    MtxInit = c11_sync(Mutex, "mtx_init").known().run(Zero);
+    MtxDestroy = c11_sync(Mutex, "mtx_destroy").known().run(Zero);
+    /// Every other `mtx_*` function.
+    Mtx = prefix(c11_sync(Mutex, "mtx_"));
+    CndInit = c11_sync(Cond, "cnd_init").known().run(Zero);
+    CndDestroy = c11_sync(Cond, "cnd_destroy").known().run(Zero);
+    CndSignal = c11_sync(Cond, "cnd_signal").known().run(Zero);
+    CndBroadcast = c11_sync(Cond, "cnd_broadcast").known().run(Zero);
+    CndWait = c11_cond_wait("cnd_wait").known().op(WAIT).run(CondWait);
+    CndTimedwait = c11_cond_wait("cnd_timedwait").known().op(TIMED_WAIT).run(CondWait);
+    /// Every other `cnd_*` function.
+    Cnd = prefix(c11_sync(Cond, "cnd_"));
+    /// `call_once(flag, f)`: `pthread_once` (it runs `f`, so it does not write only its
+    /// arguments).
+    CallOnce = c11("call_once").runs_once();
     // The SV-COMP verifier functions (the front end lowers their calls: `Assert`,
     // `AtomicBegin`/`AtomicEnd`, `Assume`, `Nondet`).
     VerifierError = api(Api::Verifier, "__VERIFIER_error").asserts(AssertKind::ReachError, &[]);
@@ -1201,9 +1285,12 @@ mod tests {
                 names.insert((p.name, p.named == Named::Exact)),
                 "{l:?} twice"
             );
-            assert_eq!(p.api.is_some(), p.race == CallTouch::NotData, "{l:?}");
+            // A threads API's functions touch no data, but those that say which of their
+            // arguments they read or write (`thrd_sleep`'s durations).
+            assert!(p.api.is_none() || p.race != CallTouch::Assumed, "{l:?}");
+            assert!(p.race != CallTouch::NotData || p.api.is_some(), "{l:?}");
             assert_eq!(
-                p.run == Run::TryLock,
+                matches!(p.run, Run::TryLock { .. }),
                 matches!(p.sync_op, Some(SyncOp::TryLock { .. })),
                 "{l:?}"
             );

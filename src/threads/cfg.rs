@@ -486,7 +486,7 @@ fn may_jump_asynchronously(program: &Program, may: &[bool]) -> bool {
 /// Soundness: a call through a pointer may call `longjmp` itself or any function; an unknown
 /// library function may call `longjmp` on a buffer it can reach (libpng does), or a callback
 /// that does; only the library functions with known effects that call no user code are
-/// excluded (`pthread_once` calls its routine).
+/// excluded (`pthread_once` and `call_once` call their routine).
 fn call_may_jump(program: &Program, may: &[bool], callee: &Callee) -> bool {
     match callee {
         Callee::Indirect(_) => true,
@@ -496,7 +496,7 @@ fn call_may_jump(program: &Program, may: &[bool], callee: &Callee) -> bool {
                 may.get(g.index()).copied().unwrap_or(true)
             } else {
                 !program.is_returns_twice(*g)
-                    && (gf.lib == Some(crate::ir::lib::LibFn::PthreadOnce)
+                    && (gf.lib.is_some_and(|l| l.props().once)
                         || !gf.library_props().is_some_and(|p| p.writes_only_args))
             }
         }

@@ -27,7 +27,7 @@
 
 use crate::analysis::sync::locks::{LockEffect, LockNames, ThreadLocks};
 use crate::facts::Facts;
-use crate::ir::lib::{Ends, LibFn};
+use crate::ir::lib::Ends;
 use crate::ir::{Callee, FuncId, InitValue, InstKind, Operand, StopReason, Terminator};
 use crate::threads::{Exit, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
@@ -520,7 +520,9 @@ fn for_calls(
                         .collect()
                 }
                 // (`lib`, not `library()`: also a definition of the program's of that name.)
-                Callee::Direct(g) if program.funcs[g.index()].lib == Some(LibFn::PthreadOnce) => {
+                Callee::Direct(g)
+                    if program.funcs[g.index()].lib.is_some_and(|l| l.props().once) =>
+                {
                     match once_routine_of(insts[idx as usize].kind.clone()) {
                         Some(r) if once.contains_key(&r) => vec![r],
                         _ => Vec::new(),
@@ -572,8 +574,9 @@ fn once_routine_of(kind: InstKind) -> Option<FuncId> {
 /// one global at one offset. Nothing when the program may cancel threads (a cancelled routine
 /// lets a later `pthread_once` run it again).
 ///
-/// Soundness: POSIX runs the routine the first time `pthread_once` is called with that
-/// control object, and no call returns before it completed; the routine is called nowhere
+/// Soundness: POSIX (and C11 for `call_once`, whose row has `Props::once` too) runs the routine
+/// the first time `pthread_once` is called with that control object, and no call returns
+/// before it completed; the routine is called nowhere
 /// else (no other mention of its address, no direct call), so its body runs at most once, at
 /// one of those calls, in the thread that made it.
 pub fn once_routines(facts: &Facts<'_>) -> BTreeMap<FuncId, OnceObject> {
@@ -592,7 +595,7 @@ pub fn once_routines(facts: &Facts<'_>) -> BTreeMap<FuncId, OnceObject> {
                         callee: Callee::Direct(g),
                         args,
                         ..
-                    } if program.funcs[g.index()].lib == Some(LibFn::PthreadOnce) => {
+                    } if program.funcs[g.index()].lib.is_some_and(|l| l.props().once) => {
                         once_routine_of(inst.kind.clone()).map(|r| (r, args[0]))
                     }
                     _ => None,

@@ -216,7 +216,7 @@ impl<'a> Order<'a> {
                 let Some(crate::ir::Operand::FuncAddr(f)) = args.get(1) else {
                     continue;
                 };
-                if program.funcs[g.index()].lib != Some(crate::ir::lib::LibFn::PthreadOnce)
+                if !program.funcs[g.index()].lib.is_some_and(|l| l.props().once)
                     || !routines.contains_key(f)
                 {
                     continue;

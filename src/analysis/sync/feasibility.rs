@@ -15,9 +15,11 @@
 //!
 //! Boundaries: a join waits for a thread only when the handle cell is one slot that no instruction
 //! of the program but one create may write (`Facts::write_counts`) and that create starts one
-//! single-instance thread (`join_order`). An event precedes its thread's end only when it dominates
-//! every point where the thread may end, visible or not (`facts::ends::MayEnd`). With
-//! `pthread_cancel` there are no overwritten-before-release facts (a cleanup handler may unlock).
+//! single-instance thread (`join_order`), or when the joining thread's last write of the handle
+//! before its load is always one create (`last_create`: a handle reused after a join). An event
+//! precedes its thread's end only when it dominates every point where the thread may end, visible
+//! or not (`facts::ends::MayEnd`). With `pthread_cancel` there are no overwritten-before-release
+//! facts (a cleanup handler may unlock).
 //!
 //! The oracle (`Feasibility::build(facts, threads, previous, max_events, trace)`) is built lazily
 //! (`LazyOracle`): when a plan first needs it (a load with candidate stores), and again only when
@@ -431,8 +433,10 @@ fn program_order(
 }
 
 /// `pthread_join(h)` waits for the one thread whose handle `h` must hold: `h` is loaded from a
-/// single cell, one slot for the whole run, that no instruction of the program but one
-/// `pthread_create` may write, and that site starts exactly one single-instance thread.
+/// single cell (directly, or by a helper that returns it: `handle_cell`), one slot for the whole
+/// run, that no instruction of the program but one `pthread_create` may write, and that site
+/// starts exactly one single-instance thread; or the cell has several writers and
+/// [`last_create`] finds the create whose write the load must read.
 ///
 /// Soundness: every writer of the cell counts, not only the creates (`join_loops::write_counts`:
 /// plain and atomic stores, stores through pointers and unknown pointers, `memcpy` and struct
@@ -488,10 +492,13 @@ pub(crate) fn must_joined(
     else {
         return None;
     };
-    let cell = loaded_from(facts, func, *h)?;
-    let writers = facts.write_counts();
-    if writers[cell.index()] != 1 || !single_slot(facts, threads, cell) {
+    let cell = handle_cell(facts, func, *h, MAX_HANDLE_CALLS)?;
+    if !single_slot(facts, threads, cell) {
         return None;
+    }
+    let writers = facts.write_counts();
+    if writers[cell.index()] != 1 {
+        return last_create(facts, threads, t, node, *h, cell);
     }
     let children: Vec<usize> = threads
         .iter()
@@ -519,21 +526,201 @@ pub(crate) fn must_joined(
     }
 }
 
-/// The single cell `v` was loaded from by a strong access, if so.
-fn loaded_from(facts: &Facts<'_>, func: crate::ir::FuncId, v: crate::ir::VarId) -> Option<CellId> {
+/// How many calls deep [`handle_cell`] follows a handle returned by a helper.
+const MAX_HANDLE_CALLS: u32 = 4;
+
+/// The single cell the handle `v` holds the contents of: the cell `v` was loaded from by a
+/// strong access, or, for the result of a direct call of a function of the program
+/// (`pthread_t spawn(void) { pthread_t t; pthread_create(&t, ..); return t; }`), the one cell
+/// every return of the callee returns the contents of (at most `calls` calls deep).
+///
+/// Soundness: `v` is a value read from the cell (by the load, or by the load whose value the
+/// callee returned, every return alike), so whatever the cell may hold at that read, `v` may
+/// be; [`must_joined`]'s one-writer argument needs no more. Its same-thread argument
+/// ([`last_create`]) needs the place of the load, so it takes only a load in the join's
+/// function.
+fn handle_cell(
+    facts: &Facts<'_>,
+    func: crate::ir::FuncId,
+    v: crate::ir::VarId,
+    calls: u32,
+) -> Option<CellId> {
     let program = facts.program;
-    let f = &program.funcs[func.index()];
-    for (bi, b) in f.blocks.iter().enumerate() {
-        for (ii, inst) in b.insts.iter().enumerate() {
-            if let InstKind::Load { dst, .. } = &inst.kind {
-                if *dst == v {
-                    let a = facts.access(func, crate::ir::BlockId(bi as u32), ii as u32);
-                    return (a.strong && !a.read_unknown).then(|| a.exact[0]);
+    let (b, i) = facts.def_site(func, v)?;
+    match &program.funcs[func.index()].blocks[b.index()].insts[i as usize].kind {
+        InstKind::Load { .. } => {
+            let a = facts.access(func, b, i);
+            (a.strong && !a.read_unknown).then(|| a.exact[0])
+        }
+        InstKind::Call {
+            callee: crate::ir::Callee::Direct(g),
+            ..
+        } => {
+            let callee = &program.funcs[g.index()];
+            if calls == 0 || !callee.is_defined {
+                return None;
+            }
+            let mut cell = None;
+            for b in &callee.blocks {
+                match &b.term {
+                    crate::ir::Terminator::Ret(Some(Operand::Var(r))) => {
+                        let c = handle_cell(facts, *g, *r, calls - 1)?;
+                        if cell.is_some_and(|x| x != c) {
+                            return None;
+                        }
+                        cell = Some(c);
+                    }
+                    crate::ir::Terminator::Ret(_) => return None,
+                    _ => {}
                 }
             }
+            cell
+        }
+        _ => None,
+    }
+}
+
+/// The nodes of `th` where instruction `site` (function, block, index) runs, in any context.
+fn occurrences(
+    th: &Thread,
+    (f, b, i): (crate::ir::FuncId, crate::ir::BlockId, u32),
+) -> Vec<NodeId> {
+    (th.cfg.nodes.iter().enumerate())
+        .filter(|(_, n)| n.block == b && n.start <= i && i < n.end)
+        .filter(|(_, n)| th.cfg.contexts[n.ctx.0 as usize].func == f)
+        .map(|(k, _)| NodeId(k as u32))
+        .collect()
+}
+
+/// The single-instance thread the join at `node` of `t` (whose handle `h` is loaded from
+/// `cell`, one slot for the whole run, in the join's function) must wait for when the cell
+/// has several writers: a handle variable reused for a second create after the first thread
+/// was joined (`pthread_create(&t, ..); pthread_join(t, 0); pthread_create(&t, ..);
+/// pthread_join(t, 0);`).
+///
+/// Soundness: the load `L` of `h` (in the join's context) is dominated, in `t`, by an
+/// occurrence `C` of a create whose handle points to `cell` alone (so it writes the cell
+/// whenever it runs), and no occurrence of any writer of the cell (`Facts::writers`: every
+/// instruction of the program that may write it, creates, stores, copies and unknown calls
+/// alike) but `C` lies on a path of `t` from `C` to `L`, nor in any other thread (a writer
+/// found in no thread of `t`'s CFG gives no answer). Then on every path to `L` the last write
+/// of the cell is the one `C` made, in `t` itself: `h` is the id of the thread that occurrence
+/// started. It stands for one thread only when `t` runs once and the create makes one
+/// single-instance thread (a create in a cycle or in two contexts makes a multi-instance
+/// thread or two thread classes, which give nothing).
+fn last_create(
+    facts: &Facts<'_>,
+    threads: &[Thread],
+    t: &Thread,
+    join_node: NodeId,
+    h: crate::ir::VarId,
+    cell: CellId,
+) -> Option<usize> {
+    let program = facts.program;
+    let me = threads.iter().position(|x| std::ptr::eq(x, t))?;
+    if t.multi || t.origin == Origin::Detached {
+        return None;
+    }
+    let ctx = t.cfg.nodes[join_node.index()].ctx;
+    let func = t.cfg.contexts[ctx.0 as usize].func;
+    let (lb, li) = facts.def_site(func, h)?;
+    // The place of the read is that of a load in the join's function (not that of a helper's
+    // return, which may come after a create that follows the helper's own read).
+    let def = &program.funcs[func.index()].blocks[lb.index()].insts[li as usize].kind;
+    if !matches!(def, InstKind::Load { .. }) {
+        return None;
+    }
+    let load = (occurrences(t, (func, lb, li)).into_iter())
+        .find(|n| t.cfg.nodes[n.index()].ctx == ctx)
+        .map(|n| (n, li))?;
+    // Every occurrence of every writer of the cell, in `t`; none elsewhere.
+    let mut in_t: Vec<(NodeId, u32, bool)> = Vec::new();
+    for (wf, wb, wi) in facts.writers(cell) {
+        let kind = &program.funcs[wf.index()].blocks[wb.index()].insts[wi as usize].kind;
+        let strong_create = match kind {
+            InstKind::ThreadCreate { handle, .. } => {
+                !facts.memory.pts.of(program, wf, handle).unknown
+                    && facts.memory.region(program, wf, handle) == [cell]
+            }
+            _ => false,
+        };
+        let mut found = false;
+        for (k, th) in threads.iter().enumerate() {
+            for n in occurrences(th, (wf, wb, wi)) {
+                if k != me {
+                    return None;
+                }
+                found = true;
+                in_t.push((n, wi, strong_create));
+            }
+        }
+        if !found {
+            return None;
         }
     }
-    None
+    let shape = &t.shape;
+    let after = |from: (NodeId, u32)| {
+        let mut seen = vec![false; t.cfg.nodes.len()];
+        let mut stack: Vec<NodeId> = shape.succ[from.0.index()].clone();
+        while let Some(n) = stack.pop() {
+            if !std::mem::replace(&mut seen[n.index()], true) {
+                stack.extend(shape.succ[n.index()].iter().copied());
+            }
+        }
+        seen
+    };
+    let before = |to: (NodeId, u32)| {
+        let mut seen = vec![false; t.cfg.nodes.len()];
+        let mut stack: Vec<NodeId> = shape.pred[to.0.index()].clone();
+        while let Some(n) = stack.pop() {
+            if !std::mem::replace(&mut seen[n.index()], true) {
+                stack.extend(shape.pred[n.index()].iter().copied());
+            }
+        }
+        seen
+    };
+    let to_load = before(load);
+    let reaches_load = |w: (NodeId, u32)| to_load[w.0.index()] || (w.0 == load.0 && w.1 < load.1);
+    let dominates_load = |c: (NodeId, u32)| {
+        if c.0 == load.0 {
+            c.1 < load.1
+        } else {
+            shape.dominates(c.0, load.0)
+        }
+    };
+    let mut found = None;
+    for &(n, i, strong_create) in &in_t {
+        if !strong_create || !dominates_load((n, i)) {
+            continue;
+        }
+        let from_c = after((n, i));
+        let between = in_t.iter().any(|&(wn, wi, _)| {
+            let after_c = from_c[wn.index()] || (wn == n && wi > i);
+            (wn, wi) != (n, i) && after_c && reaches_load((wn, wi))
+        });
+        if !between {
+            if found.is_some() {
+                return None;
+            }
+            found = Some((n, i));
+        }
+    }
+    let (cn, ci) = found?;
+    let children: Vec<usize> = (threads.iter().enumerate())
+        .filter(|(_, c)| {
+            c.origin
+                == Origin::Created {
+                    parent: me,
+                    node: cn,
+                    inst: ci,
+                }
+        })
+        .map(|(k, _)| k)
+        .collect();
+    match children[..] {
+        [k] if !threads[k].multi => Some(k),
+        _ => None,
+    }
 }
 
 /// The oracle of the current threads, built when a plan first needs it: a thread whose loads

@@ -264,7 +264,10 @@ impl LockNames {
                 let f = &facts.program.funcs[g.index()];
                 // Soundness: a library function known to touch only its arguments leaves
                 // locks alone, except the synchronisation ones (`pthread_cond_wait`
-                // releases its mutex while it waits).
+                // releases its mutex while it waits). Of C11's `<threads.h>` (7.26) only
+                // `mtx_unlock` (an `Unlock`) and `cnd_wait`/`cnd_timedwait` (above) release a
+                // mutex; `thrd_exit` ends the thread; every other function of it that is known
+                // (`mtx_init`, `cnd_signal`, `thrd_sleep`, ...) releases none.
                 let sync = (f.library_props())
                     .is_some_and(|p| matches!(p.api, Some(Api::Pthread | Api::Semaphore)));
                 // Nor does one that calls no code of the program and no lock function, even if

@@ -146,7 +146,7 @@ impl Interp<'_> {
         };
         let arg = |i: usize| args.get(i).and_then(|a| self.operand_loc(s, t, a, 0));
         match self.ext[f.index()] {
-            Ext::Lib(Run::TryLock) => arg(0).map_or(Op::Local, Op::TryLock),
+            Ext::Lib(Run::TryLock { .. }) => arg(0).map_or(Op::Local, Op::TryLock),
             Ext::Lib(Run::CondWait) => arg(1).map_or(Op::Local, Op::Unlock),
             Ext::Lib(Run::Free) => Op::Opaque("free of a shared block".into()),
             Ext::Lib(Run::Strlen) => Op::Opaque("strlen of shared memory".into()),

@@ -313,7 +313,11 @@ impl<'p> Interp<'p> {
                 dst,
                 handle,
                 retval,
-            } => kind = Some(self.exec_join(s, t, inst.span, *dst, handle, retval)?),
+                result_bits,
+            } => {
+                let join = self.exec_join(s, t, inst.span, *dst, handle, (retval, *result_bits));
+                kind = Some(join?)
+            }
             InstKind::Lock {
                 dst,
                 lock,

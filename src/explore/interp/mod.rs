@@ -148,8 +148,6 @@ impl Default for InterpOptions {
 pub use crate::limits::{MAX_FRAMES, MAX_LOOP_THREADS, SAMPLED_MAX_STEPS};
 
 use crate::limits::MAX_NONDET_CANDIDATES as MAX_INPUTS;
-/// `EBUSY`, what a trylock of a held lock returns.
-const EBUSY: i128 = 16;
 
 /// The concrete interpreter of one program.
 #[derive(Clone)]

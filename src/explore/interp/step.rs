@@ -43,7 +43,7 @@ impl<'p> Interp<'p> {
                     | Ext::Lib(Run::NoEffect)
                     | Ext::Lib(Run::SelfTid)
                     | Ext::Lib(Run::Equal) => false,
-                    Ext::Lib(Run::TryLock) | Ext::Lib(Run::CondWait) | Ext::Lib(Run::Free) => true,
+                    Ext::Lib(Run::TryLock { .. }) | Ext::Lib(Run::CondWait) | Ext::Lib(Run::Free) => true,
                     Ext::Lib(Run::KeyCreate) | Ext::Lib(Run::KeyDelete) => true,
                     Ext::Lib(Run::GetSpecific) | Ext::Lib(Run::SetSpecific) => false,
                     Ext::Lib(Run::Strlen) => args.first().is_none_or(|a| !local(a, false)),

@@ -219,6 +219,39 @@ fn join_waits_for_the_thread_and_returns_its_result() {
     assert!(trace.iter().any(|s| s.kind == StepKind::Join(1)));
 }
 
+/// C11: `mtx_trylock` of a held mutex returns `thrd_busy` (1), not `EBUSY`; success is
+/// `thrd_success` (0); `thrd_join` writes the thread's `int` result, 4 bytes.
+#[test]
+fn c11_trylock_fails_with_thrd_busy_and_join_writes_an_int() {
+    let p = program(
+        "#include <threads.h>\n\
+         mtx_t m; int x;\n\
+         int w(void *a) { (void)a; mtx_lock(&m); x = 1; mtx_unlock(&m); return 7; }\n\
+         int main(void) { thrd_t t; int res[2] = {0, 5}; mtx_init(&m, mtx_plain);\n\
+           thrd_create(&t, w, 0);\n\
+           int r = mtx_trylock(&m);\n\
+           if (r == thrd_success) mtx_unlock(&m);\n\
+           assert(r == thrd_success || r == thrd_busy);\n\
+           thrd_join(t, res);\n\
+           assert(res[0] == 7 && res[1] == 5);\n\
+           assert(r == thrd_success);\n\
+           return 0; }\n",
+    );
+    let i = interp(&p);
+    assert_eq!(run(&i, lowest).0, Status::Done);
+    let all = explore(&i);
+    let violated: Vec<_> = (all.iter())
+        .filter_map(|(s, _)| match s {
+            Status::Violated(a) => Some(*a),
+            _ => None,
+        })
+        .collect();
+    // Only the last assertion fails, in the schedules where the worker held the mutex.
+    assert!(!violated.is_empty());
+    let last = p.asserts.len() - 1;
+    assert!(violated.iter().all(|a| a.index() == last), "{violated:?}");
+}
+
 #[test]
 fn trylock_fails_when_the_lock_is_held() {
     let p = program(

@@ -349,7 +349,7 @@ impl<'p> Interp<'p> {
     }
 
     /// `pthread_join(handle, retval)` by thread `t` into `dst` (the joined thread finished:
-    /// `thread_ready`).
+    /// `thread_ready`); the result is `result_bits` wide (0: a pointer).
     pub(super) fn exec_join(
         &self,
         s: &mut State,
@@ -357,7 +357,7 @@ impl<'p> Interp<'p> {
         span: Option<Span>,
         dst: Option<VarId>,
         handle: &Operand,
-        retval: &Operand,
+        (retval, result_bits): (&Operand, u32),
     ) -> Exec<StepKind> {
         self.result_restricted(s, t, dst, "pthread_join")?;
         let c = self.join_target(s, t, handle)?;
@@ -368,7 +368,11 @@ impl<'p> Interp<'p> {
         let r = self.eval(s, t, retval);
         if r != Value::NULL {
             let v = s.threads[c].ret;
-            self.store(s, r, v, self.program.pointer_size)?;
+            let size = match result_bits {
+                0 => self.program.pointer_size,
+                bits => bits.div_ceil(8),
+            };
+            self.store(s, r, v, size)?;
         }
         self.set_opt(s, t, dst, Value::int(0, 32));
         self.thread_loop_round(s, t);

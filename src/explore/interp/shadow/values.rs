@@ -349,12 +349,16 @@ impl Interp<'_> {
                 dst,
                 handle,
                 retval,
+                result_bits,
             } => {
                 if let Ok(c) = self.join_target(s, t, handle) {
                     self.sh_event(s, EventKind::Join(c));
                 }
                 if let Value::Ptr(Ptr::Mem { alloc, off }) = self.eval(s, t, retval) {
-                    let n = u64::from(self.program.pointer_size);
+                    let n = match result_bits {
+                        0 => u64::from(self.program.pointer_size),
+                        bits => u64::from(bits.div_ceil(8)),
+                    };
                     self.sh_local_clear(s, t, alloc, off, n, false);
                 }
                 if let Some(d) = dst {
