@@ -8,7 +8,7 @@
 //! abandoned.
 
 use super::*;
-use crate::ir::lib::Run;
+use crate::ir::lib::{Ends, Run};
 
 /// How the interpreter treats a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -374,6 +374,15 @@ impl<'p> Interp<'p> {
                 }
             }
             Ext::Lib(Run::Unknown) => {
+                // Soundness: a function that may end the calling thread alone (the raw exit
+                // system call) is not run as one that returns: an execution that went on past
+                // it would not be faithful, so none does.
+                if lib.is_some_and(|l| l.props().ends == Ends::Thread) {
+                    return unsupported(format!(
+                        "`{}` may end its thread, which is not executed{here}",
+                        func.name
+                    ));
+                }
                 // A function the program does not define may write any global it names.
                 self.restricted(|| {
                     format!("a call of the unknown function `{}`{here}", func.name)

@@ -78,8 +78,16 @@ impl Reach {
 pub struct PointsTo {
     /// `vars[f][v]`: the points-to set of var `v` of function `f`.
     vars: Vec<Vec<PtsSet>>,
-    /// What each object may contain (pointers stored into it).
+    /// What each object may contain (pointers stored into it), anywhere in it.
     contents: Vec<PtsSet>,
+    /// What each object may contain at a known place: per canonical offset (`solver::field_key`:
+    /// array indices taken to the first element), the pointers stored there. A pointer load at
+    /// a known place reads its field, `anywhere`, and `contents`' `unknown`; one at an unknown
+    /// place reads `contents`.
+    fields: Vec<std::collections::BTreeMap<u64, PtsSet>>,
+    /// What each object may contain at a place not known (a store through a pointer to anywhere
+    /// in it, a byte copy into it).
+    anywhere: Vec<PtsSet>,
     /// Objects whose address is exposed to code the analysis cannot see.
     pub exposed: BTreeSet<ObjId>,
     /// The exposed objects whose address may reach another thread: all of `exposed` but the
@@ -209,6 +217,83 @@ mod tests {
             }
             out
         })
+    }
+
+    /// The cells the one store of `7` in `main` may write, by name.
+    fn written_by_the_store_of_seven(src: &str) -> Vec<String> {
+        let stores = stores_of_constants(src, 4);
+        assert_eq!(stores.len(), 1, "{stores:?}");
+        stores.into_iter().next().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_field_load_gives_what_was_stored_in_that_field_only() {
+        // The lock and the counter of a context struct: a load of `s.q` never gives `a`.
+        let src = r#"
+            static int a, b;
+            struct pq { int *p; int *q; };
+            static struct pq s = {&a, 0};
+            int main(void) { s.q = &b; *s.q = 7; return 0; }
+        "#;
+        assert_eq!(written_by_the_store_of_seven(src), ["b"]);
+    }
+
+    #[test]
+    fn a_byte_copy_of_a_struct_keeps_what_its_fields_hold() {
+        // Must not fire: `memcpy` moves the fields' pointers to places not followed, so a
+        // field load of the copy gets every pointer of the source (`b` among them).
+        let src = r#"
+            #include <string.h>
+            static int a, b;
+            struct pq { int *p; int *q; };
+            static struct pq s = {&a, &b};
+            int main(void) { struct pq t; memcpy(&t, &s, sizeof t); *t.q = 7; return 0; }
+        "#;
+        let w = written_by_the_store_of_seven(src);
+        assert!(w.iter().any(|n| n == "b"), "{w:?}");
+    }
+
+    #[test]
+    fn array_elements_share_the_places_of_their_fields() {
+        // Must not fire: `arr[i].q` (an array step) and `arr[2].q` (a constant offset) are one
+        // place, so the load through the constant index sees the store through the variable.
+        let src = r#"
+            extern int __VERIFIER_nondet_int(void);
+            static int a, b;
+            struct pq { int *p; int *q; };
+            static struct pq arr[4];
+            int main(void) {
+                int i = __VERIFIER_nondet_int() & 3;
+                arr[0].p = &a;
+                arr[i].q = &b;
+                *arr[2].q = 7;
+                return 0;
+            }
+        "#;
+        let w = written_by_the_store_of_seven(src);
+        assert!(w.iter().any(|n| n == "b"), "{w:?}");
+        assert!(!w.iter().any(|n| n == "a"), "{w:?}");
+    }
+
+    #[test]
+    fn a_store_at_an_unknown_place_reaches_every_field_load() {
+        // Must not fire: a pointer stored through a walked `char *` lands at a place not known,
+        // which a load of any field reads.
+        let src = r#"
+            extern int __VERIFIER_nondet_int(void);
+            static int a, c;
+            struct pq { int *p; int *q; };
+            static struct pq s = {&a, &a};
+            int main(void) {
+                char *raw = (char *)&s;
+                raw += __VERIFIER_nondet_int() & 8;
+                *(int **)raw = &c;
+                *s.p = 7;
+                return 0;
+            }
+        "#;
+        let w = written_by_the_store_of_seven(src);
+        assert!(w.iter().any(|n| n == "c"), "{w:?}");
     }
 
     #[test]

@@ -80,6 +80,8 @@ impl PointsTo {
                     .map(|f| vec![PtsSet::default(); f.vars.len()])
                     .collect(),
                 contents: vec![PtsSet::default(); program.objects.len()],
+                fields: vec![std::collections::BTreeMap::new(); program.objects.len()],
+                anywhere: vec![PtsSet::default(); program.objects.len()],
                 stdio_buffers: (program.funcs.iter())
                     .any(|f| f.library_props().is_some_and(|p| p.stdio_buffer)),
                 no_write: program.assumed_no_write.clone(),
@@ -128,7 +130,11 @@ impl PointsTo {
                             InitValue::Int(_) => None,
                         };
                         if let Some(t) = t {
-                            solver.pt.contents[g.obj.index()].insert(t);
+                            let val = PtsSet {
+                                targets: std::sync::Arc::new([t].into_iter().collect()),
+                                unknown: false,
+                            };
+                            solver.store_at(program, g.obj, Some(c.offset), &val);
                         }
                     }
                 }
@@ -236,8 +242,8 @@ impl Solver {
     /// their targets), so a load that overlaps those bytes also gets `unknown`. Integer
     /// constants are not recorded as such writes: an address forged from a constant is outside
     /// what the analysis proves.
-    pub(super) fn laundered_load(&self, ptr: &PtsSet, size: u64) -> PtsSet {
-        let mut out = self.load_from(ptr);
+    pub(super) fn laundered_load(&self, program: &Program, ptr: &PtsSet, size: u64) -> PtsSet {
+        let mut out = self.load_from(program, ptr);
         let overlaps = |&(w_off, w_size): &(Option<u64>, u64), off: Option<u64>| match (w_off, off)
         {
             (Some(a), Some(b)) => a < b + size && b < a + w_size,
@@ -255,9 +261,12 @@ impl Solver {
 
     /// A copy of bytes from `src` to `dst` (`memcpy`, `strcpy`, `realloc`): the pointers it
     /// moves and the integer-written ranges it carries.
+    ///
+    /// Soundness: the copy's length and the places it moves pointers to are not followed: what
+    /// the source objects contain anywhere lands anywhere in the destinations.
     pub(super) fn copy_bytes(&mut self, dst: &PtsSet, src: &PtsSet) -> bool {
-        let moved = self.load_from(src);
-        let mut changed = self.store_into(dst, &moved);
+        let moved = self.load_whole(src);
+        let mut changed = self.store_anywhere(dst, &moved);
         let mut shifted = BTreeSet::new();
         let dsts = dst.objects_with_offsets();
         for (s, s_off) in src.objects_with_offsets() {
@@ -326,7 +335,42 @@ impl Solver {
         }
     }
 
-    pub(super) fn load_from(&self, ptr: &PtsSet) -> PtsSet {
+    /// What a pointer load through `ptr` reads: at a known place of an object, the pointers
+    /// stored at that place or at places not known (and `unknown` when the object may contain
+    /// anything); elsewhere, all the object may contain.
+    ///
+    /// Soundness: every store puts its value in `contents` and, by the place its pointer names,
+    /// in that place's field or in `anywhere` (`store_at`); two pointers to one byte that both
+    /// know their place name the same key (`field_key`), so a load at a known place sees every
+    /// store to that byte. Whatever else makes an object contain something (exposure: `unknown`)
+    /// is in `contents`, whose `unknown` the load takes.
+    pub(super) fn load_from(&self, program: &Program, ptr: &PtsSet) -> PtsSet {
+        let mut out = PtsSet {
+            unknown: ptr.unknown,
+            ..PtsSet::default()
+        };
+        for t in ptr.targets.iter() {
+            let Target::Obj(o, off) = *t else {
+                continue;
+            };
+            match off.and_then(|off| self.field_key(program, o, off)) {
+                Some(k) => {
+                    if let Some(s) = self.pt.fields[o.index()].get(&k) {
+                        out.union_with(s);
+                    }
+                    out.union_with(&self.pt.anywhere[o.index()]);
+                    out.unknown |= self.pt.contents[o.index()].unknown;
+                }
+                None => {
+                    out.union_with(&self.pt.contents[o.index()]);
+                }
+            }
+        }
+        out
+    }
+
+    /// All that the objects `ptr` names may contain, anywhere in them (what a byte copy moves).
+    pub(super) fn load_whole(&self, ptr: &PtsSet) -> PtsSet {
         let mut out = PtsSet {
             unknown: ptr.unknown,
             ..PtsSet::default()
@@ -337,18 +381,73 @@ impl Solver {
         out
     }
 
-    pub(super) fn store_into(&mut self, ptr: &PtsSet, val: &PtsSet) -> bool {
+    /// A pointer store of `val` through `ptr`, at the places `ptr` names.
+    pub(super) fn store_into(&mut self, program: &Program, ptr: &PtsSet, val: &PtsSet) -> bool {
+        self.store(Some(program), ptr, val)
+    }
+
+    /// A store of `val` through `ptr` at places not known (a byte copy).
+    pub(super) fn store_anywhere(&mut self, ptr: &PtsSet, val: &PtsSet) -> bool {
+        self.store(None, ptr, val)
+    }
+
+    /// `store_into` with `program`, `store_anywhere` without.
+    fn store(&mut self, program: Option<&Program>, ptr: &PtsSet, val: &PtsSet) -> bool {
         let mut changed = self.write_through(ptr);
         if ptr.unknown {
             changed |= self.expose(val);
         }
-        for o in ptr.objects().collect::<Vec<_>>() {
-            if self.pt.contents[o.index()].union_with(val) {
-                self.touch(o);
+        let targets: Vec<(ObjId, Option<u64>)> = ptr.objects_with_offsets();
+        for (o, off) in targets {
+            let off = if program.is_some() { off } else { None };
+            if self.store_at_key(program, o, off, val) {
                 changed = true;
             }
         }
         changed
+    }
+
+    /// Puts `val` into what `o` may contain at byte `off` (`None`: a place not known).
+    pub(super) fn store_at(&mut self, program: &Program, o: ObjId, off: Option<u64>, val: &PtsSet) {
+        self.store_at_key(Some(program), o, off, val);
+    }
+
+    fn store_at_key(
+        &mut self,
+        program: Option<&Program>,
+        o: ObjId,
+        off: Option<u64>,
+        val: &PtsSet,
+    ) -> bool {
+        let key = match (program, off) {
+            (Some(p), Some(off)) => self.field_key(p, o, off),
+            _ => None,
+        };
+        let mut grew = self.pt.contents[o.index()].union_with(val);
+        grew |= match key {
+            Some(k) => (self.pt.fields[o.index()].entry(k).or_default()).union_with(val),
+            None => self.pt.anywhere[o.index()].union_with(val),
+        };
+        if grew {
+            self.touch(o);
+        }
+        grew
+    }
+
+    /// The key of byte `off` of `o` in `PointsTo::fields`: the offset with each array index
+    /// taken to the first element, so that `&a[1].p` (a constant offset) and `&a[i].p` (an
+    /// offset `gep` normalised over the array) name one key; `None` (a place not known) past
+    /// the end of an array of the layout. An object without a layout keeps exact offsets
+    /// (`exact_bytes`, `gep`), which are their own keys.
+    fn field_key(&self, program: &Program, o: ObjId, off: u64) -> Option<u64> {
+        match program
+            .objects
+            .get(o.index())
+            .and_then(|x| x.layout.as_ref())
+        {
+            Some(layout) => canonical_offset(layout, off),
+            None => Some(off),
+        }
     }
 
     pub(super) fn gep(
@@ -398,3 +497,31 @@ impl Solver {
 }
 
 use crate::limits::MAX_INT_RANGES;
+
+/// `off` with every array index of `layout` taken to the first element (see
+/// `Solver::field_key`); `None` past the end of an array, or in an array of no stride.
+fn canonical_offset(layout: &crate::ir::Layout, off: u64) -> Option<u64> {
+    use crate::ir::Layout;
+    match layout {
+        Layout::Scalar { .. } => Some(off),
+        Layout::Struct { fields, .. } => {
+            for (foff, f) in fields.iter().rev() {
+                if off >= *foff && off - foff < f.size() {
+                    return canonical_offset(f, off - foff).map(|n| n + foff);
+                }
+            }
+            // Padding, or past the struct: no field's key.
+            Some(off)
+        }
+        Layout::Array {
+            elem,
+            stride,
+            count,
+        } => {
+            if *stride == 0 || (*count != 0 && off >= stride.saturating_mul(*count)) {
+                return None;
+            }
+            canonical_offset(elem, off % stride)
+        }
+    }
+}

@@ -100,7 +100,7 @@ impl Solver {
                     let (d, s) = (self.pt.of(program, f, d), self.pt.of(program, f, s));
                     self.reads(&s);
                     changed |= self.copy_bytes(&d, &s);
-                    let moved = self.load_from(&s);
+                    let moved = self.load_whole(&s);
                     changed |= self.expose_to(&moved, Reach::LEAKED);
                 }
             }
@@ -176,7 +176,7 @@ impl Solver {
                 let p = self.pt.of(program, f, ptr);
                 self.reads(&p);
                 if *ty == Ty::Ptr {
-                    let s = self.laundered_load(&p, u64::from(*size));
+                    let s = self.laundered_load(program, &p, u64::from(*size));
                     changed |= self.add(f, *dst, &s);
                 } else {
                     changed |= self.expose_bytes_read(program, &p, u64::from(*size));
@@ -187,7 +187,7 @@ impl Solver {
             } => {
                 let p = self.pt.of(program, f, ptr);
                 let v = self.pt.of(program, f, val);
-                changed |= self.store_into(&p, &v);
+                changed |= self.store_into(program, &p, &v);
                 if *ty != Ty::Ptr && !is_constant(val) {
                     changed |= self.int_write(&p, u64::from(*size));
                 }
@@ -206,12 +206,12 @@ impl Solver {
                 self.reads(&p);
                 let size = u64::from(bits.div_ceil(8));
                 let old = match bits {
-                    0 => self.laundered_load(&p, POINTER_SIZE),
-                    _ => self.load_from(&p),
+                    0 => self.laundered_load(program, &p, POINTER_SIZE),
+                    _ => self.load_from(program, &p),
                 };
                 changed |= self.add(f, *dst, &old);
                 let v = self.pt.of(program, f, val);
-                changed |= self.store_into(&p, &v);
+                changed |= self.store_into(program, &p, &v);
                 if *bits != 0 {
                     changed |= self.expose_bytes_read(program, &p, size);
                     if !is_constant(val) {
@@ -230,12 +230,12 @@ impl Solver {
                 self.reads(&p);
                 let size = u64::from(bits.div_ceil(8));
                 let o = match bits {
-                    0 => self.laundered_load(&p, POINTER_SIZE),
-                    _ => self.load_from(&p),
+                    0 => self.laundered_load(program, &p, POINTER_SIZE),
+                    _ => self.load_from(program, &p),
                 };
                 changed |= self.add(f, *old, &o);
                 let v = self.pt.of(program, f, new);
-                changed |= self.store_into(&p, &v);
+                changed |= self.store_into(program, &p, &v);
                 if *bits != 0 {
                     changed |= self.expose_bytes_read(program, &p, size);
                     if !is_constant(new) {
@@ -248,7 +248,7 @@ impl Solver {
                 let s = self.pt.of(program, f, src);
                 self.reads(&s);
                 changed |= self.copy_bytes(&d, &s);
-                let moved = self.load_from(&s);
+                let moved = self.load_whole(&s);
                 if !moved.targets.is_empty() && !copy_keeps_types(program, &d, &s) {
                     // Soundness: pointer bytes copied where the layout does not put a pointer
                     // (`memcpy(&l, &p, 8)` into a `long`) may be read back as an integer, which
@@ -326,7 +326,7 @@ impl Solver {
                 // Soundness: the joined thread's result is any pointer: every thread's results
                 // (entry returns, `pthread_exit` arguments) are exposed.
                 let p = self.pt.of(program, f, retval);
-                changed |= self.store_into(&p, &PtsSet::unknown());
+                changed |= self.store_into(program, &p, &PtsSet::unknown());
             }
             InstKind::Nondet {
                 dst, ty: Ty::Ptr, ..
