@@ -3,12 +3,16 @@
 //! into locals, stores of computed values, branches, a mutex and atomic sections, short loops,
 //! an array, pointers to the globals (also as thread arguments and through called functions),
 //! threads created once or in a loop, joins, `__VERIFIER_nondet_int`, and assertions over
-//! locals and globals), and for each program
+//! locals and globals; in a minority of programs, a heap block that main frees after the joins
+//! or while the threads run, an atomic flag stored and loaded relaxed or release/acquire around
+//! plain accesses, and a handle reused for a second create), and for each program
 //!
 //! - every assertion that `watts confirm`'s explorer violates (with a witness that replays) is
 //!   neither proved nor unreachable in any mode and domain;
 //! - the modes are ordered (flow-insensitive ⊆ flow-sensitive ⊆ constraints = optimized, in
-//!   what they prove or find unreachable) and octagon proves what interval proves.
+//!   what they prove or find unreachable) and octagon proves what interval proves;
+//! - a race that an execution reaches (two conflicting accesses, or an access and a `free` of
+//!   its block, both next) is reported in every mode and domain.
 //!
 //! `WATTS_RANDOM_PROGRAMS=N` (default 120) and `WATTS_RANDOM_SEED=S` (default 1) choose the
 //! programs; a failure names the seed of the program, which is written to a temporary file
@@ -49,6 +53,15 @@ impl Rng {
 }
 
 const CMP: [&str; 6] = ["==", "!=", "<", "<=", ">", ">="];
+/// How often a program has the heap block `hb` (made before the threads, freed by main after
+/// the joins or while the threads may run), in percent.
+const HEAP_PERCENT: usize = 15;
+/// How often a program has the atomic flag `f` (stored and loaded relaxed, or release and
+/// acquire, around plain accesses of the globals), in percent.
+const FLAG_PERCENT: usize = 15;
+/// How often, when both of two threads are created once, the first's handle is reused for the
+/// second's create (after a join of the first, or now and then without), in percent.
+const REUSE_PERCENT: usize = 50;
 const LOCALS: usize = 3;
 
 /// Writes the statements of one program's function bodies.
@@ -60,6 +73,15 @@ struct Gen {
     /// Whether the statements being written run in a created thread (which may end early
     /// through `pthread_exit`, in a callee or through a pointer).
     in_thread: bool,
+    /// The draws of the constructs that only a minority of programs have (a heap block,
+    /// an atomic flag, a reused handle): apart from the lines they add, a program is the one
+    /// the main stream alone writes, so the older constructs keep their share.
+    extra: Rng,
+    /// Whether the statements being written may use the heap block `hb` (it exists and is
+    /// not freed yet where they run).
+    heap: bool,
+    /// Whether the program has the atomic flag `f`.
+    flag: bool,
 }
 
 impl Gen {
@@ -99,9 +121,64 @@ impl Gen {
         }
     }
 
+    /// Now and then, before a statement: an access of the heap block or of the atomic flag
+    /// (around plain accesses of globals), written from the `extra` stream.
+    fn extra_statement(&mut self, out: &mut String, indent: &str) {
+        let heap = self.heap && self.extra.chance(25);
+        let flag = self.flag && self.extra.chance(25);
+        if !heap && !flag {
+            return;
+        }
+        // The main stream's draws stay as they are: the line's own draws come from `extra`.
+        std::mem::swap(&mut self.rng, &mut self.extra);
+        let line = if heap {
+            match self.rng.below(3) {
+                0 => format!("hb[0] = {};", self.value()),
+                1 => format!("{} = hb[1];", self.local()),
+                _ => format!("hb[{} & 1] = {};", self.local(), self.value()),
+            }
+        } else {
+            // A relaxed flag publishes nothing (the race check's `publishing_edges`); release
+            // and acquire do.
+            let store = if self.rng.chance(30) {
+                "memory_order_release"
+            } else {
+                "memory_order_relaxed"
+            };
+            let load = if self.rng.chance(30) {
+                "memory_order_acquire"
+            } else {
+                "memory_order_relaxed"
+            };
+            match self.rng.below(5) {
+                0 | 1 => format!(
+                    "{} = {}; atomic_store_explicit(&f, 1, {store});",
+                    self.global(),
+                    self.value()
+                ),
+                2 => format!(
+                    "for (int i = 0; i < 2 && !atomic_load_explicit(&f, {load}); i++) {{}} {} = {};",
+                    self.local(),
+                    self.global()
+                ),
+                3 => format!(
+                    "if (atomic_load_explicit(&f, {load})) {} = {}; else {} = {};",
+                    self.global(),
+                    self.value(),
+                    self.local(),
+                    self.global()
+                ),
+                _ => format!("{} = atomic_load_explicit(&f, {load});", self.local()),
+            }
+        };
+        std::mem::swap(&mut self.rng, &mut self.extra);
+        let _ = writeln!(out, "{indent}{line}");
+    }
+
     /// One statement at nesting `depth` (compound statements only above depth 0; one lock or
     /// atomic section at a time).
     fn statement(&mut self, out: &mut String, indent: &str, depth: usize, locked: bool) {
+        self.extra_statement(out, indent);
         let inner = format!("{indent}  ");
         let choice = self.rng.below(if depth == 0 { 14 } else { 18 });
         // Now and then, one of the constructs at the edges of the C model: a pointer that
@@ -182,11 +259,21 @@ fn program(seed: u64) -> String {
     let globals = 2 + rng.below(2);
     let threads = 1 + rng.below(2);
     let mutex = rng.chance(40);
+    // The minority constructs, each in about one program in seven (a reused handle is
+    // chosen below, when there are two threads).
+    let mut extra = Rng::new(seed ^ 0x5EED_F00D);
+    let heap = extra.chance(HEAP_PERCENT);
+    // Whether main frees the block only after joining every thread.
+    let free_after_joins = extra.chance(50);
+    let flag = extra.chance(FLAG_PERCENT);
     let mut g = Gen {
         rng,
         globals,
         mutex,
         in_thread: true,
+        extra,
+        heap,
+        flag,
     };
     let mut c = String::from(
         "#include <assert.h>\n#include <pthread.h>\n#include <string.h>\nextern int __VERIFIER_nondet_int(void);\n\
@@ -201,6 +288,17 @@ fn program(seed: u64) -> String {
     );
     for i in 0..globals {
         let _ = writeln!(c, "int g{i} = {};", g.rng.below(3));
+    }
+    if heap {
+        c.push_str("#include <stdlib.h>\nint *hb;\n");
+    }
+    if flag {
+        let ty = if g.extra.chance(50) {
+            "atomic_int"
+        } else {
+            "_Atomic int"
+        };
+        let _ = writeln!(c, "#include <stdatomic.h>\n{ty} f;");
     }
     if mutex {
         c.push_str("pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n");
@@ -230,16 +328,26 @@ fn program(seed: u64) -> String {
         c,
         "int main(void) {{\n{locals}  int own = 0;\n  int *a = &own;\n  void *r = 0;"
     );
+    // The heap block is made before the threads, which reach it through `hb`.
+    if heap {
+        c.push_str("  hb = malloc(2 * sizeof(int));\n  hb[0] = 0; hb[1] = 0;\n");
+    }
     let before = g.rng.below(3);
     g.block(&mut c, before);
     // How thread t was created: in a loop (two instances), on a branch (its flag `c{t}` says
-    // whether), or once.
+    // whether), once, or once with its handle then reused.
     enum Created {
         Loop,
         Branch,
         Once,
+        /// Created once, its handle then used for the next thread's create (after a join of
+        /// it, or now and then without): no later join of it.
+        Reused,
     }
     let mut created = Vec::new();
+    // The handle variable a join of thread t names (a reused one names the handle of the
+    // thread before).
+    let mut handle: Vec<String> = (0..threads).map(|t| format!("h{t}")).collect();
     for t in 0..threads {
         let arg = g.global();
         if g.rng.chance(25) {
@@ -255,6 +363,22 @@ fn program(seed: u64) -> String {
                 "  pthread_t h{t};\n  int c{t} = 0;\n  if (__VERIFIER_nondet_int()) {{ pthread_create(&h{t}, 0, t{t}, &{arg}); c{t} = 1; }} else {{ {other} = {v}; }}"
             );
             created.push(Created::Branch);
+        } else if t == 1 && matches!(created[..], [Created::Once]) && g.extra.chance(REUSE_PERCENT)
+        {
+            // The first thread must be joined before the block is freed "after the joins".
+            let first = if (heap && free_after_joins) || g.extra.chance(60) {
+                c.push_str("  pthread_join(h0, 0);\n");
+                "joined"
+            } else {
+                "still running"
+            };
+            let _ = writeln!(
+                c,
+                "  pthread_create(&h0, 0, t1, &{arg}); // h0 reused, t0 {first}"
+            );
+            created[0] = Created::Reused;
+            created.push(Created::Once);
+            handle[1] = "h0".into();
         } else {
             let _ = writeln!(
                 c,
@@ -264,6 +388,11 @@ fn program(seed: u64) -> String {
         }
         let between = g.rng.below(2);
         g.block(&mut c, between);
+    }
+    // A racy free: the threads may still run (and those that touch the block after it stop).
+    if heap && !free_after_joins {
+        c.push_str("  free(hb); // while the threads may run\n");
+        g.heap = false;
     }
     // Handles of two threads created once trade places: a join then waits for the other one.
     let once: Vec<usize> = (0..threads)
@@ -286,20 +415,26 @@ fn program(seed: u64) -> String {
             _ => {}
         }
     }
+    let join_all = heap && free_after_joins;
     for (t, how) in created.iter().enumerate() {
-        if !g.rng.chance(50) {
+        // A join the main stream did not choose (forced by a free after the joins) draws
+        // nothing more from it.
+        let chosen = g.rng.chance(50);
+        if !chosen && !join_all {
             continue;
         }
+        let h = &handle[t];
         let join = match how {
             Created::Loop => {
-                let _ = writeln!(c, "  for (int i = 0; i < 2; i++) pthread_join(h{t}[i], 0);");
+                let _ = writeln!(c, "  for (int i = 0; i < 2; i++) pthread_join({h}[i], 0);");
                 continue;
             }
-            Created::Branch => format!("if (c{t}) pthread_join(h{t}, &r);"),
-            Created::Once => format!("pthread_join(h{t}, &r);"),
+            Created::Branch => format!("if (c{t}) pthread_join({h}, &r);"),
+            Created::Once => format!("pthread_join({h}, &r);"),
+            Created::Reused => continue,
         };
         let _ = writeln!(c, "  {join}");
-        if g.rng.chance(50) {
+        if chosen && g.rng.chance(50) {
             let use_result = if g.rng.chance(50) {
                 format!("*(int *)r = {};", g.value())
             } else {
@@ -307,6 +442,11 @@ fn program(seed: u64) -> String {
             };
             let _ = writeln!(c, "  if (r) {{ {use_result} r = 0; }}");
         }
+    }
+    // A race-free free: every thread is joined.
+    if join_all {
+        c.push_str("  free(hb); // after the joins\n");
+        g.heap = false;
     }
     let after = 1 + g.rng.below(3);
     g.block(&mut c, after);
@@ -521,17 +661,20 @@ fn witnessed_race(
     program: &watts::ir::Program,
     options: &watts::config::ConfirmOptions,
 ) -> Result<Option<(watts::ir::Span, watts::ir::Span)>, String> {
-    use watts::ir::InstKind;
+    use watts::ir::{lib::LibFn, Callee, InstKind};
     let spans = (program.funcs.iter())
         .flat_map(|f| f.blocks.iter().flat_map(|b| b.insts.iter()))
-        .filter(|i| {
-            matches!(
-                i.kind,
-                InstKind::Load { .. }
-                    | InstKind::Store { .. }
-                    | InstKind::AtomicRmw { .. }
-                    | InstKind::CmpXchg { .. }
-            )
+        .filter(|i| match &i.kind {
+            InstKind::Load { .. }
+            | InstKind::Store { .. }
+            | InstKind::AtomicRmw { .. }
+            | InstKind::CmpXchg { .. } => true,
+            // A `free` writes its whole block (the explorer's `pending_free`).
+            InstKind::Call {
+                callee: Callee::Direct(f),
+                ..
+            } => program.funcs[f.index()].library() == Some(LibFn::Free),
+            _ => false,
         })
         .filter_map(|i| i.span)
         .collect();
@@ -632,6 +775,18 @@ fn the_generator_is_deterministic_and_varied() {
         "if (r) {",
         "return &g",
         "if (__VERIFIER_nondet_int()) { pthread_create",
+        "hb[0] = ",
+        "= hb[1];",
+        "free(hb); // while the threads may run",
+        "free(hb); // after the joins",
+        "atomic_int f;",
+        "_Atomic int f;",
+        "atomic_store_explicit(&f, 1, memory_order_relaxed);",
+        "atomic_store_explicit(&f, 1, memory_order_release);",
+        "!atomic_load_explicit(&f, memory_order_relaxed); i++) {}",
+        "if (atomic_load_explicit(&f, memory_order_acquire))",
+        "// h0 reused, t0 joined",
+        "// h0 reused, t0 still running",
     ] {
         assert!(all.contains(feature), "no program has {feature}");
     }
