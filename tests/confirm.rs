@@ -1277,23 +1277,25 @@ fn a_driver_bug_through_user_buffers_and_instances_is_confirmed_and_replays() {
     assert!(stdout(&o).contains("fails again"), "{}", stdout(&o));
 }
 
-/// A `free` in one thread and a read of the block in another, both next: `--confirm` confirms
-/// the race, its witness ending with the read and the `free` (issue 35: `free` writes the whole
-/// block, in the explorer as in the race check).
+/// A `free` (and a `realloc`) in one thread and a read of the block in another, both next:
+/// `--confirm` confirms the race, its witness ending with the read and the `free` (issue 35:
+/// `free` and `realloc` write the whole block, in the explorer as in the race check).
 #[test]
 fn a_race_with_free_is_confirmed() {
     let dir = dir_with("free.c", include_str!("corpus/20-races/ra-21-free.c"));
     let (doc, code) = json_in(dir.path(), &["--check", "race", "--confirm", "free.c"]);
     assert_eq!(code, 1, "{doc}");
     let races = doc["races"].as_array().expect("races");
-    let freed = (races.iter())
-        .find(|r| r["memory"] == "heap@free.c:26")
-        .unwrap_or_else(|| panic!("no race on the freed block: {doc}"));
-    assert_eq!(freed["status"], "violated", "{freed}");
-    let steps = freed["witness"]["steps"].as_array().expect("steps");
-    let mut last: Vec<u64> = (steps[steps.len() - 2..].iter())
-        .map(|s| s["line"].as_u64().unwrap_or(0))
-        .collect();
-    last.sort();
-    assert_eq!(last, [18, 35], "{freed}");
+    for (memory, lines) in [("heap@free.c:26", [18, 35]), ("heap@free.c:27", [19, 36])] {
+        let race = (races.iter())
+            .find(|r| r["memory"] == memory)
+            .unwrap_or_else(|| panic!("no race on {memory}: {doc}"));
+        assert_eq!(race["status"], "violated", "{race}");
+        let steps = race["witness"]["steps"].as_array().expect("steps");
+        let mut last: Vec<u64> = (steps[steps.len() - 2..].iter())
+            .map(|s| s["line"].as_u64().unwrap_or(0))
+            .collect();
+        last.sort();
+        assert_eq!(last, lines, "{race}");
+    }
 }

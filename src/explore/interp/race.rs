@@ -111,6 +111,13 @@ impl Interp<'_> {
             InstKind::Store { order, .. } => (true, order.is_atomic()),
             InstKind::AtomicRmw { .. } => (true, true),
             InstKind::CmpXchg { .. } => (false, true),
+            // `realloc` reads and frees its old block: a write of all of it, as for the race
+            // check (`AccessVia::Realloc`). It may also fail and touch nothing, but succeeding
+            // is one of the executions either order of the two accesses allows.
+            InstKind::HeapAlloc {
+                from: Some(ref old),
+                ..
+            } => return self.whole_block(s, t, span, old),
             // `free` writes the whole block (C11 7.22.3; the race check's `AccessVia::Free`).
             InstKind::Call {
                 ref callee,
@@ -127,7 +134,7 @@ impl Interp<'_> {
             | InstKind::Copy { .. }
             | InstKind::Gep { .. }
             | InstKind::Alloca { .. }
-            | InstKind::HeapAlloc { .. }
+            | InstKind::HeapAlloc { from: None, .. }
             | InstKind::MemSet { .. }
             | InstKind::MemCopy { .. }
             | InstKind::ThreadCreate { .. }
@@ -168,7 +175,13 @@ impl Interp<'_> {
         if !matches!(self.ext[f.index()], Ext::Lib(Run::Free)) {
             return None;
         }
-        let Value::Ptr(Ptr::Mem { alloc, off: 0 }) = self.eval(s, t, args.first()?) else {
+        self.whole_block(s, t, span, args.first()?)
+    }
+
+    /// A write of every byte of the live heap block `ptr` points to the start of, by thread
+    /// `t` at `span` (a `free`, a `realloc`).
+    fn whole_block(&self, s: &State, t: Tid, span: Span, ptr: &Operand) -> Option<Pending> {
+        let Value::Ptr(Ptr::Mem { alloc, off: 0 }) = self.eval(s, t, ptr) else {
             return None;
         };
         let block = s.mem.get(alloc as usize)?;
