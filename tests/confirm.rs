@@ -1286,7 +1286,7 @@ fn a_race_with_free_is_confirmed() {
     let (doc, code) = json_in(dir.path(), &["--check", "race", "--confirm", "free.c"]);
     assert_eq!(code, 1, "{doc}");
     let races = doc["races"].as_array().expect("races");
-    for (memory, lines) in [("heap@free.c:26", [18, 35]), ("heap@free.c:27", [19, 36])] {
+    for (memory, lines) in [("heap@free.c:28", [20, 38]), ("heap@free.c:29", [21, 37])] {
         let race = (races.iter())
             .find(|r| r["memory"] == memory)
             .unwrap_or_else(|| panic!("no race on {memory}: {doc}"));

@@ -3,7 +3,9 @@
 // are a data race (issue 35, class 1). After the join, freeing is ordered.
 // ThreadSanitizer (gcc 12 -fsanitize=thread, usleep(1000) before each free): a data race
 // between the worker's read of `shared->x` and main's `free`, and between the worker's read of
-// `grown->x` and main's `realloc`; none on `joined`.
+// `grown->x` and main's `realloc`; none on `joined`. (The `realloc` comes before the `free`: the
+// other way round its new block may reuse the freed one, and TSan then pairs the worker's read
+// of the freed block with the `realloc`.)
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -32,8 +34,8 @@ int main(void) {
     grown->x = 2;  // NO-RACE: before the create
     joined->x = 3; // NO-RACE: before the create
     pthread_create(&t, 0, worker, 0);
-    free(shared); // RACE!: the worker may still read the block
     struct node *bigger = realloc(grown, 2 * sizeof *grown); // RACE!: reads and frees the block
+    free(shared); // RACE!: the worker may still read the block
     pthread_join(t, 0);
     free(joined); // NO-RACE: after the join
     free(bigger); // NO-RACE: a block the worker never sees
