@@ -35,6 +35,23 @@ pub fn address_taken(program: &Program) -> Vec<bool> {
         .collect()
 }
 
+/// Whether the program calls, or names, a function that may return twice (`setjmp`): then
+/// control may come back to any point after such a call again, with the registers it had.
+pub fn may_resume(program: &Program) -> bool {
+    resumes(program, &references(program))
+}
+
+fn resumes(program: &Program, refs: &[References]) -> bool {
+    let returns_twice = |(i, f): (usize, &Function)| {
+        // A function called like one of them, defined or not (`Props::resumes`: a wrapper
+        // such as `my_setjmp`), even when called through a pointer.
+        program.is_returns_twice(FuncId::from(i)) || f.lib.is_some_and(|l| l.props().resumes)
+    };
+    (program.funcs.iter().enumerate())
+        .filter(|x| returns_twice(*x))
+        .any(|(i, _)| !refs[i].sites.is_empty() || refs[i].named)
+}
+
 /// Answers "does this block run at most once per execution?" for one program.
 #[derive(Clone, Debug)]
 pub struct RunsOnce {
@@ -50,15 +67,7 @@ impl RunsOnce {
             funcs: vec![Some(false); n],
         };
         let refs = references(program);
-        let returns_twice = |(i, f): (usize, &Function)| {
-            // A function called like one of them, defined or not (`Props::resumes`: a wrapper
-            // such as `my_setjmp`), even when called through a pointer.
-            program.is_returns_twice(FuncId::from(i)) || f.lib.is_some_and(|l| l.props().resumes)
-        };
-        let resumes = (program.funcs.iter().enumerate())
-            .filter(|x| returns_twice(*x))
-            .any(|(i, _)| !refs[i].sites.is_empty() || refs[i].named);
-        if resumes {
+        if resumes(program, &refs) {
             return out;
         }
         let mut state = vec![Visit::New; n];

@@ -5,6 +5,8 @@
 //!
 //! - `touch`: what each instruction reads and writes (objects and bytes, atomic or not).
 //! - `sharing`: which objects more than one thread may reach at all.
+//! - `ownership`: heap blocks each instance of a thread has its own copy of.
+//! - `handover`: what the code that allocates a block does to it before handing it over.
 //! - `contexts`: in which thread, where, and holding which locks each access runs (functions
 //!   analysed on their own run at their calls).
 //! - `order`: creation, joins, join loops (and published flags) as a must-happen-before order.
@@ -12,7 +14,9 @@
 //! Invariant (soundness): a pair of conflicting accesses is left out only with an argument: a
 //! lock both hold for sure (exclusively, or one of them shared with the other exclusive),
 //! an order of `order` in one direction, both atomic, the same thread that runs once, both in
-//! the exit-time code of the one exit, or memory only one thread can reach (`sharing`; the C
+//! the exit-time code of the one exit, two instances of a thread on the blocks each has its own
+//! copy of (`ownership`), an access before its block is handed over through ordered accesses
+//! (`handover`), or memory only one thread can reach (`sharing`; the C
 //! library's hidden state is reached by every thread). Anything unknown (an address the analysis
 //! lost, code it does not see, a budget) keeps the pair.
 //!
@@ -25,7 +29,9 @@
 //! nothing is race-free then.
 
 mod contexts;
+mod handover;
 mod order;
+mod ownership;
 mod sharing;
 pub mod touch;
 
@@ -164,13 +170,18 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let threads = &fix.threads;
     let reached: Vec<Vec<bool>> = fix.results.iter().map(|r| r.reached.clone()).collect();
     let sharing = Sharing::of(facts);
+    let owned = ownership::Owned::of(facts, threads);
+    let handover = handover::Handover::of(facts);
+    // Per object of `handover`: the channel accesses (role, class, parts, through a lost
+    // address).
+    let mut channels: BTreeMap<ObjId, Vec<Channel>> = BTreeMap::new();
     let contexts = Contexts::of(facts, threads, &reached);
     let order = Order::of(facts, threads, &reached, &contexts.locks);
     let mut classes = Classes::default();
     let mut accs: Vec<Acc> = Vec::new();
     let mut acc_ids: HashMap<Acc, usize> = HashMap::default();
-    // Per object, per (place in it, class): the accesses.
-    let mut by_obj: BTreeMap<ObjId, BTreeMap<(At, usize), Vec<usize>>> = BTreeMap::new();
+    // Per object, per (place in it, class, before a hand-over): the accesses.
+    let mut by_obj: BTreeMap<ObjId, BTreeMap<(At, usize, bool), Vec<usize>>> = BTreeMap::new();
     let mut lost: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     // Per piece of the C library's hidden state, per class: the accesses.
     let mut by_state: BTreeMap<HiddenState, BTreeMap<usize, Vec<usize>>> = BTreeMap::new();
@@ -178,6 +189,10 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let kept = touch::StreamKept::of(facts);
     for (k, t) in threads.iter().enumerate() {
         for (node, func, idx, inst) in reached_insts(program, t, &reached[k]) {
+            let block = t.cfg.nodes[node.index()].block;
+            let at = (func, block, idx);
+            let before = handover.before(at);
+            let roles = handover.channels(at);
             let touches = touch::touches(facts, &kept, func, inst);
             if touches.is_empty() {
                 continue;
@@ -194,7 +209,32 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
             {
                 let parts: Vec<_> = (parts.into_iter())
                     .filter(|p| sharing.shared(p.obj) && touch::writable(program, p.obj))
+                    // Soundness: the creator's accesses of a block before it hands the block
+                    // to the one thread that gets it (`ownership`).
+                    .filter(|p| !owned.before_handover(func, block, idx, p.obj))
                     .collect();
+                let ctxs_classes: Vec<usize> = if roles.is_empty() {
+                    Vec::new()
+                } else {
+                    (ctxs.iter())
+                        .map(|c| classes.of(&order, c, kind, atomic))
+                        .collect()
+                };
+                for &(o, role) in roles {
+                    let matches = match role {
+                        handover::Role::Store => kind == AccessKind::Write,
+                        handover::Role::Load => kind == AccessKind::Read,
+                    };
+                    if matches && via == AccessVia::Direct {
+                        for &class in &ctxs_classes {
+                            channels.entry(o).or_default().push(Channel {
+                                class,
+                                parts: parts.clone(),
+                                unknown,
+                            });
+                        }
+                    }
+                }
                 // Soundness: the library's hidden state is one location that every thread
                 // reaches (the library's own memory), so it is shared without `sharing`.
                 if parts.is_empty() && !unknown && hidden.is_none() {
@@ -217,7 +257,8 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                     });
                     for p in &parts {
                         let slot = by_obj.entry(p.obj).or_default();
-                        let list = slot.entry((p.at, class)).or_default();
+                        let pre = before == Some(p.obj);
+                        let list = slot.entry((p.at, class, pre)).or_default();
                         if list.last() != Some(&id) {
                             list.push(id);
                         }
@@ -258,10 +299,27 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     };
     // Per location, the pairs of groups (each a list of accesses of one class) that may race.
     let mut found: BTreeMap<LocKey, Vec<GroupPair>> = BTreeMap::new();
+    let mut ordered: BTreeMap<ObjId, bool> = BTreeMap::new();
     for (&obj, groups) in &by_obj {
-        let groups: Vec<(&(At, usize), &Vec<usize>)> = groups.iter().collect();
-        for (i, &(&(ax, cx), xs)) in groups.iter().enumerate() {
-            for &(&(ay, cy), ys) in &groups[i..] {
+        let groups: Vec<(&(At, usize, bool), &Vec<usize>)> = groups.iter().collect();
+        for (i, &(&(ax, cx, px), xs)) in groups.iter().enumerate() {
+            for &(&(ay, cy, py), ys) in &groups[i..] {
+                // Soundness: an access before its block is handed over, when the block's
+                // address moves only through ordered accesses (`handover`).
+                if (px || py)
+                    && *ordered
+                        .entry(obj)
+                        .or_insert_with(|| channels_ordered(program, &mut check, &channels, obj))
+                {
+                    continue;
+                }
+                let (tx, ty) = (classes.list[cx].thread, classes.list[cy].thread);
+                // Soundness: each instance of the thread touches its own block (`ownership`).
+                if let (Some(a), Some(b)) = (tx, ty) {
+                    if a == b && owned.per_instance(obj, a) {
+                        continue;
+                    }
+                }
                 if touch::overlap(program, obj, ax, ay) && check.may_race(cx, cy) {
                     let key = (Some(obj), specific(ax, ay));
                     found.entry(key).or_default().push((xs, ys));
@@ -280,7 +338,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     for (&cu, us) in &lost {
         let mut racing = false;
         for obj in exposed.iter().filter(|o| by_obj.contains_key(o)) {
-            for (&(ay, cy), ys) in &by_obj[obj] {
+            for (&(ay, cy, _), ys) in &by_obj[obj] {
                 if check.may_race(cu, cy) {
                     racing = true;
                     touched.insert(*obj);
@@ -337,6 +395,48 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
         accesses: accs.len(),
         incomplete,
     }
+}
+
+/// A load or store that may move the address of a block of `handover` (a channel).
+struct Channel {
+    class: usize,
+    parts: Vec<touch::Part>,
+    unknown: bool,
+}
+
+/// Whether no channel store and channel load of `obj` that may touch the same bytes may race
+/// (`handover`: then a load that reads a store's value comes after it), none through a lost
+/// address.
+fn channels_ordered(
+    program: &Program,
+    check: &mut Pairs<'_>,
+    channels: &BTreeMap<ObjId, Vec<Channel>>,
+    obj: ObjId,
+) -> bool {
+    let Some(list) = channels.get(&obj) else {
+        return true;
+    };
+    if list.iter().any(|c| c.unknown) {
+        return false;
+    }
+    let writes: Vec<&Channel> = (list.iter())
+        .filter(|c| check.classes.list[c.class].kind == AccessKind::Write)
+        .collect();
+    let reads = list
+        .iter()
+        .filter(|c| check.classes.list[c.class].kind == AccessKind::Read);
+    for r in reads {
+        for w in &writes {
+            let meet = r.parts.iter().any(|a| {
+                (w.parts.iter())
+                    .any(|b| a.obj == b.obj && touch::overlap(program, a.obj, a.at, b.at))
+            });
+            if meet && check.may_race(w.class, r.class) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The classes of the accesses, interned, and the sets of order points they follow.

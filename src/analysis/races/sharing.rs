@@ -19,7 +19,7 @@
 //! shared object, the accesses that matter.
 
 use crate::facts::Facts;
-use crate::ir::{InstKind, ObjId, ObjectKind};
+use crate::ir::{BlockId, FuncId, InstKind, ObjId, ObjectKind};
 
 /// The objects that more than one thread may reach.
 pub struct Sharing {
@@ -29,6 +29,16 @@ pub struct Sharing {
 impl Sharing {
     /// Computes the shared objects of the program.
     pub fn of(facts: &Facts<'_>) -> Sharing {
+        Self::closure(facts, None)
+    }
+
+    /// The objects other threads may reach when the thread creation at instruction `skip`
+    /// (function, block, index) is left out as a root (`ownership`).
+    pub fn without(facts: &Facts<'_>, skip: (FuncId, BlockId, u32)) -> Sharing {
+        Self::closure(facts, Some(skip))
+    }
+
+    fn closure(facts: &Facts<'_>, skip: Option<(FuncId, BlockId, u32)>) -> Sharing {
         let program = facts.program;
         let pts = &facts.memory.pts;
         let mut shared = vec![false; program.objects.len()];
@@ -59,10 +69,13 @@ impl Sharing {
                 .filter(|o| !thread_local(o)),
         );
         for (fi, f) in program.funcs.iter().enumerate() {
-            for b in &f.blocks {
-                for inst in &b.insts {
+            let func = FuncId(fi as u32);
+            for (bi, b) in f.blocks.iter().enumerate() {
+                for (ii, inst) in b.insts.iter().enumerate() {
+                    if skip == Some((func, BlockId(bi as u32), ii as u32)) {
+                        continue;
+                    }
                     if let InstKind::ThreadCreate { arg, .. } = &inst.kind {
-                        let func = crate::ir::FuncId(fi as u32);
                         stack.extend(pts.of(program, func, arg).objects());
                     }
                 }
