@@ -144,6 +144,7 @@ pub(crate) fn compile(
                     notes.push(FrontendNote::DroppedMallocArguments {
                         input: input.display().to_string(),
                         places: o.places,
+                        first: o.first.clone(),
                     });
                 }
                 notes.extend(lenient_notes(&roots.withhold_diagnostics(&diagnostics)));
@@ -185,6 +186,8 @@ struct Overlay {
     dir: tempfile::TempDir,
     /// How many attributes were dropped.
     places: usize,
+    /// The first one dropped, as clang names its place (`FILE:LINE:COL`).
+    first: String,
 }
 
 /// The rounds of locating and blanking rejected attributes (clang stops at 20 errors, a copy
@@ -211,7 +214,11 @@ impl Overlay {
             .prefix("watts-overlay-")
             .tempdir()
             .map_err(|e| InputError::Unreadable(std::env::temp_dir(), e))?;
-        let mut overlay = Overlay { dir, places: 0 };
+        let mut overlay = Overlay {
+            dir,
+            places: 0,
+            first: String::new(),
+        };
         let mut copies: Vec<(PathBuf, String)> = Vec::new();
         for _ in 0..OVERLAY_ROUNDS {
             let mut cmd = Command::new(&clang.program);
@@ -248,6 +255,9 @@ impl Overlay {
                 };
                 if let Some(text) = gcc_attrs::blank_malloc_item(&copies[at].1, line, col) {
                     copies[at].1 = text;
+                    if overlay.places == 0 {
+                        overlay.first = format!("{}:{line}:{col}", file.display());
+                    }
                     overlay.places += 1;
                 }
             }

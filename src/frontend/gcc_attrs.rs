@@ -167,6 +167,22 @@ mod tests {
     }
 
     #[test]
+    fn each_item_of_a_list_goes_alone() {
+        // Beside other attributes, and two in one list (clang names each): the other entries,
+        // and the plain `malloc`, stay.
+        let src = "__attribute__((warn_unused_result, malloc(fclose))) FILE *open_log(void);\n\
+                   __attribute__((__malloc__(my_free), malloc(free, 1), malloc)) void *two(int);\n";
+        let out = blank_malloc_item(src, 1, 36).expect("after warn_unused_result");
+        let out = blank_malloc_item(&out, 2, 16).expect("the first of two");
+        let out = blank_malloc_item(&out, 2, 37).expect("the second of two");
+        assert_eq!(
+            out,
+            "__attribute__((warn_unused_result,               )) FILE *open_log(void);\n\
+             __attribute__((                   ,                , malloc)) void *two(int);\n"
+        );
+    }
+
+    #[test]
     fn nothing_is_blanked_where_no_malloc_item_starts() {
         let src = "__attribute__((malloc)) void *a(int);\nvoid *p = mymalloc(3);\n";
         assert_eq!(blank_malloc_item(src, 1, 16), None, "no arguments");

@@ -113,6 +113,30 @@ pub enum CallTouch {
     Assumed,
 }
 
+/// Where a pointer parameter of a synchronous callback points, when the library passes it
+/// something its own arguments point to (`CallbackArgs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamFrom {
+    /// Somewhere in the objects the call's arguments at these indexes point into (an element
+    /// of the array `base` points into, `qsort`).
+    Within(&'static [usize]),
+    /// The call's argument at this index itself (`bsearch`'s `key`, `qsort_r`'s `arg`).
+    Arg(usize),
+}
+
+/// What a library function that calls back during the call passes to the callback's pointer
+/// parameters, when that is memory of the call's arguments, never the library's own (C11
+/// 7.22.5p2: `qsort`'s comparator gets pointers to elements of the array, `bsearch`'s the key
+/// and an element).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CallbackArgs {
+    /// The index of the argument that is the callback.
+    pub callback: usize,
+    /// Per parameter of the callback, in order: where it points. A parameter past the list
+    /// gets nothing known.
+    pub params: &'static [ParamFrom],
+}
+
 /// State the C library keeps between calls, in memory the program cannot name, that POSIX does
 /// not require to be thread-safe (XSH 2.9.1 lists the functions that need not be): the
 /// functions of one group share one piece of it (`rand` and `srand` the seed, `localtime` and
@@ -305,6 +329,11 @@ pub struct Props {
     /// (`qsort`, `bsearch`: POSIX). Read by `memory::points_to` (they are not called back at
     /// any time) and `analysis::races::contexts` (the race check runs them at the call).
     pub synchronous_callbacks: bool,
+    /// What the callback's pointer parameters point into, when the library passes it memory
+    /// of the call's arguments (`qsort`, `bsearch`, `lfind`), not its own (`tsearch`'s nodes,
+    /// `ftw`'s `struct stat`, `scandir`'s entries: those rows have none). Read by
+    /// `memory::points_to`, which binds the parameters to those arguments' points-to sets.
+    pub callback_args: Option<CallbackArgs>,
     /// It runs the routine its second argument names at most once per control object its
     /// first argument points to, during the first call with that object and in the calling
     /// thread, and no call with the object returns before that run ended (`pthread_once`,
@@ -399,6 +428,7 @@ const UNKNOWN: Props = Props {
     stdio_output: false,
     stdio_buffer: false,
     synchronous_callbacks: false,
+    callback_args: None,
     once: false,
     copies_bytes: false,
     finds_functions: false,
@@ -499,6 +529,7 @@ const fn c11_cond_wait(name: &'static str) -> Props {
 
 use super::AssertKind;
 use ArgAccess::{None as N, Read as R, Write as W};
+use ParamFrom::{Arg, Within};
 
 /// The lock operations of the rows.
 const LOCK: SyncOp = SyncOp::Lock { exclusive: true };
@@ -622,6 +653,17 @@ impl Props {
     const fn synchronous(self) -> Props {
         Props {
             synchronous_callbacks: true,
+            ..self
+        }
+    }
+
+    /// Calls back during the call only, with pointers into its arguments (`synchronous_callbacks`,
+    /// `callback_args`): the callback is argument `callback`, its parameters point as `params`
+    /// says.
+    const fn calls_back_with(self, callback: usize, params: &'static [ParamFrom]) -> Props {
+        Props {
+            synchronous_callbacks: true,
+            callback_args: Some(CallbackArgs { callback, params }),
             ..self
         }
     }
@@ -966,11 +1008,17 @@ library! {
     /// data race (issue 35).
     Free = f("free").known().touches(&[W], N).run(Free);
     // Library functions that call the functions they are given only during the call.
-    Qsort = f("qsort").synchronous();
-    QsortR = f("qsort_r").synchronous();
-    Bsearch = f("bsearch").synchronous();
-    Lfind = f("lfind").synchronous();
-    Lsearch = f("lsearch").synchronous();
+    // The comparators of the search and sort functions get pointers to elements of the array
+    // and to the key (C11 7.22.5p2 for `qsort` and `bsearch`, whose key comes first; glibc's
+    // `qsort_r` passes its last argument as the third; POSIX does not say in which order
+    // `lfind` and `lsearch` pass the key and the element, so each parameter may be either).
+    Qsort = f("qsort").calls_back_with(3, &[Within(&[0]), Within(&[0])]);
+    QsortR = f("qsort_r").calls_back_with(3, &[Within(&[0]), Within(&[0]), Arg(4)]);
+    Bsearch = f("bsearch").calls_back_with(4, &[Arg(0), Within(&[1])]);
+    Lfind = f("lfind").calls_back_with(4, &[Within(&[0, 1]), Within(&[0, 1])]);
+    Lsearch = f("lsearch").calls_back_with(4, &[Within(&[0, 1]), Within(&[0, 1])]);
+    // Their callbacks get the library's own memory (tree nodes, `struct stat`, directory
+    // entries), which the analysis does not name.
     Tsearch = f("tsearch").synchronous();
     Tfind = f("tfind").synchronous();
     Tdelete = f("tdelete").synchronous();

@@ -24,6 +24,9 @@ pub enum FrontendNote {
         input: String,
         /// How many attributes were dropped.
         places: usize,
+        /// The first place, as clang names it (`alloc.h:4:24`: where the attribute's name is
+        /// spelled, in the macro that spelled it if one did).
+        first: String,
     },
     /// C that gcc accepts, which clang compiled with a warning of `kind`.
     Lenient {

@@ -487,11 +487,16 @@ pub fn frontend(note: &FrontendNote) -> String {
                 flags.join(" ")
             )
         }
-        FrontendNote::DroppedMallocArguments { input, places } => format!(
+        FrontendNote::DroppedMallocArguments {
+            input,
+            places,
+            first,
+        } => format!(
             "{input}: GCC's `malloc(deallocator)` attribute, which clang does not take, was \
-             dropped at {}: it pairs an allocator with its deallocator for gcc's warnings and \
-             changes nothing watts analyses",
-            crate::report::plural(*places, "place")
+             dropped at {} ({}{first}): it pairs an allocator with its deallocator for gcc's \
+             warnings and changes nothing watts analyses",
+            crate::report::plural(*places, "place"),
+            if *places == 1 { "" } else { "first at " }
         ),
         FrontendNote::Lenient {
             kind,

@@ -19,10 +19,10 @@
 //! (`Thread::detached`) in the contexts of its calls (thread, place, locks held by the caller, from
 //! `sync::locks`, exclusive and shared); functions code the analysis does not see may call
 //! (`points_to::called_back`) in any thread with no lock; `pthread_once` routines once, at the
-//! calls of `pthread_once`; callbacks of `points_to::SYNCHRONOUS_CALLBACKS` at their call;
-//! exit-time functions (destructors, `atexit` handlers: `exit_functions`) at the exits of the
-//! process, in the exiting thread (`Walk::exit_contexts`), and anywhere too when code outside
-//! the program may call them otherwise.
+//! calls of `pthread_once`; callbacks of the functions whose row says `synchronous_callbacks`
+//! at their call; exit-time functions (destructors, `atexit` handlers: `exit_functions`) at the
+//! exits of the process, in the exiting thread (`Walk::exit_contexts`), and anywhere too when
+//! code outside the program may call them otherwise.
 //! `MAX_CONTEXTS` is 64.
 
 use crate::analysis::sync::locks::{LockEffect, LockNames, ThreadLocks};

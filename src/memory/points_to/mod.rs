@@ -20,7 +20,11 @@
 //! given (an argument, or held one level inside an argument's objects: a `struct sigaction`), which
 //! may run at any time in any thread, not those only exposed by linkage, turned into data the
 //! program uses, or given to the functions whose row says `synchronous_callbacks` (`qsort`,
-//! `bsearch`, ...), which call them during the call.
+//! `bsearch`, ...), which call them during the call. Those whose callbacks get pointers into
+//! the call's arguments (`Props::callback_args`: `qsort`'s comparator, elements of `base`) bind
+//! the callbacks' pointer parameters to those arguments' sets (`transfer`); any other parameter
+//! of a function no call of the program reaches stays empty, which `MemoryModel::access` takes
+//! as lost.
 //!
 //! The parts: `set` (points-to sets and their targets), `solver` (the fixpoint's state and
 //! worklist, the basic moves of pointers through memory), `transfer` (what each instruction and
@@ -338,5 +342,86 @@ mod tests {
                 .any(|s| s.iter().any(|n| n == "y") && s.iter().any(|n| n == "x")),
             "{stores:?}"
         );
+    }
+
+    /// The points-to sets of the parameters of the defined function `name`.
+    fn params_of(src: &str, name: &str) -> Vec<(bool, Vec<String>)> {
+        with_facts(src, |program, facts| {
+            let g = func(program, name);
+            let obj_name = |o: crate::ir::ObjId| format!("{:?}", program.objects[o.index()].kind);
+            (program.funcs[g.index()].params.iter())
+                .map(|p| {
+                    let s = facts.memory.pts.of(program, g, &Operand::Var(*p));
+                    let mut names: Vec<String> = (s.objects_at())
+                        .map(|(o, off)| format!("{} {off:?}", obj_name(o)))
+                        .collect();
+                    names.sort();
+                    (s.unknown, names)
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn a_comparator_points_anywhere_into_what_qsort_sorts() {
+        // `qsort`'s comparator gets pointers to elements of the sorted array (C11 7.22.5p2):
+        // anywhere in it, whichever element; `qsort_r` passes its last argument on.
+        let src = r#"
+            #define _GNU_SOURCE
+            #include <stdlib.h>
+            static int cmp(const void *a, const void *b) { return *(int *)a - *(int *)b; }
+            static int cmp_r(const void *a, const void *b, void *c) {
+                return *(int *)a - *(int *)b + *(int *)c;
+            }
+            int main(void) {
+                int v[4] = {3, 1, 2, 0}, k = 0;
+                qsort(&v[1], 3, sizeof v[0], cmp);
+                qsort_r(v, 4, sizeof v[0], cmp_r, &k);
+                return v[0];
+            }
+        "#;
+        let v = "Stack(FuncId(0)) None".to_string();
+        let cmp = params_of(src, "cmp");
+        assert_eq!(cmp, [(false, vec![v.clone()]), (false, vec![v.clone()])]);
+        let cmp_r = params_of(src, "cmp_r");
+        assert_eq!(cmp_r[..2], [(false, vec![v.clone()]), (false, vec![v])]);
+        assert!(!cmp_r[2].0 && cmp_r[2].1.len() == 1 && cmp_r[2].1[0].ends_with("Some(0)"));
+    }
+
+    #[test]
+    fn a_comparator_that_unknown_code_may_call_gets_any_pointer() {
+        // Must not fire: `keep` may hand `cmp` to code that calls it later with any exposed
+        // pointer, so its parameters are not only `v`'s elements.
+        let src = r#"
+            #include <stdlib.h>
+            extern void keep(int (*)(const void *, const void *));
+            static int cmp(const void *a, const void *b) { return *(int *)a - *(int *)b; }
+            int main(void) {
+                int v[4] = {3, 1, 2, 0};
+                qsort(v, 4, sizeof v[0], cmp);
+                keep(cmp);
+                return v[0];
+            }
+        "#;
+        assert!(params_of(src, "cmp").iter().all(|(unknown, _)| *unknown));
+    }
+
+    #[test]
+    fn the_callbacks_of_library_memory_get_nothing_of_the_arguments() {
+        // `tsearch`'s comparator gets the key and the keys in the tree's nodes, which the
+        // library keeps: its row binds nothing (an empty set is lost, `MemoryModel::access`).
+        let src = r#"
+            #include <search.h>
+            static int cmp(const void *a, const void *b) { return *(int *)a - *(int *)b; }
+            int main(void) {
+                static int k = 1;
+                void *root = 0;
+                tsearch(&k, &root, cmp);
+                return 0;
+            }
+        "#;
+        assert!(params_of(src, "cmp")
+            .iter()
+            .all(|(u, s)| !u && s.is_empty()));
     }
 }

@@ -7,6 +7,7 @@
 use super::exposure::copy_keeps_types;
 use super::solver::Solver;
 use super::{PtsSet, Reach, Target};
+use crate::ir::lib::{CallbackArgs, ParamFrom};
 use crate::ir::{Callee, FuncId, InstKind, Operand, Program, Terminator, Ty, VarId};
 use std::sync::Arc;
 
@@ -91,6 +92,9 @@ impl Solver {
                     }
                 }
             }
+            if let Some(cb) = props.and_then(|p| p.callback_args) {
+                changed |= self.bind_callback_params(program, f, cb, args);
+            }
             if known && props.is_some_and(|p| p.copies_bytes) {
                 if let [d, s, ..] = args {
                     // Soundness: `strcpy` and friends copy bytes, which may be a pointer's
@@ -114,6 +118,73 @@ impl Solver {
                     }
                     changed |= self.add(f, d, &s);
                 }
+            }
+        }
+        changed
+    }
+
+    /// A call of a library function that calls back during the call with pointers into its
+    /// arguments (`Props::callback_args`: `qsort`'s comparator gets pointers to elements of
+    /// `base`): the callback's pointer parameters get the points-to sets of those arguments,
+    /// anywhere in their objects for `ParamFrom::Within`, as they are for `ParamFrom::Arg`.
+    ///
+    /// Soundness: C11 7.22.5p2 has `qsort`'s comparator get pointers to elements of the
+    /// array, and `bsearch`'s the key (equal to it) and an element; glibc's `qsort_r` passes its
+    /// last argument on unchanged, and `lfind`/`lsearch` the key and an element (in an order
+    /// POSIX does not give, so each parameter gets both). An element lies in the objects `base`
+    /// points into, at an offset the call chooses: anywhere in them. A callback the argument
+    /// may name without the analysis knowing which (`unknown`) may be any exposed function,
+    /// as for a call through an unknown pointer: each gets the sets too (the visit reads the
+    /// exposed functions, `unknown_callers`). A callback that code the analysis does not see
+    /// may also call (`called_back`) may get any exposed pointer there: its parameters are
+    /// also `unknown` (without this binding an empty set stood for that, `MemoryModel::access`;
+    /// the visit is repeated when `called_back` grows, as the caller is in `unknown_callers`).
+    /// A parameter past the row's list, or of a callback called with fewer arguments than
+    /// the row says, gets nothing here (an empty set: lost, `MemoryModel::access`).
+    fn bind_callback_params(
+        &mut self,
+        program: &Program,
+        f: FuncId,
+        cb: CallbackArgs,
+        args: &[Operand],
+    ) -> bool {
+        let Some(op) = args.get(cb.callback) else {
+            return false;
+        };
+        let (targets, unknown) = self.pt.callees(program, f, op);
+        if unknown || !targets.is_empty() {
+            self.sched.unknown_callers.insert(self.sched.cur as u32);
+        }
+        if targets.is_empty() {
+            return false;
+        }
+        let arg = |i: usize| args.get(i).map(|a| self.pt.of(program, f, a));
+        let sets: Vec<PtsSet> = (cb.params.iter())
+            .map(|from| match from {
+                ParamFrom::Arg(i) => arg(*i).unwrap_or_default(),
+                ParamFrom::Within(is) => {
+                    let mut s = PtsSet::default();
+                    for set in is.iter().filter_map(|&i| arg(i)) {
+                        s.union_with(&anywhere_in(&set));
+                    }
+                    s
+                }
+            })
+            .collect();
+        let mut changed = false;
+        for g in targets {
+            let func = &program.funcs[g.index()];
+            if !func.is_defined {
+                continue;
+            }
+            let called_back = self.pt.called_back.contains(&g);
+            for (p, s) in func.params.iter().zip(&sets) {
+                if func.vars[p.index()].ty != Ty::Ptr {
+                    continue;
+                }
+                let mut s = s.clone();
+                s.unknown |= called_back;
+                changed |= self.add(g, *p, &s);
             }
         }
         changed
@@ -379,6 +450,21 @@ const POINTER_SIZE: u64 = 8;
 /// Whether a stored operand is a constant, which carries no address.
 fn is_constant(op: &Operand) -> bool {
     matches!(op, Operand::Int { .. } | Operand::Null)
+}
+
+/// `set` with every object's offset made "anywhere in it".
+fn anywhere_in(set: &PtsSet) -> PtsSet {
+    let mut out = PtsSet {
+        unknown: set.unknown,
+        ..PtsSet::default()
+    };
+    for t in set.targets.iter() {
+        out.insert(match *t {
+            Target::Obj(o, _) => Target::Obj(o, None),
+            Target::Func(g) => Target::Func(g),
+        });
+    }
+    out
 }
 
 fn func_returns_ptr(program: &Program, f: FuncId) -> bool {
