@@ -157,6 +157,10 @@ use crate::limits::{
     RACE_MAX_PAIRS as MAX_PAIRS,
 };
 
+/// The accesses of one object kept apart: the place in it, the class, and whether before a
+/// hand-over (`handover`).
+type Group = (At, usize, bool);
+
 /// Two groups of accesses (each of one class) that may race.
 type GroupPair<'a> = (&'a [usize], &'a [usize]);
 
@@ -181,7 +185,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let mut accs: Vec<Acc> = Vec::new();
     let mut acc_ids: HashMap<Acc, usize> = HashMap::default();
     // Per object, per (place in it, class, before a hand-over): the accesses.
-    let mut by_obj: BTreeMap<ObjId, BTreeMap<(At, usize, bool), Vec<usize>>> = BTreeMap::new();
+    let mut by_obj: BTreeMap<ObjId, BTreeMap<Group, Vec<usize>>> = BTreeMap::new();
     let mut lost: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     // Per piece of the C library's hidden state, per class: the accesses.
     let mut by_state: BTreeMap<HiddenState, BTreeMap<usize, Vec<usize>>> = BTreeMap::new();
@@ -301,7 +305,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let mut found: BTreeMap<LocKey, Vec<GroupPair>> = BTreeMap::new();
     let mut ordered: BTreeMap<ObjId, bool> = BTreeMap::new();
     for (&obj, groups) in &by_obj {
-        let groups: Vec<(&(At, usize, bool), &Vec<usize>)> = groups.iter().collect();
+        let groups: Vec<(&Group, &Vec<usize>)> = groups.iter().collect();
         for (i, &(&(ax, cx, px), xs)) in groups.iter().enumerate() {
             for &(&(ay, cy, py), ys) in &groups[i..] {
                 // Soundness: an access before its block is handed over, when the block's
