@@ -264,37 +264,51 @@ fn escapes(program: &Program, kind: &InstKind, how: OperandUse) -> bool {
 /// The loads, stores and `memset`s of `func` through an address computed from `v` (defined in
 /// block `site`) that no path from an escape of `v` reaches without passing `site`.
 fn before_escape(program: &Program, func: FuncId, v: VarId, site: BlockId) -> Vec<InstAt> {
+    accesses_before(program, func, v, site, true, |inst, derived| {
+        let mut esc = false;
+        inst.for_each_operand(|op, how| {
+            esc |=
+                matches!(op, Operand::Var(x) if derived.contains(x)) && escapes(program, inst, how);
+        });
+        esc
+    })
+}
+
+/// The loads, stores and `memset`s of `func` through an address computed from `v` (defined in
+/// block `site`) that no path from a point where `stop(inst, derived)` holds reaches without
+/// passing `site` again; such a point's own access counts as before it. With `leaves`, a `phi`
+/// that takes a derived value and a return of one stop there too. Shared by `ownership` (the
+/// one stop is the thread's creation) and the hand-over rule (every escape).
+pub fn accesses_before(
+    program: &Program,
+    func: FuncId,
+    v: VarId,
+    site: BlockId,
+    leaves: bool,
+    stop: impl Fn(&InstKind, &HashSet<VarId>) -> bool,
+) -> Vec<InstAt> {
     let f = &program.funcs[func.index()];
     let derived = derived_from(program, func, v);
     let is_derived = |op: &Operand| matches!(op, Operand::Var(x) if derived.contains(x));
-    // Per block: the index of its first escape (`u32::MAX`: none), and whether a path from
-    // an escape enters it at its start.
+    // Per block: the index of its first stop (`u32::MAX`: none), and whether a path from a
+    // stop enters it at its start.
     let mut first = vec![u32::MAX; f.blocks.len()];
     let mut entered = vec![false; f.blocks.len()];
     let mut stack: Vec<BlockId> = Vec::new();
     for (bi, b) in f.blocks.iter().enumerate() {
-        for (ii, inst) in b.insts.iter().enumerate() {
-            let mut esc = false;
-            inst.kind.for_each_operand(|op, how| {
-                esc |= is_derived(op) && escapes(program, &inst.kind, how);
-            });
-            if esc {
-                first[bi] = ii as u32;
-                break;
-            }
+        if let Some(ii) = b.insts.iter().position(|i| stop(&i.kind, &derived)) {
+            first[bi] = ii as u32;
         }
-        // A `phi` that takes the address, and a return of it, let it out at the block's end.
-        let mut leaves = first[bi] != u32::MAX;
-        if let Terminator::Ret(Some(op)) = &b.term {
-            leaves |= is_derived(op);
+        let mut out = first[bi] != u32::MAX;
+        if let (true, Terminator::Ret(Some(op))) = (leaves, &b.term) {
+            out |= is_derived(op);
         }
-        if leaves {
+        if out {
             b.term.for_each_successor(|s| stack.push(s));
         }
-        for phi in &b.phis {
-            if phi.incoming.iter().any(|(_, op)| is_derived(op)) {
-                stack.push(BlockId(bi as u32));
-            }
+        let takes = |phi: &crate::ir::Phi| phi.incoming.iter().any(|(_, op)| is_derived(op));
+        if leaves && b.phis.iter().any(takes) {
+            stack.push(BlockId(bi as u32));
         }
     }
     while let Some(b) = stack.pop() {
@@ -310,18 +324,20 @@ fn before_escape(program: &Program, func: FuncId, v: VarId, site: BlockId) -> Ve
         if entered[bi] {
             continue;
         }
-        for (ii, inst) in b.insts.iter().enumerate() {
-            if ii as u32 > first[bi] {
-                break;
-            }
+        for (ii, inst) in b
+            .insts
+            .iter()
+            .enumerate()
+            .take_while(|(ii, _)| *ii as u32 <= first[bi])
+        {
             let ptr = match &inst.kind {
                 InstKind::Load { ptr, .. }
                 | InstKind::Store { ptr, .. }
                 | InstKind::MemSet { ptr, .. } => ptr,
                 _ => continue,
             };
-            // The escape itself (a store of the address into the block) still runs before
-            // the hand-over: what it writes is the block's own memory.
+            // The stop itself (a store of the address into the block) still runs before
+            // it: what it writes is the block's own memory.
             if is_derived(ptr) {
                 out.push((func, BlockId(bi as u32), ii as u32));
             }

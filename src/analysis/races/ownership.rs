@@ -29,14 +29,16 @@
 //! thread handed the block later) are checked as before. By 4 the creator's own accesses are
 //! never taken for an instance's.
 //!
-//! Before the hand-over: a load or store of `F` whose address is computed from `v` (through
+//! Before the hand-over: a load, store or `memset` of `F` whose address is computed from `v` (through
 //! `gep`s and copies, no memory) touches the block of the latest run of `S` in its activation
 //! (in SSA, every path from `S` to it passes the definitions it uses). When no path from `C`
 //! reaches it without passing `S` again, that block has not been passed to any thread yet: the
 //! access comes before, in the creator's program order, the creation of the one thread that
 //! gets the block, and no other thread reaches it (3). So it races with nothing on `O`, and
-//! leaves `O` out (`before_handover`).
+//! leaves `O` out (`before_handover`; the walk is `handover::accesses_before`, whose one stop
+//! here is `C`).
 
+use super::handover;
 use super::sharing::Sharing;
 use crate::facts::Facts;
 use crate::ir::{BlockId, FuncId, InstKind, ObjId, Operand, Program, VarId};
@@ -101,7 +103,13 @@ impl Owned {
                 owners.push(k);
             }
             let Operand::Var(v) = arg else { continue };
-            for at in before_handover(program, func, *v, site, (nd.block, inst)) {
+            // The one stop is this creation: other uses of the address keep it in the
+            // creator's thread (rule 3).
+            let me: *const InstKind = &create.kind;
+            let before = handover::accesses_before(program, func, *v, site, false, |i, _| {
+                std::ptr::eq(i, me)
+            });
+            for at in before {
                 out.before.insert(at, obj);
             }
         }
@@ -118,78 +126,6 @@ impl Owned {
     pub fn before_handover(&self, func: FuncId, block: BlockId, idx: u32, obj: ObjId) -> bool {
         self.before.get(&(func, block, idx)) == Some(&obj)
     }
-}
-
-/// The loads and stores of `func` through an address computed from `v` (defined in block
-/// `site`) that no path from the creation at `create` reaches without passing `site`.
-fn before_handover(
-    program: &Program,
-    func: FuncId,
-    v: VarId,
-    site: BlockId,
-    create: (BlockId, u32),
-) -> Vec<(FuncId, BlockId, u32)> {
-    let f = &program.funcs[func.index()];
-    // The values computed from `v` without memory: SSA, so one pass per round until none is
-    // added (a `gep` may come before its base in block order).
-    let mut derived = vec![v];
-    loop {
-        let mut grew = false;
-        for inst in f.blocks.iter().flat_map(|b| &b.insts) {
-            let (dst, src) = match &inst.kind {
-                InstKind::Gep { dst, base, .. } => (*dst, base),
-                InstKind::Copy { dst, src } => (*dst, src),
-                InstKind::Cast {
-                    dst,
-                    src,
-                    from: 0,
-                    to: 0,
-                    ..
-                } => (*dst, src),
-                _ => continue,
-            };
-            if matches!(src, Operand::Var(s) if derived.contains(s)) && !derived.contains(&dst) {
-                derived.push(dst);
-                grew = true;
-            }
-        }
-        if !grew {
-            break;
-        }
-    }
-    // The blocks a path from the creation reaches before it passes `site` again.
-    let mut after = vec![false; f.blocks.len()];
-    let mut stack: Vec<BlockId> = Vec::new();
-    f.blocks[create.0.index()]
-        .term
-        .for_each_successor(|s| stack.push(s));
-    while let Some(b) = stack.pop() {
-        if b == site || std::mem::replace(&mut after[b.index()], true) {
-            continue;
-        }
-        f.blocks[b.index()]
-            .term
-            .for_each_successor(|s| stack.push(s));
-    }
-    let mut out = Vec::new();
-    for (bi, b) in f.blocks.iter().enumerate() {
-        let block = BlockId(bi as u32);
-        for (ii, inst) in b.insts.iter().enumerate() {
-            let ptr = match &inst.kind {
-                InstKind::Load { ptr, .. } | InstKind::Store { ptr, .. } => ptr,
-                _ => continue,
-            };
-            if !matches!(ptr, Operand::Var(p) if derived.contains(p)) {
-                continue;
-            }
-            // In the creation's own block, what comes after it runs after the hand-over.
-            let late = block == create.0 && ii as u32 > create.1;
-            if !late && !after[bi] {
-                out.push((func, block, ii as u32));
-            }
-        }
-    }
-    out
 }
 
 /// The block of `func` whose instruction defines `v` (an argument: none).
