@@ -124,13 +124,7 @@ impl MemoryModel {
     /// Builds cells and runs the points-to analysis.
     pub fn build(program: &Program) -> MemoryModel {
         let once = heap::allocated_once(program);
-        // Pointers into every untyped heap block keep exact byte offsets (a field of a block
-        // allocated in a loop is its own place for the race check); only blocks allocated once
-        // get cells from them (`heap::layouts`).
-        let exact: Vec<bool> = (program.objects.iter())
-            .map(|o| matches!(o.kind, crate::ir::ObjectKind::Heap(_)))
-            .collect();
-        let pts = PointsTo::compute(program, &exact);
+        let pts = PointsTo::compute(program, &once);
         let cells = Cells::build(program, heap::layouts(program, &pts, &once));
         let exposed_cells = pts.exposed.iter().flat_map(|o| cells.of(*o)).collect();
         let mut per_thread = Vec::new();

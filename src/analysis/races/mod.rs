@@ -325,7 +325,13 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                     }
                 }
                 if touch::overlap(program, obj, ax, ay) && check.may_race(cx, cy) {
-                    let key = (Some(obj), specific(ax, ay));
+                    // A block without a layout has no field names to report by: its places
+                    // (exact offsets) decide the pairs, and one report names the block.
+                    let at = match program.objects[obj.index()].layout {
+                        Some(_) => specific(ax, ay),
+                        None => None,
+                    };
+                    let key = (Some(obj), at);
                     found.entry(key).or_default().push((xs, ys));
                 }
             }

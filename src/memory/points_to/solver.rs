@@ -39,6 +39,9 @@ pub(super) struct Solver {
     pub(super) sched: Schedule,
     /// `exact_bytes[o]`: `o` has no layout but keeps exact byte offsets (`memory::heap`).
     pub(super) exact_bytes: Vec<bool>,
+    /// `heap_fields[o]`: `o` is a heap site without a layout whose pointers keep a constant
+    /// offset taken from a block's start (`gep`), so that the race check tells its fields apart.
+    pub(super) heap_fields: Vec<bool>,
     /// Whether memory may be written in ways the analysis does not follow: code it does not see
     /// runs (an unknown function, a thread of unknown code, memory-clobbering assembly), or the
     /// program writes through an `unknown` pointer. Only then may exposed objects contain
@@ -88,6 +91,9 @@ impl PointsTo {
                 ..PointsTo::default()
             },
             exact_bytes: exact_bytes.to_vec(),
+            heap_fields: (program.objects.iter())
+                .map(|o| matches!(o.kind, crate::ir::ObjectKind::Heap(_)) && o.layout.is_none())
+                .collect(),
             rets: vec![PtsSet::default(); program.funcs.len()],
             leaks: vec![false; program.objects.len()],
             int_written: vec![BTreeSet::new(); program.objects.len()],
@@ -478,6 +484,17 @@ impl Solver {
                             }
                         }
                         ok.then_some(cur as u64)
+                    }
+                    // A field of a block allocated more than once (`heap_fields`): a
+                    // constant offset from the block's start is that field in every block the
+                    // site makes; anything further (a walk with `p++`) goes anywhere, so a set
+                    // holds at most the block's field offsets.
+                    (Some(0), None)
+                        if self.heap_fields.get(o.index()) == Some(&true) && steps.is_empty() =>
+                    {
+                        u64::try_from(offset)
+                            .ok()
+                            .filter(|&o| o < crate::limits::MAX_SPAN)
                     }
                     (Some(off), None) if self.exact_bytes.get(o.index()) == Some(&true) => {
                         // Untyped bytes: a constant step stays exact within the bound that
