@@ -138,6 +138,7 @@ impl Solver {
             let layout = program.objects[o.index()].layout.as_ref();
             let clean = match (layout, off) {
                 (Some(l), Some(off)) => !overlaps_ptr(l, i128::from(off), i128::from(size)),
+                (None, Some(off)) => !self.may_hold_ptr_bytes(o, off, size),
                 _ => false,
             };
             // Cost: an object read as integers on every visit of its readers (kona reads
@@ -149,6 +150,29 @@ impl Solver {
             }
         }
         changed
+    }
+
+    /// Whether bytes `[off, off + size)` of an object without a layout may hold pointer bytes.
+    ///
+    /// Soundness: pointer bytes get into an untyped object only by a pointer store, which puts
+    /// its value at its exact offset (`fields`, an untyped object's keys are exact offsets) or,
+    /// at a place not known, in `anywhere`; by a byte copy, which lands in `anywhere`
+    /// (`copy_bytes`); or by code the analysis does not see, or a write through an `unknown`
+    /// pointer, which make the contents `unknown`. An integer store of an address needs a
+    /// `ptrtoint` or an integer read of pointer bytes first, which exposed the address already,
+    /// and aggregate values expose what goes into them. So with `anywhere` empty and the
+    /// contents known, the pointer bytes are the `POINTER_SIZE` bytes at each field's key, and a
+    /// read that misses all of them reads no address. The solver visits the read again when
+    /// the object's contents grow (`reads`, `touch`), so a pointer stored later is seen.
+    fn may_hold_ptr_bytes(&self, o: ObjId, off: u64, size: u64) -> bool {
+        let i = o.index();
+        if self.pt.contents[i].unknown || !self.pt.anywhere[i].targets.is_empty() {
+            return true;
+        }
+        let end = off.saturating_add(size);
+        self.pt.fields[i].iter().any(|(&k, s)| {
+            !s.targets.is_empty() && k < end && off < k.saturating_add(super::POINTER_SIZE)
+        })
     }
 
     /// A pointer store: its value is exposed where it lands outside a pointer scalar of a typed

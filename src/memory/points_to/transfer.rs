@@ -6,7 +6,7 @@
 
 use super::exposure::copy_keeps_types;
 use super::solver::Solver;
-use super::{PtsSet, Reach, Target};
+use super::{PtsSet, Reach, Target, POINTER_SIZE};
 use crate::ir::lib::{CallbackArgs, ParamFrom};
 use crate::ir::{Callee, FuncId, InstKind, Operand, Program, Terminator, Ty, VarId};
 use std::sync::Arc;
@@ -443,9 +443,6 @@ impl Solver {
         changed
     }
 }
-
-/// The size of a pointer in bytes (the targets are 64-bit).
-const POINTER_SIZE: u64 = 8;
 
 /// Whether a stored operand is a constant, which carries no address.
 fn is_constant(op: &Operand) -> bool {

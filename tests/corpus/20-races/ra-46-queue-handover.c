@@ -7,11 +7,10 @@
 // ThreadSanitizer (gcc 12 -fsanitize=thread, usleep(1000) before the late write): a data race
 // on `late` (the producer's write after the hand-over against the consumer's read); none on
 // `value` or `next`.
-// FIXME (issue 35, class 8): the hand-over rule (`races::handover`) does not fire here: the
-// consumer's integer reads of the untyped heap node expose what it holds (the `next` pointers,
-// so the node itself), and the rule needs an object whose address nothing outside the
-// program's stores and loads moves. Knowing which bytes of an untyped block hold pointers
-// (its exact offsets are kept now) would let such reads expose nothing.
+// The hand-over rule (`races::handover`) needs an object whose address only the program's
+// own stores and loads move: the consumer's integer reads of the node's `value` and `late`
+// miss its pointer bytes (`next`, at bytes 8..16, the only place a pointer is stored into it),
+// so they expose nothing.
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -41,9 +40,9 @@ static void *consumer(void *arg) {
         pthread_mutex_unlock(&lock);
         if (!n)
             break;
-        sum += n->value; // MAY-RACE: written before the hand-over (a false alarm, see above)
+        sum += n->value; // NO-RACE: written before the hand-over
         sum += n->late;  // RACE!: the producer writes it after the hand-over
-        n->value = 0;    // MAY-RACE: the consumer owns the node now (a false alarm)
+        n->value = 0;    // NO-RACE: the consumer owns the node now
         n->next = used;
         used = n;
     }
@@ -55,8 +54,8 @@ int main(void) {
     pthread_create(&c, 0, consumer, 0);
     for (int i = 0; i < 8; i++) {
         struct node *n = malloc(sizeof *n);
-        n->value = i; // MAY-RACE: before the hand-over (a false alarm)
-        n->late = 0;  // MAY-RACE: before the hand-over (a false alarm)
+        n->value = i; // NO-RACE: before the hand-over
+        n->late = 0;  // NO-RACE: before the hand-over
         pthread_mutex_lock(&lock);
         n->next = head;
         head = n;
