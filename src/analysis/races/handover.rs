@@ -18,10 +18,12 @@
 //!   result may (the points-to sets).
 //!
 //! It applies when `O` is not exposed (no code the analysis does not see, no integer, no
-//! unknown pointer gets or gives its address), no atomic operation, byte copy or `realloc`
-//! moves a pointer to it, the program calls nothing that may return twice, and no channel
-//! store and channel load that may touch the same bytes may race (`Pairs::may_race`: they
-//! hold a common lock, are ordered, or run in one thread), none through a lost address.
+//! unknown pointer gets or gives its address), no atomic read-modify-write, relaxed atomic
+//! load or store, byte copy or `realloc` moves a pointer to it, the program calls nothing that
+//! may return twice, and no channel store and channel load that may touch the same bytes may
+//! race (`Pairs::may_race`: they hold a common lock, are ordered, or run in one thread; two
+//! atomics never race, and an atomic channel is a release store or an acquire load), none
+//! through a lost address.
 //!
 //! Soundness: an access before the hand-over touches the block `b` of the latest run of `S`
 //! in its activation (in SSA every path from `S` to it passes the definitions it uses). Until
@@ -30,10 +32,12 @@
 //! the allocator, C11 7.22.3p2). Another thread reaches `b` only with its address, which it
 //! gets through a thread's argument (ordered by the creation), or by a channel load that reads
 //! what a channel store wrote (pointers to `O` reach memory only through channel stores: no
-//! exposure, no atomics, no byte copies). A load that reads a store's value does not come
+//! exposure, no read-modify-writes or relaxed atomics, no byte copies). A load that reads a store's value does not come
 //! before it, so when the two do not race the store happens before the load (a common lock:
 //! the store's critical section comes first; an order: it points from the store; one thread:
-//! program order). Following the address from the first escape, every link is ordered, so
+//! program order; a release store read by an acquire load synchronises with it, C11
+//! 5.1.2.4p11, and a pointer to `O` enters no release sequence through a read-modify-write,
+//! which excludes `O`). Following the address from the first escape, every link is ordered, so
 //! the access before the hand-over happens before every access of `b` in another thread or
 //! activation, and races with none.
 
@@ -110,7 +114,7 @@ impl Handover {
         out
     }
 
-    /// Records the channels of the candidate objects, and excludes those an atomic operation,
+    /// Records the channels of the candidate objects, and excludes those a read-modify-write, a relaxed atomic,
     /// a byte copy or a `realloc` may move a pointer to.
     fn channels_of(&mut self, facts: &Facts<'_>, candidate: &HashSet<ObjId>) {
         let program = facts.program;
@@ -140,12 +144,16 @@ impl Handover {
                             .collect()
                     };
                     match &inst.kind {
+                        // An atomic channel must be a release store or an acquire load
+                        // (the header's argument); a relaxed one orders nothing.
                         InstKind::Store { val, order, .. } => {
-                            let role = (!order.is_atomic()).then_some(Role::Store);
+                            let role =
+                                (!order.is_atomic() || order.releases()).then_some(Role::Store);
                             add(of(val).objects().collect(), role);
                         }
                         InstKind::Load { dst, order, .. } => {
-                            let role = (!order.is_atomic()).then_some(Role::Load);
+                            let role =
+                                (!order.is_atomic() || order.acquires()).then_some(Role::Load);
                             add(var(dst).objects().collect(), role);
                         }
                         InstKind::AtomicRmw { dst, val, .. } => {

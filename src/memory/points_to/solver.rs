@@ -47,6 +47,8 @@ pub(super) struct Solver {
     /// program writes through an `unknown` pointer. Only then may exposed objects contain
     /// anything exposed (`close_exposed`).
     pub(super) untracked_writes: bool,
+    /// `movers[f][v]`: var `v` of `f` is an integer that moves an address (`movers`).
+    pub(super) movers: Vec<Vec<bool>>,
 }
 
 /// The worklist of the fixpoint: a function is visited again only when something it read
@@ -97,6 +99,7 @@ impl PointsTo {
             rets: vec![PtsSet::default(); program.funcs.len()],
             leaks: vec![false; program.objects.len()],
             int_written: vec![BTreeSet::new(); program.objects.len()],
+            movers: program.funcs.iter().map(super::movers::movers).collect(),
             ..Solver::default()
         };
         // Soundness: `dlsym` hands out any function of external linkage by its name, so code

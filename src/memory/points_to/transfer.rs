@@ -5,6 +5,7 @@
 //! so and why, so a new kind does not compile until its effect on the sets is written down.
 
 use super::exposure::copy_keeps_types;
+use super::movers::is_mover;
 use super::solver::Solver;
 use super::{PtsSet, Reach, Target, POINTER_SIZE};
 use crate::ir::lib::{CallbackArgs, ParamFrom};
@@ -246,7 +247,7 @@ impl Solver {
             } => {
                 let p = self.pt.of(program, f, ptr);
                 self.reads(&p);
-                if *ty == Ty::Ptr {
+                if *ty == Ty::Ptr || is_mover(&self.movers[f.index()], &Operand::Var(*dst)) {
                     let s = self.laundered_load(program, &p, u64::from(*size));
                     changed |= self.add(f, *dst, &s);
                 } else {
@@ -259,10 +260,11 @@ impl Solver {
                 let p = self.pt.of(program, f, ptr);
                 let v = self.pt.of(program, f, val);
                 changed |= self.store_into(program, &p, &v);
-                if *ty != Ty::Ptr && !is_constant(val) {
+                let moves = *ty == Ty::Ptr || is_mover(&self.movers[f.index()], val);
+                if !moves && !is_constant(val) {
                     changed |= self.int_write(&p, u64::from(*size));
                 }
-                if *ty == Ty::Ptr {
+                if moves {
                     changed |= self.expose_if_untyped_store(program, &p, &v, u64::from(*size));
                 }
             }
@@ -336,6 +338,11 @@ impl Solver {
                     if program.funcs[f.index()].vars[dst.index()].ty == Ty::Ptr {
                         changed |= self.add(f, *dst, &PtsSet::unknown());
                     }
+                }
+                // An integer that moved an address unchanged gives it back (`movers`).
+                crate::ir::CastOp::IntToPtr if is_mover(&self.movers[f.index()], src) => {
+                    let s = self.pt.of(program, f, src);
+                    changed |= self.add(f, *dst, &s);
                 }
                 crate::ir::CastOp::IntToPtr => {
                     changed |= self.add(f, *dst, &PtsSet::unknown());

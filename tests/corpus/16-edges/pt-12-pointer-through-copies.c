@@ -41,8 +41,9 @@ int main(void) {
     *r = 1;
 
     assert(untouched == 0); // PROVED
-    assert(x == 0);         // FAILS! through the integer copied into `q`
-    assert(y == 0);         // FAILS! through the union copied with the struct
-    assert(z == 0);         // FAILS! through the bytes carried by a double
+    // One assertion for the three: the first failed assertion ends the process, so after an
+    // `assert(x == 0)` that always fails the next ones are unreachable (the analysis sees that
+    // since it follows the integer copied into `q`).
+    assert(x == 0 || y == 0 || z == 0); // FAILS! x, y and z are each written through moved bytes
     return 0;
 }
