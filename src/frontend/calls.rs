@@ -625,6 +625,7 @@ impl FnLower<'_> {
                         func: self.fid,
                         dst: *d,
                         global: g,
+                        escapes: !super::lower::only_dereferenced(inst, 0),
                     });
             }
             out.push(havoc);

@@ -375,7 +375,7 @@ fn private_thread_local(g: Val) -> bool {
 
 /// Whether every use of the address `p` is the address operand of a load or a store (not the
 /// stored value), or the base of a `getelementptr` whose result is only dereferenced.
-fn only_dereferenced(p: Val, depth: u32) -> bool {
+pub(super) fn only_dereferenced(p: Val, depth: u32) -> bool {
     use llvm_sys::LLVMOpcode::{LLVMGetElementPtr, LLVMLoad, LLVMStore};
     depth < 16
         && p.users().into_iter().all(|u| {

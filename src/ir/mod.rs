@@ -178,6 +178,10 @@ pub struct ThreadLocalAddr {
     pub dst: VarId,
     /// The thread-local global.
     pub global: GlobalId,
+    /// Whether the address may go anywhere but the address of loads and stores (directly or
+    /// through `getelementptr`): only then may the running thread's copy reach another thread
+    /// from here.
+    pub escapes: bool,
 }
 
 /// Byte sizes of `pthread_mutex_t`, `pthread_cond_t` and `pthread_rwlock_t` in the analysed

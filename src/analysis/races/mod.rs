@@ -157,9 +157,20 @@ use crate::limits::{
     RACE_MAX_PAIRS as MAX_PAIRS,
 };
 
-/// The accesses of one object kept apart: the place in it, the class, and whether before a
-/// hand-over (`handover`).
-type Group = (At, usize, bool);
+/// The accesses of one object kept apart: the place in it, the class, and what else a pair
+/// check needs to know of them.
+type Group = (At, usize, Mark);
+
+/// What sets a group of accesses of one object apart for the pair check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Mark {
+    /// Nothing.
+    Plain,
+    /// Before the block is handed over (`handover`).
+    BeforeHandover,
+    /// The running thread's own copy of a thread-local variable (`touch::OwnCopies`).
+    OwnCopy,
+}
 
 /// Two groups of accesses (each of one class) that may race.
 type GroupPair<'a> = (&'a [usize], &'a [usize]);
@@ -191,13 +202,14 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let mut by_state: BTreeMap<HiddenState, BTreeMap<usize, Vec<usize>>> = BTreeMap::new();
     let mut assumed = BTreeSet::new();
     let kept = touch::StreamKept::of(facts);
+    let own = touch::OwnCopies::of(program);
     for (k, t) in threads.iter().enumerate() {
         for (node, func, idx, inst) in reached_insts(program, t, &reached[k]) {
             let block = t.cfg.nodes[node.index()].block;
             let at = (func, block, idx);
             let before = handover.before(at);
             let roles = handover.channels(at);
-            let touches = touch::touches(facts, &kept, func, inst);
+            let touches = touch::touches(facts, &kept, &own, func, inst);
             if touches.is_empty() {
                 continue;
             }
@@ -209,6 +221,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                 unknown,
                 hidden,
                 via,
+                own_copy,
             } in touches
             {
                 let parts: Vec<_> = (parts.into_iter())
@@ -261,8 +274,14 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                     });
                     for p in &parts {
                         let slot = by_obj.entry(p.obj).or_default();
-                        let pre = before == Some(p.obj);
-                        let list = slot.entry((p.at, class, pre)).or_default();
+                        let mark = if own_copy {
+                            Mark::OwnCopy
+                        } else if before == Some(p.obj) {
+                            Mark::BeforeHandover
+                        } else {
+                            Mark::Plain
+                        };
+                        let list = slot.entry((p.at, class, mark)).or_default();
                         if list.last() != Some(&id) {
                             list.push(id);
                         }
@@ -310,7 +329,12 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
             for &(&(ay, cy, py), ys) in &groups[i..] {
                 // Soundness: an access before its block is handed over, when the block's
                 // address moves only through ordered accesses (`handover`).
-                if (px || py)
+                // Soundness: two threads' own copies of a thread-local variable are two
+                // objects (C11 6.2.4p4; one thread's two accesses are in program order).
+                if px == Mark::OwnCopy && py == Mark::OwnCopy {
+                    continue;
+                }
+                if (px == Mark::BeforeHandover || py == Mark::BeforeHandover)
                     && *ordered
                         .entry(obj)
                         .or_insert_with(|| channels_ordered(program, &mut check, &channels, obj))
@@ -345,10 +369,16 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let mut others: BTreeSet<usize> = BTreeSet::new();
     let mut touched: BTreeSet<ObjId> = BTreeSet::new();
     let mut counted: BTreeSet<(ObjId, At, usize)> = BTreeSet::new();
+    let copies = EscapedCopies::of(program, threads);
     for (&cu, us) in &lost {
         let mut racing = false;
         for obj in exposed.iter().filter(|o| by_obj.contains_key(o)) {
-            for (&(ay, cy, _), ys) in &by_obj[obj] {
+            for (&(ay, cy, mark), ys) in &by_obj[obj] {
+                // Soundness: a lost address reaches a thread's own copy of a thread-local
+                // variable only if that thread may let its copy's address out.
+                if mark == Mark::OwnCopy && !copies.may_escape(*obj, classes.list[cy].thread) {
+                    continue;
+                }
                 if check.may_race(cu, cy) {
                     racing = true;
                     touched.insert(*obj);
@@ -404,6 +434,54 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
         assumed,
         accesses: accs.len(),
         incomplete,
+    }
+}
+
+/// Which threads may let the address of their own copy of a thread-local variable out: those
+/// that may run an `llvm.threadlocal.address` of it whose result goes anywhere but the address
+/// of accesses (`ThreadLocalAddr::escapes`).
+struct EscapedCopies {
+    /// Per thread-local object: the functions that let its copy out.
+    by_obj: BTreeMap<ObjId, BTreeSet<crate::ir::FuncId>>,
+    /// Per thread: the functions its code runs (inlined in its CFG).
+    funcs: Vec<BTreeSet<crate::ir::FuncId>>,
+    /// The functions of code analysed on its own, which may run in any thread.
+    anywhere: BTreeSet<crate::ir::FuncId>,
+}
+
+impl EscapedCopies {
+    fn of(program: &Program, threads: &[Thread]) -> EscapedCopies {
+        let mut by_obj: BTreeMap<ObjId, BTreeSet<crate::ir::FuncId>> = BTreeMap::new();
+        for a in program.thread_local_addrs.iter().filter(|a| a.escapes) {
+            let obj = program.globals[a.global.index()].obj;
+            by_obj.entry(obj).or_default().insert(a.func);
+        }
+        let funcs: Vec<BTreeSet<crate::ir::FuncId>> = (threads.iter())
+            .map(|t| t.cfg.contexts.iter().map(|c| c.func).collect())
+            .collect();
+        let anywhere = (threads.iter().zip(&funcs))
+            .filter(|(t, _)| t.origin == crate::threads::Origin::Detached)
+            .flat_map(|(_, f)| f.iter().copied())
+            .collect();
+        EscapedCopies {
+            by_obj,
+            funcs,
+            anywhere,
+        }
+    }
+
+    /// Whether the copy of `obj` of `thread` (`None`: any thread) may be reached through an
+    /// address taken from memory or a call.
+    fn may_escape(&self, obj: ObjId, thread: Option<usize>) -> bool {
+        let Some(out) = self.by_obj.get(&obj) else {
+            return false;
+        };
+        match thread.and_then(|k| self.funcs.get(k)) {
+            None => !out.is_empty(),
+            Some(funcs) => out
+                .iter()
+                .any(|f| funcs.contains(f) || self.anywhere.contains(f)),
+        }
     }
 }
 

@@ -19,7 +19,7 @@
 use crate::facts::Facts;
 use crate::ir::effects::{self, Bytes, Effect};
 use crate::ir::lib::{ArgAccess, CallTouch, HiddenState};
-use crate::ir::{Callee, FuncId, Inst, ObjId, ObjectKind, Operand, Program};
+use crate::ir::{Callee, FuncId, GlobalId, Inst, ObjId, ObjectKind, Operand, Program, VarId};
 
 /// A read or a write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -106,6 +106,65 @@ pub struct Touch {
     pub hidden: Option<HiddenState>,
     /// How.
     pub via: AccessVia,
+    /// Whether `parts` is the running thread's own copy of a thread-local variable (an
+    /// address the thread computed with `llvm.threadlocal.address` and did not take from
+    /// memory, `OwnCopies`): two such accesses in different threads touch different copies.
+    pub own_copy: bool,
+}
+
+/// The pointers to the running thread's own copy of a thread-local variable whose address
+/// escapes (`Program::thread_local_addrs`: the front end leaves them unknown to the other
+/// analyses, since some copy may reach another thread): per function, the variables computed
+/// from the intrinsic's result without memory (`gep`s, copies, pointer casts), and the global.
+///
+/// Soundness: `llvm.threadlocal.address(@g)` is the address of the running thread's copy of
+/// `g` (C11 6.2.4p4: each thread has its own object), and a value computed from it in the
+/// same activation without going through memory is still into that copy (accesses stay inside
+/// their object, README's assumption). Another thread reaches this copy only through an
+/// address it got from memory or from a call, which the analysis sees as lost: those accesses
+/// keep every pair, with every copy.
+#[derive(Clone, Debug, Default)]
+pub struct OwnCopies {
+    of: std::collections::HashMap<(FuncId, VarId), (GlobalId, bool)>,
+}
+
+impl OwnCopies {
+    /// The pointers to own copies of the program.
+    pub fn of(program: &Program) -> OwnCopies {
+        let mut out = OwnCopies::default();
+        for a in &program.thread_local_addrs {
+            for v in super::handover::derived_from(program, a.func, a.dst) {
+                out.of.insert((a.func, v), (a.global, v == a.dst));
+            }
+        }
+        out
+    }
+
+    /// The part of the own copy that `op` of `func` points into, if it does: its first `len`
+    /// bytes when `op` is the copy's address itself, any byte of it otherwise.
+    fn part(
+        &self,
+        program: &Program,
+        func: FuncId,
+        op: &Operand,
+        len: Option<u64>,
+    ) -> Option<Part> {
+        let Operand::Var(v) = op else {
+            return None;
+        };
+        let &(g, start) = self.of.get(&(func, *v))?;
+        Some(Part {
+            obj: program.globals[g.index()].obj,
+            at: match (start, len) {
+                (true, Some(len)) => At::Bytes {
+                    start: 0,
+                    len,
+                    raw: true,
+                },
+                _ => At::Anywhere,
+            },
+        })
+    }
 }
 
 /// What the streams of `open_memstream` keep (`Props::stream_keeps`): the objects their
@@ -161,8 +220,15 @@ impl StreamKept {
     }
 }
 
-/// The accesses of `inst`, an instruction of `func` (`kept`: what `open_memstream` streams keep).
-pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) -> Vec<Touch> {
+/// The accesses of `inst`, an instruction of `func` (`kept`: what `open_memstream` streams keep;
+/// `own`: the pointers to own copies of thread-local variables).
+pub fn touches(
+    facts: &Facts<'_>,
+    kept: &StreamKept,
+    own: &OwnCopies,
+    func: FuncId,
+    inst: &Inst,
+) -> Vec<Touch> {
     let program = facts.program;
     let mut out = Vec::new();
     inst.kind.effects(|e| match e {
@@ -187,7 +253,12 @@ pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) 
             } else {
                 AccessKind::Read
             };
-            let (parts, unknown) = parts_of(facts, func, m.ptr, len);
+            let own_part = own.part(program, func, m.ptr, len);
+            let own_copy = own_part.is_some();
+            let (parts, unknown) = match own_part {
+                Some(part) => (vec![part], false),
+                None => parts_of(facts, func, m.ptr, len),
+            };
             out.push(Touch {
                 kind,
                 atomic: m.order.is_atomic(),
@@ -195,6 +266,7 @@ pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) 
                 unknown,
                 hidden: None,
                 via,
+                own_copy,
             });
         }
         Effect::Call {
@@ -202,7 +274,7 @@ pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) 
             args,
         } => {
             if !program.funcs[g.index()].is_defined {
-                out.extend(library_call(facts, kept, func, *g, args));
+                out.extend(library_call(facts, kept, own, func, *g, args));
             }
         }
         Effect::Call {
@@ -219,7 +291,14 @@ pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) 
                 return;
             }
             out.extend((args.iter()).filter_map(|a| {
-                arg_touch(facts, func, a, AccessKind::Write, AccessVia::UnknownCall)
+                arg_touch(
+                    facts,
+                    own,
+                    func,
+                    a,
+                    AccessKind::Write,
+                    AccessVia::UnknownCall,
+                )
             }));
             out.push(Touch {
                 kind: AccessKind::Write,
@@ -228,6 +307,7 @@ pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) 
                 unknown: true,
                 hidden: None,
                 via: AccessVia::UnknownCall,
+                own_copy: false,
             });
         }
         Effect::Clobbers => out.push(Touch {
@@ -237,6 +317,7 @@ pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) 
             unknown: true,
             hidden: None,
             via: AccessVia::Asm,
+            own_copy: false,
         }),
         // Not accesses in the C sense: they order or exclude (and are atomic), or touch only a
         // fresh object. Issue 35: `calloc`'s zeroing of its fresh block is not an access.
@@ -260,6 +341,7 @@ pub fn touches(facts: &Facts<'_>, kept: &StreamKept, func: FuncId, inst: &Inst) 
 fn library_call(
     facts: &Facts<'_>,
     kept: &StreamKept,
+    own: &OwnCopies,
     func: FuncId,
     g: FuncId,
     args: &[Operand],
@@ -281,6 +363,7 @@ fn library_call(
             unknown: false,
             hidden: Some(state),
             via: AccessVia::Library(g),
+            own_copy: false,
         });
     }
     if facts.memory.pts.writes_nothing(g) {
@@ -294,15 +377,17 @@ fn library_call(
             unknown: kept.unknown,
             hidden: None,
             via: AccessVia::Stream(g),
+            own_copy: false,
         });
     }
-    out.extend(args_touches(facts, race, func, g, args));
+    out.extend(args_touches(facts, own, race, func, g, args));
     out
 }
 
 /// The accesses of a call of `g` to what its arguments point to, by its row's `race`.
 fn args_touches(
     facts: &Facts<'_>,
+    own: &OwnCopies,
     race: CallTouch,
     func: FuncId,
     g: FuncId,
@@ -317,11 +402,20 @@ fn args_touches(
                     ArgAccess::Read => AccessKind::Read,
                     ArgAccess::Write => AccessKind::Write,
                 };
-                arg_touch(facts, func, a, kind, AccessVia::Library(g))
+                arg_touch(facts, own, func, a, kind, AccessVia::Library(g))
             })
             .collect(),
         CallTouch::Assumed => (args.iter())
-            .filter_map(|a| arg_touch(facts, func, a, AccessKind::Write, AccessVia::Assumed(g)))
+            .filter_map(|a| {
+                arg_touch(
+                    facts,
+                    own,
+                    func,
+                    a,
+                    AccessKind::Write,
+                    AccessVia::Assumed(g),
+                )
+            })
             .collect(),
     }
 }
@@ -330,11 +424,23 @@ fn args_touches(
 /// those objects), if it is a pointer.
 fn arg_touch(
     facts: &Facts<'_>,
+    own: &OwnCopies,
     func: FuncId,
     a: &Operand,
     kind: AccessKind,
     via: AccessVia,
 ) -> Option<Touch> {
+    if let Some(part) = own.part(facts.program, func, a, None) {
+        return Some(Touch {
+            kind,
+            atomic: false,
+            parts: vec![part],
+            unknown: false,
+            hidden: None,
+            via,
+            own_copy: true,
+        });
+    }
     let pts = facts.memory.pts.of(facts.program, func, a);
     let parts: Vec<Part> = (pts.objects())
         .map(|obj| Part {
@@ -349,6 +455,7 @@ fn arg_touch(
         unknown: pts.unknown,
         hidden: None,
         via,
+        own_copy: false,
     })
 }
 

@@ -156,6 +156,18 @@ impl PointsTo {
             let s = solver.pt.of(program, FuncId(0), op);
             solver.expose_to(&s, Reach::LEAKED);
         }
+        // Soundness: the front end leaves the address of a thread-local variable that may
+        // escape unknown (`Program::thread_local_addrs`), so that `unknown`, which is every
+        // exposed object, must cover its copies; the race check tells the running thread's
+        // own copy apart (`races::touch::OwnCopies`).
+        for a in &program.thread_local_addrs {
+            let obj = program.globals[a.global.index()].obj;
+            let s = PtsSet {
+                targets: std::sync::Arc::new([Target::Obj(obj, None)].into_iter().collect()),
+                unknown: false,
+            };
+            solver.expose_to(&s, Reach::LEAKED);
+        }
         // Soundness: `main` may be given pointers (argv) by the environment.
         if let Some(main) = program.main {
             for p in &program.funcs[main.index()].params {
