@@ -77,7 +77,7 @@ pub struct Contexts {
 impl Contexts {
     /// Computes the lock facts of every thread, and where each detached function runs.
     pub fn of(facts: &Facts<'_>, threads: &[Thread], reached: &[Vec<bool>]) -> Contexts {
-        let mut names = LockNames::default();
+        let mut names = LockNames::for_race_check();
         let locks: Vec<ThreadLocks> = (threads.iter())
             .map(|t| ThreadLocks::of(facts, t, &mut names))
             .collect();

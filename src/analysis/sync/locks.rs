@@ -64,6 +64,10 @@ pub struct LockNames {
     robust: Option<bool>,
     /// The code that runs at most once (computed at the first local mutex).
     once: Option<crate::ir::once::RunsOnce>,
+    /// The race check's assumption about functions without a definition (README "Data
+    /// races": one touches only what its arguments point to, during the call): one given no
+    /// pointer releases no lock (`LockNames::for_race_check`).
+    args_only: bool,
 }
 
 /// What an instruction does to the locks its thread holds.
@@ -117,6 +121,18 @@ impl LockNames {
             }
         }
         name
+    }
+
+    /// Lock names for the race check, under its assumption that a function without a
+    /// definition touches only what its arguments point to: a call of one given no pointer
+    /// into the program's memory, when no function of the program is handed to code the
+    /// analysis does not see (which such a call might run) and no object is kept by such code,
+    /// releases no lock.
+    pub fn for_race_check() -> LockNames {
+        LockNames {
+            args_only: true,
+            ..LockNames::default()
+        }
     }
 
     /// The lock `op` names in `func`, if it is one concrete mutex.
@@ -277,6 +293,19 @@ impl LockNames {
                 let known =
                     !f.is_defined && (facts.memory.pts.writes_only_args(*g, f) || leaves) && !sync;
                 if known && !opaque.contains(g) {
+                    LockEffect::None
+                } else if self.args_only && !f.is_defined && !sync && !opaque.contains(g) && {
+                    let pts = &facts.memory.pts;
+                    pts.called_back.is_empty()
+                        && pts.thread_exposed.is_empty()
+                        && args.iter().all(|a| {
+                            let s = pts.of(facts.program, func, a);
+                            !s.unknown && s.targets.is_empty()
+                        })
+                } {
+                    // Soundness (the race check's assumption, README "Data races"): it
+                    // reaches no mutex, runs no code of the program, and no code it might call
+                    // keeps a pointer into the program's memory.
                     LockEffect::None
                 } else {
                     LockEffect::ReleaseAll
