@@ -72,6 +72,12 @@ pub fn layouts(program: &Program, pts: &PointsTo, once: &[bool]) -> BTreeMap<Obj
                         b => (ptr, b.div_ceil(8), ScalarKind::Int),
                     }
                 }
+                // A mutex in the block (`&p->lock`): a cell for its first bytes (the smallest
+                // lock type, a 4-byte spinlock), so that the lock is one concrete mutex for the
+                // lock facts (`analysis::sync::locks`), as one in a global is.
+                InstKind::Lock { lock, .. } | InstKind::Unlock { lock, .. } => {
+                    (lock, 4, ScalarKind::Other)
+                }
                 _ => continue,
             };
             for t in pts.of(program, f, ptr).targets.iter() {
