@@ -13,7 +13,7 @@
 //! run to its end by then. Anything that does not fit the pattern exactly is not reported,
 //! which only loses precision.
 //!
-//! The pattern: counted loops entered once with an increment of 1 and no exit but the header's,
+//! The pattern: counted loops entered once with a step of 1 or -1 and no exit but the header's,
 //! distinct slots that no instruction of the program but the create may write
 //! (`Facts::write_counts`), the create not reachable from the join loop. `feasibility` places a
 //! pseudo-event at the start of the exit node and gives the oracle `joins_all`.
@@ -88,7 +88,8 @@ struct Slot {
     index: VarId,
 }
 
-/// A loop `for (i = first; i <= last; i++)` around the header node `header`.
+/// A loop `for (i = first; i <= last; i++)` (or `for (i = last; i >= first; i--)`) around the
+/// header node `header`: the index takes each value of `first..=last` at most once.
 struct CountedLoop {
     header: NodeId,
     first: i128,
@@ -211,9 +212,11 @@ fn slot_of(facts: &Facts<'_>, func: FuncId, ptr: &Operand) -> Option<Slot> {
     })
 }
 
-/// The counted loop whose header defines `v` as `phi [first, outside], [v + 1, latch]..`,
+/// The counted loop whose header defines `v` as `phi [init, outside], [v + 1, latch]..`,
 /// entered at most once, left only by the header's exit edge, with `v <= last` on every
-/// iteration.
+/// iteration (`first` is `init`); or, counting down, `phi [init, outside], [v - 1, latch]..`
+/// with `v >= first` on every iteration (`last` is `init`). Either way the index takes each
+/// value of `first..=last` at most once: it moves by one in one direction and never wraps.
 fn counted_loop(
     facts: &Facts<'_>,
     cfg: &ThreadCfg,
@@ -235,6 +238,7 @@ fn counted_loop(
         return None;
     }
     let mut first = None;
+    let mut step = None;
     let mut latches = Vec::new();
     for &pn in &shape.pred[h] {
         let pnode = &cfg.nodes[pn.index()];
@@ -243,9 +247,11 @@ fn counted_loop(
         }
         let (_, value) = phi.incoming.iter().find(|(b, _)| *b == pnode.block)?;
         if shape.scc[pn.index()] == shape.scc[h] {
-            if !is_increment(facts, func, value, v) {
+            let s = step_of(facts, func, value, v)?;
+            if step.is_some_and(|x| x != s) {
                 return None;
             }
+            step = Some(s);
             latches.push(pn);
         } else {
             // Entered at most once, always with the same value.
@@ -258,7 +264,8 @@ fn counted_loop(
             first = Some(*value);
         }
     }
-    let first = first?;
+    let init = first?;
+    let step = step?;
     // The only way out is the header's exit edge; the header dominates the loop.
     let members: Vec<usize> = (0..cfg.nodes.len())
         .filter(|&m| shape.scc[m] == shape.scc[h] && shape.rpo[m] != u32::MAX)
@@ -307,17 +314,32 @@ fn counted_loop(
         _ => return None,
     };
     let pred = if stay_when_true { pred } else { pred.negate() };
-    let last = match pred {
-        CmpPred::Slt => bound - 1,
-        CmpPred::Sle => bound,
-        CmpPred::Ult if first >= 0 && bound >= 0 => bound - 1,
-        CmpPred::Ule if first >= 0 && bound >= 0 => bound,
-        CmpPred::Ne if first <= bound => bound - 1,
-        _ => return None,
-    };
-    // `v + 1` never wraps: the index stays below the largest signed value of its width.
     let max = (1i128 << ((*bits).clamp(1, 64) - 1)) - 1;
-    if *bits == 0 || last >= max || first < -max {
+    let (first, last) = if step == 1 {
+        let last = match pred {
+            CmpPred::Slt => bound - 1,
+            CmpPred::Sle => bound,
+            CmpPred::Ult if init >= 0 && bound >= 0 => bound - 1,
+            CmpPred::Ule if init >= 0 && bound >= 0 => bound,
+            CmpPred::Ne if init <= bound => bound - 1,
+            _ => return None,
+        };
+        (init, last)
+    } else {
+        // Counting down: the loop stays while `v > bound` (or `>=`), so `v - 1` never goes
+        // below `first - 1`; an unsigned test needs `first >= 1` for that not to wrap.
+        let first = match pred {
+            CmpPred::Sgt => bound + 1,
+            CmpPred::Sge => bound,
+            CmpPred::Ugt if init >= 0 && bound >= 0 => bound + 1,
+            CmpPred::Uge if init >= 0 && bound >= 1 => bound,
+            CmpPred::Ne if init >= bound => bound + 1,
+            _ => return None,
+        };
+        (first, init)
+    };
+    // `v + 1` and `v - 1` never wrap: the index stays inside the signed range of its width.
+    if *bits == 0 || last >= max || first <= -max {
         return None;
     }
     Some(CountedLoop {
@@ -329,23 +351,22 @@ fn counted_loop(
     })
 }
 
-/// `value` is `v + 1`.
-fn is_increment(facts: &Facts<'_>, func: FuncId, value: &Operand, v: VarId) -> bool {
-    let Operand::Var(s) = value else { return false };
-    let Some(InstKind::Bin {
-        op: BinOp::Add,
-        a,
-        b,
-        ..
-    }) = facts.def(func, *s)
-    else {
-        return false;
+/// `1` when `value` is `v + 1`, `-1` when it is `v - 1` (`v + -1`).
+fn step_of(facts: &Facts<'_>, func: FuncId, value: &Operand, v: VarId) -> Option<i128> {
+    let Operand::Var(s) = value else { return None };
+    let Some(InstKind::Bin { op, a, b, .. }) = facts.def(func, *s) else {
+        return None;
     };
-    matches!(
-        (a, b),
-        (Operand::Var(x), Operand::Int { value: 1, .. })
-            | (Operand::Int { value: 1, .. }, Operand::Var(x)) if *x == v
-    )
+    match (op, a, b) {
+        (BinOp::Add, Operand::Var(x), Operand::Int { value, .. })
+        | (BinOp::Add, Operand::Int { value, .. }, Operand::Var(x))
+            if *x == v && (*value == 1 || *value == -1) =>
+        {
+            Some(*value)
+        }
+        (BinOp::Sub, Operand::Var(x), Operand::Int { value: 1, .. }) if *x == v => Some(-1),
+        _ => None,
+    }
 }
 
 fn in_loop(shape: &Shape, header: NodeId, n: NodeId) -> bool {
