@@ -10,6 +10,7 @@
 //! - `contexts`: in which thread, where, and holding which locks each access runs (functions
 //!   analysed on their own run at their calls).
 //! - `order`: creation, joins, join loops (and published flags) as a must-happen-before order.
+//! - `creation`: threads that live inside one critical section of their creator.
 //!
 //! Invariant (soundness): a pair of conflicting accesses is left out only with an argument: a
 //! lock both hold for sure (exclusively, or one of them shared with the other exclusive),
@@ -29,6 +30,7 @@
 //! nothing is race-free then.
 
 mod contexts;
+mod creation;
 mod handover;
 mod order;
 mod ownership;
@@ -319,6 +321,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
         display_of: std::cell::RefCell::new(vec![None; accs.len()]),
         displays: std::cell::RefCell::new(Displays::default()),
         lock_names: std::cell::RefCell::new(HashMap::default()),
+        inherited: creation::Inherited::of(facts, threads, &contexts.locks),
     };
     // Per location, the pairs of groups (each a list of accesses of one class) that may race.
     let mut found: BTreeMap<LocKey, Vec<GroupPair>> = BTreeMap::new();
@@ -651,6 +654,8 @@ struct Pairs<'a> {
     displays: std::cell::RefCell<Displays>,
     /// Per lock id, its name (made once).
     lock_names: std::cell::RefCell<HashMap<u32, String>>,
+    /// The locks threads inherit from their creators (`creation`).
+    inherited: creation::Inherited,
 }
 
 impl Pairs<'_> {
@@ -667,12 +672,22 @@ impl Pairs<'_> {
             d.precedes
                 .is_some_and(|p| self.classes.follows[c.follows].contains(p))
         };
+        // Soundness: a thread that lives inside its creator's critical section holds its lock
+        // in effect against the other threads (`creation`).
+        let (ia, ib) = (
+            self.inherited.against(a.thread, b.thread),
+            self.inherited.against(b.thread, a.thread),
+        );
+        let (ea, eb): (BTreeSet<u32>, BTreeSet<u32>) = (
+            a.excl.union(&ia).copied().collect(),
+            b.excl.union(&ib).copied().collect(),
+        );
         let v = (a.kind == AccessKind::Write || b.kind == AccessKind::Write)
             && !(a.atomic && b.atomic)
             && !matches!((a.thread, b.thread), (Some(ta), Some(tb)) if ta == tb && !self.threads[ta].multi)
-            && a.excl.is_disjoint(&b.excl)
-            && a.excl.is_disjoint(&b.shared)
-            && a.shared.is_disjoint(&b.excl)
+            && ea.is_disjoint(&eb)
+            && ea.is_disjoint(&b.shared)
+            && a.shared.is_disjoint(&eb)
             && !follows(a, b)
             && !follows(b, a)
             && !(a.once.is_some() && a.once == b.once)
