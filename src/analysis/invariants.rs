@@ -110,7 +110,7 @@ fn compute_with<D: NumDomain>(
     let main = program.main.ok_or(InputError::NoEntryPoint)?;
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
-    let detached = detached_roots(program, &memory);
+    let detached = detached_roots(&facts);
     // The verdicts' fixpoints; the protected run even without an assertion, since its ranges
     // are the ones a proof about a lock-protected global would use.
     let runs = runs::<D>(&facts, main, &detached, how, true);

@@ -7,8 +7,7 @@
 
 use super::compose::{self, Composition};
 use crate::facts::Facts;
-use crate::ir::{Callee, FuncId, InstKind, Program};
-use crate::memory::MemoryModel;
+use crate::ir::{BlockId, Callee, FuncId, InstKind};
 use std::collections::BTreeSet;
 use watts_domains::NumDomain;
 
@@ -63,20 +62,34 @@ pub(crate) fn runs<D: NumDomain>(
     }
 }
 
-/// Defined functions that must be analysed on their own: targets of calls through pointers,
-/// and functions whose address reached code the analysis cannot see (callbacks) other than the
-/// harness's entries.
-pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<FuncId> {
+/// Defined functions that must be analysed on their own: targets of calls through pointers
+/// that may name several functions, and functions whose address reached code the analysis
+/// cannot see (callbacks) other than the harness's entries and the `pthread_once` routines run
+/// at their one call.
+///
+/// Soundness: a call `facts.resolution()` resolves runs its one callee, which every thread CFG
+/// inlines there (`ThreadCfg::build_leaving`) or, past the inlining budget or in a recursion,
+/// lists as an opaque callee, which the fixpoint then analyses on its own; so the call is
+/// covered either way. A routine run at its one `pthread_once` call is handed to the C library
+/// there only, which runs it during that call (`ir::once::routines_at_their_call`): no code
+/// outside the program calls it at any other time, though its address counts as exposed.
+pub(crate) fn detached_roots(facts: &Facts<'_>) -> Vec<FuncId> {
+    let (program, memory) = (facts.program, facts.memory);
+    let resolved = facts.resolution();
     let mut out = BTreeSet::new();
     for (fi, f) in program.funcs.iter().enumerate() {
-        for b in &f.blocks {
-            for inst in &b.insts {
+        let func = FuncId(fi as u32);
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (ii, inst) in b.insts.iter().enumerate() {
                 if let InstKind::Call {
                     callee: Callee::Indirect(op),
                     ..
                 } = &inst.kind
                 {
-                    let (targets, _) = memory.pts.callees(program, FuncId(fi as u32), op);
+                    if resolved.resolves(func, BlockId(bi as u32), ii as u32) {
+                        continue;
+                    }
+                    let (targets, _) = memory.pts.callees(program, func, op);
                     out.extend(targets);
                 }
             }
@@ -86,10 +99,10 @@ pub(crate) fn detached_roots(program: &Program, memory: &MemoryModel) -> Vec<Fun
     // only as the harness's threads, which already stand for those runs with their calling
     // context; a copy from an unknown state stays only where the program's own code calls it
     // through a pointer (above).
-    out.extend(
-        (memory.pts.exposed_funcs.iter())
-            .filter(|f| program.harness_entries.binary_search(f).is_err()),
-    );
+    out.extend((memory.pts.exposed_funcs.iter()).filter(|f| {
+        program.harness_entries.binary_search(f).is_err()
+            && resolved.routines().binary_search(f).is_err()
+    }));
     out.into_iter()
         .filter(|f| program.funcs[f.index()].is_defined)
         .collect()

@@ -31,13 +31,13 @@ pub fn analyze_with<D: NumDomain>(
     let main = program.main.ok_or(InputError::NoEntryPoint)?;
     let memory = MemoryModel::build(program);
     let facts = Facts::new(program, &memory);
-    let detached = detached_roots(program, &memory);
+    let detached = detached_roots(&facts);
     // Without an assertion that may run, the verdicts are all "unreachable" in every mode
     // (no mode's thread CFGs hold a function that no call or creation reaches) and the notes
     // remain, which the flow-insensitive fixpoint finds as well (it reaches at least every
     // node a flow-sensitive mode reaches): the combinations and the lock-protection run would
     // be work for nothing.
-    let checks = config.checks.asserts && assertion_may_run(program, &memory, main, &detached);
+    let checks = config.checks.asserts && assertion_may_run(&facts, main, &detached);
     let mode = if checks {
         config.mode
     } else {
@@ -217,15 +217,12 @@ fn verdict_of<D>(program: &Program, fix: &compose::Fixpoint<D>, i: usize) -> Ass
 /// CFG calls without inlining them, and created entries, all followed here. A creation whose
 /// entry may be unknown or undefined starts the stand-in for unknown code, so every function
 /// counts then.
-fn assertion_may_run(
-    program: &Program,
-    memory: &MemoryModel,
-    main: FuncId,
-    detached: &[FuncId],
-) -> bool {
+fn assertion_may_run(facts: &Facts<'_>, main: FuncId, detached: &[FuncId]) -> bool {
+    let (program, memory) = (facts.program, facts.memory);
     if program.asserts.is_empty() {
         return false;
     }
+    let resolved = facts.resolution();
     let mut seen = vec![false; program.funcs.len()];
     let mut stack: Vec<FuncId> = std::iter::once(main)
         .chain(detached.iter().copied())
@@ -234,24 +231,26 @@ fn assertion_may_run(
         if std::mem::replace(&mut seen[f.index()], true) {
             continue;
         }
-        for inst in program.funcs[f.index()]
-            .blocks
-            .iter()
-            .flat_map(|b| &b.insts)
-        {
-            match &inst.kind {
-                InstKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } if program.funcs[g.index()].is_defined => stack.push(*g),
-                InstKind::ThreadCreate { entry, .. } => {
-                    let (entries, unknown) = memory.pts.callees(program, f, entry);
-                    if unknown || entries.iter().any(|g| !program.funcs[g.index()].is_defined) {
-                        return true;
+        for (bi, b) in program.funcs[f.index()].blocks.iter().enumerate() {
+            for (ii, inst) in b.insts.iter().enumerate() {
+                match &inst.kind {
+                    InstKind::Call {
+                        callee: Callee::Direct(g),
+                        ..
+                    } if program.funcs[g.index()].is_defined => stack.push(*g),
+                    // A call through a pointer to one function, a once routine run there.
+                    InstKind::Call { .. } => {
+                        stack.extend(resolved.callee(f, crate::ir::BlockId(bi as u32), ii as u32))
                     }
-                    stack.extend(entries);
+                    InstKind::ThreadCreate { entry, .. } => {
+                        let (entries, unknown) = memory.pts.callees(program, f, entry);
+                        if unknown || entries.iter().any(|g| !program.funcs[g.index()].is_defined) {
+                            return true;
+                        }
+                        stack.extend(entries);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
     }

@@ -62,6 +62,8 @@ pub struct Facts<'a> {
     write_counts: std::sync::OnceLock<Vec<u32>>,
     /// Per cell, the constants its loaded values are compared with (`Facts::thresholds`).
     thresholds: std::sync::OnceLock<Vec<Vec<i128>>>,
+    /// The calls known to run one function (`threads::resolve`), computed when first needed.
+    resolution: std::sync::OnceLock<crate::threads::Resolution>,
     /// The cells each library call may change, by call site, computed at its first transfer;
     /// equal sets are shared (most unknown calls clobber exactly the exposed cells).
     call_clobbers: std::sync::Mutex<CallClobbers>,
@@ -143,6 +145,7 @@ impl<'a> Facts<'a> {
             may_end: std::sync::OnceLock::new(),
             write_counts: std::sync::OnceLock::new(),
             thresholds: std::sync::OnceLock::new(),
+            resolution: std::sync::OnceLock::new(),
             call_clobbers: Default::default(),
         }
     }
@@ -256,6 +259,13 @@ impl<'a> Facts<'a> {
     /// Where threads may end besides their visible exits (see `ends::MayEnd`).
     pub(crate) fn may_end(&self) -> &ends::MayEnd {
         self.may_end.get_or_init(|| ends::MayEnd::of(self))
+    }
+
+    /// The calls through pointers and of `pthread_once` that run one known function, which
+    /// the thread CFGs inline (`threads::Resolution`).
+    pub fn resolution(&self) -> &crate::threads::Resolution {
+        (self.resolution)
+            .get_or_init(|| crate::threads::Resolution::compute(self.program, &self.memory.pts))
     }
 
     /// Per cell, how many instructions of the whole program may write it (see
@@ -483,8 +493,11 @@ fn thresholds(facts: &Facts<'_>) -> Vec<Vec<i128>> {
 /// call of a defined function writes nothing itself: its body's instructions are counted
 /// (in every function, inlined or not, reached or not), and so are the bodies of the
 /// defined targets of a call through a pointer; the pointer may also name a library
-/// function (or be unknown), so such a call counts as an unknown call. Exposed cells are
-/// written by unknown code only through these calls and `Havoc`s, which count them.
+/// function (or be unknown), so such a call counts as an unknown call, unless it resolves to
+/// one defined function (`threads::resolve`), when it writes nothing itself either. A
+/// `pthread_once` that runs its routine there (`threads::resolve`) writes its once-control
+/// object; the routine's body counts. Exposed cells are written by unknown code only through
+/// these calls and `Havoc`s, which count them.
 fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
     let mut count = vec![0u32; facts.ncells as usize];
     for_each_writer(facts, |_, cells| {
@@ -500,20 +513,30 @@ fn write_counts(facts: &Facts<'_>) -> Vec<u32> {
 fn for_each_writer(facts: &Facts<'_>, mut f: impl FnMut((FuncId, BlockId, u32), BTreeSet<CellId>)) {
     let program = facts.program;
     let memory = facts.memory;
+    let resolved = facts.resolution();
     for (fi, fun) in program.funcs.iter().enumerate() {
         let func = FuncId(fi as u32);
         for (bi, b) in fun.blocks.iter().enumerate() {
             for (idx, inst) in b.insts.iter().enumerate() {
                 let mut own: Option<BTreeSet<CellId>> = None;
+                let known = resolved.resolves(func, BlockId(bi as u32), idx as u32);
                 inst.kind.effects(|e| match e {
                     Effect::Call {
                         callee: Callee::Direct(g),
-                        ..
+                        args,
                     } => {
                         if program.funcs[g.index()].is_defined {
                             own = Some(BTreeSet::new());
+                        } else if known {
+                            // A `pthread_once` that runs its routine: its control object.
+                            let control = args.first().map(|o| memory.region(program, func, o));
+                            own = Some(control.into_iter().flatten().collect());
                         }
                     }
+                    Effect::Call {
+                        callee: Callee::Indirect(_),
+                        ..
+                    } if known => own = Some(BTreeSet::new()),
                     Effect::Call {
                         callee: Callee::Indirect(_),
                         args,

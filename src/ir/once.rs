@@ -11,6 +11,10 @@
 //! The functions that may return twice are `RESUMES` (`setjmp`, `getcontext`, `swapcontext`,
 //! `vfork`) and whatever `Program::returns_twice` lists. Used for heap objects allocated once
 //! (`memory::heap`) and the one key of `harness::keys`.
+//!
+//! A `pthread_once` (or `call_once`) call that runs at most once and is the only code that names
+//! its once-control object and its routine runs the routine there, during the call
+//! ([`routines_at_their_call`]): `threads::resolve` inlines the routine at that call.
 
 use super::{BlockId, Callee, FuncId, Function, InitValue, InstKind, Operand, Program, Terminator};
 
@@ -174,6 +178,144 @@ fn references(program: &Program) -> Vec<References> {
         }
     }
     refs
+}
+
+/// A call of `pthread_once` (or `call_once`) that runs its routine `routine` itself, at most
+/// once: instruction `inst` of block `block` of `func`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RoutineAtCall {
+    /// The function of the call.
+    pub func: FuncId,
+    /// The block of the call.
+    pub block: BlockId,
+    /// The call's index in the block.
+    pub inst: u32,
+    /// The routine it runs.
+    pub routine: FuncId,
+}
+
+/// The calls of a declared function whose row says `Props::once` (`pthread_once(o, f)`,
+/// `call_once(o, f)`) that run their routine there, in the calling thread, and nowhere else:
+/// `o` is the address of a global whose initial contents are zero (`PTHREAD_ONCE_INIT`,
+/// `ONCE_FLAG_INIT`) and `f` the address of a defined function, the call runs at most once
+/// ([`RunsOnce`]), and this argument is the only mention of that global and of that function in
+/// the whole program (no other operand, initialiser, hidden address or direct call).
+///
+/// Soundness: POSIX (`pthread_once`) and C11 7.26.2.1 (`call_once`) run the routine during the
+/// first call with a control object in its initial state, in the calling thread, and no call
+/// with it returns before the routine ended (`Props::once`). No other code can name the control
+/// object (the program is all the code that names its globals, README), so this call is the
+/// first and only one with it, and it runs at most once: the routine runs exactly there when
+/// the call runs. Nothing else names the routine, so it runs nowhere else. A cancelled routine
+/// ends the calling thread before the call returns, which the inlined routine's cancellation
+/// points show as well; only a later call with the control object would run it again, and
+/// there is none. The control object is read and written only by this call, so leaving its
+/// bytes out (the call is not run as a library call) hides nothing from any other code.
+pub fn routines_at_their_call(program: &Program) -> Vec<RoutineAtCall> {
+    let mut candidates = Vec::new();
+    for (fi, f) in program.funcs.iter().enumerate() {
+        for (bi, b) in f.blocks.iter().enumerate() {
+            for (ii, inst) in b.insts.iter().enumerate() {
+                let InstKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } = &inst.kind
+                else {
+                    continue;
+                };
+                let gf = &program.funcs[g.index()];
+                // (`lib`, not `library()`: a definition of the program's of that name is
+                // inlined as a function, so it is never a library call here.)
+                if gf.is_defined || !gf.lib.is_some_and(|l| l.props().once) {
+                    continue;
+                }
+                if let [Operand::GlobalAddr(o, _), Operand::FuncAddr(r), ..] = args[..] {
+                    candidates.push((
+                        RoutineAtCall {
+                            func: FuncId::from(fi),
+                            block: BlockId::from(bi),
+                            inst: ii as u32,
+                            routine: r,
+                        },
+                        o,
+                    ));
+                }
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let (funcs, globals) = mentions(program);
+    let runs = RunsOnce::compute(program);
+    candidates
+        .into_iter()
+        .filter(|(c, o)| {
+            let global = &program.globals[o.index()];
+            let zero = global
+                .init
+                .as_ref()
+                .is_some_and(|cells| cells.iter().all(|c| matches!(c.value, InitValue::Int(0))));
+            zero && !global.thread_local
+                && funcs[c.routine.index()] == 1
+                && globals[o.index()] == 1
+                && program.funcs[c.routine.index()].is_defined
+                && runs.block(program, c.func, c.block)
+        })
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// How many times the program mentions each function (direct calls, addresses anywhere) and
+/// each global (addresses anywhere), by id.
+fn mentions(program: &Program) -> (Vec<u32>, Vec<u32>) {
+    let mut funcs = vec![0u32; program.funcs.len()];
+    let mut globals = vec![0u32; program.globals.len()];
+    let op = |o: &Operand, funcs: &mut Vec<u32>, globals: &mut Vec<u32>| match o {
+        Operand::FuncAddr(g) => funcs[g.index()] += 1,
+        Operand::GlobalAddr(g, _) => globals[g.index()] += 1,
+        _ => {}
+    };
+    for o in &program.hidden_addrs {
+        op(o, &mut funcs, &mut globals);
+    }
+    for c in (program.globals.iter())
+        .filter_map(|g| g.init.as_ref())
+        .flatten()
+    {
+        match c.value {
+            InitValue::FuncAddr(g) => funcs[g.index()] += 1,
+            InitValue::GlobalAddr(g, _) => globals[g.index()] += 1,
+            InitValue::Int(_) | InitValue::Unknown => {}
+        }
+    }
+    for func in &program.funcs {
+        for b in &func.blocks {
+            for phi in &b.phis {
+                for (_, o) in &phi.incoming {
+                    op(o, &mut funcs, &mut globals);
+                }
+            }
+            if let Terminator::Ret(Some(o))
+            | Terminator::CondBr { cond: o, .. }
+            | Terminator::Switch { value: o, .. } = &b.term
+            {
+                op(o, &mut funcs, &mut globals);
+            }
+            for inst in &b.insts {
+                if let InstKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } = &inst.kind
+                {
+                    funcs[g.index()] += 1;
+                }
+                inst.kind.for_each_use(|o| op(o, &mut funcs, &mut globals));
+            }
+        }
+    }
+    (funcs, globals)
 }
 
 /// Whether block `b` of `func` can reach itself.

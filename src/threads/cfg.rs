@@ -2,6 +2,10 @@
 //! into a fresh *context* (a copy of the callee's variables), so the analysis is
 //! context-sensitive by construction.
 //!
+//! Calls of defined functions are inlined, and so are the calls `threads::resolve` knows the
+//! callee of (a call through a pointer that can name one function, a `pthread_once` that runs
+//! its routine there); the other calls through pointers stay calls.
+//!
 //! Invariant: a context's variables are `var_base .. var_base + callee.vars.len()` and belong to
 //! no other context; recursion, oversized expansions and the callees a caller asks to leave
 //! apart (`build_leaving`) are never inlined: the call stays an
@@ -34,6 +38,7 @@
 //! of a jump node over-approximates the state at the `longjmp` (the call is the node's last
 //! instruction; an opaque call's havoc covers what the callee wrote).
 
+use super::Resolution;
 use crate::ir::{BlockId, Callee, FuncId, InstKind, Program, StopReason, Terminator};
 
 /// A node of the thread CFG: a run of instructions of one block in one context.
@@ -140,6 +145,8 @@ struct Expansion<'a> {
     may_jump: Option<&'a [bool]>,
     /// Callees left as calls wherever they are called (sorted): see `build_leaving`.
     apart: &'a [FuncId],
+    /// The calls through pointers and of `pthread_once` known to run one function.
+    resolved: &'a Resolution,
 }
 
 /// Limits of inlining, so that every thread CFG stays finite and small enough.
@@ -161,20 +168,23 @@ impl Default for InlineBudget {
 }
 
 impl ThreadCfg {
-    /// Builds the CFG of a thread that starts in `entry`.
+    /// Builds the CFG of a thread that starts in `entry`, inlining direct calls only.
     pub fn build(program: &Program, entry: FuncId, budget: InlineBudget) -> ThreadCfg {
-        Self::build_leaving(program, entry, budget, &[])
+        Self::build_leaving(program, entry, budget, &[], &Resolution::default())
     }
 
     /// Builds the CFG of a thread that starts in `entry`, leaving every call of a function of
     /// `apart` (sorted) a call, as if over the budget: the functions analysed on their own
     /// anyway, whose inlining into a function analysed from an unknown state gains little and
-    /// costs one copy of their callees per caller.
+    /// costs one copy of their callees per caller. The calls `resolved` names (through a
+    /// pointer that names one function, `pthread_once` of a routine run there) are inlined
+    /// like direct calls of their callee.
     pub fn build_leaving(
         program: &Program,
         entry: FuncId,
         budget: InlineBudget,
         apart: &[FuncId],
+        resolved: &Resolution,
     ) -> ThreadCfg {
         debug_assert!(apart.is_sorted());
         let mut cfg = ThreadCfg::default();
@@ -186,6 +196,7 @@ impl ThreadCfg {
             budget,
             may_jump: may_jump.as_deref(),
             apart,
+            resolved,
         };
         cfg.expand(&how, entry, None, &mut stack, &mut insts);
         cfg.opaque_callees.sort();
@@ -287,30 +298,33 @@ impl ThreadCfg {
                 let InstKind::Call { callee, .. } = &inst.kind else {
                     continue;
                 };
-                if let Callee::Direct(g) = callee {
-                    let gf = &program.funcs[g.index()];
-                    if gf.is_defined {
-                        let recursive = stack.contains(g);
-                        let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
-                        let apart = how.apart.binary_search(g).is_ok();
-                        if recursive || too_big || apart {
-                            // Soundness: the call stays a call; the engine havocs what it may
-                            // change and the callee is analysed on its own from an unknown state.
-                            self.opaque_callees.push(*g);
-                        } else {
-                            self.nodes[node.index()].end = ii as u32;
-                            let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
-                            let callee = self.expand(how, *g, Some((ctx, node)), stack, insts);
-                            self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
-                            node = cont;
-                            continue;
-                        }
-                    } else if program.is_returns_twice(*g) {
-                        // The second return of `setjmp` continues after the call: a resume point.
-                        node = self.split_after(ctx, bi, node, ii);
-                        self.resumes.push(node);
+                // The function the call runs for sure: its direct callee when defined, or the
+                // one `resolve` found (a pointer that names one function, a once routine).
+                let known = match callee {
+                    Callee::Direct(g) if program.funcs[g.index()].is_defined => Some(*g),
+                    _ => how.resolved.callee(func, BlockId(bi as u32), ii as u32),
+                };
+                if let Some(g) = known {
+                    let recursive = stack.contains(&g);
+                    let too_big = stack.len() >= budget.max_depth || *insts >= budget.max_insts;
+                    let apart = how.apart.binary_search(&g).is_ok();
+                    if recursive || too_big || apart {
+                        // Soundness: the call stays a call; the engine havocs what it may
+                        // change and the callee is analysed on its own from an unknown state.
+                        self.opaque_callees.push(g);
+                    } else {
+                        self.nodes[node.index()].end = ii as u32;
+                        let cont = self.push_node(ctx, BlockId(bi as u32), ii as u32 + 1);
+                        let callee = self.expand(how, g, Some((ctx, node)), stack, insts);
+                        self.nodes[node.index()].exit = Exit::InlinedCall { callee, cont };
+                        node = cont;
                         continue;
                     }
+                } else if matches!(callee, Callee::Direct(g) if program.is_returns_twice(*g)) {
+                    // The second return of `setjmp` continues after the call: a resume point.
+                    node = self.split_after(ctx, bi, node, ii);
+                    self.resumes.push(node);
+                    continue;
                 }
                 let Some(may_jump) = may_jump else {
                     continue;
@@ -867,6 +881,7 @@ mod tests {
                 func(program, "both"),
                 InlineBudget::default(),
                 &apart,
+                &Resolution::default(),
             );
             assert!(!inlined(&cfg, set) && inlined(&cfg, add));
             assert_eq!(cfg.opaque_callees, vec![set]);

@@ -12,7 +12,7 @@
 //! `ThreadCfg::build_leaving`): they are analysed on their own anyway, and inlining them gave every
 //! such function its own copy of the same callees (D23).
 
-use super::{InlineBudget, Shape, ThreadCfg};
+use super::{InlineBudget, Resolution, Shape, ThreadCfg};
 use crate::ir::{FuncId, Program};
 
 /// How a thread came to be.
@@ -30,7 +30,8 @@ pub enum Origin {
         inst: u32,
     },
     /// A function analysed on its own from an unknown state: a call that was not inlined
-    /// (recursion, size budget, call through a pointer) or a function unknown code may call.
+    /// (recursion, size budget, a call through a pointer that may name several functions) or a
+    /// function unknown code may call.
     Detached,
 }
 
@@ -51,7 +52,8 @@ pub struct Thread {
 }
 
 impl Thread {
-    /// Builds the CFG of `entry` (inlining within `budget`) and its shape.
+    /// Builds the CFG of `entry` (inlining within `budget`, the calls `resolved` knows the
+    /// callee of included) and its shape.
     pub fn new(
         program: &Program,
         name: String,
@@ -59,8 +61,9 @@ impl Thread {
         entry: FuncId,
         multi: bool,
         budget: InlineBudget,
+        resolved: &Resolution,
     ) -> Thread {
-        let cfg = ThreadCfg::build(program, entry, budget);
+        let cfg = ThreadCfg::build_leaving(program, entry, budget, &[], resolved);
         Self::of_cfg(program, name, origin, entry, multi, cfg)
     }
 
@@ -77,9 +80,10 @@ impl Thread {
         entry: FuncId,
         budget: InlineBudget,
         apart: &[FuncId],
+        resolved: &Resolution,
     ) -> Thread {
         let name = format!("{} (not inlined)", program.funcs[entry.index()].name);
-        let cfg = ThreadCfg::build_leaving(program, entry, budget, apart);
+        let cfg = ThreadCfg::build_leaving(program, entry, budget, apart, resolved);
         Self::of_cfg(program, name, Origin::Detached, entry, true, cfg)
     }
 

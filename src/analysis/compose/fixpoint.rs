@@ -119,7 +119,16 @@ pub fn run<D: NumDomain>(
         results: Vec::new(),
         schedule: Vec::new(),
     };
-    let main_thread = Thread::new(program, "main".into(), Origin::Main, main, false, budget);
+    let resolved = facts.resolution();
+    let main_thread = Thread::new(
+        program,
+        "main".into(),
+        Origin::Main,
+        main,
+        false,
+        budget,
+        resolved,
+    );
     found.push(main_thread, initial_state(facts), ncells);
     let mut detached_queue: Vec<FuncId> = detached.to_vec();
     // A function analysed on its own leaves the calls of the functions analysed on their own
@@ -161,7 +170,7 @@ pub fn run<D: NumDomain>(
         }
         while let Some(f) = detached_queue.pop() {
             if detached_done.insert(f) {
-                let t = Thread::detached(program, f, budget, &apart);
+                let t = Thread::detached(program, f, budget, &apart, resolved);
                 found.push(t, D::top(), ncells);
                 changed = true;
             }
@@ -665,7 +674,7 @@ fn spawn<D: NumDomain>(
                 } else {
                     format!("{}#{}", gf.name, count + 1)
                 };
-                let t = Thread::new(program, name, origin, g, many, budget);
+                let t = Thread::new(program, name, origin, g, many, budget, facts.resolution());
                 found.push(t, child_state, facts.ncells as usize);
                 changed = true;
             }

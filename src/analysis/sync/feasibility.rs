@@ -838,6 +838,7 @@ mod tests {
                     entry,
                     false,
                     InlineBudget::default(),
+                    &crate::threads::Resolution::default(),
                 )
             };
             let threads = [thread("main", Origin::Main), thread("f", Origin::Detached)];
