@@ -1435,6 +1435,9 @@ mod tests {
                 matches!(p.sync_op, Some(SyncOp::CondWait { .. })),
                 "{l:?}"
             );
+            assert!(p.sem.is_none() || p.api == Some(Api::Semaphore), "{l:?}");
+            assert!(p.barrier.is_none() || p.api == Some(Api::Pthread), "{l:?}");
+            assert!(!p.catches_signals || p.api.is_none(), "{l:?}");
             assert!(!p.stdio_output || p.writes_only_args, "{l:?}");
             assert!(!p.copies_bytes || p.writes_only_args, "{l:?}");
             assert!(!p.finds_functions || p.foreign_code_after, "{l:?}");

@@ -33,7 +33,8 @@ pub struct Phases {
 /// The barriers whose phases order.
 ///
 /// Soundness. Let `b` be one object for the whole run (`locks::one_object`). Every
-/// `pthread_barrier_init` and `pthread_barrier_wait` that may touch `b` names exactly `b`, every
+/// `pthread_barrier_init` and `pthread_barrier_wait` that may touch `b` (through a lost pointer,
+/// when `b` is exposed) names exactly `b`, every
 /// init gives the same constant count `n`, and every instruction that may write the barrier's
 /// first bytes is a barrier call (`Facts::writers`: a call of an unknown function, which may wait
 /// on `b` when its address is exposed, is a writer; so is the stand-in for code outside the
@@ -94,11 +95,14 @@ pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Phases> {
     'barriers: for b in barriers {
         let mut count: Option<i128> = None;
         let mut waits = Vec::new();
+        // A pointer the analysis lost may name any exposed object.
+        let exposed = facts.memory.pts.exposed.contains(&b.0);
         for &(at, op, args) in &calls {
             let pts = facts.memory.pts.of(program, at.0, &args[0]);
-            let touches = (pts.targets.iter()).any(
-                |t| matches!(t, Target::Obj(o, off) if *o == b.0 && off.is_none_or(|k| k == b.1)),
-            );
+            let touches = (pts.unknown && exposed)
+                || (pts.targets.iter()).any(|t| {
+                    matches!(t, Target::Obj(o, off) if *o == b.0 && off.is_none_or(|k| k == b.1))
+                });
             if !touches || op == BarrierOp::Destroy {
                 continue;
             }

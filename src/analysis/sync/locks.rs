@@ -135,11 +135,17 @@ impl LockNames {
         if robust {
             return None;
         }
+        // A lock named once keeps its id at every later site that names its object alone.
+        let pts = facts.memory.pts.of(facts.program, func, op);
+        if let ([Target::Obj(o, Some(off))], false) =
+            (&pts.targets.iter().collect::<Vec<_>>()[..], pts.unknown)
+        {
+            if let Some(&id) = self.ids.get(&(*o, *off)) {
+                return Some(id);
+            }
+        }
         let once = &mut self.once;
         let (o, off) = one_object(facts, once, func, op)?;
-        if let Some(&id) = self.ids.get(&(o, off)) {
-            return Some(id);
-        }
         let id = self.ids.len() as u32 + 1;
         self.ids.insert((o, off), id);
         Some(id)

@@ -68,7 +68,8 @@ struct SemCall<'p> {
 /// `sem_post` raises it
 /// (`sem_init` sets it to 0 again, a wait lowers it, `sem_destroy` ends it). So a wait that
 /// returns 0, which lowers a positive count, comes after some post of `s`, of the posts that may
-/// touch `s` (`sem_post(p)` with `p` possibly `&s` counts, whatever else `p` may be). POSIX
+/// touch `s` (`sem_post(p)` with `p` possibly `&s` counts, whatever else `p` may be, and so does
+/// one through a lost pointer when `s` is exposed). POSIX
 /// (XBD 4.12) makes `sem_post` and the waits synchronise memory: the post happens before the
 /// wait's return (glibc: a release increment, an acquiring decrement that reads it or a later
 /// value of the count). Every such post stands in one thread `poster` that runs once (one
@@ -129,11 +130,14 @@ pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Handoff> {
     let places = Places::of(threads);
     let mut out = Vec::new();
     'sems: for s in sems {
+        // A pointer the analysis lost may name any exposed object.
+        let exposed = facts.memory.pts.exposed.contains(&s.0);
         let may_touch = |c: &SemCall<'_>| {
             let pts = facts.memory.pts.of(program, c.at.0, &c.args[0]);
-            (pts.targets.iter()).any(
-                |t| matches!(t, Target::Obj(o, off) if *o == s.0 && off.is_none_or(|k| k == s.1)),
-            )
+            (pts.unknown && exposed)
+                || (pts.targets.iter()).any(|t| {
+                    matches!(t, Target::Obj(o, off) if *o == s.0 && off.is_none_or(|k| k == s.1))
+                })
         };
         let mut inits = 0;
         let mut posts = Vec::new();
