@@ -14,7 +14,7 @@
 //! at [`find`]). Anything that does not fit is left out, which only loses precision.
 
 use super::locks::one_object;
-use super::semaphores::{runs_once, Places};
+use super::semaphores::{runs_once, Places, Site};
 use crate::facts::Facts;
 use crate::ir::lib::BarrierOp;
 use crate::ir::{BlockId, Callee, FuncId, InstKind, ObjId, Operand};
@@ -56,7 +56,7 @@ pub struct Phases {
 /// what `A` did before `w_k` happens before what `B` does after its `w_k`.
 pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Phases> {
     let program = facts.program;
-    let mut calls: Vec<((FuncId, BlockId, u32), BarrierOp, &[Operand])> = Vec::new();
+    let mut calls: Vec<(Site, BarrierOp, &[Operand])> = Vec::new();
     for (fi, fun) in program.funcs.iter().enumerate() {
         for (bi, b) in fun.blocks.iter().enumerate() {
             for (idx, inst) in b.insts.iter().enumerate() {
@@ -89,7 +89,7 @@ pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Phases> {
     if barriers.is_empty() {
         return Vec::new();
     }
-    let sites: BTreeSet<(FuncId, BlockId, u32)> = calls.iter().map(|c| c.0).collect();
+    let sites: BTreeSet<Site> = calls.iter().map(|c| c.0).collect();
     let places = Places::of(threads);
     let mut out = Vec::new();
     'barriers: for b in barriers {

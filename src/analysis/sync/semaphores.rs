@@ -22,6 +22,12 @@ use crate::memory::points_to::Target;
 use crate::threads::{Exit, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// An instruction of the program: function, block, index in the block.
+pub type Site = (FuncId, BlockId, u32);
+
+/// The nodes of a block in the threads' CFGs: (thread, node, first index, one past the last).
+type BlockNodes = Vec<(usize, NodeId, u32, u32)>;
+
 /// Where a wait has returned 0, in its thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Succeeded {
@@ -51,7 +57,7 @@ pub struct Handoff {
 
 /// A call of a semaphore function: where it is, what it does, its arguments and result.
 struct SemCall<'p> {
-    at: (FuncId, BlockId, u32),
+    at: Site,
     op: SemOp,
     args: &'p [Operand],
 }
@@ -126,7 +132,7 @@ pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Handoff> {
     }
     let signals =
         (program.funcs.iter()).any(|f| f.library_props().is_some_and(|p| p.catches_signals));
-    let sem_sites: BTreeSet<(FuncId, BlockId, u32)> = calls.iter().map(|c| c.at).collect();
+    let sem_sites: BTreeSet<Site> = calls.iter().map(|c| c.at).collect();
     let places = Places::of(threads);
     let mut out = Vec::new();
     'sems: for s in sems {
@@ -243,14 +249,15 @@ pub fn runs_once(threads: &[Thread], k: usize) -> bool {
 /// Where each instruction stands in the threads' CFGs: per (function, block, index), every
 /// (thread, node) that runs it.
 pub struct Places {
-    at: BTreeMap<(FuncId, BlockId), Vec<(usize, NodeId, u32, u32)>>,
-    found: std::cell::RefCell<BTreeMap<(FuncId, BlockId, u32), Vec<(usize, NodeId)>>>,
+    at: BTreeMap<(FuncId, BlockId), BlockNodes>,
+    /// Per instruction asked for, its (thread, node) places.
+    found: std::cell::RefCell<BTreeMap<Site, Vec<(usize, NodeId)>>>,
 }
 
 impl Places {
     /// The nodes of every thread, by block.
     pub fn of(threads: &[Thread]) -> Places {
-        let mut at: BTreeMap<(FuncId, BlockId), Vec<(usize, NodeId, u32, u32)>> = BTreeMap::new();
+        let mut at: BTreeMap<(FuncId, BlockId), BlockNodes> = BTreeMap::new();
         for (k, t) in threads.iter().enumerate() {
             for (n, nd) in t.cfg.nodes.iter().enumerate() {
                 let func = t.cfg.contexts[nd.ctx.0 as usize].func;
@@ -269,7 +276,7 @@ impl Places {
     }
 
     /// Every (thread, node) that runs instruction `site`.
-    pub fn of_site(&self, site: (FuncId, BlockId, u32)) -> Vec<(usize, NodeId)> {
+    pub fn of_site(&self, site: Site) -> Vec<(usize, NodeId)> {
         if let Some(v) = self.found.borrow().get(&site) {
             return v.clone();
         }
