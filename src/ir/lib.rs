@@ -61,6 +61,38 @@ pub enum SyncOp {
     },
 }
 
+/// What a semaphore function does to the count of the semaphore its first argument points to
+/// (POSIX `sem_*`; XBD 4.12 lists `sem_post` and the waits among the functions that
+/// synchronise memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SemOp {
+    /// `sem_init(s, pshared, value)`: sets the count to `value`.
+    Init,
+    /// `sem_post`: raises the count by one.
+    Post,
+    /// Lowers the count by one when it returns 0, and only then; it returns -1 otherwise.
+    Wait {
+        /// It fails only when a signal handler interrupts it (`sem_wait`: `EINTR`; `EINVAL`
+        /// is not a semaphore), never because the count stays 0 (`sem_trywait`: `EAGAIN`,
+        /// `sem_timedwait`: `ETIMEDOUT`).
+        interrupted_only: bool,
+    },
+    /// `sem_destroy`.
+    Destroy,
+}
+
+/// What a barrier function does to the barrier its first argument points to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarrierOp {
+    /// `pthread_barrier_init(b, attr, count)`: `count` threads must wait to end a phase.
+    Init,
+    /// `pthread_barrier_wait`: returns when `count` threads have called it since the last
+    /// phase ended (POSIX: a signal handler does not end the wait, the thread waits again).
+    Wait,
+    /// `pthread_barrier_destroy`.
+    Destroy,
+}
+
 /// The threads API a function belongs to, by the prefix of its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Api {
@@ -359,6 +391,14 @@ pub struct Props {
     /// What it does to a lock it is given. Read by `analysis::sync::locks` and
     /// `explore::interp`.
     pub sync_op: Option<SyncOp>,
+    /// What it does to the count of a semaphore. Read by `analysis::races::order`.
+    pub sem: Option<SemOp>,
+    /// What it does to a barrier. Read by `analysis::races::order`.
+    pub barrier: Option<BarrierOp>,
+    /// It installs a signal handler (`signal`, `sigaction`), which may interrupt a blocking
+    /// call of any thread (`EINTR`). Read by `analysis::races::order`: a `sem_wait` whose
+    /// result is not checked counts as successful only in a program that declares none.
+    pub catches_signals: bool,
     /// It makes a mutex robust (a robust mutex whose owner died is acquired with
     /// `EOWNERDEAD`, and may never be acquired again). Read by `analysis::sync::locks`.
     pub robust: bool,
@@ -435,6 +475,9 @@ const UNKNOWN: Props = Props {
     foreign_code_after: false,
     sync_objects: [None, None],
     sync_op: None,
+    sem: None,
+    barrier: None,
+    catches_signals: false,
     robust: false,
     ends: Ends::Unknown,
     race: CallTouch::Assumed,
@@ -546,6 +589,15 @@ const EBUSY: i32 = 16;
 const THRD_BUSY: i32 = 1;
 const THRD_TIMEDOUT: i32 = 4;
 const TRY_EBUSY: Run = Run::TryLock { busy: EBUSY };
+
+/// The semaphore waits: `sem_wait` fails only when interrupted, the others also when the count
+/// stays 0.
+const SEM_WAIT: SemOp = SemOp::Wait {
+    interrupted_only: true,
+};
+const SEM_TRYWAIT: SemOp = SemOp::Wait {
+    interrupted_only: false,
+};
 
 impl Props {
     /// Writes only what its arguments point to (`writes_only_args`).
@@ -693,6 +745,30 @@ impl Props {
     const fn by_name(self) -> Props {
         Props {
             finds_functions: true,
+            ..self
+        }
+    }
+
+    /// A semaphore operation (`sem`).
+    const fn sem(self, op: SemOp) -> Props {
+        Props {
+            sem: Some(op),
+            ..self
+        }
+    }
+
+    /// A barrier operation (`barrier`).
+    const fn barrier(self, op: BarrierOp) -> Props {
+        Props {
+            barrier: Some(op),
+            ..self
+        }
+    }
+
+    /// Installs a signal handler (`catches_signals`).
+    const fn catches_signals(self) -> Props {
+        Props {
+            catches_signals: true,
             ..self
         }
     }
@@ -1076,6 +1152,14 @@ library! {
     PthreadExitInternal = f("__pthread_exit").ends(Ends::Thread);
     PthreadUnwind = f("__pthread_unwind").ends(Ends::Thread);
     PthreadUnwindNext = f("__pthread_unwind_next").ends(Ends::Thread);
+    // Signal handlers: unknown functions (the handler is exposed, analysed as a detached
+    // root), which may make blocking calls of every thread fail with `EINTR`.
+    Signal = f("signal").catches_signals();
+    SysvSignal = f("sysv_signal").catches_signals();
+    SysvSignalInternal = f("__sysv_signal").catches_signals();
+    BsdSignal = f("bsd_signal").catches_signals();
+    Sigaction = f("sigaction").catches_signals();
+    Sigset = f("sigset").catches_signals();
     // Resume points and jumps to them.
     Setjmp = f("setjmp").twice().resumes();
     UnderscoreSetjmp = f("_setjmp").twice().resumes();
@@ -1127,9 +1211,10 @@ library! {
     PthreadMutexattrSetrobustNp = pthread("pthread_mutexattr_setrobust_np").robust();
     PthreadCondattrInit = pthread("pthread_condattr_init").run(Zero);
     PthreadCondattrDestroy = pthread("pthread_condattr_destroy").run(Zero);
-    PthreadBarrierInit = pthread("pthread_barrier_init").known();
-    PthreadBarrierDestroy = pthread("pthread_barrier_destroy").known();
-    PthreadBarrierWait = pthread("pthread_barrier_wait").known();
+    PthreadBarrierInit = pthread("pthread_barrier_init").known().barrier(BarrierOp::Init);
+    PthreadBarrierDestroy = pthread("pthread_barrier_destroy").known()
+        .barrier(BarrierOp::Destroy);
+    PthreadBarrierWait = pthread("pthread_barrier_wait").known().barrier(BarrierOp::Wait);
     // Mutexes (the front end lowers locks and unlocks to `Lock` and `Unlock`).
     PthreadMutexLock = sync(Mutex, "pthread_mutex_lock").op(LOCK);
     PthreadMutexUnlock = sync(Mutex, "pthread_mutex_unlock").op(SyncOp::Unlock);
@@ -1174,10 +1259,13 @@ library! {
     /// Every other `pthread_*` function.
     Pthread = prefix(pthread("pthread_"));
     // Semaphores.
-    SemInit = api(Api::Semaphore, "sem_init").known();
-    SemWait = api(Api::Semaphore, "sem_wait").known();
-    SemPost = api(Api::Semaphore, "sem_post").known();
-    SemDestroy = api(Api::Semaphore, "sem_destroy").known();
+    SemInit = api(Api::Semaphore, "sem_init").known().sem(SemOp::Init);
+    SemWait = api(Api::Semaphore, "sem_wait").known().sem(SEM_WAIT);
+    SemTrywait = api(Api::Semaphore, "sem_trywait").known().sem(SEM_TRYWAIT);
+    SemTimedwait = api(Api::Semaphore, "sem_timedwait").known().sem(SEM_TRYWAIT);
+    SemClockwait = api(Api::Semaphore, "sem_clockwait").known().sem(SEM_TRYWAIT);
+    SemPost = api(Api::Semaphore, "sem_post").known().sem(SemOp::Post);
+    SemDestroy = api(Api::Semaphore, "sem_destroy").known().sem(SemOp::Destroy);
     /// Every other `sem_*` function.
     Sem = prefix(api(Api::Semaphore, "sem_"));
     // C11 threads (`<threads.h>`, C11 7.26), as their pthread kin: the front end lowers
@@ -1347,6 +1435,9 @@ mod tests {
                 matches!(p.sync_op, Some(SyncOp::CondWait { .. })),
                 "{l:?}"
             );
+            assert!(p.sem.is_none() || p.api == Some(Api::Semaphore), "{l:?}");
+            assert!(p.barrier.is_none() || p.api == Some(Api::Pthread), "{l:?}");
+            assert!(!p.catches_signals || p.api.is_none(), "{l:?}");
             assert!(!p.stdio_output || p.writes_only_args, "{l:?}");
             assert!(!p.copies_bytes || p.writes_only_args, "{l:?}");
             assert!(!p.finds_functions || p.foreign_code_after, "{l:?}");

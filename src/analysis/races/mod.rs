@@ -9,7 +9,8 @@
 //! - `handover`: what the code that allocates a block does to it before handing it over.
 //! - `contexts`: in which thread, where, and holding which locks each access runs (functions
 //!   analysed on their own run at their calls).
-//! - `order`: creation, joins, join loops (and published flags) as a must-happen-before order.
+//! - `order`: creation, joins, join loops, published flags, semaphore hand-overs and barrier
+//!   phases as a must-happen-before order.
 //! - `creation`: threads that live inside one critical section of their creator.
 //!
 //! Invariant (soundness): a pair of conflicting accesses is left out only with an argument: a

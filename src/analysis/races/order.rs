@@ -27,11 +27,15 @@
 //! loops (`sync::join_loops`): `main` before its first create; flags published through wait loops
 //! (`facts::exit_reads`: the writer's accesses before a store whose value passes the exit test,
 //! `exit_reads::may_exit_with`, `Facts::writers`); `pthread_once` routines before every return of
-//! `pthread_once`.
+//! `pthread_once`; the first post of a semaphore that one thread posts before every wait of it
+//! that succeeds (`sync::semaphores`); the `k`-th wait of a barrier in each thread before the
+//! return of the `k`-th in every other, when the barrier's count is its number of waiting
+//! threads (`sync::barriers`).
 
 use super::contexts::Place;
 use crate::analysis::sync::locks::ThreadLocks;
-use crate::analysis::sync::{feasibility, join_loops};
+use crate::analysis::sync::semaphores::Succeeded;
+use crate::analysis::sync::{barriers, feasibility, join_loops, semaphores};
 use crate::facts::exit_reads::ExitRead;
 use crate::facts::Facts;
 use crate::ir::{BlockId, FuncId, InitValue, InstKind, ObjectKind};
@@ -187,6 +191,8 @@ impl<'a> Order<'a> {
         }
         o.once_edges(facts, reached);
         o.publishing_edges(facts, reached, locks);
+        o.semaphore_edges(facts, reached);
+        o.barrier_edges(facts, reached);
         o.dominance_edges();
         o
     }
@@ -335,6 +341,51 @@ impl<'a> Order<'a> {
                 let from = self.at(w, node, 2 * i + 1);
                 let to = self.at(k, x.exit, 2 * exit_start);
                 self.edge(from, to);
+            }
+        }
+    }
+
+    /// Semaphores that hand over (`sync::semaphores`, whose argument this is): the post that
+    /// precedes every post of the semaphore precedes every place where a wait of it has
+    /// returned 0.
+    fn semaphore_edges(&mut self, facts: &Facts<'_>, reached: &[Vec<bool>]) {
+        for h in semaphores::find(facts, self.threads) {
+            let (node, idx) = h.post;
+            let from = self.at(h.poster, node, 2 * idx + 1);
+            for (k, at) in h.waits {
+                let to = match at {
+                    Succeeded::After { node, idx } if is_reached(reached, k, node) => {
+                        self.at(k, node, 2 * idx + 2)
+                    }
+                    Succeeded::Entry(node) if is_reached(reached, k, node) => {
+                        let start = self.threads[k].cfg.nodes[node.index()].start;
+                        self.at(k, node, 2 * start)
+                    }
+                    _ => continue,
+                };
+                self.edge(from, to);
+            }
+        }
+    }
+
+    /// Barrier phases (`sync::barriers`, whose argument this is): the `k`-th wait of each
+    /// participant precedes the place right after the `k`-th wait of every other.
+    fn barrier_edges(&mut self, facts: &Facts<'_>, reached: &[Vec<bool>]) {
+        for p in barriers::find(facts, self.threads) {
+            for (a, wa) in &p.waits {
+                for (b, wb) in &p.waits {
+                    if a == b {
+                        continue;
+                    }
+                    for (&(na, ia), &(nb, ib)) in wa.iter().zip(wb) {
+                        if !is_reached(reached, *a, na) || !is_reached(reached, *b, nb) {
+                            continue;
+                        }
+                        let from = self.at(*a, na, 2 * ia + 1);
+                        let to = self.at(*b, nb, 2 * ib + 2);
+                        self.edge(from, to);
+                    }
+                }
             }
         }
     }
@@ -501,6 +552,11 @@ impl<'a> Order<'a> {
         }
         out
     }
+}
+
+/// Whether the fixpoint reached `node` of thread `k` (true past the end of its list).
+fn is_reached(reached: &[Vec<bool>], k: usize, node: NodeId) -> bool {
+    reached[k].get(node.index()).copied().unwrap_or(true)
 }
 
 /// The one place of instruction `idx` of block `b` of `f` among the threads: `None` when it

@@ -151,50 +151,19 @@ impl LockNames {
         if robust {
             return None;
         }
+        // A lock named once keeps its id at every later site that names its object alone.
         let pts = facts.memory.pts.of(facts.program, func, op);
-        let [Target::Obj(o, Some(off))] = pts.targets.iter().collect::<Vec<_>>()[..] else {
-            return None;
-        };
-        if pts.unknown {
-            return None;
-        }
-        // Soundness: one object for the whole run: a global, a heap block allocated once (its
-        // cells are singular, checked below, only then: `memory::heap`), or a local of a
-        // function whose allocation runs at most once (`main`'s mutex handed to its threads).
-        match facts.program.objects[o.index()].kind {
-            ObjectKind::Global(_) | ObjectKind::Heap(_) => {}
-            ObjectKind::Stack(f) => {
-                let once = (self.once)
-                    .get_or_insert_with(|| crate::ir::once::RunsOnce::compute(facts.program));
-                let func = &facts.program.funcs[f.index()];
-                let allocated_once = (func.blocks.iter().enumerate()).all(|(b, block)| {
-                    !block
-                        .insts
-                        .iter()
-                        .any(|i| matches!(i.kind, InstKind::Alloca { obj, .. } if obj == *o))
-                        || once.block(facts.program, f, crate::ir::BlockId(b as u32))
-                });
-                if !allocated_once {
-                    return None;
-                }
+        if let ([Target::Obj(o, Some(off))], false) =
+            (&pts.targets.iter().collect::<Vec<_>>()[..], pts.unknown)
+        {
+            if let Some(&id) = self.ids.get(&(*o, *off)) {
+                return Some(id);
             }
         }
-        if let Some(&id) = self.ids.get(&(*o, *off)) {
-            return Some(id);
-        }
-        // Soundness: an array folds several mutexes onto one offset, and every byte of an
-        // array's element lies in a summary cell. So the cells of the lock's first bytes (the
-        // smallest lock type, a 4-byte spinlock) must be singular; an array elsewhere in the
-        // object (a driver's ring buffer beside its mutex) folds nothing.
-        let cells: Vec<CellId> = (facts.memory.span(facts.program, func, op, Some(4)).cells)
-            .iter()
-            .map(|c| c.cell)
-            .collect();
-        if cells.is_empty() || !cells.iter().all(|&c| facts.memory.cells.info(c).singular) {
-            return None;
-        }
+        let once = &mut self.once;
+        let (o, off) = one_object(facts, once, func, op)?;
         let id = self.ids.len() as u32 + 1;
-        self.ids.insert((*o, *off), id);
+        self.ids.insert((o, off), id);
         Some(id)
     }
 
@@ -314,6 +283,59 @@ impl LockNames {
             Callee::Indirect(_) => LockEffect::ReleaseAll,
         }
     }
+}
+
+/// The one object `op` (an operand of `func`) points to for the whole run, and the offset in it:
+/// a global, a heap block allocated once, or a local of a function whose allocation runs at
+/// most once (`ir::once`, computed into `once` when first needed), whose first 4 bytes (the
+/// smallest synchronisation object, a spinlock) lie in singular cells. `None` when `op` may
+/// point elsewhere or the object may stand for several.
+pub fn one_object(
+    facts: &Facts<'_>,
+    once: &mut Option<crate::ir::once::RunsOnce>,
+    func: FuncId,
+    op: &Operand,
+) -> Option<(crate::ir::ObjId, u64)> {
+    let pts = facts.memory.pts.of(facts.program, func, op);
+    let [Target::Obj(o, Some(off))] = pts.targets.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    if pts.unknown {
+        return None;
+    }
+    // Soundness: one object for the whole run: a global, a heap block allocated once (its
+    // cells are singular, checked below, only then: `memory::heap`), or a local of a
+    // function whose allocation runs at most once (`main`'s mutex handed to its threads).
+    match facts.program.objects[o.index()].kind {
+        ObjectKind::Global(_) | ObjectKind::Heap(_) => {}
+        ObjectKind::Stack(f) => {
+            let once =
+                once.get_or_insert_with(|| crate::ir::once::RunsOnce::compute(facts.program));
+            let func = &facts.program.funcs[f.index()];
+            let allocated_once = (func.blocks.iter().enumerate()).all(|(b, block)| {
+                !block
+                    .insts
+                    .iter()
+                    .any(|i| matches!(i.kind, InstKind::Alloca { obj, .. } if obj == *o))
+                    || once.block(facts.program, f, crate::ir::BlockId(b as u32))
+            });
+            if !allocated_once {
+                return None;
+            }
+        }
+    }
+    // Soundness: an array folds several mutexes onto one offset, and every byte of an
+    // array's element lies in a summary cell. So the cells of the lock's first bytes (the
+    // smallest lock type, a 4-byte spinlock) must be singular; an array elsewhere in the
+    // object (a driver's ring buffer beside its mutex) folds nothing.
+    let cells: Vec<CellId> = (facts.memory.span(facts.program, func, op, Some(4)).cells)
+        .iter()
+        .map(|c| c.cell)
+        .collect();
+    if cells.is_empty() || !cells.iter().all(|&c| facts.memory.cells.info(c).singular) {
+        return None;
+    }
+    Some((*o, *off))
 }
 
 /// The lock facts of one thread.
