@@ -213,7 +213,45 @@ impl SyncSizes {
     }
 }
 
+/// A call of a function named directly (`Program::direct_calls`).
+#[derive(Clone, Copy, Debug)]
+pub struct DirectCall<'p> {
+    /// Where: the calling function, its block, the instruction's index in the block.
+    pub func: FuncId,
+    pub block: BlockId,
+    pub idx: u32,
+    /// The function called.
+    pub callee: FuncId,
+    /// Its arguments.
+    pub args: &'p [Operand],
+}
+
 impl Program {
+    /// Every call of a function named directly, in function, block and instruction order.
+    pub fn direct_calls(&self) -> impl Iterator<Item = DirectCall<'_>> {
+        self.funcs.iter().enumerate().flat_map(|(fi, f)| {
+            f.blocks.iter().enumerate().flat_map(move |(bi, b)| {
+                b.insts
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(ii, inst)| match &inst.kind {
+                        InstKind::Call {
+                            callee: Callee::Direct(g),
+                            args,
+                            ..
+                        } => Some(DirectCall {
+                            func: FuncId::from(fi),
+                            block: BlockId::from(bi),
+                            idx: ii as u32,
+                            callee: *g,
+                            args,
+                        }),
+                        _ => None,
+                    })
+            })
+        })
+    }
+
     /// Whether the C runtime runs functions at exit (destructors, by a global it reads at exit:
     /// `exit_arrays`; `atexit` handlers reach an unknown function instead).
     pub fn has_exit_time_functions(&self) -> bool {

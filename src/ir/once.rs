@@ -213,35 +213,21 @@ pub struct RoutineAtCall {
 /// bytes out (the call is not run as a library call) hides nothing from any other code.
 pub fn routines_at_their_call(program: &Program) -> Vec<RoutineAtCall> {
     let mut candidates = Vec::new();
-    for (fi, f) in program.funcs.iter().enumerate() {
-        for (bi, b) in f.blocks.iter().enumerate() {
-            for (ii, inst) in b.insts.iter().enumerate() {
-                let InstKind::Call {
-                    callee: Callee::Direct(g),
-                    args,
-                    ..
-                } = &inst.kind
-                else {
-                    continue;
-                };
-                let gf = &program.funcs[g.index()];
-                // (`lib`, not `library()`: a definition of the program's of that name is
-                // inlined as a function, so it is never a library call here.)
-                if gf.is_defined || !gf.lib.is_some_and(|l| l.props().once) {
-                    continue;
-                }
-                if let [Operand::GlobalAddr(o, _), Operand::FuncAddr(r), ..] = args[..] {
-                    candidates.push((
-                        RoutineAtCall {
-                            func: FuncId::from(fi),
-                            block: BlockId::from(bi),
-                            inst: ii as u32,
-                            routine: r,
-                        },
-                        o,
-                    ));
-                }
-            }
+    for c in program.direct_calls() {
+        let gf = &program.funcs[c.callee.index()];
+        // (`lib`, not `library()`: a definition of the program's of that name is inlined as
+        // a function, so it is never a library call here.)
+        if gf.is_defined || !gf.lib.is_some_and(|l| l.props().once) {
+            continue;
+        }
+        if let [Operand::GlobalAddr(o, _), Operand::FuncAddr(r), ..] = c.args[..] {
+            let at = RoutineAtCall {
+                func: c.func,
+                block: c.block,
+                inst: c.idx,
+                routine: r,
+            };
+            candidates.push((at, o));
         }
     }
     if candidates.is_empty() {

@@ -17,7 +17,7 @@ use super::locks::one_object;
 use super::semaphores::{runs_once, Places, Site};
 use crate::facts::Facts;
 use crate::ir::lib::BarrierOp;
-use crate::ir::{BlockId, Callee, FuncId, InstKind, ObjId, Operand};
+use crate::ir::{ObjId, Operand};
 use crate::memory::points_to::Target;
 use crate::threads::{NodeId, Thread};
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,29 +56,13 @@ pub struct Phases {
 /// what `A` did before `w_k` happens before what `B` does after its `w_k`.
 pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Phases> {
     let program = facts.program;
-    let mut calls: Vec<(Site, BarrierOp, &[Operand])> = Vec::new();
-    for (fi, fun) in program.funcs.iter().enumerate() {
-        for (bi, b) in fun.blocks.iter().enumerate() {
-            for (idx, inst) in b.insts.iter().enumerate() {
-                let InstKind::Call {
-                    callee: Callee::Direct(g),
-                    args,
-                    ..
-                } = &inst.kind
-                else {
-                    continue;
-                };
-                let Some(op) = (program.funcs[g.index()].library_props()).and_then(|p| p.barrier)
-                else {
-                    continue;
-                };
-                if !args.is_empty() {
-                    let at = (FuncId(fi as u32), BlockId(bi as u32), idx as u32);
-                    calls.push((at, op, args));
-                }
-            }
-        }
-    }
+    let calls: Vec<(Site, BarrierOp, &[Operand])> = (program.direct_calls())
+        .filter(|c| !c.args.is_empty())
+        .filter_map(|c| {
+            let op = program.funcs[c.callee.index()].library_props()?.barrier?;
+            Some(((c.func, c.block, c.idx), op, c.args))
+        })
+        .collect();
     let mut once = None;
     let mut barriers: BTreeSet<(ObjId, u64)> = BTreeSet::new();
     for &(at, op, args) in &calls {

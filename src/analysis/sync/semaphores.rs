@@ -17,7 +17,7 @@
 use super::locks::one_object;
 use crate::facts::Facts;
 use crate::ir::lib::SemOp;
-use crate::ir::{BlockId, Callee, CmpPred, FuncId, InstKind, ObjId, Operand, Terminator};
+use crate::ir::{BlockId, CmpPred, FuncId, InstKind, ObjId, Operand, Terminator};
 use crate::memory::points_to::Target;
 use crate::threads::{Exit, NodeId, Origin, Thread};
 use std::collections::{BTreeMap, BTreeSet};
@@ -93,32 +93,16 @@ struct SemCall<'p> {
 /// returns 0 or -1), in the node of the call, into a node that has no other predecessor.
 pub fn find(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Handoff> {
     let program = facts.program;
-    let mut calls: Vec<SemCall<'_>> = Vec::new();
-    for (fi, fun) in program.funcs.iter().enumerate() {
-        for (bi, b) in fun.blocks.iter().enumerate() {
-            for (idx, inst) in b.insts.iter().enumerate() {
-                let InstKind::Call {
-                    callee: Callee::Direct(g),
-                    args,
-                    ..
-                } = &inst.kind
-                else {
-                    continue;
-                };
-                let Some(op) = program.funcs[g.index()].library_props().and_then(|p| p.sem) else {
-                    continue;
-                };
-                if args.is_empty() {
-                    continue;
-                }
-                calls.push(SemCall {
-                    at: (FuncId(fi as u32), BlockId(bi as u32), idx as u32),
-                    op,
-                    args,
-                });
-            }
-        }
-    }
+    let calls: Vec<SemCall<'_>> = (program.direct_calls())
+        .filter(|c| !c.args.is_empty())
+        .filter_map(|c| {
+            Some(SemCall {
+                at: (c.func, c.block, c.idx),
+                op: program.funcs[c.callee.index()].library_props()?.sem?,
+                args: c.args,
+            })
+        })
+        .collect();
     let mut once = None;
     // The semaphores some wait names exactly.
     let mut sems: BTreeSet<(ObjId, u64)> = BTreeSet::new();
