@@ -12,6 +12,8 @@
 //! - `order`: creation, joins, join loops, published flags, semaphore hand-overs and barrier
 //!   phases as a must-happen-before order.
 //! - `creation`: threads that live inside one critical section of their creator.
+//! - `release`: threads created inside a critical section, which take its lock only after the
+//!   creator gives it up.
 //!
 //! Invariant (soundness): a pair of conflicting accesses is left out only with an argument: a
 //! lock both hold for sure (exclusively, or one of them shared with the other exclusive),
@@ -35,6 +37,7 @@ mod creation;
 mod handover;
 mod order;
 mod ownership;
+mod release;
 mod sharing;
 pub mod touch;
 

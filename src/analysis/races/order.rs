@@ -30,7 +30,8 @@
 //! `pthread_once`; the first post of a semaphore that one thread posts before every wait of it
 //! that succeeds (`sync::semaphores`); the `k`-th wait of a barrier in each thread before the
 //! return of the `k`-th in every other, when the barrier's count is its number of waiting
-//! threads (`sync::barriers`).
+//! threads (`sync::barriers`); a parent's first release of a lock it held at a create before every
+//! place where the created thread or one of its descendants holds that lock (`release`).
 
 use super::contexts::Place;
 use crate::analysis::sync::locks::ThreadLocks;
@@ -44,6 +45,9 @@ use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
+
+/// An instruction of a thread's CFG: its node and its index in the node's block.
+type Site = (NodeId, u32);
 
 /// Where a sync point is: positions inside a node are doubled, so that a point at the start of
 /// a node (`2 * start`) comes before its first instruction (`2 * start + 1`).
@@ -60,6 +64,8 @@ enum Point {
     /// The moment every instance of a multi-instance thread has ended (also the end of the one
     /// run of a `pthread_once` routine).
     AllEnded,
+    /// A parent's first release of a lock it held when it created a thread (`release`).
+    Released,
 }
 
 /// The order, over the threads of one fixpoint.
@@ -79,6 +85,10 @@ pub struct Order<'a> {
     placed: Vec<Vec<usize>>,
     /// Per `pthread_once` routine, the point where its one run has ended.
     once: std::collections::BTreeMap<FuncId, usize>,
+    /// Per thread: its `Released` points, each with the places where that release may happen.
+    released: Vec<Vec<(usize, Vec<Site>)>>,
+    /// Per thread and node: the nodes the thread can reach after it, computed when asked.
+    node_reach: RefCell<HashMap<(usize, NodeId), FixedBitSet>>,
     /// Per point: the points reachable from it (itself included), computed when asked.
     reach: RefCell<HashMap<usize, FixedBitSet>>,
     /// Per point at a place: the nodes its thread can reach after it, computed when asked.
@@ -123,6 +133,8 @@ impl<'a> Order<'a> {
             in_node: vec![HashMap::default(); n],
             placed: vec![Vec::new(); n],
             once: std::collections::BTreeMap::new(),
+            released: vec![Vec::new(); n],
+            node_reach: RefCell::new(HashMap::default()),
             reach: RefCell::new(HashMap::default()),
             cfg_reach: RefCell::new(HashMap::default()),
             dom_last: RefCell::new(HashMap::default()),
@@ -193,6 +205,7 @@ impl<'a> Order<'a> {
         o.publishing_edges(facts, reached, locks);
         o.semaphore_edges(facts, reached);
         o.barrier_edges(facts, reached);
+        o.release_edges(reached, locks);
         o.dominance_edges();
         o
     }
@@ -390,6 +403,20 @@ impl<'a> Order<'a> {
         }
     }
 
+    /// Creates inside a critical section (`release`, whose argument this is): the parent's
+    /// first release of the lock after the create precedes every place where the created
+    /// thread or a descendant of it has taken the lock.
+    fn release_edges(&mut self, reached: &[Vec<bool>], locks: &[ThreadLocks]) {
+        for h in super::release::find(self.threads, reached, locks) {
+            let v = self.add(Point::Released);
+            for (d, node, idx) in h.holding {
+                let to = self.at(d, node, 2 * idx);
+                self.edge(v, to);
+            }
+            self.released[h.parent].push((v, h.releases));
+        }
+    }
+
     fn add(&mut self, p: Point) -> usize {
         self.points.push(p);
         self.succ.push(Vec::new());
@@ -550,7 +577,37 @@ impl<'a> Order<'a> {
                 out.union_with(&self.reach(x));
             }
         }
+        // A release no place of which can reach the access follows it (`release`).
+        for (v, releases) in &self.released[a] {
+            if !out.contains(*v)
+                && !(releases.iter()).any(|&(n, i)| self.reaches_after(a, n, i, place))
+            {
+                out.union_with(&self.reach(*v));
+            }
+        }
         out
+    }
+
+    /// Whether thread `k` can reach `place` from instruction `idx` of `node` (that instruction
+    /// included: a call that releases a lock may access memory before it does).
+    fn reaches_after(&self, k: usize, node: NodeId, idx: u32, place: Place) -> bool {
+        if place.node == node && place.idx >= idx {
+            return true;
+        }
+        let mut memo = self.node_reach.borrow_mut();
+        let seen = memo.entry((k, node)).or_insert_with(|| {
+            let shape = &self.threads[k].shape;
+            let mut seen = FixedBitSet::with_capacity(shape.succ.len());
+            let mut stack: Vec<NodeId> = shape.succ[node.index()].clone();
+            while let Some(n) = stack.pop() {
+                if seen.put(n.index()) {
+                    continue;
+                }
+                stack.extend(shape.succ[n.index()].iter().copied());
+            }
+            seen
+        });
+        seen.contains(place.node.index())
     }
 }
 
