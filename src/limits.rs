@@ -95,11 +95,9 @@ pub const MAX_ORACLE_EVENTS: usize = 40_000;
 /// (more may-race reports, never fewer).
 pub const RACE_MAX_CONTEXTS: usize = 64;
 
-/// Most pairs of accesses one race report lists (every access that takes part is listed).
+/// Most pairs of accesses one race report lists one by one for the human notes (every access
+/// that takes part is listed, and every pair as products of sets, `Race::pair_groups`).
 pub const RACE_MAX_PAIRS: usize = 64;
-
-/// Most accesses one race report lists; the others are counted.
-pub const RACE_MAX_LISTED: usize = 48;
 
 /// Most accesses the report of lost addresses lists besides its own; the others are counted.
 pub const RACE_MAX_COUNTERPARTS: usize = 16;

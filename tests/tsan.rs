@@ -127,9 +127,15 @@ fn watts_pairs(path: &Path) -> BTreeSet<(u64, u64)> {
             let i = usize::try_from(i.as_u64()?).ok()?;
             accesses.get(i)?["line"].as_u64()
         };
-        for p in r["pairs"].as_array().into_iter().flatten() {
-            if let (Some(a), Some(b)) = (line(&p[0]), line(&p[1])) {
-                out.insert((a.min(b), a.max(b)));
+        // Every pair, from the products of `pair_groups` (`pairs` lists only the first ones).
+        for g in r["pair_groups"].as_array().into_iter().flatten() {
+            let side = |k: &str| g[k].as_array().cloned().unwrap_or_default();
+            for x in &side("first") {
+                for y in &side("second") {
+                    if let (Some(a), Some(b)) = (line(x), line(y)) {
+                        out.insert((a.min(b), a.max(b)));
+                    }
+                }
             }
         }
     }

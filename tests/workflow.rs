@@ -642,3 +642,42 @@ fn pre_commit_hook_with_a_file_named_like_a_response_file() {
     assert!(!o.status.success(), "{out}");
     assert!(out.contains("@x.c"), "{out}");
 }
+
+/// A race's JSON lists every access, however many, and every pair through `pair_groups`
+/// (issue 36): 70 writes in `worker` each race with main's one write; `pairs` lists the first
+/// 64 only, for the human notes.
+#[test]
+fn json_race_lists_every_access_and_pair() {
+    let writes: String = (1..=70).map(|i| format!("    g = {i};\n")).collect();
+    let src = format!(
+        "#include <pthread.h>\nint g;\nvoid *worker(void *a) {{\n{writes}    return a;\n}}\n\
+         int main(void) {{\n    pthread_t t;\n    pthread_create(&t, 0, worker, 0);\n    g = 0;\n\
+         \x20   pthread_join(t, 0);\n    return 0;\n}}\n"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::write(dir.path(), "many.c", &src);
+    let (doc, code) = common::json_in(dir.path(), &["--check", "race", "many.c"]);
+    assert_eq!(code, 1, "a race makes the status 1");
+    let races = doc["races"].as_array().expect("races");
+    assert_eq!(races.len(), 1, "{doc}");
+    let r = &races[0];
+    let accesses = r["accesses"].as_array().expect("accesses");
+    assert_eq!(accesses.len(), 71);
+    assert!(r.get("more_accesses").is_none());
+    assert_eq!(r["pairs"].as_array().expect("pairs").len(), 64);
+    let mut pairs = std::collections::BTreeSet::new();
+    for g in r["pair_groups"].as_array().expect("pair_groups") {
+        for x in g["first"].as_array().expect("first") {
+            for y in g["second"].as_array().expect("second") {
+                let (x, y) = (x.as_u64().expect("index"), y.as_u64().expect("index"));
+                pairs.insert((x.min(y), x.max(y)));
+            }
+        }
+    }
+    assert_eq!(pairs.len(), 70);
+    let line = |i: u64| accesses[i as usize]["line"].as_u64().expect("line");
+    // Each pair is main's write (line 79) with one of the worker's.
+    assert!(pairs
+        .iter()
+        .all(|&(x, y)| (line(x) == 79) != (line(y) == 79)));
+}

@@ -241,7 +241,7 @@ fn emit_race(sources: &Sources, r: &RaceFinding, w: &mut dyn WriteColor) -> io::
     {
         notes.push(format!("({}) {} at {}", i + 1, a.describe(), a.position()));
     }
-    let hidden = r.accesses.len() - listed + r.race.more_accesses;
+    let hidden = r.accesses.len() - listed;
     if hidden > 0 {
         notes.push(format!("and {} more", plural(hidden, "access")));
     }

@@ -46,12 +46,13 @@ struct RaceOut<'a> {
     id: String,
     status: &'static str,
     memory: &'a str,
+    /// Every access that takes part.
     accesses: Vec<AccessOut<'a>>,
-    /// How many more accesses take part than `accesses` lists (at most 48 are listed).
-    #[serde(skip_serializing_if = "is_zero")]
-    more_accesses: usize,
-    /// The pairs of `accesses` (0-based indices) that may run at once (at most 64 listed).
+    /// The first pairs of `accesses` (0-based indices) that may run at once (at most 64).
     pairs: &'a [(usize, usize)],
+    /// Every pair that may run at once, as products: each access of `first` with each of
+    /// `second`.
+    pair_groups: Vec<PairGroupOut<'a>>,
     reason: &'a str,
     fingerprint: String,
     suppressed: bool,
@@ -60,6 +61,12 @@ struct RaceOut<'a> {
     witness: Option<crate::witness::WitnessFile>,
     #[serde(skip_serializing_if = "Option::is_none")]
     found_by: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct PairGroupOut<'a> {
+    first: &'a [usize],
+    second: &'a [usize],
 }
 
 #[derive(Serialize)]
@@ -382,8 +389,10 @@ fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
                 how: a.access.how.as_deref(),
             })
             .collect(),
-        more_accesses: r.race.more_accesses,
         pairs: &r.race.pairs,
+        pair_groups: (r.race.pair_groups.iter())
+            .map(|(first, second)| PairGroupOut { first, second })
+            .collect(),
         reason: &r.race.reason,
         fingerprint: r.fingerprint.clone(),
         suppressed: r.suppressed,
@@ -391,10 +400,6 @@ fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
         witness: r.witness.map(|w| report.witness_file(w)),
         found_by: r.found_by,
     }
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 fn note(report: &Report, n: ShownNote) -> NoteOut {

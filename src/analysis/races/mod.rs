@@ -91,13 +91,16 @@ pub struct Memory {
 pub struct Race {
     /// The memory.
     pub memory: Memory,
-    /// The accesses that take part, sorted by place (at most `MAX_LISTED`).
+    /// Every access that takes part, sorted by place (the human output shortens the list,
+    /// the data does not).
     pub accesses: Vec<RaceAccess>,
-    /// How many more accesses take part than `accesses` lists (counted per instruction and
-    /// context, so a little more than the accesses a report would show).
-    pub more_accesses: usize,
-    /// The pairs of `accesses` that may race (indices, the first not after the second).
+    /// The first pairs of `accesses` that may race (indices, the first not after the second;
+    /// at most `MAX_PAIRS`), for the notes of the human output.
     pub pairs: Vec<(usize, usize)>,
+    /// Every pair that may race, as products: each access of the first set may race with each
+    /// of the second (indices into `accesses`, sorted). Complete, and small where `pairs` would
+    /// be quadratic.
+    pub pair_groups: Vec<(Vec<usize>, Vec<usize>)>,
     /// Why no lock and no order excludes the first pair, in words.
     pub reason: String,
 }
@@ -158,10 +161,7 @@ struct Class {
     at_exit: bool,
 }
 
-use crate::limits::{
-    RACE_MAX_COUNTERPARTS as MAX_COUNTERPARTS, RACE_MAX_LISTED as MAX_LISTED,
-    RACE_MAX_PAIRS as MAX_PAIRS,
-};
+use crate::limits::{RACE_MAX_COUNTERPARTS as MAX_COUNTERPARTS, RACE_MAX_PAIRS as MAX_PAIRS};
 
 /// The accesses of one object kept apart: the place in it, the class, and what else a pair
 /// check needs to know of them.
@@ -710,9 +710,8 @@ impl Pairs<'_> {
         groups: &[(&[usize], &[usize])],
         only: Option<&BTreeSet<usize>>,
     ) -> Race {
-        // At most `MAX_LISTED` accesses, each once as shown (accesses of several contexts may
-        // look the same): first one of each of the first pairs, so that the list shows races,
-        // then the others by place.
+        // Every access, each once as shown (accesses of several contexts may look the same),
+        // by place.
         let listed = |x: &&usize| only.is_none_or(|o| o.contains(*x));
         let mut distinct: Vec<&[usize]> = groups.iter().flat_map(|(x, y)| [*x, *y]).collect();
         distinct.sort_unstable_by_key(|g| (g.as_ptr(), g.len()));
@@ -725,18 +724,11 @@ impl Pairs<'_> {
         ids.dedup();
         let mut chosen: Vec<usize> = Vec::new();
         let mut seen: BTreeSet<usize> = BTreeSet::new();
-        let firsts = (groups.iter().take(MAX_PAIRS))
-            .flat_map(|(xs, ys)| [xs.iter().find(listed), ys.iter().find(listed)])
-            .flatten();
-        for &x in firsts.chain(ids.iter()) {
-            if chosen.len() >= MAX_LISTED {
-                break;
-            }
+        for &x in &ids {
             if seen.insert(self.display_id(contexts, x)) {
                 chosen.push(self.display_id(contexts, x));
             }
         }
-        let more = ids.len().saturating_sub(seen.len().max(chosen.len()));
         let table = self.displays.borrow();
         chosen.sort_by_key(|&d| (table.list[d].span, table.list[d].kind, d));
         let accesses: Vec<RaceAccess> = chosen.iter().map(|&d| table.list[d].clone()).collect();
@@ -745,25 +737,32 @@ impl Pairs<'_> {
             chosen.iter().enumerate().map(|(i, &d)| (d, i)).collect();
         let of = |x: &usize| index.get(&self.display_id(contexts, *x)).copied();
         let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
-        'groups: for (xs, ys) in groups {
+        let mut pair_groups: BTreeSet<(Vec<usize>, Vec<usize>)> = BTreeSet::new();
+        for (xs, ys) in groups {
             let xs: BTreeSet<usize> = xs.iter().filter(listed).filter_map(of).collect();
             let ys: BTreeSet<usize> = ys.iter().filter(listed).filter_map(of).collect();
-            for &i in &xs {
+            if xs.is_empty() || ys.is_empty() {
+                continue;
+            }
+            'pairs: for &i in &xs {
                 for &j in &ys {
-                    pairs.insert((i.min(j), i.max(j)));
                     if pairs.len() >= MAX_PAIRS {
-                        break 'groups;
+                        break 'pairs;
                     }
+                    pairs.insert((i.min(j), i.max(j)));
                 }
             }
+            let (a, b): (Vec<usize>, Vec<usize>) =
+                (xs.into_iter().collect(), ys.into_iter().collect());
+            pair_groups.insert(if a <= b { (a, b) } else { (b, a) });
         }
         let (xs, ys) = groups[0];
         Race {
             memory: self.memory(key),
             reason: self.reason(contexts, xs[0], ys[0]),
             accesses,
-            more_accesses: more,
             pairs: pairs.into_iter().collect(),
+            pair_groups: pair_groups.into_iter().collect(),
         }
     }
 
