@@ -164,6 +164,8 @@ fn every_race_thread_sanitizer_reports_on_the_race_corpus_is_reported() {
             .args(["-g", "-O0", "-fsanitize=thread", "-pthread", "-o"])
             .arg(&bin)
             .arg(path)
+            // libatomic, for the generic atomics of `_Atomic` structs (ra-66).
+            .arg("-latomic")
             .output()
             .expect("run gcc");
         assert!(

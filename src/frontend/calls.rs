@@ -321,6 +321,45 @@ impl FnLower<'_> {
                     }
                 }
             }
+            // libatomic's generic atomics copy `size` bytes atomically: a copy inside an atomic
+            // section. Soundness: libatomic makes them atomic with respect to each other (by a
+            // lock per address), not to plain accesses; the section excludes only other atomic
+            // sections and atomics, so a plain access of the object still races with them.
+            Some(LibFn::AtomicLoadGeneric) if ops.len() >= 3 => {
+                out.push(InstKind::AtomicBegin);
+                out.push(InstKind::MemCopy {
+                    dst: ops[2],
+                    src: ops[1],
+                    len: ops[0],
+                });
+                out.push(InstKind::AtomicEnd);
+                return Flow::Next;
+            }
+            Some(LibFn::AtomicStoreGeneric) if ops.len() >= 3 => {
+                out.push(InstKind::AtomicBegin);
+                out.push(InstKind::MemCopy {
+                    dst: ops[1],
+                    src: ops[2],
+                    len: ops[0],
+                });
+                out.push(InstKind::AtomicEnd);
+                return Flow::Next;
+            }
+            Some(LibFn::AtomicExchangeGeneric) if ops.len() >= 4 => {
+                out.push(InstKind::AtomicBegin);
+                out.push(InstKind::MemCopy {
+                    dst: ops[3],
+                    src: ops[1],
+                    len: ops[0],
+                });
+                out.push(InstKind::MemCopy {
+                    dst: ops[1],
+                    src: ops[2],
+                    len: ops[0],
+                });
+                out.push(InstKind::AtomicEnd);
+                return Flow::Next;
+            }
             Some(LibFn::Memcpy | LibFn::Memmove) if ops.len() >= 3 => {
                 out.push(InstKind::MemCopy {
                     dst: ops[0],

@@ -921,6 +921,14 @@ library! {
     Memset = f("memset");
     Memcpy = f("memcpy");
     Memmove = f("memmove");
+    // libatomic's generic atomics, which clang calls for an `_Atomic` object that is not lock
+    // free (a struct larger or less aligned than the machine's atomics): `__atomic_load(size,
+    // src, ret, order)`, `__atomic_store(size, dst, val, order)`, `__atomic_exchange(size, ptr,
+    // val, ret, order)`. The front end lowers them to copies inside an atomic section (libatomic
+    // runs them under a lock of its own).
+    AtomicLoadGeneric = f("__atomic_load");
+    AtomicStoreGeneric = f("__atomic_store");
+    AtomicExchangeGeneric = f("__atomic_exchange");
     // Strings.
     Strlen = f("strlen").known().touches(&[R], N).run(Strlen);
     Strnlen = f("strnlen").known().touches(&[R], N);
