@@ -111,7 +111,9 @@ impl Lattice for IntervalEnv {
             *self = o.clone();
             return true;
         }
-        self.vals.zip_with(&o.vals, &mut |_, a, b| a.join_with(&b))
+        // Top (the default) absorbs the join.
+        self.vals
+            .zip_absorbing(&o.vals, &mut |_, a, b| a.join_with(&b))
     }
 
     fn meet_with(&mut self, o: &Self) -> bool {
@@ -241,7 +243,8 @@ impl NumDomain for IntervalEnv {
             *self = newer.clone();
             return true;
         }
-        self.vals.zip_with(&newer.vals, &mut |i, a, b| {
+        // Top (the default) absorbs the join and the widening.
+        self.vals.zip_absorbing(&newer.vals, &mut |i, a, b| {
             if widen(Var(i as u32)) {
                 a.widen_with(&b)
             } else {

@@ -225,9 +225,29 @@ impl<T: Elem> PVec<T> {
         o: &Self,
         f: &mut F,
     ) -> bool {
+        self.zip_impl::<false, F>(o, f)
+    }
+
+    /// `zip_with` for an `f` that also leaves `T::DEFAULT` alone whatever the other side holds
+    /// (join and widening, where the default is top): the subtrees absent from `self` are
+    /// skipped too, however much `o` holds there, which is where a state whose cells were
+    /// clobbered meets one that still knows them.
+    pub(crate) fn zip_absorbing<F: FnMut(usize, &mut T, T) -> bool>(
+        &mut self,
+        o: &Self,
+        f: &mut F,
+    ) -> bool {
+        self.zip_impl::<true, F>(o, f)
+    }
+
+    fn zip_impl<const ABSORB: bool, F: FnMut(usize, &mut T, T) -> bool>(
+        &mut self,
+        o: &Self,
+        f: &mut F,
+    ) -> bool {
         self.grow(o.height);
         let mut changed = false;
-        if let Some(r) = zip(
+        if let Some(r) = zip::<ABSORB, T, F>(
             self.root.as_ref(),
             self.height,
             o.root.as_ref(),
@@ -394,7 +414,8 @@ fn all2<T: Elem, P: FnMut(usize, T, T) -> bool>(
 }
 
 /// The new node for `a` (`None` when it stays as it is), after `f` with `b` (`la >= lb`).
-fn zip<T: Elem, F: FnMut(usize, &mut T, T) -> bool>(
+/// `ABSORB`: `f` leaves `T::DEFAULT` alone, so an absent `a` stays as it is.
+fn zip<const ABSORB: bool, T: Elem, F: FnMut(usize, &mut T, T) -> bool>(
     a: Option<&Arc<Node<T>>>,
     la: u32,
     b: Option<&Arc<Node<T>>>,
@@ -403,7 +424,7 @@ fn zip<T: Elem, F: FnMut(usize, &mut T, T) -> bool>(
     f: &mut F,
     changed: &mut bool,
 ) -> Option<Slot<T>> {
-    if la == lb && ptr_eq(a, b) {
+    if (la == lb && ptr_eq(a, b)) || (ABSORB && a.is_none()) {
         return None;
     }
     if la == 0 {
@@ -451,7 +472,11 @@ fn zip<T: Elem, F: FnMut(usize, &mut T, T) -> bool>(
         if bk.is_none() && ak.is_none() {
             continue;
         }
-        if let Some(r) = zip(ak, la - 1, bk, lbk, base + k * span(la - 1), f, changed) {
+        if ABSORB && ak.is_none() {
+            continue;
+        }
+        let next = zip::<ABSORB, T, F>(ak, la - 1, bk, lbk, base + k * span(la - 1), f, changed);
+        if let Some(r) = next {
             let c = new.get_or_insert_with(|| match a.map(|n| &**n) {
                 Some(Node::Inner(c)) => c.clone(),
                 _ => std::array::from_fn(|_| None),
@@ -570,6 +595,21 @@ mod tests {
                 }
                 assert_eq!(grew, any);
                 assert_eq!(x.get(0), dense_get(dx, 0), "the source is unchanged");
+                // zip_absorbing: the minimum, which the default (-1, below every value) absorbs.
+                let mut z = x.clone();
+                let shrank = z.zip_absorbing(y, &mut |_, e, o| {
+                    let m = (*e).min(o);
+                    let c = m != *e;
+                    *e = m;
+                    c
+                });
+                let mut any = false;
+                for i in 0..top {
+                    let m = dense_get(dx, i).min(dense_get(dy, i));
+                    any |= m != dense_get(dx, i);
+                    assert_eq!(z.get(i), m, "round {round} index {i}");
+                }
+                assert_eq!(shrank, any);
             }
             // reset_many: runs of indices (whole leaves and subtrees) and scattered ones.
             let start = next() % range;
