@@ -419,6 +419,11 @@ pub const MAX_PAIR_NOTES: usize = 16;
 /// A race's accesses written as HTML; the page's script adds the rest the JSON lists.
 pub const HTML_ACCESSES_SHOWN: usize = 12;
 
+/// A race's accesses the JSON's `accesses` and SARIF's `relatedLocations` write in full; the
+/// JSON's `access_ids` has every one (kona: 114 races of 10,000 accesses each, which in full
+/// made a 333 MB JSON document and an 8 GB SARIF run).
+pub const REPORT_ACCESSES_LISTED: usize = 48;
+
 /// How many names a grouped note lists before "and N more".
 pub const NOTE_NAMES: usize = 10;
 

@@ -121,11 +121,15 @@ fn watts_pairs(path: &Path) -> BTreeSet<(u64, u64)> {
         &["--check", "race", path.to_str().expect("utf-8 path")],
     );
     let mut out = BTreeSet::new();
+    let table = doc["race_accesses"].as_array().cloned().unwrap_or_default();
     for r in doc["races"].as_array().into_iter().flatten() {
-        let accesses = r["accesses"].as_array().cloned().unwrap_or_default();
+        // Every access, from `access_ids` into the document's table (`accesses` lists the
+        // first ones in full).
+        let ids = r["access_ids"].as_array().cloned().unwrap_or_default();
         let line = |i: &serde_json::Value| -> Option<u64> {
             let i = usize::try_from(i.as_u64()?).ok()?;
-            accesses.get(i)?["line"].as_u64()
+            let id = usize::try_from(ids.get(i)?.as_u64()?).ok()?;
+            table.get(id)?["line"].as_u64()
         };
         // Every pair, from the products of `pair_groups` (`pairs` lists only the first ones).
         for g in r["pair_groups"].as_array().into_iter().flatten() {

@@ -643,9 +643,10 @@ fn pre_commit_hook_with_a_file_named_like_a_response_file() {
     assert!(out.contains("@x.c"), "{out}");
 }
 
-/// A race's JSON lists every access, however many, and every pair through `pair_groups`
-/// (issue 36): 70 writes in `worker` each race with main's one write; `pairs` lists the first
-/// 64 only, for the human notes.
+/// A race's JSON has every access, however many, through `access_ids` into the document's
+/// `race_accesses` (each access once), and every pair through `pair_groups` (issue 36): 70
+/// writes in `worker` each race with main's one write; `accesses` lists the first 48 in full,
+/// `pairs` the first 64 pairs, for the human notes.
 #[test]
 fn json_race_lists_every_access_and_pair() {
     let writes: String = (1..=70).map(|i| format!("    g = {i};\n")).collect();
@@ -661,10 +662,28 @@ fn json_race_lists_every_access_and_pair() {
     let races = doc["races"].as_array().expect("races");
     assert_eq!(races.len(), 1, "{doc}");
     let r = &races[0];
-    let accesses = r["accesses"].as_array().expect("accesses");
-    assert_eq!(accesses.len(), 71);
-    assert!(r.get("more_accesses").is_none());
-    assert_eq!(r["pairs"].as_array().expect("pairs").len(), 64);
+    // `accesses` lists the first 48 in full and counts the rest; `access_ids` has all 71, as
+    // indices into the document's `race_accesses`, the first of them those `accesses` lists.
+    let listed = r["accesses"].as_array().expect("accesses");
+    assert_eq!(listed.len(), 48);
+    assert_eq!(r["more_accesses"], 23);
+    let table = doc["race_accesses"].as_array().expect("race_accesses");
+    let ids = r["access_ids"].as_array().expect("access_ids");
+    assert_eq!(ids.len(), 71);
+    let accesses: Vec<&serde_json::Value> = (ids.iter())
+        .map(|i| &table[i.as_u64().expect("index") as usize])
+        .collect();
+    assert!(listed.iter().zip(&accesses).all(|(a, b)| a == *b));
+    let distinct: std::collections::BTreeSet<String> =
+        accesses.iter().map(|a| a.to_string()).collect();
+    assert_eq!(distinct.len(), 71, "each access once");
+    // `pairs`, the first 64 for the human notes, index `access_ids` too.
+    let first_pairs = r["pairs"].as_array().expect("pairs");
+    assert_eq!(first_pairs.len(), 64);
+    assert!(first_pairs
+        .iter()
+        .flat_map(|p| p.as_array().expect("pair"))
+        .all(|i| i.as_u64().expect("index") < 71));
     let mut pairs = std::collections::BTreeSet::new();
     for g in r["pair_groups"].as_array().expect("pair_groups") {
         for x in g["first"].as_array().expect("first") {
@@ -676,6 +695,8 @@ fn json_race_lists_every_access_and_pair() {
     }
     assert_eq!(pairs.len(), 70);
     let line = |i: u64| accesses[i as usize]["line"].as_u64().expect("line");
+    // The products are joined where they share a side: one group here.
+    assert_eq!(r["pair_groups"].as_array().expect("pair_groups").len(), 1);
     // Each pair is main's write (line 79) with one of the worker's.
     assert!(pairs
         .iter()

@@ -1,12 +1,13 @@
-//! The JSON v1 contract of the design guide: one pretty-printed object per run.
+//! The JSON v1 contract of the design guide: one pretty-printed object per run (`layout`).
 //!
 //! Invariant: fields are only ever added, never renamed or removed; `version` stays 1 until a
 //! field changes meaning. Unknown positions are `null`, never 0.
 
 use super::finding::{value_text, Finding};
-use super::race::RaceFinding;
+use super::race::{AccessAt, RaceFinding};
 use super::{distinct_notes, Report, ShownNote};
 use crate::analysis::NamedRange;
+use crate::limits::REPORT_ACCESSES_LISTED as ACCESSES_LISTED;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -24,6 +25,10 @@ struct Document<'a> {
     /// With the race check (`--check race`, on by default): one entry per memory location.
     #[serde(skip_serializing_if = "Option::is_none")]
     races: Option<Vec<RaceOut<'a>>>,
+    /// With the race check: every access of every race, each once; a race's `access_ids` index
+    /// it (a location that many merged pointers reach shares its accesses with many races).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    race_accesses: Option<Vec<AccessOut<'a>>>,
     summary: SummaryOut,
     stats: StatsOut,
     notes: Vec<NoteOut>,
@@ -46,12 +51,18 @@ struct RaceOut<'a> {
     id: String,
     status: &'static str,
     memory: &'a str,
-    /// Every access that takes part.
+    /// The first `ACCESSES_LISTED` accesses that take part, in full.
     accesses: Vec<AccessOut<'a>>,
-    /// The first pairs of `accesses` (0-based indices) that may run at once (at most 64).
+    /// How many more take part than `accesses` lists (`access_ids` has them all).
+    more_accesses: usize,
+    /// Every access that takes part, as indices into the document's `race_accesses`, in the
+    /// order of `accesses` (which lists the first of them in full).
+    access_ids: Vec<usize>,
+    /// The first pairs (0-based indices into `access_ids`, whose first entries `accesses`
+    /// lists) that may run at once (at most 64).
     pairs: &'a [(usize, usize)],
-    /// Every pair that may run at once, as products: each access of `first` with each of
-    /// `second`.
+    /// Every pair that may run at once, as products of indices into `access_ids`: each access
+    /// of `first` with each of `second`.
     pair_groups: Vec<PairGroupOut<'a>>,
     reason: &'a str,
     fingerprint: String,
@@ -69,7 +80,7 @@ struct PairGroupOut<'a> {
     second: &'a [usize],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone, PartialEq, Eq, Hash)]
 struct AccessOut<'a> {
     file: String,
     line: Option<u32>,
@@ -223,7 +234,7 @@ impl Serialize for Values<'_> {
 }
 
 pub(super) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &document(report))?;
+    super::layout::write(out, &document(report))?;
     writeln!(out)
 }
 
@@ -234,6 +245,13 @@ pub(super) fn value(report: &Report) -> serde_json::Value {
 
 fn document(report: &Report) -> Document<'_> {
     let s = report.summary();
+    let has_races = report.verdicts.races.is_some();
+    let mut table = AccessTable::default();
+    let races = has_races.then(|| {
+        (report.races().iter())
+            .map(|r| race(report, r, &mut table))
+            .collect()
+    });
     let stats = &report.verdicts.stats;
     Document {
         version: VERSION,
@@ -269,11 +287,8 @@ fn document(report: &Report) -> Document<'_> {
             .iter()
             .map(|f| assertion(report, f))
             .collect(),
-        races: report
-            .verdicts
-            .races
-            .as_ref()
-            .map(|_| report.races().iter().map(|r| race(report, r)).collect()),
+        races,
+        race_accesses: has_races.then_some(table.list),
         summary: SummaryOut {
             assertions: s.assertions,
             proved: s.proved,
@@ -371,24 +386,47 @@ fn assertion<'a>(report: &Report, f: &Finding<'a>) -> Assertion<'a> {
     }
 }
 
-fn race<'a>(report: &'a Report, r: &RaceFinding<'a>) -> RaceOut<'a> {
+/// The document's `race_accesses`: each access once.
+#[derive(Default)]
+struct AccessTable<'a> {
+    list: Vec<AccessOut<'a>>,
+    ids: std::collections::HashMap<AccessOut<'a>, usize>,
+}
+
+impl<'a> AccessTable<'a> {
+    fn id(&mut self, a: &AccessOut<'a>) -> usize {
+        if let Some(&id) = self.ids.get(a) {
+            return id;
+        }
+        self.list.push(a.clone());
+        self.ids.insert(a.clone(), self.list.len() - 1);
+        self.list.len() - 1
+    }
+}
+
+fn access<'a>(a: &AccessAt<'a>) -> AccessOut<'a> {
+    AccessOut {
+        file: a.path.to_string(),
+        line: a.line,
+        column: a.column,
+        kind: a.access.kind.name(),
+        atomic: a.access.atomic,
+        thread: &a.access.thread,
+        function: &a.access.function,
+        locks: &a.access.locks,
+        how: a.access.how.as_deref(),
+    }
+}
+
+fn race<'a>(report: &'a Report, r: &RaceFinding<'a>, table: &mut AccessTable<'a>) -> RaceOut<'a> {
+    let listed = r.accesses.len().min(ACCESSES_LISTED);
     RaceOut {
         id: r.label_id(),
         status: r.status.name(),
         memory: &r.race.memory.name,
-        accesses: (r.accesses.iter())
-            .map(|a| AccessOut {
-                file: a.path.clone(),
-                line: a.line,
-                column: a.column,
-                kind: a.access.kind.name(),
-                atomic: a.access.atomic,
-                thread: &a.access.thread,
-                function: &a.access.function,
-                locks: &a.access.locks,
-                how: a.access.how.as_deref(),
-            })
-            .collect(),
+        accesses: r.accesses[..listed].iter().map(access).collect(),
+        more_accesses: r.accesses.len() - listed,
+        access_ids: (r.accesses.iter()).map(|a| table.id(&access(a))).collect(),
         pairs: &r.race.pairs,
         pair_groups: (r.race.pair_groups.iter())
             .map(|(first, second)| PairGroupOut { first, second })

@@ -239,7 +239,7 @@ impl TreeReport {
         match format {
             Format::Json => match self.json() {
                 Some(doc) => {
-                    serde_json::to_writer_pretty(&mut *out, &doc)?;
+                    super::layout::write(out, &doc)?;
                     writeln!(out)
                 }
                 None => Err(io::Error::other(

@@ -21,6 +21,7 @@ pub mod html;
 mod human;
 mod invariants;
 mod json;
+mod layout;
 pub mod merge;
 pub mod printable;
 mod progress;
@@ -278,7 +279,7 @@ impl Report {
         self.baselined = Some(marks);
         let race_marks: Vec<bool> = (self.races().iter())
             .map(|r| {
-                let path = r.first().map(|a| a.path.clone()).unwrap_or_default();
+                let path = r.first().map(|a| a.path.to_string()).unwrap_or_default();
                 b.take(race::CODE, &path, &r.fingerprint)
             })
             .collect();

@@ -10,6 +10,7 @@ use super::Report;
 use crate::analysis::races::{Race, RaceAccess};
 use crate::ir::Span;
 use crate::verdicts::RaceStatus;
+use std::sync::Arc;
 
 /// The diagnostic code (and SARIF rule) of a data race.
 pub const CODE: &str = "data-race";
@@ -19,8 +20,8 @@ pub const CODE: &str = "data-race";
 pub struct AccessAt<'a> {
     /// The access.
     pub access: &'a RaceAccess,
-    /// Its file.
-    pub path: String,
+    /// Its file (shared by the accesses of one place).
+    pub path: Arc<str>,
     /// 1-based line, when known.
     pub line: Option<u32>,
     /// 1-based column in characters, when known.
@@ -145,15 +146,18 @@ pub(super) fn collect(report: &Report) -> Vec<RaceFinding<'_>> {
         .collect()
 }
 
+/// An access's file, line and column.
+pub(super) type PlaceOf = (Arc<str>, Option<u32>, Option<u32>);
+
 /// Per race, per access: its file, line and column, resolved once per distinct span.
-pub(super) type Places = Vec<Vec<(String, Option<u32>, Option<u32>)>>;
+pub(super) type Places = Vec<Vec<PlaceOf>>;
 
 fn places(report: &Report) -> Places {
     let Some(races) = &report.verdicts.races else {
         return Vec::new();
     };
     let check = &races.check;
-    let mut memo: std::collections::HashMap<Option<Span>, (String, Option<u32>, Option<u32>)> =
+    let mut memo: std::collections::HashMap<Option<Span>, PlaceOf> =
         std::collections::HashMap::new();
     (check.races.iter())
         .map(|race| {
@@ -163,7 +167,7 @@ fn places(report: &Report) -> Places {
                         .or_insert_with(|| {
                             let region = report.region(a.span);
                             (
-                                report.span_path(a.span),
+                                Arc::from(report.span_path(a.span)),
                                 a.span.map(|s| s.line).filter(|&l| l > 0),
                                 region.and_then(|r| r.column()),
                             )

@@ -14,6 +14,7 @@ use super::race::{self, RaceFinding};
 use super::suppress::UNUSED_CODE;
 use super::{distinct_notes, Report};
 use crate::ir::Span;
+use crate::limits::REPORT_ACCESSES_LISTED;
 use crate::verdicts::RaceStatus;
 use crate::verdicts::Status;
 use serde_json::{json, Map, Value};
@@ -267,6 +268,7 @@ fn race_result(
                        "memory": r.race.memory.name},
     });
     let related: Vec<Value> = (r.accesses.iter().enumerate())
+        .take(REPORT_ACCESSES_LISTED)
         .map(|(i, a)| {
             json!({
                 "id": i + 1,
@@ -277,6 +279,11 @@ fn race_result(
         .collect();
     if !related.is_empty() {
         out["relatedLocations"] = json!(related);
+    }
+    let more = r.accesses.len().saturating_sub(REPORT_ACCESSES_LISTED);
+    if more > 0 {
+        // The JSON report lists every access (`access_ids`).
+        out["properties"]["more_accesses"] = json!(more);
     }
     if let Some(w) = r.witness {
         out["codeFlows"] = json!([code_flow(report, w, cwd)]);

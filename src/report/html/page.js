@@ -221,7 +221,11 @@
     report().then(function (doc) {
       var race = (doc.races || []).filter(function (r) { return r.id === note.dataset.race; })[0];
       if (!race || !note.parentNode) return;
-      race.accesses.slice(table.tBodies[0].rows.length).forEach(function (a) {
+      // Every access: `access_ids` into the document's table (`accesses` lists the first).
+      var all = race.access_ids && doc.race_accesses
+        ? race.access_ids.map(function (i) { return doc.race_accesses[i]; })
+        : race.accesses;
+      all.slice(table.tBodies[0].rows.length).forEach(function (a) {
         var tr = table.tBodies[0].insertRow();
         var short = a.file.split("/").pop() + (a.line ? ":" + a.line + (a.column ? ":" + a.column : "") : "");
         var f = paths[a.file], where = tr.insertCell();

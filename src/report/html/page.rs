@@ -8,6 +8,7 @@
 use crate::witness::StepOut;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// The part of the JSON v1 document the page reads (unknown fields are ignored, so that the
 /// page reads documents with fields added later).
@@ -18,8 +19,31 @@ pub struct Doc {
     pub config: DocConfig,
     pub assertions: Vec<DocAssertion>,
     pub races: Option<Vec<DocRace>>,
+    /// Every access of every race, each once; a race's `access_ids` index it.
+    pub race_accesses: Vec<DocAccess>,
     pub summary: DocSummary,
     pub notes: Vec<DocNote>,
+}
+
+impl Doc {
+    /// Each race's accesses from its `access_ids` (every access; `accesses` lists only the
+    /// first), when the document has them and they all resolve.
+    fn resolve_accesses(&mut self) {
+        // Shared: on kona, 114 races list the same 10,000 accesses.
+        let table: Vec<Rc<DocAccess>> = (self.race_accesses.drain(..)).map(Rc::new).collect();
+        for r in self.races.iter_mut().flatten() {
+            let all: Option<Vec<Rc<DocAccess>>> = (r.access_ids.iter())
+                .map(|&i| table.get(i).cloned())
+                .collect();
+            match all {
+                Some(all) if !r.access_ids.is_empty() => {
+                    r.all = all;
+                    r.more_accesses = 0;
+                }
+                _ => r.all = r.accesses.drain(..).map(Rc::new).collect(),
+            }
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -92,12 +116,16 @@ pub struct DocRace {
     pub memory: String,
     pub accesses: Vec<DocAccess>,
     pub more_accesses: usize,
+    pub access_ids: Vec<usize>,
+    /// Every access (`resolve_accesses`).
+    #[serde(skip)]
+    pub all: Vec<Rc<DocAccess>>,
     pub reason: String,
     pub witness: Option<DocWitness>,
     pub found_by: Option<String>,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(default)]
 pub struct DocAccess {
     pub file: String,
@@ -167,7 +195,7 @@ pub struct Item {
     /// Explanation flows: memory, store place (file, line), the thread of the store.
     pub stores: Vec<Store>,
     /// Race accesses: the JSON's access and its place.
-    pub accesses: Vec<(DocAccess, Option<Place>)>,
+    pub accesses: Vec<(Rc<DocAccess>, Option<Place>)>,
     pub more_accesses: usize,
     pub found_by: Option<String>,
     /// Index into `Page::diagrams`.
@@ -253,7 +281,8 @@ impl Page {
     /// The page of `doc` over the source texts `sources` (path as the JSON names files, and
     /// text). A file is shown when a finding, an access, a store or a step names it, or when it
     /// is not a system header (`/usr/...`) and its text could be read.
-    pub fn new(doc: Doc, sources: &[(String, Option<String>)]) -> Page {
+    pub fn new(mut doc: Doc, sources: &[(String, Option<String>)]) -> Page {
+        doc.resolve_accesses();
         let mut named: BTreeSet<&str> = BTreeSet::new();
         for a in &doc.assertions {
             named.insert(&a.file);
@@ -265,7 +294,7 @@ impl Page {
             }
         }
         for r in doc.races.iter().flatten() {
-            named.extend(r.accesses.iter().map(|a| a.file.as_str()));
+            named.extend(r.all.iter().map(|a| a.file.as_str()));
             if let Some(w) = &r.witness {
                 named.extend(w.steps.iter().filter_map(|s| s.file.as_deref()));
             }
@@ -357,10 +386,10 @@ impl Page {
                 diagrams.push(d);
                 diagrams.len() - 1
             });
-            let first = r.accesses.first();
+            let first = r.all.first();
             let mut threads: Vec<String> = Vec::new();
             let mut functions: Vec<String> = Vec::new();
-            for a in &r.accesses {
+            for a in &r.all {
                 if !threads.contains(&a.thread) {
                     threads.push(a.thread.clone());
                 }
@@ -369,7 +398,7 @@ impl Page {
                 }
             }
             let mut notes = Vec::new();
-            for a in &r.accesses {
+            for a in &r.all {
                 for n in notes_at(&a.file, a.line) {
                     if !notes.contains(&n) {
                         notes.push(n);
@@ -391,23 +420,8 @@ impl Page {
                 values: Vec::new(),
                 notes,
                 stores: Vec::new(),
-                accesses: (r.accesses.iter())
-                    .map(|a| {
-                        (
-                            DocAccess {
-                                file: a.file.clone(),
-                                line: a.line,
-                                column: a.column,
-                                kind: a.kind.clone(),
-                                atomic: a.atomic,
-                                thread: a.thread.clone(),
-                                function: a.function.clone(),
-                                locks: a.locks.clone(),
-                                how: a.how.clone(),
-                            },
-                            place(&a.file, a.line),
-                        )
-                    })
+                accesses: (r.all.iter())
+                    .map(|a| (Rc::clone(a), place(&a.file, a.line)))
                     .collect(),
                 more_accesses: r.more_accesses,
                 found_by: r.found_by.clone(),

@@ -261,6 +261,25 @@ fn a_race_shows_its_first_accesses_and_says_how_many_more() {
     assert!(details.contains("and 7 more accesses the report does not list"));
 }
 
+/// A document with `race_accesses` gives a race every access through its `access_ids`, also
+/// those its `accesses` does not list: the page counts them as listed in the JSON.
+#[test]
+fn a_race_takes_every_access_from_its_ids() {
+    let mut doc = document();
+    let access = doc["races"][0]["accesses"][0].clone();
+    let shown = super::ACCESSES_SHOWN;
+    doc["race_accesses"] = serde_json::Value::Array(vec![access.clone()]);
+    doc["races"][0]["accesses"] = serde_json::Value::Array(vec![access; 2]);
+    doc["races"][0]["access_ids"] = serde_json::Value::Array(vec![json!(0); shown + 5]);
+    doc["races"][0]["more_accesses"] = json!(shown + 3);
+    let html = super::render(&doc, &[("t.c".to_string(), Some(SOURCE.to_string()))]);
+    let details = html.split("id=\"R1\"").nth(1).unwrap();
+    let details = details.split("</section>").next().unwrap();
+    assert_eq!(details.matches("<tr><td>").count(), shown);
+    assert!(details.contains("5 more accesses are marked in the sources and listed in the JSON"));
+    assert!(!details.contains("the report does not list"));
+}
+
 #[test]
 fn a_file_without_its_text_lists_the_lines_named_in_it() {
     let doc = serde_json::from_value(document()).unwrap();
