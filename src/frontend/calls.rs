@@ -325,38 +325,16 @@ impl FnLower<'_> {
             // section. Soundness: libatomic makes them atomic with respect to each other (by a
             // lock per address), not to plain accesses; the section excludes only other atomic
             // sections and atomics, so a plain access of the object still races with them.
-            Some(LibFn::AtomicLoadGeneric) if ops.len() >= 3 => {
+            Some(f) if generic_atomic_copies(f).is_some_and(|c| fits(c, ops.len())) => {
+                let copies = generic_atomic_copies(f).unwrap_or_default();
                 out.push(InstKind::AtomicBegin);
-                out.push(InstKind::MemCopy {
-                    dst: ops[2],
-                    src: ops[1],
-                    len: ops[0],
-                });
-                out.push(InstKind::AtomicEnd);
-                return Flow::Next;
-            }
-            Some(LibFn::AtomicStoreGeneric) if ops.len() >= 3 => {
-                out.push(InstKind::AtomicBegin);
-                out.push(InstKind::MemCopy {
-                    dst: ops[1],
-                    src: ops[2],
-                    len: ops[0],
-                });
-                out.push(InstKind::AtomicEnd);
-                return Flow::Next;
-            }
-            Some(LibFn::AtomicExchangeGeneric) if ops.len() >= 4 => {
-                out.push(InstKind::AtomicBegin);
-                out.push(InstKind::MemCopy {
-                    dst: ops[3],
-                    src: ops[1],
-                    len: ops[0],
-                });
-                out.push(InstKind::MemCopy {
-                    dst: ops[1],
-                    src: ops[2],
-                    len: ops[0],
-                });
+                for &(dst, src) in copies {
+                    out.push(InstKind::MemCopy {
+                        dst: ops[dst],
+                        src: ops[src],
+                        len: ops[0],
+                    });
+                }
                 out.push(InstKind::AtomicEnd);
                 return Flow::Next;
             }
@@ -692,4 +670,21 @@ impl FnLower<'_> {
         }
         out.push(self.havoc(inst, clobbers, format!("intrinsic {name} is not modelled")));
     }
+}
+
+/// The copies of one of libatomic's generic atomics, as (destination, source) operand indices
+/// (operand 0 is the size): `__atomic_load(size, src, ret)`, `__atomic_store(size, dst, val)`,
+/// `__atomic_exchange(size, ptr, val, ret)` (the old value out, then the new one in).
+fn generic_atomic_copies(f: LibFn) -> Option<&'static [(usize, usize)]> {
+    match f {
+        LibFn::AtomicLoadGeneric => Some(&[(2, 1)]),
+        LibFn::AtomicStoreGeneric => Some(&[(1, 2)]),
+        LibFn::AtomicExchangeGeneric => Some(&[(3, 1), (1, 2)]),
+        _ => None,
+    }
+}
+
+/// Whether every operand index of `copies` is among `n` operands.
+fn fits(copies: &[(usize, usize)], n: usize) -> bool {
+    copies.iter().all(|&(d, s)| d.max(s) < n)
 }
