@@ -419,14 +419,17 @@ fn access<'a>(a: &AccessAt<'a>) -> AccessOut<'a> {
 }
 
 fn race<'a>(report: &'a Report, r: &RaceFinding<'a>, table: &mut AccessTable<'a>) -> RaceOut<'a> {
-    let listed = r.accesses.len().min(ACCESSES_LISTED);
+    let mut accesses: Vec<AccessOut<'a>> = r.accesses.iter().map(access).collect();
+    let access_ids = accesses.iter().map(|a| table.id(a)).collect();
+    let more_accesses = accesses.len().saturating_sub(ACCESSES_LISTED);
+    accesses.truncate(ACCESSES_LISTED);
     RaceOut {
         id: r.label_id(),
         status: r.status.name(),
         memory: &r.race.memory.name,
-        accesses: r.accesses[..listed].iter().map(access).collect(),
-        more_accesses: r.accesses.len() - listed,
-        access_ids: (r.accesses.iter()).map(|a| table.id(&access(a))).collect(),
+        accesses,
+        more_accesses,
+        access_ids,
         pairs: &r.race.pairs,
         pair_groups: (r.race.pair_groups.iter())
             .map(|(first, second)| PairGroupOut { first, second })
