@@ -252,6 +252,7 @@ fn successors<D: NumDomain>(
                     let ty = program.funcs[caller_func.index()].vars[d.index()].ty;
                     set_passed(program, &mut s, var, ty, val);
                 }
+                forget_context(t, &mut s, ctx);
                 emit(cont, s);
             }
             Terminator::Stop { .. } => {}
@@ -284,4 +285,80 @@ pub fn operand_value<D: NumDomain>(
     o: &Operand,
 ) -> watts_domains::Interval {
     t.value(s, ctx, o)
+}
+
+/// Forgets the variables of context `ctx` in `s`, on the edge that returns from it: no
+/// instruction outside a context names its variables (each call site has its own context, and
+/// the return value was copied into the caller's variable before this), so the states after the
+/// return need not carry them, and the states of the nodes after a call no longer grow with
+/// everything the thread called before (joins and inclusion skip the dropped subtrees).
+///
+/// Soundness: forgetting is an over-approximation (the variables become top). A jump into a
+/// context that has returned (a `longjmp` to a returned frame, undefined in C) then sees them
+/// unconstrained, which over-approximates it too.
+fn forget_context<D: NumDomain>(t: &Transfer<'_>, s: &mut D, ctx: crate::threads::CtxId) {
+    let cfg = t.view.cfg;
+    let c = &cfg.contexts[ctx.0 as usize];
+    let n = t.facts.program.funcs[c.func.index()].vars.len() as u32;
+    if n == 0 {
+        return;
+    }
+    let base = t.facts.ncells + c.var_base;
+    let vars: Vec<watts_domains::Var> = (base..base + n).map(watts_domains::Var).collect();
+    s.forget_many(&vars);
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::testing::{with_fixpoint, FLOW_INSENSITIVE};
+    use crate::threads::{CtxId, Exit};
+    use watts_domains::Interval;
+
+    /// After a return, the state carries no variable of the returned context (`forget_context`),
+    /// and the value returned still reaches the caller: both assertions about it are proved.
+    #[test]
+    fn a_returned_context_is_forgotten_and_its_result_kept() {
+        let src = r#"
+            #include <assert.h>
+            static int inc(int x) { int y = x + 1; if (y > 10) y = 10; return y; }
+            int main(void) {
+                int a = inc(3);
+                int b = inc(a);
+                assert(a == 4);
+                assert(b == 5);
+                return 0; }
+        "#;
+        with_fixpoint(src, FLOW_INSENSITIVE, |_, facts, fix| {
+            let t = &fix.threads[0];
+            assert!(t.cfg.contexts.len() >= 3, "two inlined calls of inc");
+            let states = &fix.results[0].states;
+            let mut after_calls = 0;
+            for nd in t.cfg.nodes.iter().filter(|n| n.ctx == CtxId(0)) {
+                let Exit::InlinedCall { cont, callee } = nd.exit else {
+                    continue;
+                };
+                let c = &t.cfg.contexts[callee.0 as usize];
+                let s = &states[cont.index()];
+                assert!(!watts_domains::Lattice::is_bottom(s));
+                let base = facts.ncells + c.var_base;
+                let vars = base..base + facts.program.funcs[c.func.index()].vars.len() as u32;
+                assert!(!vars.is_empty());
+                for (v, i) in s.iter() {
+                    assert!(
+                        !vars.contains(&v.0) || i == Interval::top(),
+                        "variable {v:?} of the returned context is {i:?}"
+                    );
+                }
+                after_calls += 1;
+            }
+            assert_eq!(after_calls, 2);
+            assert!(
+                fix.asserts.iter().all(|a| a.fails_in.is_empty()),
+                "{:?}",
+                fix.asserts
+            );
+            assert_eq!(fix.asserts.len(), 2);
+            assert!(fix.asserts.iter().all(|a| a.reached_in.contains(&0)));
+        })
+    }
 }
