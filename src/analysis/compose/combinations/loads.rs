@@ -8,7 +8,7 @@
 
 use super::candidates::candidates_for;
 use super::choices::{Candidate, Choice, Key, SharedLoad};
-use super::reductions::{drop_by_creation_order, drop_redundant_own};
+use super::reductions::{created_after_load, drop_inherited, drop_redundant_own};
 use super::sources::{Source, SourceCache, SourceFinder};
 use crate::analysis::compose::results::Threads;
 use crate::analysis::engine::LoadRead;
@@ -20,6 +20,7 @@ use crate::ir::{InstKind, Ty};
 use crate::memory::CellId;
 use crate::threads::NodeId;
 use rustc_hash::FxHashMap as HashMap;
+use std::rc::Rc;
 use watts_domains::{Interval, Lattice};
 
 /// The loads of thread `i` with a fixed reading and those with choices (after
@@ -75,8 +76,14 @@ fn collect<'o, D: watts_domains::NumDomain>(
     let constraints = oracle.is_some();
     let mut fixed: HashMap<Key, LoadRead> = HashMap::default();
     let mut loads: Vec<SharedLoad> = Vec::new();
-    // Loads in loops with their candidates, resolved once the oracle is known.
-    let mut looped: Vec<(Key, Vec<Candidate>)> = Vec::new();
+    // Loads in loops with their candidates (a shared list and the threads the load cannot read
+    // from), resolved once the oracle is known.
+    let mut looped: Vec<(Key, Rc<Vec<Candidate>>, Vec<usize>)> = Vec::new();
+    // The candidate lists per set of cells read: a cell is read by many loads (one per inlined
+    // copy of a function), and each would list the same stores. Built once, after the
+    // reduction that does not depend on the load; `.0` says whether there was a store before it.
+    type Listed = Option<(bool, Rc<Vec<Candidate>>)>;
+    let mut lists: HashMap<Vec<CellId>, Listed> = HashMap::default();
     for (n, nd) in t.cfg.nodes.iter().enumerate() {
         let node = NodeId(n as u32);
         if t.shape.rpo[n] == u32::MAX {
@@ -103,30 +110,40 @@ fn collect<'o, D: watts_domains::NumDomain>(
             // Soundness: a load left out (no candidates, or a wide store among them) reads its
             // own view joined with the whole interference of its cells, which holds every
             // store of every other thread.
-            let Some(mut candidates) = candidates_for(facts, threads, i, &a.exact) else {
+            let listed = lists.entry(a.exact.clone()).or_insert_with(|| {
+                let mut c = candidates_for(facts, threads, i, &a.exact)?;
+                let any = !c.is_empty();
+                if constraints {
+                    drop_inherited(facts, threads, i, &a.exact, &mut c);
+                }
+                Some((any, Rc::new(c)))
+            });
+            let Some((true, list)) = listed.clone() else {
                 continue;
             };
-            if candidates.is_empty() {
+            // The stores of threads created after the load cannot be read (constraint modes).
+            let unread = match constraints {
+                true => created_after_load(threads, i, (node, idx), &list),
+                false => Vec::new(),
+            };
+            let read = |c: &&Candidate| !unread.contains(&c.thread);
+            if constraints && !list.iter().any(|c| read(&c)) {
+                // The load reads its own view only (not the per-cell interference).
+                fixed.insert(
+                    (node, idx),
+                    LoadRead {
+                        own: true,
+                        others: Interval::bottom(),
+                        cut: false,
+                    },
+                );
                 continue;
             }
-            if constraints {
-                drop_by_creation_order(facts, threads, i, (node, idx), &a.exact, &mut candidates);
-                if candidates.is_empty() {
-                    // The load reads its own view only (not the per-cell interference).
-                    fixed.insert(
-                        (node, idx),
-                        LoadRead {
-                            own: true,
-                            others: Interval::bottom(),
-                            cut: false,
-                        },
-                    );
-                    continue;
-                }
-            }
+            let candidates = || -> Vec<Candidate> { list.iter().filter(read).cloned().collect() };
             if t.shape.in_cycle[n] {
                 if let Some(x) = exits.iter().find(|x| (x.node, x.load) == (node, idx)) {
                     // The exit read of a wait loop reads one of the same stores, once.
+                    let candidates = candidates();
                     let (groups, options) = choices_of(&candidates, constraints);
                     loads.push(SharedLoad {
                         at: (node, EXIT_READ),
@@ -134,14 +151,15 @@ fn collect<'o, D: watts_domains::NumDomain>(
                         place: (x.exit, EXIT_READ),
                         own_value: None,
                         cell: Some(x.cell),
-                        candidates: candidates.clone(),
+                        candidates,
                         groups,
                         options,
                     });
                 }
-                looped.push(((node, idx), candidates));
+                looped.push(((node, idx), list, unread));
                 continue;
             }
+            let candidates = candidates();
             let (groups, options) = choices_of(&candidates, constraints);
             loads.push(SharedLoad {
                 at: (node, idx),
@@ -159,8 +177,29 @@ fn collect<'o, D: watts_domains::NumDomain>(
         Some(o) if !loads.is_empty() || !looped.is_empty() => o.get(facts, threads.info),
         _ => None,
     };
-    for (at, candidates) in looped {
-        fixed.insert(at, looped_read(feas, i, at, &candidates));
+    // Without an ordering to ask about, a load in a loop reads the join of its list: the same
+    // for every load of the list, joined once.
+    let mut joined: HashMap<*const Vec<Candidate>, Interval> = HashMap::default();
+    for (at, list, unread) in looped {
+        let ordered = feas.is_some_and(|f| f.event(i, at.0, at.1).is_some());
+        let read = if !ordered && unread.is_empty() {
+            let others = *joined.entry(Rc::as_ptr(&list)).or_insert_with(|| {
+                let mut v = Interval::bottom();
+                for c in list.iter() {
+                    v.join_with(&c.value);
+                }
+                v
+            });
+            LoadRead {
+                own: true,
+                others,
+                cut: false,
+            }
+        } else {
+            let kept = list.iter().filter(|c| !unread.contains(&c.thread));
+            looped_read(feas, i, at, kept)
+        };
+        fixed.insert(at, read);
     }
     (fixed, loads, feas)
 }
@@ -168,11 +207,11 @@ fn collect<'o, D: watts_domains::NumDomain>(
 /// What load `(node, idx)` of thread `i`, in a loop, reads: it may run many times, so its own view
 /// joined with every candidate store that need not happen after it (FSE'16, Alg. 3, loop
 /// handling); with the oracle (`feas`), a store that must happen after the load is left out.
-fn looped_read(
+fn looped_read<'c>(
     feas: Option<&Feasibility>,
     i: usize,
     (node, idx): Key,
-    candidates: &[Candidate],
+    candidates: impl Iterator<Item = &'c Candidate>,
 ) -> LoadRead {
     let l = feas.and_then(|f| f.event(i, node, idx));
     let mut others = Interval::bottom();

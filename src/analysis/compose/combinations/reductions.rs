@@ -102,22 +102,34 @@ pub(super) fn drop_redundant_own<D>(
     }
 }
 
-/// Drops the candidates of load `at` of thread `i` (of `cells`) that the order of thread creation
-/// rules out (constraint modes): the stores of a thread created (transitively) after the load,
-/// which it cannot read, and (inherited stores) the stores an ancestor made before creating this
-/// thread into a cell that is one slot for the whole run, which the thread's own view covers.
-pub(super) fn drop_by_creation_order<D>(
-    facts: &Facts<'_>,
+/// The threads whose stores load `at` of thread `i` cannot read (constraint modes): those
+/// created (transitively) after the load, among the threads of `candidates` (sorted, each once).
+/// With [`drop_inherited`], what the order of thread creation rules out of a load's candidates.
+pub(super) fn created_after_load<D>(
     threads: Threads<'_, D>,
     i: usize,
     at: Key,
+    candidates: &[Candidate],
+) -> Vec<usize> {
+    let mut ks: Vec<usize> = candidates.iter().map(|c| c.thread).collect();
+    ks.sort_unstable();
+    ks.dedup();
+    // Asked once per thread, not per store: `created_after` walks the CFG.
+    ks.retain(|&k| created_after(threads, i, at, k));
+    ks
+}
+
+/// Drops the candidates of thread `i`'s loads of `cells` that its own view covers (constraint
+/// modes; the same for every load of those cells): the stores an ancestor made before creating
+/// this thread into a cell that is one slot for the whole run (rules/README.md, "Reductions of
+/// the enumeration", inherited stores).
+pub(super) fn drop_inherited<D>(
+    facts: &Facts<'_>,
+    threads: Threads<'_, D>,
+    i: usize,
     cells: &[CellId],
     candidates: &mut Vec<Candidate>,
 ) {
-    // A store of a thread created (transitively) after the load cannot be read.
-    candidates.retain(|c| !created_after(threads, i, at, c.thread));
-    // A store an ancestor made before creating this thread is covered by its own
-    // view (rules/README.md, "Reductions of the enumeration", inherited stores).
     if let [cell] = cells[..] {
         if single_slot(facts, threads.info, cell) {
             candidates.retain(|c| !created_after(threads, c.thread, c.at, i));
