@@ -108,6 +108,9 @@ pub struct Config {
     pub harness: Option<HarnessSpec>,
     /// Declared functions assumed to change no memory of the program (`--assume-no-write`).
     pub assume_no_write: Vec<String>,
+    /// `--callbacks-anywhere`: functions handed to code outside the program run in any thread
+    /// at any time (without it: in the program's own threads, README's "What race-free means").
+    pub callbacks_anywhere: bool,
     /// A JSON or SARIF report of an earlier run: findings in it do not count for the exit
     /// status.
     pub baseline: Option<PathBuf>,
@@ -441,6 +444,7 @@ impl Config {
             units: BTreeMap::new(),
             harness: None,
             assume_no_write: Vec::new(),
+            callbacks_anywhere: false,
             baseline: None,
             timeout: None,
             max_memory: default_max_memory(),

@@ -145,6 +145,7 @@ pub fn load_program(config: &Config) -> Result<Program, InputError> {
     harness::startup::compose(&mut program);
     harness::keys::model_keys(&mut program);
     program.assumed_no_write = assumed_no_write(&program, &config.assume_no_write).0;
+    program.callbacks_anywhere = config.callbacks_anywhere;
     Ok(program)
 }
 

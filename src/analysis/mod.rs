@@ -196,6 +196,9 @@ pub enum NoteKind {
     /// The race check assumes that these functions without a definition access only what
     /// their arguments point to, during the call, and keep no pointer.
     RacesAssume(Vec<String>),
+    /// The race check ran these functions, which the program hands to code outside it, in the
+    /// program's own threads only (`--callbacks-anywhere` runs them in any thread).
+    CallbacksInProgramThreads(Vec<String>),
     /// The fixpoint went past the memory budget (`--max-memory`, in bytes) and stopped.
     StoppedOverMemory {
         /// The budget.

@@ -83,6 +83,14 @@ pub fn analyze_with<D: NumDomain>(
         .races
         .then(|| super::races::find(&facts, &fix));
     let mut notes = notes(program, &fix);
+    if let Some(check) = races
+        .as_ref()
+        .filter(|c| !c.callbacks_in_threads.is_empty())
+    {
+        notes.push(Note::new(NoteKind::CallbacksInProgramThreads(
+            check.callbacks_in_threads.clone(),
+        )));
+    }
     if let Some(check) = races.as_ref().filter(|c| !c.assumed.is_empty()) {
         notes.push(Note::new(NoteKind::RacesAssume(
             check.assumed.iter().cloned().collect(),

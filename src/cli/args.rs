@@ -210,6 +210,12 @@ pub struct InputArgs {
     #[arg(long = "assume-no-write", value_name = "FN", help_heading = "Harness")]
     pub assume_no_write: Vec<String>,
 
+    /// Functions handed to code outside the program (callbacks, signal handlers) may run in
+    /// any thread at any time, also in threads of that code. Without it they run in the
+    /// program's own threads (the threads that call into that code), as C libraries run them.
+    #[arg(long, help_heading = "Analysis")]
+    pub callbacks_anywhere: bool,
+
     /// What to check: `assert` (assertions, `reach_error`), `race` (data races), or both,
     /// comma-separated [default: assert,race].
     #[arg(

@@ -267,6 +267,7 @@ impl InputArgs {
             crate::config::parse_table,
         )?;
         let exported = self.entries_exported || m.is_some_and(|m| m.entries_exported);
+        let callbacks_anywhere = self.callbacks_anywhere || m.is_some_and(|m| m.callbacks_anywhere);
         let mut assume_no_write = m.map(|m| m.assume_no_write.clone()).unwrap_or_default();
         assume_no_write.extend(self.assume_no_write);
         let timeout = match (self.timeout, m.and_then(|m| m.timeout)) {
@@ -347,6 +348,7 @@ impl InputArgs {
             config.harness = Some(harness);
         }
         config.assume_no_write = assume_no_write;
+        config.callbacks_anywhere = callbacks_anywhere;
         config.trace = std::env::var_os(TRACE_ENV).is_some();
         Ok(config)
     }

@@ -383,6 +383,11 @@ pub struct Props {
     /// `dlsym`, asynchronous I/O, which writes its buffer after the call returns). Read by
     /// `harness::startup`, which then starts the unknown-code stand-in.
     pub foreign_code_after: bool,
+    /// It may run a function it is given in a thread of its own, not in the calling thread
+    /// (`timer_create` and `mq_notify` with `SIGEV_THREAD`, the notifications of asynchronous
+    /// I/O). Read by `analysis::races::contexts`: in a program that calls one, every callback
+    /// may run in any thread at any time.
+    pub callbacks_elsewhere: bool,
     /// The synchronisation object its first two arguments point to, if any: a synchronisation
     /// function touches only its objects (POSIX), whatever their pointer fields may reach.
     /// Read by `facts` (`Facts::sync_object_cells`), `ir::SyncSizes::written_by`,
@@ -473,6 +478,7 @@ const UNKNOWN: Props = Props {
     copies_bytes: false,
     finds_functions: false,
     foreign_code_after: false,
+    callbacks_elsewhere: false,
     sync_objects: [None, None],
     sync_op: None,
     sem: None,
@@ -737,6 +743,14 @@ impl Props {
     const fn foreign(self) -> Props {
         Props {
             foreign_code_after: true,
+            ..self
+        }
+    }
+
+    /// May run the functions it is given in a thread of its own (`callbacks_elsewhere`).
+    const fn notifies_elsewhere(self) -> Props {
+        Props {
+            callbacks_elsewhere: true,
             ..self
         }
     }
@@ -1121,13 +1135,17 @@ library! {
     Dlmopen = f("dlmopen").foreign();
     Dlsym = f("dlsym").foreign().by_name();
     Dlvsym = f("dlvsym").foreign().by_name();
-    AioRead = f("aio_read").foreign();
-    AioWrite = f("aio_write").foreign();
-    AioFsync = f("aio_fsync").foreign();
-    AioRead64 = f("aio_read64").foreign();
-    AioWrite64 = f("aio_write64").foreign();
-    LioListio = f("lio_listio").foreign();
-    LioListio64 = f("lio_listio64").foreign();
+    AioRead = f("aio_read").foreign().notifies_elsewhere();
+    AioWrite = f("aio_write").foreign().notifies_elsewhere();
+    AioFsync = f("aio_fsync").foreign().notifies_elsewhere();
+    AioRead64 = f("aio_read64").foreign().notifies_elsewhere();
+    AioWrite64 = f("aio_write64").foreign().notifies_elsewhere();
+    LioListio = f("lio_listio").foreign().notifies_elsewhere();
+    LioListio64 = f("lio_listio64").foreign().notifies_elsewhere();
+    /// `SIGEV_THREAD` timers and message-queue notifications run their function in a new
+    /// thread.
+    TimerCreate = f("timer_create").notifies_elsewhere();
+    MqNotify = f("mq_notify").notifies_elsewhere();
     // Ends of the process (the front end lowers `noreturn` library calls as process stops).
     Exit = f("exit").touches(&[], N).exits();
     /// Runs the `at_quick_exit` handlers (counted as every exit-time function).

@@ -133,6 +133,10 @@ pub struct Program {
     /// (`--assume-no-write`: `request_irq`, `register_chrdev`); they may keep the pointers
     /// they get and call back the functions they are given. Sorted.
     pub assumed_no_write: Vec<FuncId>,
+    /// `--callbacks-anywhere`: the race check runs functions handed to code outside the
+    /// program in any thread at any time (`analysis::races::contexts`), not only in the
+    /// program's threads.
+    pub callbacks_anywhere: bool,
     /// The pointer arguments a driver harness passes to its init and entries (`Unknown`
     /// pointers, to the analysis), each with the input that `watts confirm` fills the fresh
     /// buffer it passes instead with (`harness::synthesize`). Sorted by caller and callee.

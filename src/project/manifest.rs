@@ -79,6 +79,9 @@ pub struct Manifest {
     /// `--assume-no-write`, each a function name.
     #[serde(default)]
     pub assume_no_write: Vec<String>,
+    /// `--callbacks-anywhere`.
+    #[serde(default)]
+    pub callbacks_anywhere: bool,
     /// `--max-combinations`.
     #[serde(default)]
     pub max_combinations: Option<usize>,

@@ -337,6 +337,7 @@ pub fn note(kind: &NoteKind, program: &Program) -> String {
         ),
         NoteKind::Havoc(reason) => format!("not modelled, any value assumed: {reason}"),
         NoteKind::RacesAssume(functions) => races_assume(functions),
+        NoteKind::CallbacksInProgramThreads(functions) => callbacks_in_threads(functions),
         NoteKind::StoppedOverMemory { budget } => format!(
             "the analysis went past its memory budget ({}, --max-memory) and stopped before its \
              fixpoint: every assertion is reported as may fail, and these notes may be \
@@ -415,6 +416,26 @@ fn races_assume(assumed: &[String]) -> String {
     format!(
         "the race check assumes that {what} without a definition ({}) {access} only what {its} \
          arguments point to, during the call, and {keeps} no pointer",
+        names.join(", ")
+    )
+}
+
+fn callbacks_in_threads(functions: &[String]) -> String {
+    let mut names: Vec<String> = (functions.iter().take(ASSUMED_NAMES))
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if functions.len() > ASSUMED_NAMES {
+        names.push(format!("and {} more", functions.len() - ASSUMED_NAMES));
+    }
+    let (what, runs) = if functions.len() == 1 {
+        ("a function", "runs")
+    } else {
+        ("functions", "run")
+    };
+    format!(
+        "the race check assumes that {what} the program hands to code outside it ({}) {runs} \
+         only in the program's own threads, as C libraries and signals run them \
+         (--callbacks-anywhere runs them in any thread at any time)",
         names.join(", ")
     )
 }

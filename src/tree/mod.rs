@@ -331,6 +331,9 @@ fn common_args(config: &Config, opts: &TreeOptions) -> Vec<String> {
             .iter()
             .map(|f| format!("--assume-no-write={f}")),
     );
+    if config.callbacks_anywhere {
+        a.push("--callbacks-anywhere".to_string());
+    }
     if let Some(b) = &config.baseline {
         let cwd = std::env::current_dir().unwrap_or_default();
         a.push(format!(

@@ -72,6 +72,9 @@ pub struct Contexts {
     /// Per thread index of a detached function: the contexts its body runs in (empty for a
     /// thread of the program, whose accesses run where they are).
     pub detached: Vec<Vec<Ctx>>,
+    /// The functions handed to code outside the program that run in the program's threads
+    /// only, by the assumption of [`callback_contexts`] (empty when they run anywhere).
+    pub callbacks_in_threads: Vec<FuncId>,
 }
 
 impl Contexts {
@@ -97,6 +100,8 @@ impl Contexts {
         let once = once_routines(facts);
         let at_exit = exit_functions(facts);
         let mut work: Vec<usize> = Vec::new();
+        let callbacks = callback_contexts(facts, threads);
+        let mut callbacks_in_threads = Vec::new();
         for (k, t) in threads.iter().enumerate() {
             // A `pthread_once` routine runs where `pthread_once` is called (below), not at
             // any time: the library calls it from there, once. An exit-time function that
@@ -106,7 +111,12 @@ impl Contexts {
                 && !once.contains_key(&t.entry)
                 && at_exit.get(&t.entry) != Some(&true)
             {
-                detached.insert(k, Ctx::anywhere());
+                for c in &callbacks {
+                    detached.insert(k, c.clone());
+                }
+                if callbacks.iter().all(|c| c.thread.is_some()) {
+                    callbacks_in_threads.push(t.entry);
+                }
                 work.push(k);
             }
         }
@@ -160,6 +170,7 @@ impl Contexts {
         Contexts {
             locks,
             names,
+            callbacks_in_threads,
             detached: (detached.sets.into_iter())
                 .map(|s| s.into_iter().collect())
                 .collect(),
@@ -552,6 +563,48 @@ impl Ctx {
             at_exit: false,
         }
     }
+}
+
+/// Where a function handed to code outside the program runs: in each thread of the program,
+/// at any point of it, holding no lock (`Ctx::thread` set, no place); or, with
+/// `--callbacks-anywhere`, or when the program calls a function that may run what it is given
+/// in a thread of its own (`Props::callbacks_elsewhere`) or starts a thread in code outside it
+/// (a thread whose entry it does not define), in any thread ([`Ctx::anywhere`]).
+///
+/// Assumption (README's "What race-free means"): code outside the program calls the program's
+/// functions only in threads of the program: the thread that handed them over, during its later
+/// calls into that code, or a thread a signal is delivered to. Each thread, at any point,
+/// covers every such run, so the contexts below over-approximate them; a run in a thread of
+/// the outside code itself is what the assumption rules out, and where the program lets such
+/// threads exist (the cases above) the old contexts stay. A signal handler that interrupts
+/// the thread it runs in is then not a data race with that thread's code (C11 5.1.2.3: it is
+/// not another thread), though it still races with every other thread.
+fn callback_contexts(facts: &Facts<'_>, threads: &[Thread]) -> Vec<Ctx> {
+    let program = facts.program;
+    let defined =
+        |o: &Operand| matches!(o, Operand::FuncAddr(f) if program.funcs[f.index()].is_defined);
+    let foreign_thread = (program.funcs.iter().flat_map(|f| &f.blocks))
+        .flat_map(|b| &b.insts)
+        .any(|i| matches!(&i.kind, InstKind::ThreadCreate { entry, .. } if !defined(entry)));
+    let elsewhere = program.callbacks_anywhere
+        || foreign_thread
+        || (program.funcs.iter()).any(|f| f.library_props().is_some_and(|p| p.callbacks_elsewhere));
+    if elsewhere {
+        return vec![Ctx::anywhere()];
+    }
+    // The stand-in for code outside the program running beside it (`dlopen`'s) is that code's
+    // own thread: no callback runs there.
+    (threads.iter().enumerate())
+        .filter(|(_, t)| t.origin != Origin::Detached && Some(t.entry) != program.unknown_code)
+        .map(|(k, _)| Ctx {
+            thread: Some(k),
+            place: None,
+            excl: BTreeSet::new(),
+            shared: BTreeSet::new(),
+            once: None,
+            at_exit: false,
+        })
+        .collect()
 }
 
 /// The once-control object of a `pthread_once` routine: a global, and the offset in it.

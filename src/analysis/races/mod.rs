@@ -115,6 +115,9 @@ pub struct RaceCheck {
     pub races: Vec<Race>,
     /// Declared functions assumed to touch only what their arguments point to.
     pub assumed: BTreeSet<String>,
+    /// Functions handed to code outside the program that the check ran in the program's own
+    /// threads only (the assumption of `contexts::callback_contexts`), by name.
+    pub callbacks_in_threads: Vec<String>,
     /// Accesses to shared memory considered.
     pub accesses: usize,
     /// Why the check could not consider every execution: then no memory is race-free,
@@ -470,9 +473,14 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     // Soundness: a fixpoint that stopped early may not have found every thread or every
     // reached node.
     let incomplete = (fix.gave_up || fix.over_memory).then_some(Incomplete::StoppedEarly);
+    let mut callbacks_in_threads: Vec<String> = (contexts.callbacks_in_threads.iter())
+        .map(|f| program.funcs[f.index()].name.clone())
+        .collect();
+    callbacks_in_threads.sort();
     RaceCheck {
         races,
         assumed,
+        callbacks_in_threads,
         accesses: accs.len(),
         incomplete,
     }
