@@ -1180,6 +1180,8 @@ library! {
     PthreadUnwindNext = f("__pthread_unwind_next").ends(Ends::Thread);
     // Signal handlers: unknown functions (the handler is exposed, analysed as a detached
     // root), which may make blocking calls of every thread fail with `EINTR`.
+    /// Runs its handlers in the thread that calls `fork`.
+    PthreadAtfork = f("pthread_atfork");
     Signal = f("signal").catches_signals();
     SysvSignal = f("sysv_signal").catches_signals();
     SysvSignalInternal = f("__sysv_signal").catches_signals();

@@ -111,11 +111,15 @@ impl Contexts {
                 && !once.contains_key(&t.entry)
                 && at_exit.get(&t.entry) != Some(&true)
             {
-                for c in &callbacks {
-                    detached.insert(k, c.clone());
-                }
-                if callbacks.iter().all(|c| c.thread.is_some()) {
-                    callbacks_in_threads.push(t.entry);
+                if facts.memory.pts.called_anywhere.contains(&t.entry) {
+                    detached.insert(k, Ctx::anywhere());
+                } else {
+                    for c in &callbacks {
+                        detached.insert(k, c.clone());
+                    }
+                    if callbacks.iter().all(|c| c.thread.is_some()) {
+                        callbacks_in_threads.push(t.entry);
+                    }
                 }
                 work.push(k);
             }

@@ -40,7 +40,8 @@ impl Solver {
                 }
                 Target::Func(func) => {
                     let mut new = self.pt.exposed_funcs.insert(*func);
-                    let cb = reach.called && self.pt.called_back.insert(*func);
+                    let mut cb = reach.called && self.pt.called_back.insert(*func);
+                    cb |= reach.called && self.pt.called_anywhere.insert(*func);
                     new |= cb;
                     self.sched.exposed_funcs_changed |= new;
                     new
@@ -52,8 +53,10 @@ impl Solver {
 
     /// A declared function that keeps nothing gets `set`: it may call the functions `set`
     /// names, and those the objects it names hold (a `struct sigaction`'s handler, an
-    /// allocator's table), at any time (`called_back`).
-    pub(super) fn call_back(&mut self, set: &PtsSet) -> bool {
+    /// allocator's table), at any time (`called_back`); `anywhere` when the function has no row
+    /// known by its exact name in the library table, or one whose row says so, so that it may run
+    /// them in threads of its own (`called_anywhere`).
+    pub(super) fn call_back(&mut self, set: &PtsSet, anywhere: bool) -> bool {
         self.reads(set);
         let mut funcs: Vec<FuncId> = set.funcs().collect();
         for o in set.objects() {
@@ -61,7 +64,8 @@ impl Solver {
         }
         let mut changed = false;
         for f in funcs {
-            let new = self.pt.called_back.insert(f);
+            let mut new = self.pt.called_back.insert(f);
+            new |= anywhere && self.pt.called_anywhere.insert(f);
             self.sched.exposed_funcs_changed |= new;
             changed |= new;
         }

@@ -116,6 +116,15 @@ pub struct PointsTo {
     /// the program itself uses (`Reach::LEAKED`: a call through them is the program's). The
     /// race check runs these in any thread.
     pub called_back: BTreeSet<FuncId>,
+    /// The functions of `called_back` that code may call in threads of its own, as far as the
+    /// analysis knows: those given to a declared function without a row of its exact name in
+    /// the library table (an unknown library, which may start threads: Goblint's `unknown(f)`
+    /// spawns) or whose row says it runs them elsewhere (`Props::callbacks_elsewhere`), to
+    /// unknown code (`Reach::THREAD`: an unknown call target or thread, memory written through
+    /// an unknown pointer, an argument a function keeps). The race check runs these in any
+    /// thread; the others (a signal handler, `dlsym`'s functions, a row's callbacks) in the
+    /// program's threads (`analysis::races::contexts::callback_contexts`).
+    pub called_anywhere: BTreeSet<FuncId>,
     /// Whether the program may hand its own memory to stdio (`setvbuf`, `fmemopen`).
     stdio_buffers: bool,
     /// The declared functions assumed to write no memory (`--assume-no-write`), sorted.

@@ -88,7 +88,13 @@ impl Solver {
                     } else {
                         changed |= self.expose_to(&s, Reach::LINKAGE);
                         if !props.is_some_and(|p| p.synchronous_callbacks) {
-                            changed |= self.call_back(&s);
+                            // A row known by its exact name says where its callbacks
+                            // run; a function without one, or one only of a family by its
+                            // name (`pthread_create_N`), may run them in threads of its own.
+                            let anywhere = props.is_none_or(|p| {
+                                p.callbacks_elsewhere || p.named != crate::ir::lib::Named::Exact
+                            });
+                            changed |= self.call_back(&s, anywhere);
                         }
                     }
                 }
