@@ -1181,7 +1181,7 @@ library! {
     // Signal handlers: unknown functions (the handler is exposed, analysed as a detached
     // root), which may make blocking calls of every thread fail with `EINTR`.
     /// Runs its handlers in the thread that calls `fork`.
-    PthreadAtfork = f("pthread_atfork");
+    PthreadAtfork = pthread("pthread_atfork");
     Signal = f("signal").catches_signals();
     SysvSignal = f("sysv_signal").catches_signals();
     SysvSignalInternal = f("__sysv_signal").catches_signals();
