@@ -9,6 +9,8 @@
 //! - `handover`: what the code that allocates a block does to it before handing it over.
 //! - `contexts`: in which thread, where, and holding which locks each access runs (functions
 //!   analysed on their own run at their calls).
+//! - `refine`: the objects an access through a pointer touches in its inlined activation (a
+//!   parameter is the argument of its call).
 //! - `order`: creation, joins, join loops, published flags, semaphore hand-overs and barrier
 //!   phases as a must-happen-before order.
 //! - `creation`: threads that live inside one critical section of their creator.
@@ -37,6 +39,7 @@ mod creation;
 mod handover;
 mod order;
 mod ownership;
+mod refine;
 mod release;
 mod sharing;
 pub mod touch;
@@ -246,13 +249,18 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
     let mut assumed = BTreeSet::new();
     let kept = touch::StreamKept::of(facts);
     let own = touch::OwnCopies::of(program);
+    let mut narrow = refine::Narrow::new(facts, threads);
     for (k, t) in threads.iter().enumerate() {
         for (node, func, idx, inst) in reached_insts(program, t, &reached[k]) {
-            let block = t.cfg.nodes[node.index()].block;
+            let nd = &t.cfg.nodes[node.index()];
+            let block = nd.block;
             let at = (func, block, idx);
             let before = handover.before(at);
             let roles = handover.channels(at);
-            let touches = touch::touches(facts, &kept, &own, func, inst);
+            let mut touches = touch::touches(facts, &kept, &own, func, inst);
+            for touch in &mut touches {
+                narrow.touch(k, nd.ctx, func, touch);
+            }
             if touches.is_empty() {
                 continue;
             }
@@ -265,6 +273,7 @@ pub fn find<D>(facts: &Facts<'_>, fix: &Fixpoint<D>) -> RaceCheck {
                 hidden,
                 via,
                 own_copy,
+                ptr: _,
             } in touches
             {
                 let parts: Vec<_> = (parts.into_iter())

@@ -110,6 +110,9 @@ pub struct Touch {
     /// address the thread computed with `llvm.threadlocal.address` and did not take from
     /// memory, `OwnCopies`): two such accesses in different threads touch different copies.
     pub own_copy: bool,
+    /// The pointer whose points-to set `parts` and `unknown` come from, which the calling
+    /// context may narrow (`refine`); `None` when they come from elsewhere.
+    pub ptr: Option<Operand>,
 }
 
 /// The pointers to the running thread's own copy of a thread-local variable whose address
@@ -267,6 +270,7 @@ pub fn touches(
                 hidden: None,
                 via,
                 own_copy,
+                ptr: Some(*m.ptr),
             });
         }
         Effect::Call {
@@ -308,6 +312,7 @@ pub fn touches(
                 hidden: None,
                 via: AccessVia::UnknownCall,
                 own_copy: false,
+                ptr: None,
             });
         }
         Effect::Clobbers => out.push(Touch {
@@ -318,6 +323,7 @@ pub fn touches(
             hidden: None,
             via: AccessVia::Asm,
             own_copy: false,
+            ptr: None,
         }),
         // Not accesses in the C sense: they order or exclude (and are atomic), or touch only a
         // fresh object. Issue 35: `calloc`'s zeroing of its fresh block is not an access.
@@ -364,6 +370,7 @@ fn library_call(
             hidden: Some(state),
             via: AccessVia::Library(g),
             own_copy: false,
+            ptr: None,
         });
     }
     if facts.memory.pts.writes_nothing(g) {
@@ -378,6 +385,7 @@ fn library_call(
             hidden: None,
             via: AccessVia::Stream(g),
             own_copy: false,
+            ptr: None,
         });
     }
     out.extend(args_touches(facts, own, race, func, g, args));
@@ -439,6 +447,7 @@ fn arg_touch(
             hidden: None,
             via,
             own_copy: true,
+            ptr: None,
         });
     }
     let pts = facts.memory.pts.of(facts.program, func, a);
@@ -456,6 +465,7 @@ fn arg_touch(
         hidden: None,
         via,
         own_copy: false,
+        ptr: Some(*a),
     })
 }
 
